@@ -1,0 +1,47 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "ImportBench",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "bench", targets: ["bench"]),
+        .library(name: "ImportBenchCore", targets: ["ImportBenchCore"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // System libraries: the real SQLite through its C API, and jemalloc as the process allocator.
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
+        ),
+        .systemLibrary(
+            name: "CJemalloc",
+            pkgConfig: "jemalloc",
+            providers: [.apt(["libjemalloc-dev"]), .brew(["jemalloc"])]
+        ),
+        // The counted SQLite layer: knows SQL and counters, nothing of strategies.
+        .target(name: "ImportBenchStore", dependencies: ["CSQLite"]),
+        // Schema, records, scenarios, payload readers, strategies, runner, verifier, meters.
+        .target(name: "ImportBenchCore", dependencies: ["ImportBenchStore", "CJemalloc"]),
+        // Reporters: know only results.
+        .target(name: "ImportBenchReport", dependencies: ["ImportBenchCore"]),
+        // The executable only parses arguments and dispatches.
+        .executableTarget(
+            name: "bench",
+            dependencies: [
+                "ImportBenchCore",
+                "ImportBenchReport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "ImportBenchStoreTests", dependencies: ["ImportBenchStore", "CSQLite"]),
+        .testTarget(name: "ImportBenchCoreTests", dependencies: ["ImportBenchCore", "ImportBenchStore"]),
+        .testTarget(name: "ImportBenchReportTests", dependencies: ["ImportBenchReport", "ImportBenchCore"]),
+        .testTarget(name: "BenchCLITests", dependencies: ["bench"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

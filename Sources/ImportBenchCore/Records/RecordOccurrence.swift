@@ -1,0 +1,49 @@
+import ImportBenchStore
+
+/// One object as met in the payload, in document order; repeats are kept.
+/// The same user embedded in 500 messages is 500 occurrences.
+public struct RecordOccurrence: Sendable {
+    /// Index of the entity in the schema.
+    public var entity: Int
+    public var key: DatabaseValue
+    /// Values in the order of the entity's `attributes`.
+    public var attributes: [DatabaseValue]
+    /// In the order of the entity's `toOne`; nil is an absent (NULL) relationship.
+    public var toOne: [Reference?]
+    /// In the order of the entity's `manyToMany`.
+    public var manyToMany: [[Reference]]
+    /// Position in the whole stream, set by the batcher.
+    public var ordinal: Int = 0
+    /// Index of the top-level payload element (a chat channel) this occurrence came from, set by the batcher.
+    public var unit: Int = 0
+
+    public init(
+        entity: Int,
+        key: DatabaseValue,
+        attributes: [DatabaseValue],
+        toOne: [Reference?] = [],
+        manyToMany: [[Reference]] = []
+    ) {
+        self.entity = entity
+        self.key = key
+        self.attributes = attributes
+        self.toOne = toOne
+        self.manyToMany = manyToMany
+    }
+}
+
+/// The occurrences of one top-level payload element, dependencies first: an embedded object
+/// precedes the object that refers to it, and an owner precedes its children.
+public struct RecordUnit: Sendable {
+    public var occurrences: [RecordOccurrence]
+    /// Where the element sits in the payload, for messages (`channels[3]`).
+    public var path: String
+    /// Byte offset of the element in the payload file.
+    public var byteOffset: Int
+
+    public init(occurrences: [RecordOccurrence], path: String, byteOffset: Int) {
+        self.occurrences = occurrences
+        self.path = path
+        self.byteOffset = byteOffset
+    }
+}

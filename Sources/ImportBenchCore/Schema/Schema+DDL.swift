@@ -1,0 +1,36 @@
+extension Schema {
+    /// CREATE statements for every table and index, in dependency order.
+    public var ddl: [String] {
+        entities.flatMap { entity in entity.ddl(in: self) }
+    }
+}
+
+extension Entity {
+    func ddl(in schema: Schema) -> [String] {
+        var columns = ["pk INTEGER PRIMARY KEY"]
+        columns.append("\(quoted(key.name)) \(key.type.declaration) NOT NULL UNIQUE")
+        columns += attributes.map { "\(quoted($0.name)) \($0.type.declaration)" }
+        for relationship in toOne {
+            let action = relationship.owner ? " ON DELETE CASCADE" : ""
+            columns.append(
+                "\(quoted(relationship.column)) INTEGER REFERENCES \(quoted(relationship.target))(pk)\(action)")
+        }
+        var statements = ["CREATE TABLE \(quoted(name)) (\(columns.joined(separator: ", ")))"]
+        // Core Data indexes to-one foreign keys; cascades and relationship reads need them.
+        for relationship in toOne {
+            statements.append(
+                "CREATE INDEX \(quoted("\(name)_\(relationship.column)")) ON \(quoted(name))(\(quoted(relationship.column)))")
+        }
+        for relationship in manyToMany {
+            let table = joinTable(relationship)
+            statements.append("""
+                CREATE TABLE \(quoted(table)) (\
+                source_pk INTEGER NOT NULL REFERENCES \(quoted(name))(pk) ON DELETE CASCADE, \
+                target_pk INTEGER NOT NULL REFERENCES \(quoted(relationship.target))(pk) ON DELETE CASCADE, \
+                PRIMARY KEY (source_pk, target_pk)) WITHOUT ROWID
+                """)
+            statements.append("CREATE INDEX \(quoted("\(table)_target")) ON \(quoted(table))(target_pk)")
+        }
+        return statements
+    }
+}

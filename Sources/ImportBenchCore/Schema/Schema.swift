@@ -1,0 +1,133 @@
+import ImportBenchStore
+
+/// The column affinity of an attribute, as SQLite stores it.
+public enum ColumnType: String, Sendable {
+    case text = "TEXT"
+    case integer = "INTEGER"
+    case real = "REAL"
+    /// Stored as INTEGER 0 or 1.
+    case boolean = "BOOLEAN"
+
+    /// The type written in DDL; booleans use INTEGER affinity.
+    public var declaration: String { self == .boolean ? "INTEGER" : rawValue }
+}
+
+public struct Attribute: Sendable, Hashable {
+    public let name: String
+    public let type: ColumnType
+
+    public init(_ name: String, _ type: ColumnType) {
+        self.name = name
+        self.type = type
+    }
+}
+
+/// A foreign key to another entity's row. `owner` marks an owned child's link to its parent:
+/// deleting the parent deletes the child.
+public struct ToOneRelationship: Sendable, Hashable {
+    public let name: String
+    public let target: String
+    public let owner: Bool
+
+    public init(_ name: String, to target: String, owner: Bool = false) {
+        self.name = name
+        self.target = target
+        self.owner = owner
+    }
+
+    /// The foreign-key column holding the target's `pk`.
+    public var column: String { "\(name)_pk" }
+}
+
+/// A many-to-many set kept in a join table with a unique (source, target) pair.
+public struct ManyToManyRelationship: Sendable, Hashable {
+    public let name: String
+    public let target: String
+
+    public init(_ name: String, to target: String) {
+        self.name = name
+        self.target = target
+    }
+}
+
+/// One entity: a table with a surrogate `pk` (as Core Data's Z_PK) and a unique natural key.
+public struct Entity: Sendable, Hashable {
+    public let name: String
+    public let key: Attribute
+    public let attributes: [Attribute]
+    public let toOne: [ToOneRelationship]
+    public let manyToMany: [ManyToManyRelationship]
+
+    public init(
+        _ name: String,
+        key: Attribute,
+        attributes: [Attribute],
+        toOne: [ToOneRelationship] = [],
+        manyToMany: [ManyToManyRelationship] = []
+    ) {
+        self.name = name
+        self.key = key
+        self.attributes = attributes
+        self.toOne = toOne
+        self.manyToMany = manyToMany
+    }
+
+    /// The join table of one of this entity's many-to-many relationships.
+    public func joinTable(_ relationship: ManyToManyRelationship) -> String {
+        "\(name)_\(relationship.name)"
+    }
+}
+
+public enum SchemaError: Error, Equatable, CustomStringConvertible {
+    case duplicateEntity(String)
+    case unknownTarget(entity: String, relationship: String, target: String)
+    case targetAfterSource(entity: String, relationship: String, target: String)
+
+    public var description: String {
+        switch self {
+        case .duplicateEntity(let name):
+            return "schema declares entity '\(name)' twice"
+        case .unknownTarget(let entity, let relationship, let target):
+            return "\(entity).\(relationship) points to unknown entity '\(target)'"
+        case .targetAfterSource(let entity, let relationship, let target):
+            return "\(entity).\(relationship) points to '\(target)', declared later; declare entities in dependency order"
+        }
+    }
+}
+
+/// A scenario's entities in dependency order: every relationship targets an earlier entity or itself,
+/// so writing entities in this order never meets a missing parent.
+public struct Schema: Sendable {
+    public let name: String
+    public let entities: [Entity]
+    private let indexByName: [String: Int]
+
+    public init(name: String, entities: [Entity]) throws {
+        var indexByName: [String: Int] = [:]
+        for (index, entity) in entities.enumerated() {
+            guard indexByName[entity.name] == nil else { throw SchemaError.duplicateEntity(entity.name) }
+            indexByName[entity.name] = index
+        }
+        for (index, entity) in entities.enumerated() {
+            let targets = entity.toOne.map { ($0.name, $0.target) } + entity.manyToMany.map { ($0.name, $0.target) }
+            for (relationship, target) in targets {
+                guard let targetIndex = indexByName[target] else {
+                    throw SchemaError.unknownTarget(entity: entity.name, relationship: relationship, target: target)
+                }
+                guard targetIndex <= index else {
+                    throw SchemaError.targetAfterSource(entity: entity.name, relationship: relationship, target: target)
+                }
+            }
+        }
+        self.name = name
+        self.entities = entities
+        self.indexByName = indexByName
+    }
+
+    public func index(of entityName: String) -> Int? { indexByName[entityName] }
+
+    /// Index of the entity a to-one relationship targets (validated at init).
+    public func targetIndex(of relationship: ToOneRelationship) -> Int { indexByName[relationship.target] ?? 0 }
+
+    public func targetIndex(of relationship: ManyToManyRelationship) -> Int { indexByName[relationship.target] ?? 0 }
+}

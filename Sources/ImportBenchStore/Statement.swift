@@ -1,0 +1,144 @@
+import CSQLite
+
+/// A prepared statement, reused across executions and finalized when released.
+/// Not Sendable: it belongs to its connection's thread.
+public final class Statement {
+    public let sql: String
+    public let kind: StatementKind
+    let handle: OpaquePointer
+    private unowned let connection: Connection
+    /// True between the first step of an execution and the reset that ends it.
+    private var executing = false
+
+    init(connection: Connection, sql: String) throws {
+        var handle: OpaquePointer?
+        let code = sqlite3_prepare_v3(connection.handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &handle, nil)
+        guard code == SQLITE_OK, let handle else {
+            sqlite3_finalize(handle)
+            throw StoreError.from(connection.handle, code: code, sql: sql)
+        }
+        self.sql = sql
+        self.kind = StatementKind(sql: sql)
+        self.handle = handle
+        self.connection = connection
+    }
+
+    deinit {
+        sqlite3_finalize(handle)
+    }
+
+    public var parameterCount: Int { Int(sqlite3_bind_parameter_count(handle)) }
+
+    // MARK: Binding (indexes start at 1, as in SQLite)
+
+    @inline(__always)
+    public func bind(_ value: DatabaseValue, at index: Int32) {
+        switch value {
+        case .null: sqlite3_bind_null(handle, index)
+        case .integer(let integer): sqlite3_bind_int64(handle, index, integer)
+        case .real(let real): sqlite3_bind_double(handle, index, real)
+        case .text(let text): bind(text, at: index)
+        }
+    }
+
+    @inline(__always)
+    public func bind(_ integer: Int64, at index: Int32) {
+        sqlite3_bind_int64(handle, index, integer)
+    }
+
+    public func bindNull(at index: Int32) {
+        sqlite3_bind_null(handle, index)
+    }
+
+    public func bind(_ text: String, at index: Int32) {
+        var text = text
+        text.withUTF8 { bytes in
+            if let base = bytes.baseAddress {
+                _ = base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
+                    sqlite3_bind_text(handle, index, $0, Int32(bytes.count), csqlite_transient())
+                }
+            } else {
+                sqlite3_bind_text(handle, index, "", 0, csqlite_transient())
+            }
+        }
+    }
+
+    /// Binds values to parameters 1, 2, ... in order.
+    public func bind(_ values: [DatabaseValue]) {
+        for (offset, value) in values.enumerated() { bind(value, at: Int32(offset + 1)) }
+    }
+
+    // MARK: Execution
+
+    /// Advances the statement; true when a row is available. The first step of an execution is counted.
+    @discardableResult
+    public func step() throws -> Bool {
+        if !executing {
+            executing = true
+            connection.counter.recordExecution(of: kind)
+        }
+        let code = sqlite3_step(handle)
+        switch code {
+        case SQLITE_ROW:
+            return true
+        case SQLITE_DONE:
+            return false
+        default:
+            let error = StoreError.from(connection.handle, code: code, sql: sql)
+            reset()
+            throw error
+        }
+    }
+
+    /// Ends the current execution so the statement can run again; bindings are kept.
+    public func reset() {
+        if executing {
+            executing = false
+            connection.counter.recordVMSteps(sqlite3_stmt_status(handle, SQLITE_STMTSTATUS_VM_STEP, 1))
+        }
+        sqlite3_reset(handle)
+    }
+
+    /// Runs a statement that returns no rows to completion, then resets it.
+    public func execute() throws {
+        defer { reset() }
+        while try step() {}
+    }
+
+    /// Runs the statement and returns the first column of its first row, if any.
+    public func scalarInt64() throws -> Int64? {
+        defer { reset() }
+        guard try step() else { return nil }
+        if sqlite3_column_type(handle, 0) == SQLITE_NULL { return nil }
+        return sqlite3_column_int64(handle, 0)
+    }
+
+    // MARK: Reading the current row
+
+    public var columnCount: Int32 { sqlite3_column_count(handle) }
+
+    @inline(__always)
+    public func int64(at column: Int32) -> Int64 {
+        sqlite3_column_int64(handle, column)
+    }
+
+    public func value(at column: Int32) -> DatabaseValue {
+        switch sqlite3_column_type(handle, column) {
+        case SQLITE_NULL:
+            return .null
+        case SQLITE_INTEGER:
+            return .integer(sqlite3_column_int64(handle, column))
+        case SQLITE_FLOAT:
+            return .real(sqlite3_column_double(handle, column))
+        default:
+            guard let bytes = sqlite3_column_text(handle, column) else { return .text("") }
+            let count = Int(sqlite3_column_bytes(handle, column))
+            return .text(String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self))
+        }
+    }
+
+    /// The values of the current row, in column order.
+    public func row() -> [DatabaseValue] {
+        (0..<columnCount).map { value(at: $0) }
+    }
+}

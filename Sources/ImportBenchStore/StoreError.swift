@@ -1,0 +1,43 @@
+import CSQLite
+
+/// The store layer's one error: what SQLite said, and the SQL that made it say so.
+public struct StoreError: Error, Sendable, Equatable {
+    /// The extended result code (for example 2067 for SQLITE_CONSTRAINT_UNIQUE).
+    public let extendedCode: Int32
+    /// SQLite's own message for this failure.
+    public let message: String
+    /// The statement being prepared or executed, when there was one.
+    public let sql: String?
+
+    public init(extendedCode: Int32, message: String, sql: String? = nil) {
+        self.extendedCode = extendedCode
+        self.message = message
+        self.sql = sql
+    }
+
+    /// The primary result code (`extendedCode & 0xff`), for matching families such as SQLITE_CONSTRAINT.
+    public var primaryCode: Int32 { extendedCode & 0xff }
+
+    public var isConstraintViolation: Bool { primaryCode == SQLITE_CONSTRAINT }
+
+    static func from(_ db: OpaquePointer?, code: Int32, sql: String?) -> StoreError {
+        let message: String
+        if let db, let text = sqlite3_errmsg(db) {
+            message = String(cString: text)
+        } else if let text = sqlite3_errstr(code) {
+            message = String(cString: text)
+        } else {
+            message = "unknown error"
+        }
+        let extended = db.map { sqlite3_extended_errcode($0) } ?? code
+        return StoreError(extendedCode: extended == 0 ? code : extended, message: message, sql: sql)
+    }
+}
+
+extension StoreError: CustomStringConvertible {
+    public var description: String {
+        var text = "SQLite error \(extendedCode): \(message)"
+        if let sql { text += " - while executing `\(sql)`" }
+        return text
+    }
+}
