@@ -29,19 +29,20 @@ let package = Package(
         .target(name: "ImportBenchCore", dependencies: ["ImportBenchStore", "CJemalloc"]),
         // Reporters: know only results.
         .target(name: "ImportBenchReport", dependencies: ["ImportBenchCore"]),
-        // The executable only parses arguments and dispatches.
-        .executableTarget(
-            name: "bench",
+        // Commands: parse arguments, call the core, hand results to reporters, map outcomes to exit codes.
+        .target(
+            name: "ImportBenchCLI",
             dependencies: [
                 "ImportBenchCore",
                 "ImportBenchReport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        .executableTarget(name: "bench", dependencies: ["ImportBenchCLI"]),
         .testTarget(name: "ImportBenchStoreTests", dependencies: ["ImportBenchStore", "CSQLite"]),
         .testTarget(name: "ImportBenchCoreTests", dependencies: ["ImportBenchCore", "ImportBenchStore"]),
         .testTarget(name: "ImportBenchReportTests", dependencies: ["ImportBenchReport", "ImportBenchCore"]),
-        .testTarget(name: "BenchCLITests", dependencies: ["bench"]),
+        .testTarget(name: "BenchCLITests", dependencies: ["ImportBenchCLI", "ImportBenchCore"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,1 +1,3 @@
-print("bench")
+import ImportBenchCLI
+
+BenchCommand.runFromCommandLine()

@@ -100,6 +100,10 @@ public enum SchemaError: Error, Equatable, CustomStringConvertible {
 public struct Schema: Sendable {
     public let name: String
     public let entities: [Entity]
+    /// For each entity, the index of each to-one relationship's target (hot paths avoid name lookups).
+    public let toOneTargets: [[Int]]
+    /// For each entity, the index of each many-to-many relationship's target.
+    public let manyToManyTargets: [[Int]]
     private let indexByName: [String: Int]
 
     public init(name: String, entities: [Entity]) throws {
@@ -122,6 +126,8 @@ public struct Schema: Sendable {
         self.name = name
         self.entities = entities
         self.indexByName = indexByName
+        self.toOneTargets = entities.map { $0.toOne.map { indexByName[$0.target] ?? 0 } }
+        self.manyToManyTargets = entities.map { $0.manyToMany.map { indexByName[$0.target] ?? 0 } }
     }
 
     public func index(of entityName: String) -> Int? { indexByName[entityName] }

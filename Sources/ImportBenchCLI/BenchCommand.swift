@@ -1,0 +1,52 @@
+import ArgumentParser
+import Foundation
+import ImportBenchCore
+
+/// `bench`: which import strategy, at which batch size, and what it costs at 2x, 10x, 100x.
+public struct BenchCommand: ParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "bench",
+        abstract: "Measure strategies for importing a big JSON payload into SQLite.",
+        discussion: """
+            Runs the same payload through each import strategy against real SQLite, checks that every \
+            strategy wrote the same data, and reports statement and fetch counts, timings and memory \
+            as a table and as CSV.
+
+            Start with: bench run --strategy prewarm --scale 2x
+            """,
+        version: BenchVersion.current,
+        subcommands: [RunCommand.self, GenerateCommand.self, ListCommand.self]
+    )
+
+    public init() {}
+
+    /// Parses and runs; a usage error is one line on stderr naming what is allowed, never a stack of usage text.
+    public static func runFromCommandLine(_ arguments: [String]? = nil) -> Never {
+        do {
+            var command = try parseAsRoot(arguments)
+            try command.run()
+            Self.exit()
+        } catch let exit as ExitCode {
+            Self.exit(withError: exit)
+        } catch let failure as CommandFailure {
+            FileHandle.standardError.write(Data("bench: \(failure.message)\n".utf8))
+            Self.exit(withError: ExitCode(failure.exitCode))
+        } catch {
+            if exitCode(for: error) == .success { Self.exit(withError: error) }
+            let message = Self.message(for: error).split(separator: "\n").joined(separator: " ")
+            FileHandle.standardError.write(Data("bench: \(message)\n".utf8))
+            Self.exit(withError: ExitCode(exitCode(for: error).rawValue))
+        }
+    }
+}
+
+/// A failure the user can act on, with the exit code CI sees.
+struct CommandFailure: Error {
+    let message: String
+    let exitCode: Int32
+
+    /// An import that could not complete (bad payload, failed statement): exit 1.
+    static func failed(_ message: String) -> CommandFailure { CommandFailure(message: message, exitCode: 1) }
+    /// A strategy wrote data that differs from the payload's: exit 3.
+    static func invalid(_ message: String) -> CommandFailure { CommandFailure(message: message, exitCode: 3) }
+}

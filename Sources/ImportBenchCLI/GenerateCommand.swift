@@ -1,0 +1,27 @@
+import ArgumentParser
+import Foundation
+import ImportBenchCore
+
+/// `bench generate`: write the payload a run would use, streaming.
+struct GenerateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "generate",
+        abstract: "Write a scenario's payload to a file, streaming: memory does not grow with scale.",
+        discussion: "The same scenario, scale and seed always give the same bytes; `bench run --payload` on the file gives the same digest as the in-process generator."
+    )
+
+    @OptionGroup var scenarioOptions: ScenarioOptions
+
+    @Option(help: ArgumentHelp("Where to write the payload.", valueName: "path"))
+    var out: String
+
+    func run() throws {
+        do {
+            try scenarioOptions.resolvedScenario.generate(scale: scenarioOptions.resolvedScale.factor, seed: scenarioOptions.seed, to: out)
+        } catch {
+            throw CommandFailure.failed("cannot generate \(out): \(error)")
+        }
+        let size = ((try? FileManager.default.attributesOfItem(atPath: out))?[.size] as? NSNumber)?.int64Value ?? 0
+        print("wrote \(out): \(scenarioOptions.scenario) at \(scenarioOptions.resolvedScale), seed \(scenarioOptions.seed), \(size) bytes")
+    }
+}

@@ -1,0 +1,21 @@
+import ArgumentParser
+import ImportBenchCore
+
+/// `bench list`: the scenarios and strategies, a line each.
+struct ListCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list", abstract: "List the built-in scenarios and strategies.")
+
+    func run() throws {
+        print("scenarios:")
+        for scenario in ScenarioRegistry.all { print("  \(pad(scenario.name))\(scenario.summary)") }
+        print("strategies:")
+        for strategy in StrategyRegistry.all {
+            print("  \(pad(strategy.name))\(strategy.summary)")
+        }
+    }
+
+    private func pad(_ name: String) -> String {
+        name + String(repeating: " ", count: max(1, 10 - name.count))
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import ImportBenchCore
+
+/// Progress on stderr: a live line on a terminal, one line per finished run otherwise (CI logs).
+final class ProgressReporter {
+    private let enabled: Bool
+    private let live: Bool
+    private var lastDraw = 0.0
+    private var current = ""
+
+    init(enabled: Bool) {
+        self.enabled = enabled
+        self.live = enabled && isatty(STDERR_FILENO) != 0
+    }
+
+    func observe(_ event: BenchmarkEvent) {
+        guard enabled else { return }
+        switch event {
+        case .generatingPayload:
+            draw("generating payload...", force: true)
+        case .readingExpectedContent:
+            draw("reading payload for the expected content...", force: true)
+        case .runStarted(let strategy, let repetition, let index, let total):
+            current = "[\(index)/\(total)] \(strategy)" + (repetition > 1 ? " (repetition \(repetition))" : "")
+            draw(current, force: true)
+        case .runProgress(_, let occurrences, let expected):
+            draw("\(current): \(occurrences)/\(expected) occurrences", force: false)
+        case .runFinished(let result):
+            let line = "\(current): \(String(format: "%.3f", result.measurement.wallSeconds)) s, \(result.valid ? "valid" : "INVALID")"
+            if live { draw(line, force: true) } else { write(line + "\n") }
+        }
+    }
+
+    func finish() {
+        if live { write("\r\u{1B}[K") }
+    }
+
+    private func draw(_ text: String, force: Bool) {
+        guard live else { return }
+        let now = Date().timeIntervalSince1970
+        guard force || now - lastDraw > 0.1 else { return }
+        lastDraw = now
+        write("\r\u{1B}[K" + text)
+    }
+
+    private func write(_ text: String) {
+        FileHandle.standardError.write(Data(text.utf8))
+    }
+}

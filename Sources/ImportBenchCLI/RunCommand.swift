@@ -1,0 +1,123 @@
+import ArgumentParser
+import Foundation
+import ImportBenchCore
+import ImportBenchReport
+
+/// `bench run`: import one payload with each chosen strategy, verify, report.
+struct RunCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Import a payload with each chosen strategy, verify the data, report counts, time and memory.",
+        discussion: """
+            Each run imports into a fresh database file. The ceiling (plain inserts of the unique objects \
+            into an empty store) always runs too, so every time is also given as a multiple of it.
+
+            Exit status: 0 all runs valid; 1 an import failed or the input is unusable; 3 a strategy wrote \
+            data that differs from the payload's.
+            """
+    )
+
+    @OptionGroup var scenarioOptions: ScenarioOptions
+
+    @Option(
+        name: .customLong("strategy"),
+        parsing: .upToNextOption,
+        help: ArgumentHelp(
+            "Strategies to run, repeated or comma-separated: \(StrategyRegistry.names.joined(separator: ", ")), or all.",
+            valueName: "name"))
+    var strategies: [String] = ["all"]
+
+    @Option(help: ArgumentHelp(
+        "Occurrences per transaction, or 'all' for one transaction. The ceiling always uses one.", valueName: "n|all"))
+    var batchSize: String = BatchSize.default.description
+
+    @Option(help: ArgumentHelp("Times each strategy runs; strategies are interleaved within each repetition.", valueName: "n"))
+    var repetitions: Int = 1
+
+    @Option(help: ArgumentHelp("Import this recorded payload file (of the scenario's shape) instead of generating one.", valueName: "file"))
+    var payload: String?
+
+    @Option(help: ArgumentHelp(
+        "Keep the databases: each strategy writes PATH with its name before the extension (store.sqlite -> store-naive.sqlite). Default: temporary files, removed.",
+        valueName: "path"))
+    var db: String?
+
+    @Option(help: ArgumentHelp("Write the per-run CSV here. Default: Results/run-<timestamp>.csv.", valueName: "path"))
+    var csv: String?
+
+    @Option(help: ArgumentHelp("Keys per SELECT ... WHERE key IN (...) for prewarm (capped at SQLite's variable limit).", valueName: "n"))
+    var prewarmChunk: Int = 500
+
+    @Flag(help: "No progress on stderr.")
+    var quiet = false
+
+    func validate() throws {
+        _ = try resolvedStrategies()
+        guard BatchSize(parsing: batchSize) != nil else {
+            throw ValidationError("invalid batch size '\(batchSize)'; expected a positive number of occurrences or 'all'")
+        }
+        guard repetitions >= 1 else { throw ValidationError("--repetitions must be at least 1") }
+        guard prewarmChunk >= 1 else { throw ValidationError("--prewarm-chunk must be at least 1") }
+    }
+
+    func resolvedStrategies() throws -> [any ImportStrategy.Type] {
+        let names = strategies.flatMap { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
+        if names.contains("all") { return StrategyRegistry.all }
+        return try names.map { name in
+            guard let strategy = StrategyRegistry.strategy(named: name) else {
+                throw ValidationError(
+                    "unknown strategy '\(name)'; choose from \((StrategyRegistry.names + ["all"]).joined(separator: ", "))")
+            }
+            return strategy
+        }
+    }
+
+    func run() throws {
+        let configuration = BenchmarkConfiguration(
+            scenario: scenarioOptions.resolvedScenario, scale: scenarioOptions.resolvedScale, seed: scenarioOptions.seed,
+            payloadPath: payload, strategies: try resolvedStrategies(),
+            batchSize: BatchSize(parsing: batchSize) ?? .default, repetitions: repetitions,
+            databasePath: db, prewarmChunkSize: prewarmChunk)
+        let progress = ProgressReporter(enabled: !quiet)
+        let outcome: BenchmarkOutcome
+        do {
+            outcome = try Benchmark(configuration: configuration).run(progress.observe)
+        } catch {
+            progress.finish()
+            throw CommandFailure.failed(String(describing: error))
+        }
+        progress.finish()
+
+        print(header(outcome, configuration))
+        print(SummaryTable.render(outcome.results), terminator: "")
+
+        let csvPath = csv ?? Self.defaultCSVPath()
+        do {
+            try CSVReport.write(outcome.results, to: csvPath)
+        } catch {
+            throw CommandFailure.failed("cannot write CSV to \(csvPath): \(error.localizedDescription)")
+        }
+        FileHandle.standardError.write(Data("results: \(csvPath)\n".utf8))
+
+        let invalid = outcome.results.filter { !$0.valid }
+        if !invalid.isEmpty {
+            let lines = invalid.map { "\($0.strategy) (repetition \($0.repetition)): \($0.differences.joined(separator: "; "))" }
+            throw CommandFailure.invalid("data differs from the payload's:\n  " + lines.joined(separator: "\n  "))
+        }
+    }
+
+    private func header(_ outcome: BenchmarkOutcome, _ configuration: BenchmarkConfiguration) -> String {
+        let source = payload.map { "payload \($0)" } ?? "scale \(configuration.scale), seed \(configuration.seed)"
+        let megabytes = String(format: "%.1f", Double(outcome.payloadBytes) / 1_048_576)
+        return "\(configuration.scenario.name): \(source), \(megabytes) MB JSON, batch size \(configuration.batchSize), "
+            + "\(outcome.expected.occurrences) occurrences of \(outcome.expected.uniqueObjects) objects\n"
+    }
+
+    static func defaultCSVPath() -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyyMMdd-HHmmss"
+        return "Results/run-\(formatter.string(from: Date())).csv"
+    }
+}

@@ -1,0 +1,28 @@
+import ArgumentParser
+import ImportBenchCore
+
+/// The payload a command works on: which scenario, how big, which seed. Shared by `run` and `generate`.
+struct ScenarioOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("The payload family.", valueName: "name"))
+    var scenario: String = "chat"
+
+    @Option(help: ArgumentHelp(
+        "Payload size as a multiple of the scenario's base load: 0.5x, 2x, 100x (a bare 2 also works). chat at 1x: 50 channels, 500 users, 200 messages per channel.",
+        valueName: "k"))
+    var scale: String = "1x"
+
+    @Option(help: ArgumentHelp("Seed of the payload generator; same seed and scale, same bytes.", valueName: "n"))
+    var seed: UInt64 = 1
+
+    func validate() throws {
+        guard ScenarioRegistry.scenario(named: scenario) != nil else {
+            throw ValidationError("unknown scenario '\(scenario)'; choose from \(ScenarioRegistry.names.joined(separator: ", "))")
+        }
+        guard Scale(parsing: scale) != nil else {
+            throw ValidationError("invalid scale '\(scale)'; expected a positive multiple such as 0.5x, 2x, 10x or 100x")
+        }
+    }
+
+    var resolvedScenario: any Scenario { ScenarioRegistry.scenario(named: scenario) ?? ChatScenario() }
+    var resolvedScale: Scale { Scale(parsing: scale) ?? .base }
+}

@@ -1,0 +1,132 @@
+import Foundation
+import ImportBenchStore
+
+/// What to run: one scenario at one scale, through several strategies, several times.
+public struct BenchmarkConfiguration {
+    public var scenario: any Scenario
+    public var scale: Scale
+    public var seed: UInt64
+    /// A recorded payload to run instead of the generator's.
+    public var payloadPath: String?
+    /// The ceiling is added when missing: every time is also given as a multiple of it.
+    public var strategies: [any ImportStrategy.Type]
+    public var batchSize: BatchSize
+    public var repetitions: Int
+    /// Keep each run's database: the strategy's name is inserted before the extension.
+    public var databasePath: String?
+    public var prewarmChunkSize: Int
+
+    public init(
+        scenario: any Scenario, scale: Scale = .base, seed: UInt64 = 1, payloadPath: String? = nil,
+        strategies: [any ImportStrategy.Type], batchSize: BatchSize = .default, repetitions: Int = 1,
+        databasePath: String? = nil, prewarmChunkSize: Int = 500
+    ) {
+        self.scenario = scenario
+        self.scale = scale
+        self.seed = seed
+        self.payloadPath = payloadPath
+        self.strategies = strategies
+        self.batchSize = batchSize
+        self.repetitions = repetitions
+        self.databasePath = databasePath
+        self.prewarmChunkSize = prewarmChunkSize
+    }
+
+    /// The strategies to run, the reference included, in registry order.
+    public var plannedStrategies: [any ImportStrategy.Type] {
+        var names = Set(strategies.map { $0.name })
+        names.insert(StrategyRegistry.reference.name)
+        return StrategyRegistry.all.filter { names.contains($0.name) }
+    }
+}
+
+/// What the benchmark tells its front end while it works.
+public enum BenchmarkEvent {
+    case generatingPayload(path: String)
+    case readingExpectedContent
+    case runStarted(strategy: String, repetition: Int, index: Int, total: Int)
+    case runProgress(strategy: String, occurrences: Int, expected: Int)
+    case runFinished(RunResult)
+}
+
+public struct BenchmarkOutcome: Sendable {
+    public var results: [RunResult]
+    public var expected: ExpectedContent
+    public var payloadPath: String
+    public var payloadBytes: Int64
+}
+
+/// Generates (or takes) the payload, works out the expected content once, then runs every strategy
+/// in every repetition, interleaved (A B C A B C) so drift hits all strategies alike.
+public final class Benchmark {
+    public let configuration: BenchmarkConfiguration
+
+    public init(configuration: BenchmarkConfiguration) {
+        self.configuration = configuration
+    }
+
+    public func run(_ observe: (BenchmarkEvent) -> Void = { _ in }) throws -> BenchmarkOutcome {
+        let workDirectory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("importbench-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: workDirectory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: workDirectory) }
+
+        let scenario = configuration.scenario
+        let payloadPath: String
+        if let recorded = configuration.payloadPath {
+            guard FileManager.default.fileExists(atPath: recorded) else {
+                throw PayloadError(file: recorded, byteOffset: nil, path: nil, expected: "a readable payload file", found: "no such file")
+            }
+            payloadPath = recorded
+        } else {
+            payloadPath = workDirectory.appendingPathComponent("\(scenario.name)-\(configuration.scale)-seed\(configuration.seed).json").path
+            observe(.generatingPayload(path: payloadPath))
+            try scenario.generate(scale: configuration.scale.factor, seed: configuration.seed, to: payloadPath)
+        }
+
+        observe(.readingExpectedContent)
+        let expected = try ExpectedContent.build(
+            schema: scenario.schema, reader: scenario.openReader(path: payloadPath),
+            scratchPath: workDirectory.appendingPathComponent("expected.sqlite").path)
+
+        let strategies = configuration.plannedStrategies
+        let total = strategies.count * configuration.repetitions
+        var results: [RunResult] = []
+        for repetition in 1...max(1, configuration.repetitions) {
+            for strategy in strategies {
+                observe(.runStarted(strategy: strategy.name, repetition: repetition, index: results.count + 1, total: total))
+                let databasePath = self.databasePath(for: strategy.name, in: workDirectory)
+                let run = ImportRun(
+                    scenario: scenario, payloadPath: payloadPath, strategy: strategy, batchSize: configuration.batchSize,
+                    databasePath: databasePath, prewarmChunkSize: configuration.prewarmChunkSize)
+                let measurement = try withoutActuallyEscaping(observe) { observe in
+                    try run.execute { occurrences in
+                        observe(.runProgress(strategy: strategy.name, occurrences: occurrences, expected: expected.occurrences))
+                    }
+                }
+                if configuration.databasePath == nil { DatabaseFile.remove(databasePath) }
+                let differences = measurement.digest.differences(from: expected.digest)
+                let result = RunResult(
+                    scenario: scenario.name, strategy: strategy.name, scale: configuration.payloadPath == nil ? configuration.scale.description : "recorded",
+                    seed: configuration.seed, batchSize: configuration.batchSize, repetition: repetition,
+                    measurement: measurement, uniqueRecords: expected.uniqueObjects, digest: measurement.digest.value,
+                    valid: differences.isEmpty && measurement.digest == expected.digest, differences: differences,
+                    sqliteVersion: Connection.sqliteVersion, benchVersion: BenchVersion.current)
+                results.append(result)
+                observe(.runFinished(result))
+            }
+        }
+        let payloadBytes = ((try? FileManager.default.attributesOfItem(atPath: payloadPath))?[.size] as? NSNumber)?.int64Value ?? 0
+        return BenchmarkOutcome(results: results, expected: expected, payloadPath: payloadPath, payloadBytes: payloadBytes)
+    }
+
+    private func databasePath(for strategy: String, in workDirectory: URL) -> String {
+        guard let kept = configuration.databasePath else {
+            return workDirectory.appendingPathComponent("\(strategy).sqlite").path
+        }
+        let url = URL(fileURLWithPath: kept)
+        let stem = url.deletingPathExtension().lastPathComponent
+        let ext = url.pathExtension.isEmpty ? "sqlite" : url.pathExtension
+        return url.deletingLastPathComponent().appendingPathComponent("\(stem)-\(strategy).\(ext)").path
+    }
+}

@@ -1,0 +1,25 @@
+import ImportBenchStore
+
+/// What one import cost, as measured around the strategy's work (schema creation and verification excluded).
+public struct ImportMeasurement: Sendable {
+    public var occurrences = 0
+    public var counts = StatementCounts()
+    public var rowsWritten: Int64 = 0
+    public var wallSeconds = 0.0
+    public var cpuUserSeconds = 0.0
+    public var cpuSystemSeconds = 0.0
+    /// Time spent reading and decoding the payload into records.
+    public var decodeSeconds = 0.0
+    /// Time spent in the strategy's statements.
+    public var writeSeconds = 0.0
+    /// Time spent opening and committing transactions.
+    public var commitSeconds = 0.0
+    public var peakRSSBytes: Int64 = 0
+    public var allocatedBytes: UInt64 = 0
+    public var peakAllocatedBytes: UInt64 = 0
+    public var mallocCount: UInt64 = 0
+    public var databaseBytes: Int64 = 0
+    public var digest = ContentDigest(tables: [])
+
+    public init() {}
+}

@@ -1,0 +1,27 @@
+import ImportBenchStore
+
+/// One measured run: a scenario, strategy, scale and repetition, with everything a report needs.
+public struct RunResult: Sendable {
+    public var scenario: String
+    public var strategy: String
+    public var scale: String
+    public var seed: UInt64
+    public var batchSize: BatchSize
+    public var repetition: Int
+    public var measurement: ImportMeasurement
+    /// Distinct objects in the payload.
+    public var uniqueRecords: Int
+    public var digest: String
+    /// The store's content equals what the payload's records say it must be.
+    public var valid: Bool
+    /// Tables whose content differs from the expected, one line each; empty when valid.
+    public var differences: [String]
+    public var sqliteVersion: String
+    public var benchVersion: String
+
+    public var records: Int { measurement.occurrences }
+}
+
+public enum BenchVersion {
+    public static let current = "0.1.0"
+}

@@ -1,0 +1,10 @@
+/// Every built-in scenario, by command-line name.
+public enum ScenarioRegistry {
+    public static var all: [any Scenario] { [ChatScenario()] }
+
+    public static var names: [String] { all.map(\.name) }
+
+    public static func scenario(named name: String) -> (any Scenario)? {
+        all.first { $0.name == name }
+    }
+}

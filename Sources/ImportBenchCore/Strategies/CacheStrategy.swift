@@ -1,0 +1,38 @@
+import ImportBenchStore
+
+/// Find-or-insert with a per-import map (entity, key) -> pk, filled on every fetch or insert, so each
+/// object is fetched once. Updates still run for every occurrence, as in Stream's original design.
+public final class CacheStrategy: ImportStrategy {
+    public static let name = "cache"
+    public static let summary = "find-or-insert through a per-import (entity, key) -> pk map: one fetch per unique object"
+
+    private let writer: FindOrInsertWriter
+    private var cache: [ObjectKey: Int64] = [:]
+
+    public init(context: StrategyContext) throws {
+        writer = try FindOrInsertWriter(context: context)
+    }
+
+    public func write(_ batch: RecordBatch, pass: Int) throws {
+        for occurrence in batch.occurrences {
+            let resolve = { (reference: Reference, target: Int, relationship: String) throws -> Int64 in
+                let identity = ObjectKey(entity: target, key: reference.key)
+                if let pk = self.cache[identity] { return pk }
+                let pk = try self.writer.fetchPK(of: reference, target: target, from: occurrence, relationship: relationship)
+                self.cache[identity] = pk
+                return pk
+            }
+            let foreignKeys = try writer.foreignKeys(of: occurrence, resolve)
+            let identity = ObjectKey(entity: occurrence.entity, key: occurrence.key)
+            let known = try cache[identity] ?? writer.find(occurrence)
+            let pk = try writer.save(occurrence, foreignKeys: foreignKeys, existing: known)
+            cache[identity] = pk
+            try writer.saveJoins(of: occurrence, pk: pk, resolve)
+        }
+    }
+
+    /// The cache lives for one import only.
+    public func finishPass(_ pass: Int) throws {
+        cache.removeAll()
+    }
+}

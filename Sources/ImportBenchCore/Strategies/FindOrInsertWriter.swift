@@ -1,0 +1,94 @@
+import ImportBenchStore
+
+/// The statements and steps shared by the object-at-a-time strategies (naive, cache): they differ
+/// only in how they decide whether to fetch.
+struct FindOrInsertWriter {
+    let schema: Schema
+    let store: Connection
+    private let findObject: [Statement]
+    private let findPK: [Statement]
+    private let insert: [Statement]
+    private let update: [Statement?]
+    private let insertJoin: [[Statement]]
+
+    init(context: StrategyContext) throws {
+        schema = context.schema
+        store = context.store
+        let store = context.store
+        findObject = try schema.entities.map { try store.prepare($0.selectObjectByKeySQL) }
+        findPK = try schema.entities.map { try store.prepare($0.selectPKByKeySQL) }
+        insert = try schema.entities.map { try store.prepare($0.insertObjectSQL) }
+        update = try schema.entities.map { try $0.updateObjectSQL.map(store.prepare) }
+        insertJoin = try schema.entities.map { entity in
+            try entity.manyToMany.map { try store.prepare(entity.insertJoinSQL($0)) }
+        }
+    }
+
+    /// SELECTs the object with every column, as an app materialising it would; returns its pk.
+    func find(_ occurrence: RecordOccurrence) throws -> Int64? {
+        let statement = findObject[occurrence.entity]
+        statement.bind(occurrence.key, at: 1)
+        defer { statement.reset() }
+        guard try statement.step() else { return nil }
+        let materialised = statement.row()
+        if case .integer(let pk) = materialised[0] { return pk }
+        return nil
+    }
+
+    /// SELECTs the pk of a referenced object; a missing one is a dangling reference.
+    func fetchPK(of reference: Reference, target: Int, from occurrence: RecordOccurrence, relationship: String) throws -> Int64 {
+        let statement = findPK[target]
+        statement.bind(reference.key, at: 1)
+        if let pk = try statement.scalarInt64() { return pk }
+        throw ImportError.danglingReference(
+            source: schema.entities[occurrence.entity].name, sourceKey: occurrence.key,
+            relationship: relationship, target: schema.entities[target].name, targetKey: reference.key)
+    }
+
+    /// Resolves every to-one reference of `occurrence` with `resolve(reference, target, relationship)`.
+    func foreignKeys(
+        of occurrence: RecordOccurrence,
+        _ resolve: (Reference, Int, String) throws -> Int64
+    ) throws -> [Int64?] {
+        let entity = schema.entities[occurrence.entity]
+        let targets = schema.toOneTargets[occurrence.entity]
+        var foreignKeys: [Int64?] = []
+        foreignKeys.reserveCapacity(occurrence.toOne.count)
+        for (index, reference) in occurrence.toOne.enumerated() {
+            foreignKeys.append(try reference.map { try resolve($0, targets[index], entity.toOne[index].name) })
+        }
+        return foreignKeys
+    }
+
+    /// UPDATEs the existing row, or INSERTs a new one; returns the pk.
+    func save(_ occurrence: RecordOccurrence, foreignKeys: [Int64?], existing: Int64?) throws -> Int64 {
+        if let existing {
+            if let update = update[occurrence.entity] {
+                update.bindUpdate(occurrence, foreignKeys: foreignKeys, pk: existing)
+                try update.execute()
+            }
+            return existing
+        }
+        insert[occurrence.entity].bindObject(occurrence, foreignKeys: foreignKeys)
+        try insert[occurrence.entity].execute()
+        return store.lastInsertRowid
+    }
+
+    /// Adds every many-to-many pair of `occurrence`, resolving targets with `resolve`.
+    func saveJoins(
+        of occurrence: RecordOccurrence, pk: Int64,
+        _ resolve: (Reference, Int, String) throws -> Int64
+    ) throws {
+        let entity = schema.entities[occurrence.entity]
+        for (relationship, references) in occurrence.manyToMany.enumerated() {
+            let target = schema.manyToManyTargets[occurrence.entity][relationship]
+            let statement = insertJoin[occurrence.entity][relationship]
+            for reference in references {
+                let targetPK = try resolve(reference, target, entity.manyToMany[relationship].name)
+                statement.bind(pk, at: 1)
+                statement.bind(targetPK, at: 2)
+                try statement.execute()
+            }
+        }
+    }
+}

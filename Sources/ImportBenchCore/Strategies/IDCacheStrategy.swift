@@ -1,0 +1,110 @@
+import ImportBenchStore
+
+/// Two passes. First every object of every entity is written without its relationships, keeping
+/// key -> pk for the whole import; then foreign keys and join rows are set from that cache, with
+/// no fetch for any relationship the payload itself supplies.
+public final class IDCacheStrategy: ImportStrategy {
+    public static let name = "idcache"
+    public static let summary = "two passes: write all objects keeping key -> pk, then set relationships from that cache"
+
+    private let schema: Schema
+    private let upsertAttributes: [Statement]
+    private let updateAttributes: [Statement?]
+    private let updateForeignKeys: [Statement?]
+    private let findPK: [Statement]
+    private let insertJoin: [[Statement]]
+    private var cache: KnownPKs
+
+    public var passes: Int { 2 }
+
+    public init(context: StrategyContext) throws {
+        schema = context.schema
+        let store = context.store
+        upsertAttributes = try schema.entities.map { try store.prepare($0.upsertAttributesSQL) }
+        updateAttributes = try schema.entities.map { try $0.updateAttributesSQL.map(store.prepare) }
+        updateForeignKeys = try schema.entities.map { try $0.updateForeignKeysSQL.map(store.prepare) }
+        findPK = try schema.entities.map { try store.prepare($0.selectPKByKeySQL) }
+        insertJoin = try schema.entities.map { entity in
+            try entity.manyToMany.map { try store.prepare(entity.insertJoinSQL($0)) }
+        }
+        cache = KnownPKs(entityCount: schema.entities.count)
+    }
+
+    public func write(_ batch: RecordBatch, pass: Int) throws {
+        let unique = UniqueObjects(entityCount: schema.entities.count, occurrences: batch.occurrences)
+        if pass == 0 {
+            try writeObjects(unique)
+        } else {
+            try writeRelationships(unique)
+        }
+    }
+
+    public func finishPass(_ pass: Int) throws {
+        if pass == passes - 1 { cache.removeAll() }
+    }
+
+    private func writeObjects(_ unique: UniqueObjects) throws {
+        for entity in schema.entities.indices {
+            for object in unique.objects[entity] {
+                let occurrence = object.occurrence
+                if let pk = cache[entity, occurrence.key] {
+                    guard let statement = updateAttributes[entity] else { continue }
+                    statement.bindUpdate(occurrence, foreignKeys: [], pk: pk)
+                    try statement.execute()
+                } else {
+                    let statement = upsertAttributes[entity]
+                    statement.bindObject(occurrence, foreignKeys: [])
+                    cache[entity, occurrence.key] = try statement.scalarInt64()
+                }
+            }
+        }
+    }
+
+    private func writeRelationships(_ unique: UniqueObjects) throws {
+        for entity in schema.entities.indices {
+            for object in unique.objects[entity] {
+                let occurrence = object.occurrence
+                guard let pk = cache[entity, occurrence.key] else { continue }
+                if let statement = updateForeignKeys[entity] {
+                    let targets = schema.toOneTargets[entity]
+                    var index: Int32 = 1
+                    for (relationship, reference) in occurrence.toOne.enumerated() {
+                        if let reference {
+                            let targetPK = try lookUp(reference.key, entity: targets[relationship]) {
+                                ImportError.dangling(occurrence, toOne: relationship, in: schema)
+                            }
+                            statement.bind(targetPK, at: index)
+                        } else {
+                            statement.bindNull(at: index)
+                        }
+                        index += 1
+                    }
+                    statement.bind(pk, at: index)
+                    try statement.execute()
+                }
+                for (relationship, keys) in object.manyToManyKeys.enumerated() {
+                    let target = schema.manyToManyTargets[entity][relationship]
+                    for key in keys {
+                        let targetPK = try lookUp(key, entity: target) {
+                            ImportError.dangling(occurrence, manyToMany: relationship, targetKey: key, in: schema)
+                        }
+                        let statement = insertJoin[entity][relationship]
+                        statement.bind(pk, at: 1)
+                        statement.bind(targetPK, at: 2)
+                        try statement.execute()
+                    }
+                }
+            }
+        }
+    }
+
+    /// From the cache; only an object the payload never wrote (already stored) costs a fetch.
+    private func lookUp(_ key: DatabaseValue, entity: Int, orThrow error: () -> ImportError) throws -> Int64 {
+        if let pk = cache[entity, key] { return pk }
+        let statement = findPK[entity]
+        statement.bind(key, at: 1)
+        guard let pk = try statement.scalarInt64() else { throw error() }
+        cache[entity, key] = pk
+        return pk
+    }
+}

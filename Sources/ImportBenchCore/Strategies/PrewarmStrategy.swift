@@ -1,0 +1,111 @@
+import ImportBenchStore
+
+/// Per batch: collect the unique keys each entity needs, fetch the existing ones with
+/// `SELECT key, pk ... WHERE key IN (...)` in chunks, then insert or update each unique object once.
+public final class PrewarmStrategy: ImportStrategy {
+    public static let name = "prewarm"
+    public static let summary = "per batch, one SELECT ... WHERE key IN (...) per chunk of keys, then insert or update each unique object once"
+
+    private let schema: Schema
+    private let store: Connection
+    private let chunkSize: Int
+    private let insert: [Statement]
+    private let update: [Statement?]
+    private let insertJoin: [[Statement]]
+    /// Prepared IN-list fetches per entity, by number of keys.
+    private var fetchByCount: [[Int: Statement]]
+
+    public init(context: StrategyContext) throws {
+        schema = context.schema
+        store = context.store
+        chunkSize = context.prewarmChunkSize
+        let store = context.store
+        insert = try schema.entities.map { try store.prepare($0.insertObjectSQL) }
+        update = try schema.entities.map { try $0.updateObjectSQL.map(store.prepare) }
+        insertJoin = try schema.entities.map { entity in
+            try entity.manyToMany.map { try store.prepare(entity.insertJoinSQL($0)) }
+        }
+        fetchByCount = Array(repeating: [:], count: schema.entities.count)
+    }
+
+    public func write(_ batch: RecordBatch, pass: Int) throws {
+        var known = KnownPKs(entityCount: schema.entities.count)
+        try prewarm(&known, for: batch)
+        let unique = UniqueObjects(entityCount: schema.entities.count, occurrences: batch.occurrences)
+        for entity in schema.entities.indices {
+            for object in unique.objects[entity] {
+                let occurrence = object.occurrence
+                let foreignKeys = try known.foreignKeys(of: occurrence, in: schema)
+                let pk: Int64
+                if let existing = known[entity, occurrence.key] {
+                    if let update = update[entity] {
+                        update.bindUpdate(occurrence, foreignKeys: foreignKeys, pk: existing)
+                        try update.execute()
+                    }
+                    pk = existing
+                } else {
+                    insert[entity].bindObject(occurrence, foreignKeys: foreignKeys)
+                    try insert[entity].execute()
+                    pk = store.lastInsertRowid
+                    known[entity, occurrence.key] = pk
+                }
+                for (relationship, keys) in object.manyToManyKeys.enumerated() {
+                    let target = schema.manyToManyTargets[entity][relationship]
+                    for key in keys {
+                        guard let targetPK = known[target, key] else {
+                            throw ImportError.dangling(occurrence, manyToMany: relationship, targetKey: key, in: schema)
+                        }
+                        let statement = insertJoin[entity][relationship]
+                        statement.bind(pk, at: 1)
+                        statement.bind(targetPK, at: 2)
+                        try statement.execute()
+                    }
+                }
+            }
+        }
+    }
+
+    /// Fetches the pks of every stored object the batch names, as an occurrence or a reference.
+    private func prewarm(_ known: inout KnownPKs, for batch: RecordBatch) throws {
+        for (entity, keys) in Self.keysNamed(by: batch.occurrences, in: schema).enumerated() where !keys.isEmpty {
+            var start = 0
+            while start < keys.count {
+                let chunk = keys[start..<min(start + chunkSize, keys.count)]
+                let statement = try fetchStatement(entity: entity, count: chunk.count)
+                for (offset, key) in chunk.enumerated() { statement.bind(key, at: Int32(offset + 1)) }
+                defer { statement.reset() }
+                while try statement.step() {
+                    known[entity, statement.value(at: 0)] = statement.int64(at: 1)
+                }
+                start += chunkSize
+            }
+        }
+    }
+
+    /// The distinct keys per entity that a run of occurrences names, as occurrences or as references.
+    /// Public so tests and reports compute the expected fetch count from the same definition.
+    public static func keysNamed(by occurrences: [RecordOccurrence], in schema: Schema) -> [[DatabaseValue]] {
+        var seen = Array(repeating: Set<DatabaseValue>(), count: schema.entities.count)
+        var ordered = Array(repeating: [DatabaseValue](), count: schema.entities.count)
+        func note(_ entity: Int, _ key: DatabaseValue) {
+            if seen[entity].insert(key).inserted { ordered[entity].append(key) }
+        }
+        for occurrence in occurrences {
+            note(occurrence.entity, occurrence.key)
+            for (index, reference) in occurrence.toOne.enumerated() {
+                if let reference { note(schema.toOneTargets[occurrence.entity][index], reference.key) }
+            }
+            for (index, references) in occurrence.manyToMany.enumerated() {
+                for reference in references { note(schema.manyToManyTargets[occurrence.entity][index], reference.key) }
+            }
+        }
+        return ordered
+    }
+
+    private func fetchStatement(entity: Int, count: Int) throws -> Statement {
+        if let statement = fetchByCount[entity][count] { return statement }
+        let statement = try store.prepare(schema.entities[entity].selectPKsByKeysSQL(count: count))
+        fetchByCount[entity][count] = statement
+        return statement
+    }
+}

@@ -1,0 +1,38 @@
+import ImportBenchStore
+
+extension Statement {
+    /// Binds key, attributes and foreign keys from parameter `start` on; returns the next free index.
+    @discardableResult
+    func bindObject(_ occurrence: RecordOccurrence, foreignKeys: [Int64?], from start: Int32 = 1) -> Int32 {
+        var index = start
+        bind(occurrence.key, at: index)
+        index += 1
+        for value in occurrence.attributes {
+            bind(value, at: index)
+            index += 1
+        }
+        index = bindForeignKeys(foreignKeys, from: index)
+        return index
+    }
+
+    /// Binds attributes, then foreign keys, then the pk: the parameter order of the UPDATE statements.
+    func bindUpdate(_ occurrence: RecordOccurrence, foreignKeys: [Int64?], pk: Int64) {
+        var index: Int32 = 1
+        for value in occurrence.attributes {
+            bind(value, at: index)
+            index += 1
+        }
+        index = bindForeignKeys(foreignKeys, from: index)
+        bind(pk, at: index)
+    }
+
+    @discardableResult
+    func bindForeignKeys(_ foreignKeys: [Int64?], from start: Int32) -> Int32 {
+        var index = start
+        for foreignKey in foreignKeys {
+            if let foreignKey { bind(foreignKey, at: index) } else { bindNull(at: index) }
+            index += 1
+        }
+        return index
+    }
+}

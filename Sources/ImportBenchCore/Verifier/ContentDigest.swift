@@ -1,0 +1,94 @@
+import ImportBenchStore
+
+/// A store's logical content, reduced to a fingerprint per table: rows by natural key, relationships
+/// as the related objects' keys, never pks. Two stores with the same data have equal digests,
+/// whatever order or strategy wrote them.
+public struct ContentDigest: Equatable, Sendable {
+    public struct Table: Equatable, Sendable {
+        /// Entity name, or `entity.relationship` for a many-to-many set.
+        public let name: String
+        public let rows: Int
+        public let hash: String
+    }
+
+    public let tables: [Table]
+
+    /// One fingerprint for the whole content.
+    public var value: String {
+        var hasher = DigestHasher()
+        for table in tables {
+            hasher.combine(.text(table.name))
+            hasher.combine(.integer(Int64(table.rows)))
+            hasher.combine(.text(table.hash))
+        }
+        return hasher.hex
+    }
+
+    public var rowCount: Int { tables.reduce(0) { $0 + $1.rows } }
+
+    /// One line per table that differs from `expected`, naming it and its row counts.
+    public func differences(from expected: ContentDigest) -> [String] {
+        var lines: [String] = []
+        for table in expected.tables {
+            guard let actual = tables.first(where: { $0.name == table.name }) else {
+                lines.append("\(table.name): missing")
+                continue
+            }
+            if actual.rows != table.rows {
+                lines.append("\(table.name): \(actual.rows) rows, expected \(table.rows)")
+            } else if actual.hash != table.hash {
+                lines.append("\(table.name): \(actual.rows) rows as expected, but their content differs")
+            }
+        }
+        return lines
+    }
+
+    /// Hashes every row of each query; `queries` pairs a table name with SQL whose rows are in key order.
+    static func compute(on connection: Connection, queries: [(name: String, sql: String)]) throws -> ContentDigest {
+        var tables: [Table] = []
+        for (name, sql) in queries {
+            let statement = try connection.prepare(sql)
+            defer { statement.reset() }
+            var hasher = DigestHasher()
+            var rows = 0
+            let columns = statement.columnCount
+            while try statement.step() {
+                for column in 0..<columns { hasher.combine(statement.value(at: column)) }
+                hasher.endRow()
+                rows += 1
+            }
+            tables.append(Table(name: name, rows: rows, hash: hasher.hex))
+        }
+        return ContentDigest(tables: tables)
+    }
+}
+
+extension Schema {
+    /// Digest queries over a store this schema created: foreign keys read back as the targets' keys.
+    var storeDigestQueries: [(name: String, sql: String)] {
+        var queries: [(name: String, sql: String)] = []
+        for (entityIndex, entity) in entities.enumerated() {
+            var columns = ["e.\(entity.keyColumn)"] + entity.attributes.map { "e.\(quoted($0.name))" }
+            var joins: [String] = []
+            for (index, relationship) in entity.toOne.enumerated() {
+                let target = entities[toOneTargets[entityIndex][index]]
+                let alias = "r\(index)"
+                columns.append("\(alias).\(target.keyColumn)")
+                joins.append("LEFT JOIN \(target.table) AS \(alias) ON \(alias).pk = e.\(quoted(relationship.column))")
+            }
+            queries.append((entity.name, "SELECT \(columns.joined(separator: ", ")) FROM \(entity.table) AS e \(joins.joined(separator: " ")) ORDER BY 1"))
+            for (index, relationship) in entity.manyToMany.enumerated() {
+                let target = entities[manyToManyTargets[entityIndex][index]]
+                let sql = "SELECT s.\(entity.keyColumn), t.\(target.keyColumn) FROM \(quoted(entity.joinTable(relationship))) AS j "
+                    + "JOIN \(entity.table) AS s ON s.pk = j.source_pk JOIN \(target.table) AS t ON t.pk = j.target_pk ORDER BY 1, 2"
+                queries.append(("\(entity.name).\(relationship.name)", sql))
+            }
+        }
+        return queries
+    }
+
+    /// Computes the digest of a store created from this schema.
+    public func digest(of store: Connection) throws -> ContentDigest {
+        try ContentDigest.compute(on: store, queries: storeDigestQueries)
+    }
+}

@@ -1,0 +1,148 @@
+import Foundation
+import ImportBenchStore
+
+/// What a store must hold after importing a payload, worked out from its records alone, with no
+/// strategy code and no pks: each entity's rows keyed by natural key (last occurrence wins),
+/// relationships as target keys, many-to-many sets unioned. Kept in a scratch SQLite file so
+/// memory does not grow with the payload.
+public struct ExpectedContent: Sendable {
+    public let digest: ContentDigest
+    /// Object occurrences in the payload, repeats included.
+    public let occurrences: Int
+    /// Distinct (entity, key) objects the payload contains.
+    public let uniqueObjects: Int
+    /// References given by key only, each of which costs naive a SELECT.
+    public let keyOnlyReferences: Int
+
+    /// Reads the whole payload once; `scratchPath` is created, used and removed.
+    public static func build(schema: Schema, reader: any RecordReader, scratchPath: String) throws -> ExpectedContent {
+        try? FileManager.default.removeItem(atPath: scratchPath)
+        defer { try? FileManager.default.removeItem(atPath: scratchPath) }
+        let connection = try Connection(path: scratchPath)
+        try connection.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF")
+        for statement in schema.referenceDDL { try connection.execute(statement) }
+
+        let upserts = try schema.entities.map { try connection.prepare($0.referenceUpsertSQL(in: schema)) }
+        let joins = try schema.entities.map { entity in
+            try entity.manyToMany.map { try connection.prepare(entity.referenceJoinSQL($0)) }
+        }
+        var occurrences = 0
+        var keyOnlyReferences = 0
+        try connection.inTransaction {
+            while let unit = try reader.nextUnit() {
+                for occurrence in unit.occurrences {
+                    occurrences += 1
+                    let statement = upserts[occurrence.entity]
+                    var index: Int32 = 1
+                    statement.bind(occurrence.key, at: index)
+                    for value in occurrence.attributes {
+                        index += 1
+                        statement.bind(value, at: index)
+                    }
+                    for reference in occurrence.toOne {
+                        index += 1
+                        statement.bind(reference?.key ?? .null, at: index)
+                        if reference?.isKeyOnly == true { keyOnlyReferences += 1 }
+                    }
+                    try statement.execute()
+                    for (relationship, references) in occurrence.manyToMany.enumerated() {
+                        for reference in references {
+                            if reference.isKeyOnly { keyOnlyReferences += 1 }
+                            let join = joins[occurrence.entity][relationship]
+                            join.bind(occurrence.key, at: 1)
+                            join.bind(reference.key, at: 2)
+                            try join.execute()
+                        }
+                    }
+                }
+            }
+        }
+        try schema.checkReferences(in: connection)
+        let digest = try ContentDigest.compute(on: connection, queries: schema.referenceDigestQueries)
+        let uniqueObjects = digest.tables.filter { !$0.name.contains(".") }.reduce(0) { $0 + $1.rows }
+        return ExpectedContent(
+            digest: digest, occurrences: occurrences, uniqueObjects: uniqueObjects, keyOnlyReferences: keyOnlyReferences)
+    }
+}
+
+extension Schema {
+    /// Tables keyed by natural key, relationships held as target keys.
+    fileprivate var referenceDDL: [String] {
+        entities.enumerated().flatMap { entityIndex, entity -> [String] in
+            var columns = ["\(entity.keyColumn) \(entity.key.type.declaration) PRIMARY KEY"]
+            columns += entity.attributes.map { "\(quoted($0.name)) \($0.type.declaration)" }
+            for (index, relationship) in entity.toOne.enumerated() {
+                let target = entities[toOneTargets[entityIndex][index]]
+                columns.append("\(quoted(relationship.name + "_key")) \(target.key.type.declaration)")
+            }
+            var statements = ["CREATE TABLE \(entity.table) (\(columns.joined(separator: ", ")))"]
+            for (index, relationship) in entity.manyToMany.enumerated() {
+                let target = entities[manyToManyTargets[entityIndex][index]]
+                statements.append(
+                    "CREATE TABLE \(quoted(entity.joinTable(relationship))) (source_key \(entity.key.type.declaration), "
+                        + "target_key \(target.key.type.declaration), PRIMARY KEY (source_key, target_key)) WITHOUT ROWID")
+            }
+            return statements
+        }
+    }
+
+    fileprivate var referenceDigestQueries: [(name: String, sql: String)] {
+        var queries: [(name: String, sql: String)] = []
+        for entity in entities {
+            let columns = [entity.keyColumn] + entity.attributes.map { quoted($0.name) }
+                + entity.toOne.map { quoted($0.name + "_key") }
+            queries.append((entity.name, "SELECT \(columns.joined(separator: ", ")) FROM \(entity.table) ORDER BY 1"))
+            for relationship in entity.manyToMany {
+                queries.append((
+                    "\(entity.name).\(relationship.name)",
+                    "SELECT source_key, target_key FROM \(quoted(entity.joinTable(relationship))) ORDER BY 1, 2"
+                ))
+            }
+        }
+        return queries
+    }
+
+    /// Every reference must name an object of the payload; the first that does not is reported.
+    fileprivate func checkReferences(in connection: Connection) throws {
+        for (entityIndex, entity) in entities.enumerated() {
+            for (index, relationship) in entity.toOne.enumerated() {
+                let target = entities[toOneTargets[entityIndex][index]]
+                let column = quoted(relationship.name + "_key")
+                let sql = "SELECT e.\(entity.keyColumn), e.\(column) FROM \(entity.table) AS e WHERE e.\(column) IS NOT NULL "
+                    + "AND NOT EXISTS (SELECT 1 FROM \(target.table) AS t WHERE t.\(target.keyColumn) = e.\(column)) LIMIT 1"
+                try reportDangling(sql, on: connection, source: entity.name, relationship: relationship.name, target: target.name)
+            }
+            for (index, relationship) in entity.manyToMany.enumerated() {
+                let target = entities[manyToManyTargets[entityIndex][index]]
+                let sql = "SELECT j.source_key, j.target_key FROM \(quoted(entity.joinTable(relationship))) AS j "
+                    + "WHERE NOT EXISTS (SELECT 1 FROM \(target.table) AS t WHERE t.\(target.keyColumn) = j.target_key) LIMIT 1"
+                try reportDangling(sql, on: connection, source: entity.name, relationship: relationship.name, target: target.name)
+            }
+        }
+    }
+
+    private func reportDangling(_ sql: String, on connection: Connection, source: String, relationship: String, target: String) throws {
+        let statement = try connection.prepare(sql)
+        defer { statement.reset() }
+        if try statement.step() {
+            throw ImportError.danglingReference(
+                source: source, sourceKey: statement.value(at: 0), relationship: relationship,
+                target: target, targetKey: statement.value(at: 1))
+        }
+    }
+}
+
+extension Entity {
+    /// Last occurrence wins, as every strategy must make it.
+    fileprivate func referenceUpsertSQL(in schema: Schema) -> String {
+        let columns = [keyColumn] + attributes.map { quoted($0.name) } + toOne.map { quoted($0.name + "_key") }
+        let assignments = columns.dropFirst().map { "\($0) = excluded.\($0)" }
+        let conflict = assignments.isEmpty ? "DO NOTHING" : "DO UPDATE SET \(assignments.joined(separator: ", "))"
+        return "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", "))) "
+            + "ON CONFLICT(\(keyColumn)) \(conflict)"
+    }
+
+    fileprivate func referenceJoinSQL(_ relationship: ManyToManyRelationship) -> String {
+        "INSERT INTO \(quoted(joinTable(relationship))) (source_key, target_key) VALUES (?, ?) ON CONFLICT DO NOTHING"
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import ImportBenchCore
+
+/// The CSV contract: one row per run, columns in this order, units in the names. Adding a column
+/// appends it and bumps `version`; renaming or reordering is a breaking change.
+public enum ResultColumns {
+    public static let version = 1
+
+    struct Column: Sendable {
+        let name: String
+        let value: @Sendable (RunResult, RunContext) -> String
+    }
+
+    /// Facts a row needs from its siblings: the reference run's time in the same repetition.
+    struct RunContext: Sendable {
+        let ceilingWallSeconds: Double?
+    }
+
+    static let columns: [Column] = [
+        Column(name: "scenario") { r, _ in r.scenario },
+        Column(name: "strategy") { r, _ in r.strategy },
+        Column(name: "scale") { r, _ in r.scale },
+        Column(name: "seed") { r, _ in String(r.seed) },
+        Column(name: "batch_size") { r, _ in r.batchSize.description },
+        Column(name: "repetition") { r, _ in String(r.repetition) },
+        Column(name: "records") { r, _ in String(r.records) },
+        Column(name: "unique_records") { r, _ in String(r.uniqueRecords) },
+        Column(name: "fetch_count") { r, _ in String(r.measurement.counts.fetches) },
+        Column(name: "insert_count") { r, _ in String(r.measurement.counts.inserts) },
+        Column(name: "update_count") { r, _ in String(r.measurement.counts.updates) },
+        Column(name: "upsert_count") { r, _ in String(r.measurement.counts.upserts) },
+        Column(name: "delete_count") { r, _ in String(r.measurement.counts.deletes) },
+        Column(name: "statement_count") { r, _ in String(r.measurement.counts.statements) },
+        Column(name: "transaction_count") { r, _ in String(r.measurement.counts.transactions) },
+        Column(name: "rows_written") { r, _ in String(r.measurement.rowsWritten) },
+        Column(name: "vm_steps") { r, _ in String(r.measurement.counts.vmSteps) },
+        Column(name: "wall_s") { r, _ in seconds(r.measurement.wallSeconds) },
+        Column(name: "wall_ratio_to_ceiling") { r, c in c.ceilingWallSeconds.map { ratio(r.measurement.wallSeconds / $0) } ?? "" },
+        Column(name: "cpu_user_s") { r, _ in seconds(r.measurement.cpuUserSeconds) },
+        Column(name: "cpu_sys_s") { r, _ in seconds(r.measurement.cpuSystemSeconds) },
+        Column(name: "decode_s") { r, _ in seconds(r.measurement.decodeSeconds) },
+        Column(name: "write_s") { r, _ in seconds(r.measurement.writeSeconds) },
+        Column(name: "commit_s") { r, _ in seconds(r.measurement.commitSeconds) },
+        Column(name: "peak_rss_bytes") { r, _ in String(r.measurement.peakRSSBytes) },
+        Column(name: "allocated_bytes") { r, _ in String(r.measurement.allocatedBytes) },
+        Column(name: "peak_allocated_bytes") { r, _ in String(r.measurement.peakAllocatedBytes) },
+        Column(name: "malloc_count") { r, _ in String(r.measurement.mallocCount) },
+        Column(name: "db_bytes") { r, _ in String(r.measurement.databaseBytes) },
+        Column(name: "digest") { r, _ in r.digest },
+        Column(name: "valid") { r, _ in r.valid ? "true" : "false" },
+        Column(name: "sqlite_version") { r, _ in r.sqliteVersion },
+        Column(name: "bench_version") { r, _ in r.benchVersion },
+        Column(name: "csv_version") { _, _ in String(version) },
+    ]
+
+    public static var names: [String] { columns.map(\.name) }
+
+    static func seconds(_ value: Double) -> String { String(format: "%.6f", value) }
+    static func ratio(_ value: Double) -> String { String(format: "%.3f", value) }
+}
+
+/// Writes results as CSV under the contract of `ResultColumns`.
+public enum CSVReport {
+    public static func render(_ results: [RunResult]) -> String {
+        var text = CSVWriter.record(ResultColumns.names)
+        for result in results {
+            let context = ResultColumns.RunContext(ceilingWallSeconds: ceilingWall(for: result, in: results))
+            text += CSVWriter.record(ResultColumns.columns.map { $0.value(result, context) })
+        }
+        return text
+    }
+
+    public static func write(_ results: [RunResult], to path: String) throws {
+        let url = URL(fileURLWithPath: path)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(render(results).utf8).write(to: url, options: .atomic)
+    }
+
+    /// The reference run of the same scenario, scale, batch size and repetition.
+    static func ceilingWall(for result: RunResult, in results: [RunResult]) -> Double? {
+        results.first {
+            $0.strategy == StrategyRegistry.reference.name && $0.scenario == result.scenario && $0.scale == result.scale
+                && $0.batchSize == result.batchSize && $0.repetition == result.repetition
+        }?.measurement.wallSeconds
+    }
+}

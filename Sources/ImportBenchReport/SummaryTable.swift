@@ -1,0 +1,53 @@
+import Foundation
+import ImportBenchCore
+
+/// The terminal table: one row per strategy, repetitions folded into median and range.
+public enum SummaryTable {
+    public static func render(_ results: [RunResult]) -> String {
+        let byStrategy = Dictionary(grouping: results, by: \.strategy)
+        let order = StrategyRegistry.names.filter { byStrategy[$0] != nil }
+        let ceilingMedian = byStrategy[StrategyRegistry.reference.name].map { median($0.map(\.measurement.wallSeconds)) }
+        let repeated = results.contains { $0.repetition > 1 }
+
+        var table = TextTable(
+            headers: ["strategy", "records", "unique", "fetches", "statements", "txns",
+                      repeated ? "wall s (median, min-max)" : "wall s", "x ceiling", "peak RSS MB", "valid"],
+            alignments: [.left, .right, .right, .right, .right, .right, .right, .right, .right, .left])
+        for name in order {
+            guard let runs = byStrategy[name], let first = runs.first else { continue }
+            let walls = runs.map(\.measurement.wallSeconds)
+            let wallMedian = median(walls)
+            var wall = String(format: "%.3f", wallMedian)
+            if repeated, let low = walls.min(), let high = walls.max() {
+                wall += String(format: " (%.3f-%.3f)", low, high)
+            }
+            let ratio = ceilingMedian.map { $0 > 0 ? String(format: "%.2f", wallMedian / $0) : "-" } ?? "-"
+            let peakRSS = Double(runs.map(\.measurement.peakRSSBytes).max() ?? 0) / 1_048_576
+            let valid = runs.allSatisfy(\.valid) ? "yes" : "NO"
+            table.append([
+                name, count(first.records), count(first.uniqueRecords), count(first.measurement.counts.fetches),
+                count(first.measurement.counts.statements), count(first.measurement.counts.transactions),
+                wall, ratio, String(format: "%.1f", peakRSS), valid,
+            ])
+        }
+        return table.render()
+    }
+
+    static func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        guard !sorted.isEmpty else { return 0 }
+        let middle = sorted.count / 2
+        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+    }
+
+    /// Thousands separated, so 66,412 reads at a glance.
+    static func count(_ value: Int) -> String {
+        let digits = String(value.magnitude)
+        var grouped = ""
+        for (offset, character) in digits.enumerated() {
+            if offset > 0 && (digits.count - offset) % 3 == 0 { grouped.append(",") }
+            grouped.append(character)
+        }
+        return (value < 0 ? "-" : "") + grouped
+    }
+}

@@ -1,0 +1,37 @@
+/// Aligns columns for a terminal: text left, numbers right.
+public struct TextTable {
+    public enum Alignment { case left, right }
+
+    public let headers: [String]
+    public let alignments: [Alignment]
+    public private(set) var rows: [[String]] = []
+
+    public init(headers: [String], alignments: [Alignment]) {
+        self.headers = headers
+        self.alignments = alignments
+    }
+
+    public mutating func append(_ row: [String]) { rows.append(row) }
+
+    public func render() -> String {
+        let widths = headers.indices.map { column in
+            ([headers[column]] + rows.map { $0[column] }).map(\.count).max() ?? 0
+        }
+        func line(_ cells: [String]) -> String {
+            cells.enumerated().map { column, cell in
+                let padding = String(repeating: " ", count: widths[column] - cell.count)
+                return alignments[column] == .left ? cell + padding : padding + cell
+            }.joined(separator: "  ")
+        }
+        let rule = widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ")
+        return ([line(headers), rule] + rows.map(line)).map { $0.replacingTrailingSpaces() }.joined(separator: "\n") + "\n"
+    }
+}
+
+extension String {
+    fileprivate func replacingTrailingSpaces() -> String {
+        var text = self
+        while text.last == " " { text.removeLast() }
+        return text
+    }
+}

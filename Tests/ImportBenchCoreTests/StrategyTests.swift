@@ -1,0 +1,161 @@
+import Foundation
+import ImportBenchCore
+import ImportBenchStore
+import Testing
+
+@Suite("Strategies on a hand-checked payload")
+struct StrategyTests {
+    static let strategyNames = StrategyRegistry.names
+
+    private func importFixture(
+        _ strategyName: String, batchSize: BatchSize = .occurrences(5), into path: String,
+        scenario: FixtureScenario = FixtureScenario(), chunk: Int = 500
+    ) throws -> ImportMeasurement {
+        let strategy = try #require(StrategyRegistry.strategy(named: strategyName))
+        return try ImportRun(
+            scenario: scenario, payloadPath: path + ".payload", strategy: strategy, batchSize: batchSize,
+            databasePath: path, prewarmChunkSize: chunk
+        ).execute()
+    }
+
+    private func expected(_ scenario: FixtureScenario = FixtureScenario(), in directory: TemporaryDirectory) throws -> ExpectedContent {
+        try ExpectedContent.build(schema: scenario.schema, reader: ArrayRecordReader(scenario.units), scratchPath: directory.path("expected.sqlite"))
+    }
+
+    @Test("every strategy writes the expected content", arguments: strategyNames, [BatchSize.occurrences(1), .occurrences(5), .all])
+    func digestMatchesExpected(strategy: String, batchSize: BatchSize) throws {
+        let directory = try TemporaryDirectory()
+        let measurement = try importFixture(strategy, batchSize: batchSize, into: directory.path("store.sqlite"))
+        let expected = try expected(in: directory)
+        #expect(measurement.digest.differences(from: expected.digest) == [])
+        #expect(measurement.digest == expected.digest)
+        #expect(measurement.occurrences == 14)
+        #expect(expected.uniqueObjects == 9)
+    }
+
+    @Test("last occurrence wins for attributes and to-one; many-to-many sets are unioned", arguments: strategyNames)
+    func mergeSemantics(strategy: String) throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("store.sqlite")
+        _ = try importFixture(strategy, into: path)
+        let store = try Connection(path: path)
+        #expect(try store.prepare("SELECT karma FROM author WHERE handle = 'alice'").scalarInt64() == 3)
+        #expect(try store.prepare("SELECT karma FROM author WHERE handle = 'bob'").scalarInt64() == 6)
+        let postAuthor = try store.prepare("SELECT a.handle FROM post p JOIN author a ON a.pk = p.author_pk WHERE p.id = 1")
+        #expect(try postAuthor.step())
+        #expect(postAuthor.value(at: 0) == .text("bob"))
+        postAuthor.reset()
+        #expect(try store.prepare("SELECT count(*) FROM post_tags j JOIN post p ON p.pk = j.source_pk WHERE p.id = 1").scalarInt64() == 2)
+        let reply = try store.prepare("SELECT r.id FROM post p JOIN post r ON r.pk = p.reply_to_pk WHERE p.id = 2")
+        #expect(try reply.scalarInt64() == 1)
+    }
+
+    @Test("fetch counts follow each strategy's formula", arguments: strategyNames)
+    func fetchCounts(strategy: String) throws {
+        let directory = try TemporaryDirectory()
+        let scenario = FixtureScenario()
+        let facts = try PayloadFacts(reader: ArrayRecordReader(scenario.units), schema: scenario.schema)
+        let chunk = 2
+        let measurement = try importFixture(strategy, batchSize: .occurrences(5), into: directory.path("s.sqlite"), chunk: chunk)
+        let fetches = measurement.counts.fetches
+        switch strategy {
+        case "naive":
+            #expect(facts.naiveFetches == 17)
+            #expect(fetches == facts.naiveFetches)
+        case "cache":
+            #expect(fetches == facts.cacheFetches)
+        case "prewarm":
+            #expect(fetches == facts.prewarmFetches(batchSize: 5, chunk: chunk))
+        default:
+            #expect(fetches == 0)
+        }
+    }
+
+    @Test("importing the same payload twice leaves the same content and no duplicate rows", arguments: strategyNames.filter { $0 != "ceiling" })
+    func reimportIsIdempotent(strategy: String) throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("store.sqlite")
+        let first = try importFixture(strategy, into: path)
+        let store = try Connection(path: path)
+        let context = StrategyContext(schema: FixtureScenario.schema, store: store)
+        let instance = try #require(StrategyRegistry.strategy(named: strategy)).init(context: context)
+        for pass in 0..<instance.passes {
+            let batcher = RecordBatcher(reader: ArrayRecordReader(FixtureScenario.forumUnits), batchSize: .occurrences(5))
+            while let batch = try batcher.next() {
+                try store.inTransaction { try instance.write(batch, pass: pass) }
+            }
+            try instance.finishPass(pass)
+        }
+        let second = try FixtureScenario.schema.digest(of: store)
+        #expect(second == first.digest)
+        #expect(second.tables.first { $0.name == "author" }?.rows == 2)
+        #expect(second.tables.first { $0.name == "comment" }?.rows == 3)
+    }
+
+    @Test("a reference to an object that never appears fails the batch and keeps earlier batches", arguments: strategyNames)
+    func danglingReference(strategy: String) throws {
+        var units = FixtureScenario.forumUnits
+        units.append(RecordUnit(occurrences: [
+            FixtureScenario.post(3, "orphan reply", author: .keyOnly("alice"), replyTo: .keyOnly(99), tags: []),
+        ], path: "posts[3]", byteOffset: 300))
+        let scenario = FixtureScenario(units: units)
+        let directory = try TemporaryDirectory()
+        let path = directory.path("store.sqlite")
+        let error = #expect(throws: RunError.self) {
+            _ = try importFixture(strategy, batchSize: .occurrences(14), into: path, scenario: scenario)
+        }
+        let failure = try #require(error)
+        #expect("\(failure.underlying)".contains("99"))
+        let store = try Connection(path: path)
+        switch strategy {
+        case "ceiling":
+            // One transaction for everything: nothing is left.
+            #expect(try store.prepare("SELECT count(*) FROM post").scalarInt64() == 0)
+        case "idcache":
+            // Its first pass committed every object; the relationship pass failed on post 3, so post 3
+            // stands without its relationships. That is what an interrupted two-phase import leaves.
+            #expect(try store.prepare("SELECT count(*) FROM post").scalarInt64() == 3)
+            #expect(try store.prepare("SELECT count(*) FROM post WHERE id = 3 AND reply_to_pk IS NULL AND author_pk IS NULL").scalarInt64() == 1)
+        default:
+            #expect(try store.prepare("SELECT count(*) FROM post").scalarInt64() == 2)
+            #expect(try store.prepare("SELECT count(*) FROM post WHERE id = 3").scalarInt64() == 0)
+        }
+    }
+
+    @Test("the expected content rejects a payload whose reference never resolves")
+    func expectedContentRejectsDangling() throws {
+        let units = [RecordUnit(occurrences: [
+            FixtureScenario.post(3, "orphan", author: .keyOnly("nobody"), tags: []),
+        ], path: "posts[0]", byteOffset: 0)]
+        let directory = try TemporaryDirectory()
+        #expect(throws: ImportError.danglingReference(
+            source: "post", sourceKey: .integer(3), relationship: "author", target: "author", targetKey: .text("nobody"))
+        ) {
+            _ = try ExpectedContent.build(
+                schema: FixtureScenario.schema, reader: ArrayRecordReader(units), scratchPath: directory.path("x.sqlite"))
+        }
+    }
+
+    @Test("a tampered store is reported invalid, naming the table")
+    func verifierNamesDifferingTable() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("store.sqlite")
+        _ = try importFixture("upsert", into: path)
+        let store = try Connection(path: path)
+        try store.execute("UPDATE author SET karma = 42 WHERE handle = 'bob'")
+        let differences = try FixtureScenario.schema.digest(of: store).differences(from: expected(in: directory).digest)
+        #expect(differences == ["author: 2 rows as expected, but their content differs"])
+        try store.execute("DELETE FROM comment WHERE key = '1/0'")
+        let more = try FixtureScenario.schema.digest(of: store).differences(from: expected(in: directory).digest)
+        #expect(more.contains("comment: 2 rows, expected 3"))
+    }
+
+    @Test("transactions: one per batch, one per pass for the ceiling", arguments: strategyNames)
+    func transactionCounts(strategy: String) throws {
+        let directory = try TemporaryDirectory()
+        let measurement = try importFixture(strategy, batchSize: .occurrences(5), into: directory.path("s.sqlite"))
+        let batches = 3  // 14 occurrences in batches of 5
+        let passes = strategy == "idcache" ? 2 : 1
+        #expect(measurement.counts.transactions == (strategy == "ceiling" ? 1 : batches * passes))
+    }
+}
