@@ -42,7 +42,9 @@ struct RunCommand: ParsableCommand {
         valueName: "path"))
     var db: String?
 
-    @Option(help: ArgumentHelp("Write the per-run CSV here. Default: Results/run-<timestamp>.csv.", valueName: "path"))
+    @Option(help: ArgumentHelp(
+        "Write the per-run CSV here. Default: run-<UTC timestamp>.csv in $IMPORTBENCH_RESULTS_DIR, else in ./Results.",
+        valueName: "path"))
     var csv: String?
 
     @Option(help: ArgumentHelp("Keys per SELECT ... WHERE key IN (...) for prewarm (capped at SQLite's variable limit).", valueName: "n"))
@@ -118,6 +120,7 @@ struct RunCommand: ParsableCommand {
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")
         formatter.dateFormat = "yyyyMMdd-HHmmss"
-        return "Results/run-\(formatter.string(from: Date())).csv"
+        let directory = ProcessInfo.processInfo.environment["IMPORTBENCH_RESULTS_DIR"] ?? "Results"
+        return "\(directory)/run-\(formatter.string(from: Date())).csv"
     }
 }

@@ -20,6 +20,26 @@ public struct RunResult: Sendable {
     public var benchVersion: String
 
     public var records: Int { measurement.occurrences }
+
+    public init(
+        scenario: String, strategy: String, scale: String, seed: UInt64, batchSize: BatchSize, repetition: Int,
+        measurement: ImportMeasurement, uniqueRecords: Int, digest: String, valid: Bool, differences: [String],
+        sqliteVersion: String, benchVersion: String
+    ) {
+        self.scenario = scenario
+        self.strategy = strategy
+        self.scale = scale
+        self.seed = seed
+        self.batchSize = batchSize
+        self.repetition = repetition
+        self.measurement = measurement
+        self.uniqueRecords = uniqueRecords
+        self.digest = digest
+        self.valid = valid
+        self.differences = differences
+        self.sqliteVersion = sqliteVersion
+        self.benchVersion = benchVersion
+    }
 }
 
 public enum BenchVersion {

@@ -1,0 +1,445 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One element of the streamed array, as raw JSON bytes ready for a decoder.
+public struct JSONArrayElement: Sendable {
+    /// Position of the element within its array.
+    public let index: Int
+    /// Offset of the element's first byte in the file, for error messages.
+    public let byteOffset: Int
+    public let bytes: Data
+}
+
+/// Splits one array of a JSON file into its elements without loading the file: it reads fixed-size
+/// chunks and keeps only the element being scanned, so memory is bounded by the largest element plus
+/// a chunk, whatever the payload size.
+///
+/// The array is found by a key path (`["channels"]` for `{"channels":[...]}`, `[]` for a top-level
+/// array). Values of other keys, before or after it, are skipped with string, escape and nesting
+/// awareness, and the rest of the document is checked for truncation once the array ends. Elements'
+/// own contents are only scanned for their extent; the decoder that receives them validates them.
+/// Malformed input throws `PayloadError` with the byte offset where scanning stopped.
+public final class JSONArrayElementReader {
+    public let path: String
+    public let arrayPath: [String]
+
+    private let chunkSize: Int
+    private let descriptor: Int32
+    private var storage: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    /// Valid bytes are storage[0..<count]; storage[0] is at file offset `storageFileOffset`.
+    private var count = 0
+    private var storageFileOffset = 0
+    /// Next byte to examine.
+    private var position = 0
+    /// Start of bytes that must survive the next refill (the element or key being scanned).
+    private var retainedStart: Int?
+
+    private enum Phase { case beforeArray, inArray, finished }
+    private var phase = Phase.beforeArray
+    private var nextIndex = 0
+    /// Errors are final: the stream position after one is meaningless, so later calls repeat it.
+    private var failure: PayloadError?
+
+    /// - Parameter chunkSize: bytes per read; small values exist for tests of chunk boundaries.
+    public init(path: String, arrayPath: [String], chunkSize: Int = 1 << 20) throws {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw PayloadError(
+                file: path, byteOffset: nil, path: nil, expected: "a readable file",
+                found: String(cString: strerror(errno)))
+        }
+        self.path = path
+        self.arrayPath = arrayPath
+        self.descriptor = descriptor
+        self.chunkSize = max(chunkSize, 1)
+        capacity = max(self.chunkSize * 2, 64)
+        storage = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+    }
+
+    deinit {
+        close(descriptor)
+        storage.deallocate()
+    }
+
+    /// The next element, or nil once the array has ended and the rest of the document checked.
+    public func next() throws -> JSONArrayElement? {
+        if let failure { throw failure }
+        do {
+            return try advance()
+        } catch let error as PayloadError {
+            failure = error
+            throw error
+        }
+    }
+
+    // MARK: Elements
+
+    private func advance() throws -> JSONArrayElement? {
+        switch phase {
+        case .finished:
+            return nil
+        case .beforeArray:
+            try openTargetArray()
+            phase = .inArray
+            guard let first = try peekSignificantByte() else {
+                throw truncated(expected: "an element or ']' in \(arrayDescription)")
+            }
+            if first == .closeBracket {
+                try closeArray()
+                return nil
+            }
+        case .inArray:
+            guard let separator = try peekSignificantByte() else {
+                throw truncated(expected: "',' or ']' after element \(nextIndex - 1) of \(arrayDescription)")
+            }
+            if separator == .closeBracket {
+                try closeArray()
+                return nil
+            }
+            guard separator == .comma else {
+                throw failure(
+                    expected: "',' or ']' after element \(nextIndex - 1) of \(arrayDescription)",
+                    found: Self.describe(separator))
+            }
+            position += 1
+            guard try peekSignificantByte() != nil else {
+                throw truncated(expected: "an element of \(arrayDescription)")
+            }
+        }
+        retainedStart = position
+        defer { retainedStart = nil }
+        try skipValue(context: elementPath(nextIndex))
+        guard let start = retainedStart else {
+            throw failure(expected: "the start of element \(nextIndex)", found: "a lost scan position")
+        }
+        let element = JSONArrayElement(
+            index: nextIndex, byteOffset: storageFileOffset + start,
+            bytes: Data(bytes: storage + start, count: position - start))
+        nextIndex += 1
+        return element
+    }
+
+    private func closeArray() throws {
+        position += 1
+        try finishDocument()
+        phase = .finished
+    }
+
+    private var arrayDescription: String {
+        arrayPath.isEmpty ? "the top-level array" : "array \"\(arrayPath.joined(separator: "."))\""
+    }
+
+    private func elementPath(_ index: Int) -> String {
+        "\(arrayPath.joined(separator: "."))[\(index)]"
+    }
+
+    // MARK: Navigation
+
+    /// Descends through the objects named by `arrayPath` and consumes the array's '['.
+    private func openTargetArray() throws {
+        for (depth, component) in arrayPath.enumerated() {
+            let owner = depth == 0 ? "the document" : "\"\(arrayPath[..<depth].joined(separator: "."))\""
+            try consume(.openBrace, expected: "'{' opening \(owner)")
+            try findKey(component, in: owner)
+        }
+        let opening = arrayPath.isEmpty ? "the document" : arrayDescription
+        try consume(.openBracket, expected: "'[' opening \(opening)")
+    }
+
+    /// Skips members until `component`'s key, leaving the position at its value.
+    private func findKey(_ component: String, in owner: String) throws {
+        let wanted = Array(component.utf8)
+        let missing = "key \"\(component)\" in \(owner)"
+        var isFirstMember = true
+        while true {
+            guard let byte = try peekSignificantByte() else { throw truncated(expected: missing) }
+            if byte == .closeBrace && isFirstMember { throw failure(expected: missing, found: "end of object") }
+            guard byte == .quote else {
+                throw failure(expected: isFirstMember ? "a key or '}'" : "a key", found: Self.describe(byte))
+            }
+            let key = try readKey()
+            try consume(.colon, expected: "':' after a key")
+            if key == wanted { return }
+            try skipMemberValue(owner: owner)
+            guard let separator = try peekSignificantByte() else { throw truncated(expected: "',' or '}'") }
+            if separator == .closeBrace { throw failure(expected: missing, found: "end of object") }
+            guard separator == .comma else { throw failure(expected: "',' or '}'", found: Self.describe(separator)) }
+            position += 1
+            isFirstMember = false
+        }
+    }
+
+    /// After the array: the remaining members of each enclosing object, then nothing but whitespace.
+    private func finishDocument() throws {
+        for depth in stride(from: arrayPath.count, to: 0, by: -1) {
+            let owner = depth == 1 ? "the document" : "\"\(arrayPath[..<(depth - 1)].joined(separator: "."))\""
+            while true {
+                guard let separator = try peekSignificantByte() else {
+                    throw truncated(expected: "',' or '}' closing \(owner)")
+                }
+                position += 1
+                if separator == .closeBrace { break }
+                guard separator == .comma else {
+                    position -= 1
+                    throw failure(expected: "',' or '}' closing \(owner)", found: Self.describe(separator))
+                }
+                guard let quote = try peekSignificantByte() else { throw truncated(expected: "a key") }
+                guard quote == .quote else { throw failure(expected: "a key", found: Self.describe(quote)) }
+                _ = try readKey()
+                try consume(.colon, expected: "':' after a key")
+                try skipMemberValue(owner: owner)
+            }
+        }
+        if let trailing = try peekSignificantByte() {
+            throw failure(expected: "end of file after the document", found: Self.describe(trailing))
+        }
+    }
+
+    private func skipMemberValue(owner: String) throws {
+        guard try peekSignificantByte() != nil else { throw truncated(expected: "a value in \(owner)") }
+        try skipValue(context: nil)
+    }
+
+    /// Reads the key string at `position` (its opening quote), unescaping only when it has escapes.
+    private func readKey() throws -> [UInt8] {
+        retainedStart = position
+        defer { retainedStart = nil }
+        try skipValue(context: nil)
+        guard let start = retainedStart else { return [] }
+        let quoted = UnsafeBufferPointer(start: storage + start, count: position - start)
+        guard quoted.contains(.backslash) else { return Array(quoted.dropFirst().dropLast()) }
+        let options = JSONSerialization.ReadingOptions.fragmentsAllowed
+        guard let key = (try? JSONSerialization.jsonObject(with: Data(quoted), options: options)) as? String else {
+            throw PayloadError(
+                file: path, byteOffset: storageFileOffset + start, path: nil, expected: "a valid key string",
+                found: Self.snippet(quoted))
+        }
+        return Array(key.utf8)
+    }
+
+    private func consume(_ byte: UInt8, expected: String) throws {
+        guard let found = try peekSignificantByte() else { throw truncated(expected: expected) }
+        guard found == byte else { throw failure(expected: expected, found: Self.describe(found)) }
+        position += 1
+    }
+
+    // MARK: Scanning
+
+    /// The byte at `position` after skipping whitespace, or nil at the end of the file.
+    private func peekSignificantByte() throws -> UInt8? {
+        while true {
+            while position < count {
+                let byte = storage[position]
+                guard byte == .space || byte == .newline || byte == .carriageReturn || byte == .tab else {
+                    return byte
+                }
+                position += 1
+            }
+            guard try refill() else { return nil }
+        }
+    }
+
+    /// Skips the value starting at `position` (a significant byte already in the buffer).
+    private func skipValue(context: String?) throws {
+        let first = storage[position]
+        if first == .quote || first == .openBrace || first == .openBracket {
+            try skipStringOrContainer(context: context)
+        } else {
+            try skipScalar(context: context)
+        }
+    }
+
+    /// The hot loop: one pass over the bytes, tracking only string/escape state and bracket nesting.
+    private func skipStringOrContainer(context: String?) throws {
+        var openers: [UInt8] = []
+        var inString = false
+        let valueStart = storageFileOffset + position
+        if storage[position] == .quote {
+            inString = true
+        } else {
+            openers.append(storage[position])
+        }
+        var index = position + 1
+        while true {
+            let end = count
+            let bytes = storage
+            while index < end {
+                let byte = bytes[index]
+                if inString {
+                    if byte == .backslash {
+                        // May step one past `end`; the overshoot is carried across the refill below.
+                        index += 2
+                        continue
+                    }
+                    if byte == .quote {
+                        inString = false
+                        if openers.isEmpty {
+                            position = index + 1
+                            return
+                        }
+                    }
+                    index += 1
+                    continue
+                }
+                switch byte {
+                case .quote:
+                    inString = true
+                case .openBrace, .openBracket:
+                    openers.append(byte)
+                case .closeBrace, .closeBracket:
+                    let expectedOpener: UInt8 = byte == .closeBrace ? .openBrace : .openBracket
+                    guard let opener = openers.popLast(), opener == expectedOpener else {
+                        position = index
+                        let closer = openers.isEmpty ? "" : (openers.last == .openBrace ? "'}' or " : "']' or ")
+                        throw failure(expected: "\(closer)a value", found: Self.describe(byte), path: context)
+                    }
+                    if openers.isEmpty {
+                        position = index + 1
+                        return
+                    }
+                default:
+                    break
+                }
+                index += 1
+            }
+            let overshoot = index - end
+            position = end
+            guard try refill() else {
+                let what: String
+                if inString {
+                    what = "a closing '\"'"
+                } else {
+                    what = openers.last == .openBrace ? "'}'" : "']'"
+                }
+                throw truncated(expected: "\(what) for the value starting at byte \(valueStart)", path: context)
+            }
+            index = position + overshoot
+        }
+    }
+
+    /// Numbers and literals: consumed up to the next delimiter, with literals checked exactly.
+    private func skipScalar(context: String?) throws {
+        let first = storage[position]
+        let isLiteral = first == .lowercaseT || first == .lowercaseF || first == .lowercaseN
+        guard isLiteral || first == .minus || (first >= .zero && first <= .nine) else {
+            throw failure(expected: "a value", found: Self.describe(first), path: context)
+        }
+        let ownsRetention = retainedStart == nil
+        if ownsRetention { retainedStart = position }
+        defer { if ownsRetention { retainedStart = nil } }
+        var length = 0
+        scan: while true {
+            while position < count {
+                let byte = storage[position]
+                guard Self.isScalarByte(byte) else { break scan }
+                position += 1
+                length += 1
+            }
+            guard try refill() else { break }
+        }
+        guard isLiteral else { return }
+        let token = UnsafeBufferPointer(start: storage + position - length, count: length)
+        let literal: StaticString = first == .lowercaseT ? "true" : (first == .lowercaseF ? "false" : "null")
+        let expected = UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount)
+        guard token.elementsEqual(expected) else {
+            throw PayloadError(
+                file: path, byteOffset: storageFileOffset + position - length, path: context,
+                expected: "a value", found: Self.snippet(token))
+        }
+    }
+
+    @inline(__always)
+    private static func isScalarByte(_ byte: UInt8) -> Bool {
+        let lowercased = byte | 0x20
+        return (byte >= .zero && byte <= .nine) || (lowercased >= .lowercaseA && lowercased <= .lowercaseZ)
+            || byte == .minus || byte == .plus || byte == .dot
+    }
+
+    /// Drops consumed bytes, then reads one more chunk; false at the end of the file.
+    private func refill() throws -> Bool {
+        let keepFrom = min(retainedStart ?? position, count)
+        if keepFrom > 0 {
+            let kept = count - keepFrom
+            if kept > 0 { memmove(storage, storage + keepFrom, kept) }
+            storageFileOffset += keepFrom
+            count = kept
+            position -= keepFrom
+            if let retained = retainedStart { retainedStart = retained - keepFrom }
+        }
+        if capacity - count < chunkSize {
+            let grown = max(capacity * 2, count + chunkSize)
+            let larger = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
+            larger.update(from: storage, count: count)
+            storage.deallocate()
+            storage = larger
+            capacity = grown
+        }
+        while true {
+            let received = read(descriptor, storage + count, chunkSize)
+            if received > 0 {
+                count += received
+                return true
+            }
+            if received == 0 { return false }
+            if errno == EINTR { continue }
+            throw PayloadError(
+                file: path, byteOffset: storageFileOffset + count, path: nil, expected: "readable bytes",
+                found: String(cString: strerror(errno)))
+        }
+    }
+
+    // MARK: Errors
+
+    private func failure(expected: String, found: String, path: String? = nil) -> PayloadError {
+        PayloadError(
+            file: self.path, byteOffset: storageFileOffset + position, path: path,
+            expected: expected, found: found)
+    }
+
+    private func truncated(expected: String, path: String? = nil) -> PayloadError {
+        PayloadError(
+            file: self.path, byteOffset: storageFileOffset + count, path: path,
+            expected: expected, found: "end of file")
+    }
+
+    private static func describe(_ byte: UInt8) -> String {
+        if byte >= 0x20 && byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
+        return "byte 0x" + String(byte, radix: 16, uppercase: true)
+    }
+
+    private static func snippet(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        let shown = String(decoding: bytes.prefix(40), as: UTF8.self)
+        return "'\(shown)\(bytes.count > 40 ? "…" : "")'"
+    }
+}
+
+extension UInt8 {
+    fileprivate static let quote = UInt8(ascii: "\"")
+    fileprivate static let backslash = UInt8(ascii: "\\")
+    fileprivate static let openBrace = UInt8(ascii: "{")
+    fileprivate static let closeBrace = UInt8(ascii: "}")
+    fileprivate static let openBracket = UInt8(ascii: "[")
+    fileprivate static let closeBracket = UInt8(ascii: "]")
+    fileprivate static let comma = UInt8(ascii: ",")
+    fileprivate static let colon = UInt8(ascii: ":")
+    fileprivate static let space = UInt8(ascii: " ")
+    fileprivate static let newline = UInt8(ascii: "\n")
+    fileprivate static let carriageReturn = UInt8(ascii: "\r")
+    fileprivate static let tab = UInt8(ascii: "\t")
+    fileprivate static let minus = UInt8(ascii: "-")
+    fileprivate static let plus = UInt8(ascii: "+")
+    fileprivate static let dot = UInt8(ascii: ".")
+    fileprivate static let zero = UInt8(ascii: "0")
+    fileprivate static let nine = UInt8(ascii: "9")
+    fileprivate static let lowercaseA = UInt8(ascii: "a")
+    fileprivate static let lowercaseZ = UInt8(ascii: "z")
+    fileprivate static let lowercaseT = UInt8(ascii: "t")
+    fileprivate static let lowercaseF = UInt8(ascii: "f")
+    fileprivate static let lowercaseN = UInt8(ascii: "n")
+}

@@ -1,0 +1,450 @@
+/// Writes a Stream Chat channel-list payload (`{"channels":[...]}`) whose bytes depend only on scale
+/// and seed.
+///
+/// Each channel draws from its own random stream, derived from (seed, channel index), and is written
+/// as soon as it is generated, so memory stays flat as scale grows; only per-user tables (profiles,
+/// the popularity distribution) are O(users). Popularity is Zipf-like, so a few users appear in a
+/// large share of messages, reactions and memberships, as in real chat traffic.
+public struct ChatPayloadGenerator: Sendable {
+    public let scale: Double
+    public let seed: UInt64
+    public let channelCount: Int
+    public let userCount: Int
+    public let messagesPerChannel: Int
+    /// The base range clamped to the number of users, since members of a channel are distinct.
+    public let membersPerChannel: ClosedRange<Int>
+
+    /// Exponent of the popularity curve over user rank.
+    static let popularityExponent = 1.1
+    /// 2024-01-01T00:00:00Z; every timestamp is an offset from it.
+    static let epochMicroseconds: Int64 = 1_704_067_200 * 1_000_000
+    static let secondMicroseconds: Int64 = 1_000_000
+    static let dayMicroseconds: Int64 = 86_400 * secondMicroseconds
+
+    public init(scale: Double, seed: UInt64, base: ChatScenario.BaseSize = ChatScenario.baseSize) {
+        self.scale = scale
+        self.seed = seed
+        channelCount = Self.scaled(base.channels, by: scale, minimum: 1)
+        userCount = Self.scaled(base.users, by: scale, minimum: 2)
+        messagesPerChannel = max(base.messagesPerChannel, 0)
+        let upper = max(min(base.membersPerChannel.upperBound, userCount), 1)
+        let lower = min(max(base.membersPerChannel.lowerBound, 1), upper)
+        membersPerChannel = lower...upper
+    }
+
+    /// Replaces the file at `path` with the payload.
+    public func write(to path: String) throws {
+        guard scale.isFinite, scale > 0 else {
+            throw PayloadError(
+                file: path, byteOffset: nil, path: nil, expected: "a finite scale greater than 0",
+                found: "\(scale)")
+        }
+        let writer = try JSONTextWriter(path: path)
+        let document = DocumentContext(generator: self)
+        writer.beginObject()
+        writer.key("channels")
+        writer.beginArray()
+        for channel in 0..<channelCount {
+            var random = SeededRandom(seed: SeededRandom.subSeed(seed, stream: 2, index: UInt64(channel)))
+            writeChannel(channel, random: &random, document: document, to: writer)
+        }
+        writer.endArray()
+        // Real responses carry other top-level keys after the list; readers must skip them.
+        var random = SeededRandom(seed: SeededRandom.subSeed(seed, stream: 3, index: 0))
+        writer.field("duration", "\(random.nextInt(in: 10...999)).\(random.nextInt(in: 10...99))ms")
+        writer.endObject()
+        try writer.close()
+    }
+
+    static func scaled(_ base: Int, by scale: Double, minimum: Int) -> Int {
+        let value = Double(base) * scale
+        guard value.isFinite, value > 0 else { return minimum }
+        return max(minimum, Int(min(value, 1e12).rounded()))
+    }
+
+    // MARK: Users
+
+    /// What stays fixed for a user across all its occurrences.
+    struct UserProfile {
+        let id: String
+        let name: String
+        let role: String
+        let image: String
+        let createdAt: Int64
+    }
+
+    /// Tables shared by all channels: O(users), built once per document.
+    struct DocumentContext {
+        let users: [UserProfile]
+        let userPopularity: ZipfSampler
+        /// Popularity within a channel's member list, indexed by member count.
+        let memberPopularity: [ZipfSampler]
+        let reactionTypePopularity = ZipfSampler(count: ChatPayloadGenerator.reactionTypes.count, exponent: 1.1)
+
+        init(generator: ChatPayloadGenerator) {
+            users = (0..<generator.userCount).map { ChatPayloadGenerator.profile(user: $0, seed: generator.seed) }
+            userPopularity = ZipfSampler(count: generator.userCount, exponent: ChatPayloadGenerator.popularityExponent)
+            memberPopularity = (0...generator.membersPerChannel.upperBound).map {
+                ZipfSampler(count: max($0, 1), exponent: ChatPayloadGenerator.popularityExponent)
+            }
+        }
+    }
+
+    static func profile(user: Int, seed: UInt64) -> UserProfile {
+        var random = SeededRandom(seed: SeededRandom.subSeed(seed, stream: 1, index: UInt64(user)))
+        let name = "\(random.pick(firstNames)) \(random.pick(lastNames))"
+        let role = random.chance(0.03) ? "admin" : (random.chance(0.02) ? "guest" : "user")
+        let createdAt = epochMicroseconds - Int64(random.nextInt(below: 365)) * dayMicroseconds
+            - Int64(random.nextInt(below: 86_400_000_000))
+        return UserProfile(
+            id: "user-\(user)", name: name, role: role,
+            image: "https://cdn.example.com/avatars/user-\(user).png", createdAt: createdAt)
+    }
+
+    /// `updated_at` and `online` vary between occurrences, so "last occurrence wins" is observable.
+    private func writeUser(
+        _ user: Int, random: inout SeededRandom, document: DocumentContext, to writer: JSONTextWriter
+    ) {
+        let profile = document.users[user]
+        let updatedAt = profile.createdAt + Int64(random.nextInt(below: 400)) * Self.dayMicroseconds
+            + Int64(random.nextInt(below: 86_400)) * Self.secondMicroseconds
+        writer.beginObject()
+        writer.field("id", profile.id)
+        writer.field("name", profile.name)
+        writer.field("role", profile.role)
+        writer.field("image", profile.image)
+        writer.field("created_at", Self.timestamp(profile.createdAt))
+        writer.field("updated_at", Self.timestamp(updatedAt))
+        writer.field("online", random.chance(0.3))
+        writer.endObject()
+    }
+
+    // MARK: Channels
+
+    private struct Member {
+        let user: Int
+        let role: String
+        let joinedAt: Int64
+    }
+
+    private struct Read {
+        let user: Int
+        let lastRead: Int64
+        let unreadMessages: Int
+    }
+
+    private func writeChannel(
+        _ channel: Int, random: inout SeededRandom, document: DocumentContext, to writer: JSONTextWriter
+    ) {
+        let id = "channel-\(channel)"
+        let cid = "messaging:\(id)"
+        let createdAt = Self.epochMicroseconds + Int64(channel) * 3_600 * Self.secondMicroseconds
+            + Int64(random.nextInt(below: 3_600_000_000))
+        let members = chooseMembers(random: &random, document: document, channelCreatedAt: createdAt)
+        let reads = members.compactMap { member -> Read? in
+            guard random.chance(0.5) else { return nil }
+            return Read(
+                user: member.user,
+                lastRead: createdAt + Int64(random.nextInt(below: 30)) * Self.dayMicroseconds,
+                unreadMessages: random.nextInt(in: 0...min(messagesPerChannel, 50)))
+        }
+        let memberPopularity = document.memberPopularity[members.count]
+
+        writer.beginObject()
+        writer.key("channel")
+        writer.beginObject()
+        writer.field("cid", cid)
+        writer.field("id", id)
+        writer.field("type", "messaging")
+        writer.field("name", "\(random.pick(Self.topics)) \(channel)")
+        writer.field("created_at", Self.timestamp(createdAt))
+        writer.field("updated_at", Self.timestamp(createdAt + Int64(random.nextInt(below: 90)) * Self.dayMicroseconds))
+        writer.key("created_by")
+        writeUser(members[0].user, random: &random, document: document, to: writer)
+        writer.field("member_count", members.count)
+        writer.endObject()
+
+        writer.key("messages")
+        writer.beginArray()
+        var sentAt = createdAt
+        for message in 0..<messagesPerChannel {
+            sentAt += Int64(random.nextInt(in: 1...1_200)) * Self.secondMicroseconds
+                + Int64(random.nextInt(below: 1_000_000))
+            let author = random.chance(0.9)
+                ? members[memberPopularity.sample(using: &random)].user
+                : document.userPopularity.sample(using: &random)
+            writeMessage(
+                channel: channel, message: message, sentAt: sentAt, author: author, members: members,
+                random: &random, document: document, to: writer)
+        }
+        writer.endArray()
+
+        writer.key("members")
+        writer.beginArray()
+        for member in members {
+            writer.beginObject()
+            writer.key("user")
+            writeUser(member.user, random: &random, document: document, to: writer)
+            writer.field("user_id", document.users[member.user].id)
+            writer.field("role", member.role)
+            writer.field("created_at", Self.timestamp(member.joinedAt))
+            writer.endObject()
+        }
+        writer.endArray()
+
+        writer.key("read")
+        writer.beginArray()
+        for read in reads {
+            writer.beginObject()
+            writer.key("user")
+            writeUser(read.user, random: &random, document: document, to: writer)
+            writer.field("last_read", Self.timestamp(read.lastRead))
+            writer.field("unread_messages", read.unreadMessages)
+            writer.endObject()
+        }
+        writer.endArray()
+        writer.field("watcher_count", random.nextInt(in: 0...members.count))
+        writer.endObject()
+    }
+
+    /// Distinct members, popular users more likely; the first is the channel's creator and owner.
+    private func chooseMembers(
+        random: inout SeededRandom, document: DocumentContext, channelCreatedAt: Int64
+    ) -> [Member] {
+        let wanted = random.nextInt(in: membersPerChannel)
+        var chosen: [Int] = []
+        chosen.reserveCapacity(wanted)
+        var isChosen = Set<Int>(minimumCapacity: wanted)
+        // Rejection sampling keeps the skew; the bounded number of attempts keeps small user sets
+        // (where the tail is rarely drawn) from looping, and the remainder is filled in rank order.
+        var attempts = 0
+        while chosen.count < wanted && attempts < wanted * 20 {
+            attempts += 1
+            let user = document.userPopularity.sample(using: &random)
+            if isChosen.insert(user).inserted { chosen.append(user) }
+        }
+        var next = random.nextInt(below: userCount)
+        while chosen.count < wanted {
+            if isChosen.insert(next).inserted { chosen.append(next) }
+            next = (next + 1) % userCount
+        }
+        return chosen.enumerated().map { position, user in
+            let role = position == 0 ? "owner" : (random.chance(0.1) ? "moderator" : "member")
+            let delay = position == 0 ? 0 : Int64(random.nextInt(below: 7 * 86_400)) * Self.secondMicroseconds
+            let joinedAt = channelCreatedAt + delay
+            return Member(user: user, role: role, joinedAt: joinedAt)
+        }
+    }
+
+    // MARK: Messages
+
+    private func writeMessage(
+        channel: Int, message: Int, sentAt: Int64, author: Int, members: [Member],
+        random: inout SeededRandom, document: DocumentContext, to writer: JSONTextWriter
+    ) {
+        let id = "msg-\(channel)-\(message)"
+        writer.beginObject()
+        writer.field("id", id)
+        writer.field("text", Self.messageText(random: &random))
+        writer.field("type", "regular")
+        writer.field("created_at", Self.timestamp(sentAt))
+        let edited = random.chance(0.1)
+        let updatedAt = edited ? sentAt + Int64(random.nextInt(in: 1...3_600)) * Self.secondMicroseconds : sentAt
+        writer.field("updated_at", Self.timestamp(updatedAt))
+        writer.key("user")
+        writeUser(author, random: &random, document: document, to: writer)
+        // Only earlier messages of the same channel, so a quote never dangles or points forward.
+        if message > 0 && random.chance(0.05) {
+            writer.field("quoted_message_id", "msg-\(channel)-\(random.nextInt(below: message))")
+        }
+
+        writer.key("attachments")
+        writer.beginArray()
+        if random.chance(0.15) {
+            for index in 0..<random.nextInt(in: 1...2) {
+                writeAttachment(messageID: id, index: index, random: &random, to: writer)
+            }
+        }
+        writer.endArray()
+
+        var reactions: [(user: Int, type: Int)] = []
+        let wantedReactions = random.nextInt(in: 0...3)
+        var attempts = 0
+        while reactions.count < wantedReactions && attempts < 20 {
+            attempts += 1
+            let reaction = (
+                user: document.userPopularity.sample(using: &random),
+                type: document.reactionTypePopularity.sample(using: &random)
+            )
+            if !reactions.contains(where: { $0.user == reaction.user && $0.type == reaction.type }) {
+                reactions.append(reaction)
+            }
+        }
+        writer.key("latest_reactions")
+        writer.beginArray()
+        for reaction in reactions {
+            writer.beginObject()
+            writer.field("type", Self.reactionTypes[reaction.type])
+            writer.field("score", random.chance(0.1) ? random.nextInt(in: 2...5) : 1)
+            writer.key("user")
+            writeUser(reaction.user, random: &random, document: document, to: writer)
+            let reactedAt = sentAt + Int64(random.nextInt(in: 1...86_400)) * Self.secondMicroseconds
+            writer.field("created_at", Self.timestamp(reactedAt))
+            writer.endObject()
+        }
+        writer.endArray()
+        writer.key("reaction_counts")
+        writer.beginObject()
+        for (type, name) in Self.reactionTypes.enumerated() {
+            let count = reactions.reduce(0) { $0 + ($1.type == type ? 1 : 0) }
+            if count > 0 { writer.field(name, count) }
+        }
+        writer.endObject()
+
+        writer.key("mentioned_users")
+        writer.beginArray()
+        if random.chance(0.1) {
+            let wanted = min(random.nextInt(in: 1...2), members.count)
+            var mentioned: [Int] = []
+            var attempts = 0
+            while mentioned.count < wanted && attempts < 20 {
+                attempts += 1
+                let user = random.pick(members).user
+                if !mentioned.contains(user) { mentioned.append(user) }
+            }
+            for user in mentioned {
+                writeUser(user, random: &random, document: document, to: writer)
+            }
+        }
+        writer.endArray()
+        writer.endObject()
+    }
+
+    private func writeAttachment(messageID: String, index: Int, random: inout SeededRandom, to writer: JSONTextWriter) {
+        let assetURL = "https://cdn.example.com/attachments/\(messageID)/\(index)"
+        writer.beginObject()
+        switch random.nextInt(below: 3) {
+        case 0:
+            writer.field("type", "image")
+            writer.field("title", "IMG_\(random.nextInt(in: 1_000...9_999)).jpg")
+            writer.field("asset_url", "\(assetURL).jpg")
+            writer.field("image_url", "\(assetURL).jpg")
+            writer.field("mime_type", "image/jpeg")
+        case 1:
+            // Files have no preview: image_url is absent, as in real payloads.
+            writer.field("type", "file")
+            writer.field("title", "\(random.pick(Self.topics)) notes \(random.nextInt(in: 1...99)).pdf")
+            writer.field("asset_url", "\(assetURL).pdf")
+            writer.field("mime_type", "application/pdf")
+        default:
+            writer.field("type", "video")
+            writer.field("title", "clip-\(random.nextInt(in: 1...999)).mp4")
+            writer.field("asset_url", "\(assetURL).mp4")
+            writer.field("image_url", "\(assetURL)-thumbnail.jpg")
+            writer.field("mime_type", "video/mp4")
+        }
+        writer.field("file_size", random.nextInt(in: 10_000...5_000_000))
+        writer.endObject()
+    }
+
+    /// Mostly plain words; some texts carry quotes, backslashes, newlines, tabs and non-ASCII, so
+    /// writers and readers are exercised on escapes.
+    static func messageText(random: inout SeededRandom) -> String {
+        var text = ""
+        let wordCount = random.nextInt(in: 3...24)
+        for index in 0..<wordCount {
+            if index > 0 { text += " " }
+            text += random.pick(words)
+        }
+        switch random.nextInt(below: 40) {
+        case 0: text += " \"\(random.pick(words))\""
+        case 1: text += "\n\(random.pick(words))"
+        case 2: text += " 🎉"
+        case 3: text += " C:\\temp\\\(random.pick(words)).txt"
+        case 4: text += "\t— café ✓"
+        default: break
+        }
+        return text
+    }
+
+    // MARK: Timestamps
+
+    /// ISO-8601 with microseconds in UTC ("2024-03-05T14:07:09.123456Z"), formatted by hand so output
+    /// does not depend on locale, time zone database or Foundation version.
+    static func timestamp(_ microsecondsSinceEpoch: Int64) -> String {
+        let microseconds = microsecondsSinceEpoch
+        var days = microseconds / dayMicroseconds
+        var remainder = microseconds % dayMicroseconds
+        if remainder < 0 {
+            days -= 1
+            remainder += dayMicroseconds
+        }
+        // Howard Hinnant's civil-from-days.
+        let shifted = days + 719_468
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+
+        let second = remainder / secondMicroseconds
+        let fraction = remainder % secondMicroseconds
+        return String(unsafeUninitializedCapacity: 27) { buffer in
+            func put(_ value: Int64, digits: Int, at offset: Int) {
+                var value = value
+                for position in stride(from: offset + digits - 1, through: offset, by: -1) {
+                    buffer[position] = UInt8(ascii: "0") + UInt8(value % 10)
+                    value /= 10
+                }
+            }
+            put(min(max(year, 0), 9_999), digits: 4, at: 0)
+            buffer[4] = UInt8(ascii: "-")
+            put(month, digits: 2, at: 5)
+            buffer[7] = UInt8(ascii: "-")
+            put(day, digits: 2, at: 8)
+            buffer[10] = UInt8(ascii: "T")
+            put(second / 3_600, digits: 2, at: 11)
+            buffer[13] = UInt8(ascii: ":")
+            put(second / 60 % 60, digits: 2, at: 14)
+            buffer[16] = UInt8(ascii: ":")
+            put(second % 60, digits: 2, at: 17)
+            buffer[19] = UInt8(ascii: ".")
+            put(fraction, digits: 6, at: 20)
+            buffer[26] = UInt8(ascii: "Z")
+            return 27
+        }
+    }
+
+    // MARK: Vocabulary
+
+    static let reactionTypes = ["like", "love", "haha", "wow", "sad"]
+
+    static let firstNames = [
+        "Ada", "Bruno", "Chloé", "Dmitri", "Eun-ji", "Farah", "Gustavo", "Hana", "Ivan", "Jamal", "Kofi", "Lena",
+        "Mateo", "Nadia", "Oskar", "Priya", "Quentin", "Rosa", "Sven", "Tariq", "Uma", "Viktor", "Wen", "Yara",
+        "Zoë", "Łukasz", "Siobhán", "Björn",
+    ]
+
+    static let lastNames = [
+        "Andersen", "Bianchi", "Costa", "Dubois", "Eriksson", "Fischer", "García", "Horvat", "Ibrahim", "Jensen",
+        "Kowalski", "Lindqvist", "Müller", "Novak", "O'Brien", "Petrov", "Quispe", "Rossi", "Sato", "Tanaka",
+        "Usman", "Virtanen", "Walsh", "Yilmaz", "Zhang",
+    ]
+
+    static let topics = [
+        "General", "Random", "Release planning", "Design review", "Support", "Hiring", "Offsite", "Incidents",
+        "Book club", "Frontend", "Backend", "Data", "Marketing", "Sales", "Ops",
+    ]
+
+    static let words = [
+        "the", "deploy", "is", "green", "again", "can", "someone", "review", "my", "PR", "lunch", "at", "noon",
+        "I", "think", "we", "should", "ship", "it", "today", "tomorrow", "meeting", "moved", "to", "three",
+        "thanks", "great", "work", "on", "this", "looks", "good", "to", "me", "any", "update", "about", "the",
+        "migration", "database", "is", "slow", "again", "coffee", "anyone", "build", "failed", "retrying", "now",
+        "ok", "sounds", "good", "see", "you", "there", "weekend", "plans", "customer", "reported", "a", "bug",
+        "fixed", "in", "main", "rollback", "done", "dashboard", "numbers", "look", "off",
+    ]
+}

@@ -1,0 +1,79 @@
+import ArgumentParser
+@testable import ImportBenchCLI
+import ImportBenchCore
+import Testing
+
+@Suite("bench run arguments")
+struct RunCommandParsingTests {
+    private func parseRun(_ arguments: [String]) throws -> RunCommand {
+        let command = try BenchCommand.parseAsRoot(["run"] + arguments)
+        return try #require(command as? RunCommand)
+    }
+
+    private func errorMessage(_ arguments: [String]) -> String {
+        do {
+            _ = try BenchCommand.parseAsRoot(["run"] + arguments)
+            return ""
+        } catch {
+            return BenchCommand.message(for: error)
+        }
+    }
+
+    @Test("defaults: chat at 1x, every strategy, batches of 1000, one repetition")
+    func defaults() throws {
+        let command = try parseRun([])
+        #expect(command.scenarioOptions.scenario == "chat")
+        #expect(command.scenarioOptions.resolvedScale == Scale.base)
+        #expect(try command.resolvedStrategies().map { $0.name } == StrategyRegistry.names)
+        #expect(BatchSize(parsing: command.batchSize) == .occurrences(1000))
+        #expect(command.repetitions == 1)
+    }
+
+    @Test("strategies repeated or comma-separated", arguments: [
+        (["--strategy", "prewarm"], ["prewarm"]),
+        (["--strategy", "prewarm,upsert"], ["prewarm", "upsert"]),
+        (["--strategy", "naive", "--strategy", "cache"], ["naive", "cache"]),
+        (["--strategy", "naive", "cache"], ["naive", "cache"]),
+    ])
+    func strategyLists(arguments: [String], names: [String]) throws {
+        #expect(try parseRun(arguments).resolvedStrategies().map { $0.name } == names)
+    }
+
+    @Test("scales", arguments: [("0.5x", 0.5), ("2x", 2.0), ("2", 2.0), ("100X", 100.0)])
+    func scales(text: String, factor: Double) throws {
+        #expect(try parseRun(["--scale", text]).scenarioOptions.resolvedScale.factor == factor)
+    }
+
+    @Test("a bad scale is one line naming what is expected")
+    func badScale() {
+        let message = errorMessage(["--scale", "abc"])
+        #expect(message.contains("invalid scale 'abc'"))
+        #expect(message.contains("2x"))
+        #expect(!message.contains("\n"))
+    }
+
+    @Test("an unknown strategy is one line naming every allowed value")
+    func unknownStrategy() {
+        let message = errorMessage(["--strategy", "nope"])
+        #expect(message.contains("unknown strategy 'nope'"))
+        for name in StrategyRegistry.names + ["all"] { #expect(message.contains(name)) }
+        #expect(!message.contains("\n"))
+    }
+
+    @Test("bad batch sizes, repetitions and scenarios are refused", arguments: [
+        ["--batch-size", "0"], ["--batch-size", "-3"], ["--batch-size", "many"], ["--repetitions", "0"], ["--scenario", "nope"],
+        ["--scale", "0"], ["--scale", "-1x"],
+    ])
+    func refused(arguments: [String]) {
+        #expect(!errorMessage(arguments).isEmpty)
+    }
+
+    @Test("--help explains every option")
+    func helpNamesEveryOption() {
+        let help = BenchCommand.helpMessage(for: RunCommand.self)
+        for option in ["--scenario", "--strategy", "--scale", "--batch-size", "--seed", "--repetitions", "--payload", "--db", "--csv", "--prewarm-chunk", "--quiet"] {
+            #expect(help.contains(option), "help lacks \(option)")
+        }
+        for name in StrategyRegistry.names { #expect(help.contains(name)) }
+    }
+}

@@ -1,0 +1,104 @@
+import ImportBenchCore
+import ImportBenchReport
+import ImportBenchStore
+import Testing
+
+/// A strict RFC 4180 reader, so quoting is checked by reading back rather than by eye.
+func parseCSV(_ text: String) -> [[String]] {
+    var records: [[String]] = []
+    var record: [String] = []
+    var field = ""
+    var quoted = false
+    var characters = Array(text)[...]
+    while let character = characters.popFirst() {
+        if quoted {
+            if character == "\"" {
+                if characters.first == "\"" { field.append("\""); characters.removeFirst() } else { quoted = false }
+            } else {
+                field.append(character)
+            }
+        } else if character == "\"" {
+            quoted = true
+        } else if character == "," {
+            record.append(field); field = ""
+        } else if character == "\r\n" || character == "\n" {
+            record.append(field); field = ""
+            records.append(record); record = []
+        } else {
+            field.append(character)
+        }
+    }
+    if !field.isEmpty || !record.isEmpty { record.append(field); records.append(record) }
+    return records
+}
+
+func sampleResult(strategy: String, wall: Double, repetition: Int = 1, scenario: String = "chat") -> RunResult {
+    var measurement = ImportMeasurement()
+    measurement.occurrences = 100
+    measurement.wallSeconds = wall
+    measurement.counts.fetches = strategy == "naive" ? 120 : 0
+    measurement.peakRSSBytes = 50 * 1_048_576
+    return RunResult(
+        scenario: scenario, strategy: strategy, scale: "1x", seed: 1, batchSize: .default, repetition: repetition,
+        measurement: measurement, uniqueRecords: 40, digest: "00000000deadbeef", valid: true, differences: [],
+        sqliteVersion: "3.40.1", benchVersion: BenchVersion.current)
+}
+
+@Suite("CSV report")
+struct CSVReportTests {
+    @Test("fields with commas, quotes and line breaks survive a round trip", arguments: [
+        "plain", "a,b", "say \"hi\"", "two\nlines", "cr\rlf", "", "\"", ",\"\n",
+    ])
+    func quotingRoundTrip(text: String) {
+        let line = CSVWriter.record(["x", text, "y"])
+        #expect(parseCSV(line) == [["x", text, "y"]])
+        #expect(line.hasSuffix("\r\n"))
+    }
+
+    @Test("the header is the versioned contract")
+    func headerIsStable() {
+        #expect(ResultColumns.names == [
+            "scenario", "strategy", "scale", "seed", "batch_size", "repetition", "records", "unique_records",
+            "fetch_count", "insert_count", "update_count", "upsert_count", "delete_count", "statement_count",
+            "transaction_count", "rows_written", "vm_steps", "wall_s", "wall_ratio_to_ceiling", "cpu_user_s", "cpu_sys_s",
+            "decode_s", "write_s", "commit_s", "peak_rss_bytes", "allocated_bytes", "peak_allocated_bytes",
+            "malloc_count", "db_bytes", "digest", "valid", "sqlite_version", "bench_version", "csv_version",
+        ])
+    }
+
+    @Test("one row per run; the ratio divides by the ceiling of the same repetition")
+    func rowsAndRatio() throws {
+        let results = [
+            sampleResult(strategy: "naive", wall: 3, repetition: 1), sampleResult(strategy: "ceiling", wall: 0.5, repetition: 1),
+            sampleResult(strategy: "naive", wall: 4, repetition: 2), sampleResult(strategy: "ceiling", wall: 2, repetition: 2),
+        ]
+        let rows = parseCSV(CSVReport.render(results))
+        #expect(rows.count == 5)
+        let header = rows[0]
+        let ratio = try #require(header.firstIndex(of: "wall_ratio_to_ceiling"))
+        let fetches = try #require(header.firstIndex(of: "fetch_count"))
+        #expect(rows[1][ratio] == "6.000")
+        #expect(rows[3][ratio] == "2.000")
+        #expect(rows[1][fetches] == "120")
+        #expect(rows.allSatisfy { $0.count == header.count })
+    }
+}
+
+@Suite("Summary table")
+struct SummaryTableTests {
+    @Test("one row per strategy in registry order, median time and its multiple of the ceiling")
+    func summary() {
+        let results = [
+            sampleResult(strategy: "ceiling", wall: 1), sampleResult(strategy: "naive", wall: 3),
+            sampleResult(strategy: "ceiling", wall: 1, repetition: 2), sampleResult(strategy: "naive", wall: 5, repetition: 2),
+            sampleResult(strategy: "ceiling", wall: 1, repetition: 3), sampleResult(strategy: "naive", wall: 4, repetition: 3),
+        ]
+        let lines = SummaryTable.render(results).split(separator: "\n")
+        #expect(lines.count == 4)
+        #expect(lines[2].hasPrefix("naive"))
+        #expect(lines[3].hasPrefix("ceiling"))
+        #expect(lines[2].contains("4.000 (3.000-5.000)"))
+        #expect(lines[2].contains("4.00"))
+        #expect(lines[2].contains("120"))
+    }
+}

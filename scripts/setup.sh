@@ -1,0 +1,35 @@
+# Sourced by scripts/bench and scripts/test: installs what a fresh machine lacks, then nothing else.
+# Needs: a Swift 6 toolchain on PATH; Debian/Ubuntu apt for the C libraries.
+
+importbench_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+
+importbench_require_swift() {
+    if ! command -v swift >/dev/null 2>&1; then
+        for candidate in /opt/swift/usr/bin /usr/share/swift/usr/bin; do
+            [ -x "$candidate/swift" ] && PATH="$candidate:$PATH" && export PATH && return 0
+        done
+        echo "error: swift not found; install a Swift 6 toolchain (https://www.swift.org/install/) and retry" >&2
+        exit 1
+    fi
+}
+
+# The system SQLite and jemalloc, with pkg-config to find them.
+importbench_install_packages() {
+    local missing=()
+    for package in libsqlite3-dev libjemalloc-dev pkg-config; do
+        dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    if ! command -v apt-get >/dev/null 2>&1; then
+        echo "error: missing ${missing[*]} and no apt-get here; install SQLite and jemalloc development files by hand" >&2
+        exit 1
+    fi
+    local sudo=""
+    [ "$(id -u)" -ne 0 ] && sudo="sudo"
+    echo "installing ${missing[*]} ..." >&2
+    $sudo apt-get update -qq >&2
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >&2
+}
+
+importbench_require_swift
+importbench_install_packages
