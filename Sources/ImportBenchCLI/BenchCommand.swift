@@ -34,7 +34,7 @@ public struct BenchCommand: ParsableCommand {
         } catch {
             if exitCode(for: error) == .success { Self.exit(withError: error) }
             let message = Self.message(for: error).split(separator: "\n").joined(separator: " ")
-            FileHandle.standardError.write(Data("bench: \(message)\n".utf8))
+            FileHandle.standardError.write(Data("bench: \(message) (see --help)\n".utf8))
             Self.exit(withError: ExitCode(exitCode(for: error).rawValue))
         }
     }

@@ -25,6 +25,7 @@ struct StrategyTests {
     @Test("every strategy writes the expected content", arguments: strategyNames, [BatchSize.occurrences(1), .occurrences(5), .all])
     func digestMatchesExpected(strategy: String, batchSize: BatchSize) throws {
         let directory = try TemporaryDirectory()
+        defer { withExtendedLifetime(directory) {} }
         let measurement = try importFixture(strategy, batchSize: batchSize, into: directory.path("store.sqlite"))
         let expected = try expected(in: directory)
         #expect(measurement.digest.differences(from: expected.digest) == [])
@@ -36,6 +37,7 @@ struct StrategyTests {
     @Test("last occurrence wins for attributes and to-one; many-to-many sets are unioned", arguments: strategyNames)
     func mergeSemantics(strategy: String) throws {
         let directory = try TemporaryDirectory()
+        defer { withExtendedLifetime(directory) {} }
         let path = directory.path("store.sqlite")
         _ = try importFixture(strategy, into: path)
         let store = try Connection(path: path)
@@ -53,6 +55,7 @@ struct StrategyTests {
     @Test("fetch counts follow each strategy's formula", arguments: strategyNames)
     func fetchCounts(strategy: String) throws {
         let directory = try TemporaryDirectory()
+        defer { withExtendedLifetime(directory) {} }
         let scenario = FixtureScenario()
         let facts = try PayloadFacts(reader: ArrayRecordReader(scenario.units), schema: scenario.schema)
         let chunk = 2
@@ -74,6 +77,7 @@ struct StrategyTests {
     @Test("importing the same payload twice leaves the same content and no duplicate rows", arguments: strategyNames.filter { $0 != "ceiling" })
     func reimportIsIdempotent(strategy: String) throws {
         let directory = try TemporaryDirectory()
+        defer { withExtendedLifetime(directory) {} }
         let path = directory.path("store.sqlite")
         let first = try importFixture(strategy, into: path)
         let store = try Connection(path: path)
@@ -100,6 +104,7 @@ struct StrategyTests {
         ], path: "posts[3]", byteOffset: 300))
         let scenario = FixtureScenario(units: units)
         let directory = try TemporaryDirectory()
+        defer { withExtendedLifetime(directory) {} }
         let path = directory.path("store.sqlite")
         let error = #expect(throws: RunError.self) {
             _ = try importFixture(strategy, batchSize: .occurrences(14), into: path, scenario: scenario)
@@ -128,6 +133,7 @@ struct StrategyTests {
             FixtureScenario.post(3, "orphan", author: .keyOnly("nobody"), tags: []),
         ], path: "posts[0]", byteOffset: 0)]
         let directory = try TemporaryDirectory()
+        defer { withExtendedLifetime(directory) {} }
         #expect(throws: ImportError.danglingReference(
             source: "post", sourceKey: .integer(3), relationship: "author", target: "author", targetKey: .text("nobody"))
         ) {
@@ -139,6 +145,7 @@ struct StrategyTests {
     @Test("a tampered store is reported invalid, naming the table")
     func verifierNamesDifferingTable() throws {
         let directory = try TemporaryDirectory()
+        defer { withExtendedLifetime(directory) {} }
         let path = directory.path("store.sqlite")
         _ = try importFixture("upsert", into: path)
         let store = try Connection(path: path)
@@ -153,6 +160,7 @@ struct StrategyTests {
     @Test("transactions: one per batch, one per pass for the ceiling", arguments: strategyNames)
     func transactionCounts(strategy: String) throws {
         let directory = try TemporaryDirectory()
+        defer { withExtendedLifetime(directory) {} }
         let measurement = try importFixture(strategy, batchSize: .occurrences(5), into: directory.path("s.sqlite"))
         let batches = 3  // 14 occurrences in batches of 5
         let passes = strategy == "idcache" ? 2 : 1

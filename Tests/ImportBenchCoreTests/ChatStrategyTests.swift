@@ -1,0 +1,53 @@
+import Foundation
+import ImportBenchCore
+import ImportBenchStore
+import Testing
+
+/// Every strategy on small generated chat payloads: the counts each must reach, computed from the
+/// payload's records, and the content every one must leave.
+@Suite("Strategies on generated chat payloads")
+struct ChatStrategyTests {
+    static let scenario = ChatScenario()
+
+    private func run(_ strategy: String, seed: UInt64, batchSize: BatchSize, chunk: Int = 500, in directory: TemporaryDirectory) throws -> (ImportMeasurement, ExpectedContent, PayloadFacts) {
+        let payload = directory.path("chat.json")
+        try Self.scenario.generate(scale: 0.04, seed: seed, to: payload)
+        let expected = try ExpectedContent.build(
+            schema: Self.scenario.schema, reader: Self.scenario.openReader(path: payload), scratchPath: directory.path("expected.sqlite"))
+        let facts = try PayloadFacts(reader: Self.scenario.openReader(path: payload), schema: Self.scenario.schema)
+        let measurement = try ImportRun(
+            scenario: Self.scenario, payloadPath: payload, strategy: try #require(StrategyRegistry.strategy(named: strategy)),
+            batchSize: batchSize, databasePath: directory.path("\(strategy).sqlite"), prewarmChunkSize: chunk
+        ).execute()
+        return (measurement, expected, facts)
+    }
+
+    @Test("valid, with the fetch count of its formula", arguments: StrategyRegistry.names, [UInt64(3), 11])
+    func formulas(strategy: String, seed: UInt64) throws {
+        let directory = try TemporaryDirectory()
+        defer { withExtendedLifetime(directory) {} }
+        let (measurement, expected, facts) = try run(strategy, seed: seed, batchSize: .occurrences(250), chunk: 40, in: directory)
+        #expect(measurement.digest == expected.digest)
+        #expect(measurement.occurrences == facts.occurrences.count)
+        #expect(expected.uniqueObjects == facts.uniqueObjects)
+        #expect(expected.keyOnlyReferences == facts.keyOnlyReferences)
+        #expect(facts.keyOnlyReferences > 0, "the payload should quote earlier messages by id")
+        let users = facts.occurrences.filter { $0.entity == Self.scenario.schema.index(of: "user") }
+        #expect(users.count > 5 * Set(users.map(\.key)).count, "users should be embedded again and again")
+        let fetches = measurement.counts.fetches
+        switch strategy {
+        case "naive": #expect(fetches == facts.naiveFetches)
+        case "cache": #expect(fetches == facts.cacheFetches)
+        case "prewarm": #expect(fetches == facts.prewarmFetches(batchSize: 250, chunk: 40))
+        default: #expect(fetches == 0)
+        }
+    }
+
+    @Test("every row written once: inserts equal distinct objects plus join pairs", arguments: ["naive", "cache", "prewarm", "ceiling"])
+    func insertsMatchDistinctObjects(strategy: String) throws {
+        let directory = try TemporaryDirectory()
+        defer { withExtendedLifetime(directory) {} }
+        let (measurement, expected, _) = try run(strategy, seed: 5, batchSize: .default, in: directory)
+        #expect(measurement.counts.inserts == expected.digest.rowCount)
+    }
+}
