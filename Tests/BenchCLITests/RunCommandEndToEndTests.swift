@@ -5,10 +5,15 @@ import Testing
 
 @Suite("bench run end to end")
 struct RunCommandEndToEndTests {
-    @Test("all strategies on a small chat payload: one CSV row each, all valid, one digest")
-    func allStrategies() throws {
+    static func temporaryDirectory() throws -> URL {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("importbench-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory
+    }
+
+    @Test("all strategies on a small chat payload: one CSV row each, all valid, one digest")
+    func allStrategies() throws {
+        let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let csvPath = directory.appendingPathComponent("r.csv").path
 
@@ -34,8 +39,7 @@ struct RunCommandEndToEndTests {
 
     @Test("a truncated payload fails with its byte offset and leaves no result")
     func truncatedPayload() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("importbench-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let full = directory.appendingPathComponent("full.json").path
         try ChatScenario().generate(scale: 0.02, seed: 1, to: full)
