@@ -38,6 +38,11 @@ struct RunCommand: ParsableCommand {
     var payload: String?
 
     @Option(help: ArgumentHelp(
+        "Import this earlier payload first, untimed and uncounted, so the measured import is a refresh of a filled store (the ceiling still runs into an empty one).",
+        valueName: "file"))
+    var preload: String?
+
+    @Option(help: ArgumentHelp(
         "Keep the databases: each strategy writes PATH with its name before the extension (store.sqlite -> store-naive.sqlite). Default: temporary files, removed.",
         valueName: "path"))
     var db: String?
@@ -79,7 +84,7 @@ struct RunCommand: ParsableCommand {
             scenario: scenarioOptions.resolvedScenario, scale: scenarioOptions.resolvedScale, seed: scenarioOptions.seed,
             payloadPath: payload, strategies: try resolvedStrategies(),
             batchSize: BatchSize(parsing: batchSize) ?? .default, repetitions: repetitions,
-            databasePath: db, prewarmChunkSize: prewarmChunk)
+            databasePath: db, prewarmChunkSize: prewarmChunk, preloadPath: preload)
         let progress = ProgressReporter(enabled: !quiet)
         let outcome: BenchmarkOutcome
         do {
@@ -111,8 +116,16 @@ struct RunCommand: ParsableCommand {
     private func header(_ outcome: BenchmarkOutcome, _ configuration: BenchmarkConfiguration) -> String {
         let source = payload.map { "payload \($0)" } ?? "scale \(configuration.scale), seed \(configuration.seed)"
         let megabytes = String(format: "%.1f", Double(outcome.payloadBytes) / 1_048_576)
-        return "\(configuration.scenario.name): \(source), \(megabytes) MB JSON, batch size \(configuration.batchSize), "
-            + "\(outcome.expected.occurrences) occurrences of \(outcome.expected.uniqueObjects) objects\n"
+        var text = "\(configuration.scenario.name): \(source), \(megabytes) MB, batch size \(configuration.batchSize), "
+            + "\(outcome.expected.occurrences) occurrences\n"
+        if let preload {
+            let change = outcome.expected.outcome
+            text += "refresh over \(preload): \(change.inserted) objects inserted, \(change.updated) updated, "
+                + "\(change.unchanged) unchanged; \(outcome.expected.uniqueObjects) objects afterwards\n"
+            text += outcome.referenceSkipped.map { "ceiling skipped: \($0)\n" }
+                ?? "the ceiling loads the payload alone into an empty store\n"
+        }
+        return text
     }
 
     static func defaultCSVPath() -> String {

@@ -167,3 +167,84 @@ struct StrategyTests {
         #expect(measurement.counts.transactions == (strategy == "ceiling" ? 1 : batches * passes))
     }
 }
+
+@Suite("Refresh over a preloaded store")
+struct RefreshTests {
+    /// The forum payload again, a day later: alice's karma changed, post 1 retitled, a new post, bob as before.
+    static let refresh: [RecordUnit] = [
+        RecordUnit(occurrences: [
+            FixtureScenario.author("alice", karma: 9),
+            FixtureScenario.author("bob", karma: 6),
+            FixtureScenario.post(1, "first, edited", author: .keyOnly("bob"), tags: [.keyOnly("sql")]),
+            FixtureScenario.post(4, "fourth", author: .embedded("alice", at: 0), replyTo: .keyOnly(2), tags: []),
+        ], path: "posts[0]", byteOffset: 0),
+    ]
+
+    @Test("the expected outcome counts inserted, updated and unchanged objects")
+    func outcome() throws {
+        let directory = try TemporaryDirectory()
+        defer { withExtendedLifetime(directory) {} }
+        let expected = try ExpectedContent.build(
+            schema: FixtureScenario.schema, preload: ArrayRecordReader(FixtureScenario.forumUnits),
+            reader: ArrayRecordReader(Self.refresh), scratchPath: directory.path("x.sqlite"))
+        // alice changed, post 1 is as the preload left it, bob unchanged, post 4 new.
+        #expect(expected.outcome == RefreshOutcome(inserted: 1, updated: 1, unchanged: 2))
+        #expect(expected.uniqueObjects == 10)
+        #expect(expected.occurrences == 4)
+    }
+
+    @Test("every strategy refreshes to the expected content", arguments: StrategyRegistry.names)
+    func refreshIsValid(strategy: String) throws {
+        let directory = try TemporaryDirectory()
+        defer { withExtendedLifetime(directory) {} }
+        let preload = directory.path("preload.payload")
+        let payload = directory.path("refresh.payload")
+        for path in [preload, payload] { try Data().write(to: URL(fileURLWithPath: path)) }
+        let scenario = PathSwitchingScenario(units: [preload: FixtureScenario.forumUnits, payload: Self.refresh])
+        let outcome = try Benchmark(configuration: BenchmarkConfiguration(
+            scenario: scenario, payloadPath: payload, strategies: [try #require(StrategyRegistry.strategy(named: strategy))],
+            batchSize: .occurrences(3), preloadPath: preload)).run()
+        for result in outcome.results {
+            #expect(result.valid, "\(result.strategy): \(result.differences)")
+            #expect(result.records == 4)
+            // Preloading is neither timed nor counted: only the 4 occurrences' statements show.
+            if result.strategy == "naive" { #expect(result.measurement.counts.fetches == 4 + 3) }
+        }
+        // Post 4 replies to post 2, which only the preload holds: the ceiling cannot run on its own.
+        #expect(outcome.results.contains { $0.strategy == "ceiling" } == false)
+        #expect(outcome.referenceSkipped?.contains("post 2") == true)
+        if strategy != "ceiling" {
+            #expect(outcome.results.first { $0.strategy == strategy }?.uniqueRecords == 10)
+        }
+    }
+
+    @Test("a self-contained refresh still measures the ceiling, into an empty store")
+    func ceilingRunsWithoutPreload() throws {
+        let directory = try TemporaryDirectory()
+        defer { withExtendedLifetime(directory) {} }
+        let preload = directory.path("preload.payload")
+        let payload = directory.path("refresh.payload")
+        for path in [preload, payload] { try Data().write(to: URL(fileURLWithPath: path)) }
+        let selfContained = [RecordUnit(occurrences: Array(Self.refresh[0].occurrences.prefix(2)), path: "posts[0]", byteOffset: 0)]
+        let scenario = PathSwitchingScenario(units: [preload: FixtureScenario.forumUnits, payload: selfContained])
+        let outcome = try Benchmark(configuration: BenchmarkConfiguration(
+            scenario: scenario, payloadPath: payload, strategies: [UpsertStrategy.self], preloadPath: preload)).run()
+        let ceiling = try #require(outcome.results.first { $0.strategy == "ceiling" })
+        #expect(ceiling.valid)
+        #expect(ceiling.preload == nil)
+        #expect(ceiling.uniqueRecords == 2)
+        #expect(outcome.results.first { $0.strategy == "upsert" }?.uniqueRecords == 9)
+        #expect(outcome.expected.outcome == RefreshOutcome(inserted: 0, updated: 1, unchanged: 1))
+    }
+}
+
+/// Serves different in-memory units depending on the path asked for: a preload and a payload.
+struct PathSwitchingScenario: Scenario {
+    let name = "fixture"
+    let summary = "two hand-written payloads"
+    let schema = FixtureScenario.schema
+    let units: [String: [RecordUnit]]
+
+    func generate(scale: Double, seed: UInt64, to path: String) throws {}
+    func openReader(path: String) throws -> any RecordReader { ArrayRecordReader(units[path] ?? []) }
+}

@@ -40,7 +40,7 @@ func sampleResult(strategy: String, wall: Double, repetition: Int = 1, scenario:
     measurement.peakRSSBytes = 50 * 1_048_576
     return RunResult(
         scenario: scenario, strategy: strategy, scale: "1x", seed: 1, batchSize: .default, repetition: repetition,
-        measurement: measurement, uniqueRecords: 40, digest: "00000000deadbeef", valid: true, differences: [],
+        measurement: measurement, uniqueRecords: 40, outcome: RefreshOutcome(inserted: 40), preload: nil, digest: "00000000deadbeef", valid: true, differences: [],
         sqliteVersion: "3.40.1", benchVersion: BenchVersion.current)
 }
 
@@ -58,7 +58,8 @@ struct CSVReportTests {
     @Test("the header is the versioned contract")
     func headerIsStable() {
         #expect(ResultColumns.names == [
-            "scenario", "strategy", "scale", "seed", "batch_size", "repetition", "records", "unique_records",
+            "scenario", "strategy", "scale", "seed", "preload", "batch_size", "repetition", "records", "unique_records",
+            "objects_inserted", "objects_updated", "objects_unchanged",
             "fetch_count", "insert_count", "update_count", "upsert_count", "delete_count", "statement_count",
             "transaction_count", "rows_written", "vm_steps", "wall_s", "wall_ratio_to_ceiling", "cpu_user_s", "cpu_sys_s",
             "decode_s", "write_s", "commit_s", "peak_rss_bytes", "allocated_bytes", "peak_allocated_bytes",

@@ -8,6 +8,8 @@ public struct BenchmarkConfiguration {
     public var seed: UInt64
     /// A recorded payload to run instead of the generator's.
     public var payloadPath: String?
+    /// A payload imported before each measured run (untimed, uncounted): the measured run is a refresh.
+    public var preloadPath: String?
     /// The ceiling is added when missing: every time is also given as a multiple of it.
     public var strategies: [any ImportStrategy.Type]
     public var batchSize: BatchSize
@@ -19,8 +21,9 @@ public struct BenchmarkConfiguration {
     public init(
         scenario: any Scenario, scale: Scale = .base, seed: UInt64 = 1, payloadPath: String? = nil,
         strategies: [any ImportStrategy.Type], batchSize: BatchSize = .default, repetitions: Int = 1,
-        databasePath: String? = nil, prewarmChunkSize: Int = 500
+        databasePath: String? = nil, prewarmChunkSize: Int = 500, preloadPath: String? = nil
     ) {
+        self.preloadPath = preloadPath
         self.scenario = scenario
         self.scale = scale
         self.seed = seed
@@ -52,6 +55,10 @@ public enum BenchmarkEvent {
 public struct BenchmarkOutcome: Sendable {
     public var results: [RunResult]
     public var expected: ExpectedContent
+    /// What the reference run must hold: the measured payload alone, in an empty store.
+    public var expectedWithoutPreload: ExpectedContent?
+    /// Why the reference did not run, when a refresh payload names objects only the preload holds.
+    public var referenceSkipped: String?
     public var payloadPath: String
     public var payloadBytes: Int64
 }
@@ -85,39 +92,68 @@ public final class Benchmark {
         }
 
         observe(.readingExpectedContent)
-        let expected = try ExpectedContent.build(
-            schema: scenario.schema, reader: scenario.openReader(path: payloadPath),
-            scratchPath: workDirectory.appendingPathComponent("expected.sqlite").path)
+        let scratchPath = workDirectory.appendingPathComponent("expected.sqlite").path
+        var expected: ExpectedContent
+        var expectedWithoutPreload: ExpectedContent?
+        var referenceSkipped: String?
+        if let preloadPath = configuration.preloadPath {
+            guard FileManager.default.fileExists(atPath: preloadPath) else {
+                throw PayloadError(file: preloadPath, byteOffset: nil, path: nil, expected: "a readable preload payload", found: "no such file")
+            }
+            expected = try ExpectedContent.build(
+                schema: scenario.schema, preload: scenario.openReader(path: preloadPath),
+                reader: scenario.openReader(path: payloadPath), scratchPath: scratchPath)
+            // A refresh may name objects only the preload holds; plain inserts into an empty store cannot.
+            do {
+                expectedWithoutPreload = try ExpectedContent.build(
+                    schema: scenario.schema, reader: scenario.openReader(path: payloadPath), scratchPath: scratchPath)
+            } catch let error as ImportError {
+                referenceSkipped = "the payload alone cannot be loaded into an empty store (\(error))"
+            }
+        } else {
+            expected = try ExpectedContent.build(
+                schema: scenario.schema, reader: scenario.openReader(path: payloadPath), scratchPath: scratchPath)
+            expectedWithoutPreload = expected
+        }
 
-        let strategies = configuration.plannedStrategies
+        let strategies = configuration.plannedStrategies.filter {
+            referenceSkipped == nil || $0.name != StrategyRegistry.reference.name
+        }
         let total = strategies.count * configuration.repetitions
         var results: [RunResult] = []
         for repetition in 1...max(1, configuration.repetitions) {
             for strategy in strategies {
                 observe(.runStarted(strategy: strategy.name, repetition: repetition, index: results.count + 1, total: total))
                 let databasePath = self.databasePath(for: strategy.name, in: workDirectory)
+                // The reference is plain inserts into an empty store, refresh or not.
+                let isReference = strategy.name == StrategyRegistry.reference.name
                 let run = ImportRun(
                     scenario: scenario, payloadPath: payloadPath, strategy: strategy, batchSize: configuration.batchSize,
-                    databasePath: databasePath, prewarmChunkSize: configuration.prewarmChunkSize)
+                    databasePath: databasePath, prewarmChunkSize: configuration.prewarmChunkSize,
+                    preloadPath: isReference ? nil : configuration.preloadPath)
+                let target = isReference ? (expectedWithoutPreload ?? expected) : expected
                 let measurement = try withoutActuallyEscaping(observe) { observe in
                     try run.execute { occurrences in
                         observe(.runProgress(strategy: strategy.name, occurrences: occurrences, expected: expected.occurrences))
                     }
                 }
                 if configuration.databasePath == nil { DatabaseFile.remove(databasePath) }
-                let differences = measurement.digest.differences(from: expected.digest)
+                let differences = measurement.digest.differences(from: target.digest)
                 let result = RunResult(
                     scenario: scenario.name, strategy: strategy.name, scale: configuration.payloadPath == nil ? configuration.scale.description : "recorded",
                     seed: configuration.seed, batchSize: configuration.batchSize, repetition: repetition,
-                    measurement: measurement, uniqueRecords: expected.uniqueObjects, digest: measurement.digest.value,
-                    valid: differences.isEmpty && measurement.digest == expected.digest, differences: differences,
+                    measurement: measurement, uniqueRecords: target.uniqueObjects, outcome: target.outcome,
+                    preload: isReference ? nil : configuration.preloadPath, digest: measurement.digest.value,
+                    valid: differences.isEmpty && measurement.digest == target.digest, differences: differences,
                     sqliteVersion: Connection.sqliteVersion, benchVersion: BenchVersion.current)
                 results.append(result)
                 observe(.runFinished(result))
             }
         }
         let payloadBytes = ((try? FileManager.default.attributesOfItem(atPath: payloadPath))?[.size] as? NSNumber)?.int64Value ?? 0
-        return BenchmarkOutcome(results: results, expected: expected, payloadPath: payloadPath, payloadBytes: payloadBytes)
+        return BenchmarkOutcome(
+            results: results, expected: expected, expectedWithoutPreload: expectedWithoutPreload, referenceSkipped: referenceSkipped,
+            payloadPath: payloadPath, payloadBytes: payloadBytes)
     }
 
     private func databasePath(for strategy: String, in workDirectory: URL) -> String {

@@ -9,10 +9,12 @@ public struct ImportRun {
     public let batchSize: BatchSize
     public let databasePath: String
     public let prewarmChunkSize: Int
+    /// An earlier payload imported first, untimed and uncounted, so the measured import is a refresh.
+    public let preloadPath: String?
 
     public init(
         scenario: any Scenario, payloadPath: String, strategy: any ImportStrategy.Type,
-        batchSize: BatchSize, databasePath: String, prewarmChunkSize: Int = 500
+        batchSize: BatchSize, databasePath: String, prewarmChunkSize: Int = 500, preloadPath: String? = nil
     ) {
         self.scenario = scenario
         self.payloadPath = payloadPath
@@ -20,6 +22,7 @@ public struct ImportRun {
         self.batchSize = batchSize
         self.databasePath = databasePath
         self.prewarmChunkSize = prewarmChunkSize
+        self.preloadPath = preloadPath
     }
 
     /// Runs the import. `progress` receives the occurrences written so far after each batch.
@@ -31,6 +34,7 @@ public struct ImportRun {
             let store = try Connection(path: databasePath)
             try store.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL")
             for statement in scenario.schema.ddl { try store.execute(statement) }
+            if let preloadPath { try preload(preloadPath, into: store) }
             let instance = try strategy.init(context: StrategyContext(
                 schema: scenario.schema, store: store, prewarmChunkSize: prewarmChunkSize))
 
@@ -46,6 +50,16 @@ public struct ImportRun {
         }
         measurement.databaseBytes = DatabaseFile.size(databasePath)
         return measurement
+    }
+
+    /// Fills the empty store with the ceiling's plain inserts, the cheapest faithful load there is.
+    private func preload(_ path: String, into store: Connection) throws {
+        let loader = try CeilingStrategy(context: StrategyContext(schema: scenario.schema, store: store))
+        let batcher = RecordBatcher(reader: try scenario.openReader(path: path), batchSize: .all)
+        try store.inTransaction {
+            while let batch = try batcher.next() { try loader.write(batch, pass: 0) }
+            try loader.finishPass(0)
+        }
     }
 
     private func measure(into measurement: inout ImportMeasurement, store: Connection, _ body: () throws -> Void) throws {

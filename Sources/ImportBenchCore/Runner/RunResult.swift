@@ -9,8 +9,12 @@ public struct RunResult: Sendable {
     public var batchSize: BatchSize
     public var repetition: Int
     public var measurement: ImportMeasurement
-    /// Distinct objects in the payload.
+    /// Distinct objects the store holds afterwards.
     public var uniqueRecords: Int
+    /// What the payload must do to the objects it names: inserted, updated, unchanged.
+    public var outcome: RefreshOutcome
+    /// The payload imported before the measured run, if this run was a refresh.
+    public var preload: String?
     public var digest: String
     /// The store's content equals what the payload's records say it must be.
     public var valid: Bool
@@ -23,7 +27,7 @@ public struct RunResult: Sendable {
 
     public init(
         scenario: String, strategy: String, scale: String, seed: UInt64, batchSize: BatchSize, repetition: Int,
-        measurement: ImportMeasurement, uniqueRecords: Int, digest: String, valid: Bool, differences: [String],
+        measurement: ImportMeasurement, uniqueRecords: Int, outcome: RefreshOutcome, preload: String?, digest: String, valid: Bool, differences: [String],
         sqliteVersion: String, benchVersion: String
     ) {
         self.scenario = scenario
@@ -34,6 +38,8 @@ public struct RunResult: Sendable {
         self.repetition = repetition
         self.measurement = measurement
         self.uniqueRecords = uniqueRecords
+        self.outcome = outcome
+        self.preload = preload
         self.digest = digest
         self.valid = valid
         self.differences = differences

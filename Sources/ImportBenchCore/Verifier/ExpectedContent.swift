@@ -7,61 +7,111 @@ import ImportBenchStore
 /// memory does not grow with the payload.
 public struct ExpectedContent: Sendable {
     public let digest: ContentDigest
-    /// Object occurrences in the payload, repeats included.
+    /// Object occurrences in the measured payload, repeats included.
     public let occurrences: Int
-    /// Distinct (entity, key) objects the payload contains.
+    /// Distinct (entity, key) objects the store must hold afterwards.
     public let uniqueObjects: Int
-    /// References given by key only, each of which costs naive a SELECT.
+    /// References given by key only in the measured payload, each of which costs naive a SELECT.
     public let keyOnlyReferences: Int
+    /// What the measured payload must do to the objects it names.
+    public let outcome: RefreshOutcome
 
-    /// Reads the whole payload once; `scratchPath` is created, used and removed.
-    public static func build(schema: Schema, reader: any RecordReader, scratchPath: String) throws -> ExpectedContent {
+    /// Reads `preload` (when given) and then the measured payload, once each; `scratchPath` is created,
+    /// used and removed.
+    public static func build(
+        schema: Schema, preload: (any RecordReader)? = nil, reader: any RecordReader, scratchPath: String
+    ) throws -> ExpectedContent {
         try? FileManager.default.removeItem(atPath: scratchPath)
         defer { try? FileManager.default.removeItem(atPath: scratchPath) }
         let connection = try Connection(path: scratchPath)
         try connection.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF")
         for statement in schema.referenceDDL { try connection.execute(statement) }
+        let loader = try ReferenceLoader(schema: schema, connection: connection)
 
-        let upserts = try schema.entities.map { try connection.prepare($0.referenceUpsertSQL(in: schema)) }
-        let joins = try schema.entities.map { entity in
+        if let preload {
+            try connection.inTransaction { _ = try loader.load(preload, markingTouched: false) }
+            for entity in schema.entities {
+                try connection.execute("CREATE TABLE \(quoted("before_" + entity.name)) AS SELECT * FROM \(entity.table)")
+            }
+        }
+        let counts = try connection.inTransaction { try loader.load(reader, markingTouched: true) }
+        try schema.checkReferences(in: connection)
+        let outcome = try schema.refreshOutcome(in: connection, preloaded: preload != nil)
+        let digest = try ContentDigest.compute(on: connection, queries: schema.referenceDigestQueries)
+        let uniqueObjects = digest.tables.filter { !$0.name.contains(".") }.reduce(0) { $0 + $1.rows }
+        return ExpectedContent(
+            digest: digest, occurrences: counts.occurrences, uniqueObjects: uniqueObjects,
+            keyOnlyReferences: counts.keyOnlyReferences, outcome: outcome)
+    }
+}
+
+/// How a measured import must change the objects its payload names.
+public struct RefreshOutcome: Equatable, Sendable {
+    /// Objects not stored before.
+    public var inserted = 0
+    /// Objects stored before whose attributes or to-one relationships change.
+    public var updated = 0
+    /// Objects stored before and named again with the same content.
+    public var unchanged = 0
+
+    public init(inserted: Int = 0, updated: Int = 0, unchanged: Int = 0) {
+        self.inserted = inserted
+        self.updated = updated
+        self.unchanged = unchanged
+    }
+}
+
+/// Writes records into the reference tables: last occurrence wins, sets unioned.
+private struct ReferenceLoader {
+    let upserts: [Statement]
+    let joins: [[Statement]]
+    let touch: [Statement]
+
+    init(schema: Schema, connection: Connection) throws {
+        upserts = try schema.entities.map { try connection.prepare($0.referenceUpsertSQL(in: schema)) }
+        joins = try schema.entities.map { entity in
             try entity.manyToMany.map { try connection.prepare(entity.referenceJoinSQL($0)) }
         }
+        touch = try schema.entities.map {
+            try connection.prepare("INSERT INTO \(quoted("touched_" + $0.name)) (key) VALUES (?) ON CONFLICT DO NOTHING")
+        }
+    }
+
+    func load(_ reader: any RecordReader, markingTouched: Bool) throws -> (occurrences: Int, keyOnlyReferences: Int) {
         var occurrences = 0
         var keyOnlyReferences = 0
-        try connection.inTransaction {
-            while let unit = try reader.nextUnit() {
-                for occurrence in unit.occurrences {
-                    occurrences += 1
-                    let statement = upserts[occurrence.entity]
-                    var index: Int32 = 1
-                    statement.bind(occurrence.key, at: index)
-                    for value in occurrence.attributes {
-                        index += 1
-                        statement.bind(value, at: index)
-                    }
-                    for reference in occurrence.toOne {
-                        index += 1
-                        statement.bind(reference?.key ?? .null, at: index)
-                        if reference?.isKeyOnly == true { keyOnlyReferences += 1 }
-                    }
-                    try statement.execute()
-                    for (relationship, references) in occurrence.manyToMany.enumerated() {
-                        for reference in references {
-                            if reference.isKeyOnly { keyOnlyReferences += 1 }
-                            let join = joins[occurrence.entity][relationship]
-                            join.bind(occurrence.key, at: 1)
-                            join.bind(reference.key, at: 2)
-                            try join.execute()
-                        }
+        while let unit = try reader.nextUnit() {
+            for occurrence in unit.occurrences {
+                occurrences += 1
+                let statement = upserts[occurrence.entity]
+                var index: Int32 = 1
+                statement.bind(occurrence.key, at: index)
+                for value in occurrence.attributes {
+                    index += 1
+                    statement.bind(value, at: index)
+                }
+                for reference in occurrence.toOne {
+                    index += 1
+                    statement.bind(reference?.key ?? .null, at: index)
+                    if reference?.isKeyOnly == true { keyOnlyReferences += 1 }
+                }
+                try statement.execute()
+                if markingTouched {
+                    touch[occurrence.entity].bind(occurrence.key, at: 1)
+                    try touch[occurrence.entity].execute()
+                }
+                for (relationship, references) in occurrence.manyToMany.enumerated() {
+                    for reference in references {
+                        if reference.isKeyOnly { keyOnlyReferences += 1 }
+                        let join = joins[occurrence.entity][relationship]
+                        join.bind(occurrence.key, at: 1)
+                        join.bind(reference.key, at: 2)
+                        try join.execute()
                     }
                 }
             }
         }
-        try schema.checkReferences(in: connection)
-        let digest = try ContentDigest.compute(on: connection, queries: schema.referenceDigestQueries)
-        let uniqueObjects = digest.tables.filter { !$0.name.contains(".") }.reduce(0) { $0 + $1.rows }
-        return ExpectedContent(
-            digest: digest, occurrences: occurrences, uniqueObjects: uniqueObjects, keyOnlyReferences: keyOnlyReferences)
+        return (occurrences, keyOnlyReferences)
     }
 }
 
@@ -75,7 +125,10 @@ extension Schema {
                 let target = entities[toOneTargets[entityIndex][index]]
                 columns.append("\(quoted(relationship.name + "_key")) \(target.key.type.declaration)")
             }
-            var statements = ["CREATE TABLE \(entity.table) (\(columns.joined(separator: ", ")))"]
+            var statements = [
+                "CREATE TABLE \(entity.table) (\(columns.joined(separator: ", ")))",
+                "CREATE TABLE \(quoted("touched_" + entity.name)) (key \(entity.key.type.declaration) PRIMARY KEY)",
+            ]
             for (index, relationship) in entity.manyToMany.enumerated() {
                 let target = entities[manyToManyTargets[entityIndex][index]]
                 statements.append(
@@ -100,6 +153,33 @@ extension Schema {
             }
         }
         return queries
+    }
+
+    /// Compares each object the measured payload names with its state after the preload.
+    fileprivate func refreshOutcome(in connection: Connection, preloaded: Bool) throws -> RefreshOutcome {
+        var outcome = RefreshOutcome()
+        for entity in entities {
+            let touched = quoted("touched_" + entity.name)
+            let count = try connection.prepare("SELECT count(*) FROM \(touched)").scalarInt64() ?? 0
+            guard preloaded else {
+                outcome.inserted += Int(count)
+                continue
+            }
+            let before = quoted("before_" + entity.name)
+            let stored = try connection.prepare(
+                "SELECT count(*) FROM \(touched) AS t JOIN \(before) AS b ON b.\(entity.keyColumn) = t.key"
+            ).scalarInt64() ?? 0
+            let columns = entity.attributes.map { quoted($0.name) } + entity.toOne.map { quoted($0.name + "_key") }
+            let differs = columns.isEmpty ? "0" : columns.map { "e.\($0) IS NOT b.\($0)" }.joined(separator: " OR ")
+            let changed = try connection.prepare(
+                "SELECT count(*) FROM \(touched) AS t JOIN \(before) AS b ON b.\(entity.keyColumn) = t.key "
+                    + "JOIN \(entity.table) AS e ON e.\(entity.keyColumn) = t.key WHERE \(differs)"
+            ).scalarInt64() ?? 0
+            outcome.inserted += Int(count - stored)
+            outcome.updated += Int(changed)
+            outcome.unchanged += Int(stored - changed)
+        }
+        return outcome
     }
 
     /// Every reference must name an object of the payload; the first that does not is reported.
