@@ -280,6 +280,108 @@ struct ChatPayloadReaderTests {
         #expect(error?.byteOffset == truncated.utf8.count)
     }
 
+    // MARK: Equivalence with the JSONDecoder reader
+
+    func units(from reader: any RecordReader) throws -> [RecordUnit] {
+        var units: [RecordUnit] = []
+        while let unit = try reader.nextUnit() { units.append(unit) }
+        return units
+    }
+
+    /// Compares unit by unit and names the first differing occurrence, so a failure stays readable.
+    func expectSameUnits(_ actual: [RecordUnit], _ expected: [RecordUnit]) {
+        #expect(actual.count == expected.count)
+        #expect(!expected.isEmpty)
+        for (unit, reference) in zip(actual, expected) {
+            #expect(unit.path == reference.path)
+            #expect(unit.byteOffset == reference.byteOffset)
+            let snapshots = unit.occurrences.map { Snapshot($0, schema: schema) }
+            let referenceSnapshots = reference.occurrences.map { Snapshot($0, schema: schema) }
+            #expect(snapshots.count == referenceSnapshots.count, "\(unit.path)")
+            let pairs = zip(snapshots, referenceSnapshots).enumerated()
+            if let (index, (got, wanted)) = pairs.first(where: { $1.0 != $1.1 }) {
+                Issue.record("\(unit.path) occurrence \(index): \(got) instead of \(wanted)")
+            }
+        }
+    }
+
+    @Test(
+        "generated payloads give exactly the units of the JSONDecoder-based reader",
+        arguments: [(0.04, UInt64(7)), (0.1, UInt64(3))])
+    func matchesJSONDecoderReader(scale: Double, seed: UInt64) throws {
+        try withGeneratedChatPayload(scale: scale, seed: seed) { path, _ in
+            let expected = try units(from: JSONDecoderChatReader(path: path, schema: schema))
+            let actual = try readAll(path)
+            #expect(expected.reduce(0) { $0 + $1.occurrences.count } > 1_000)
+            expectSameUnits(actual, expected)
+        }
+    }
+
+    @Test("the hand-written payload gives exactly the units of the JSONDecoder-based reader")
+    func handWrittenMatchesJSONDecoderReader() throws {
+        try withPayload(Self.handWritten) { path in
+            expectSameUnits(try readAll(path), try units(from: JSONDecoderChatReader(path: path, schema: schema)))
+        }
+    }
+
+    // MARK: Located errors
+
+    struct LocatedErrorCase: CustomTestStringConvertible, Sendable {
+        let json: String
+        /// The text whose first byte is where the error must point.
+        let marker: String
+        let path: String
+        let expected: String
+        var testDescription: String { "\(path): \(expected)" }
+    }
+
+    static let locatedErrorCases: [LocatedErrorCase] = [
+        LocatedErrorCase(
+            json: #"{"channels":[{"channel":{"cid":"c"},"watcher_count":"many"}]}"#, marker: #""many""#,
+            path: "channels[0].watcher_count", expected: "an integer"),
+        LocatedErrorCase(
+            json: #"{"channels":[{"channel":{"cid":"a"}},{"channel":{"cid":7}}]}"#, marker: "7}",
+            path: "channels[1].channel.cid", expected: "a string"),
+        LocatedErrorCase(
+            json: #"{"channels":[{"channel":{"cid":"c"},"messages":[{"id":"m"},null]}]}"#, marker: "null",
+            path: "channels[0].messages[1]", expected: "an object"),
+        LocatedErrorCase(
+            json: #"{"channels":[{"channel":{"cid":"c"},"messages":[{"id":"m","user":{"id":"u","online":"yes"}}]}]}"#,
+            marker: #""yes""#, path: "channels[0].messages[0].user.online", expected: "true or false"),
+        LocatedErrorCase(
+            json: #"{"channels":[{"channel":{"cid":"c"},"messages":[{"id":"m","text":"a\qb"}]}]}"#, marker: #"\q"#,
+            path: "channels[0].messages[0].text", expected: "an escape"),
+        LocatedErrorCase(
+            json: #"{"channels":[{"channel":{"cid":"c"},"members":[{"user":{"id":"u","name":"\ud800x"}}]}]}"#,
+            marker: #"\ud800"#, path: "channels[0].members[0].user.name", expected: "low surrogate"),
+        LocatedErrorCase(
+            json: #"{"channels":[{"channel":{"cid":"c"},"read":[{"user":{"id":"u"},"unread_messages":tru}]}]}"#,
+            marker: "tru}", path: "channels[0].read[0].unread_messages", expected: "the literal true"),
+        LocatedErrorCase(
+            json: #"{"channels":[{"channel":{"cid":"c"},"messages":[{"id":"m","attachments":[{"file_size":1.5}]}]}]}"#,
+            marker: "1.5", path: "channels[0].messages[0].attachments[0].file_size", expected: "an integer"),
+    ]
+
+    @Test("a malformed or wrongly typed value is a PayloadError at its exact byte", arguments: locatedErrorCases)
+    func locatedError(testCase: LocatedErrorCase) throws {
+        let error = try withPayload(testCase.json) { path -> PayloadError? in
+            do {
+                _ = try readAll(path)
+                return nil
+            } catch let error as PayloadError {
+                return error
+            }
+        }
+        let payloadError = try #require(error)
+        let bytes = Array(testCase.json.utf8)
+        let marker = Array(testCase.marker.utf8)
+        let markerOffset = try #require(bytes.indices.first { bytes[$0...].starts(with: marker) })
+        #expect(payloadError.byteOffset == markerOffset, "\(payloadError)")
+        #expect(payloadError.path == testCase.path, "\(payloadError)")
+        #expect(payloadError.expected.contains(testCase.expected), "\(payloadError)")
+        #expect(payloadError.file.hasSuffix("chat.json"))
+    }
+
     @Test("a schema without the chat entities is refused")
     func wrongSchema() throws {
         let schema = try Schema(name: "other", entities: [Entity("user", key: Attribute("id", .text), attributes: [])])

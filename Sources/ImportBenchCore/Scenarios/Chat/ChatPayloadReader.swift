@@ -1,17 +1,30 @@
-import Foundation
 import ImportBenchStore
 
 /// Turns a chat payload into record units, one per channel, streaming: the splitter hands over one
-/// channel's bytes at a time and `JSONDecoder` decodes only those.
+/// channel's bytes at a time and a `JSONTape` parses only those.
 ///
 /// Occurrences are emitted dependencies first (each embedded user before the object that refers to
 /// it, the channel before its messages, a message before its reactions and attachments), and every
 /// embedded reference carries the index of its target's occurrence within the unit.
+///
+/// Keys that build a natural key are required (channel `cid`, message `id`, user `id`, reaction
+/// `type` and `user`, member and read `user`); everything else may be absent or null and becomes NULL.
+/// Unknown keys are ignored. A missing required value or a value of the wrong type is a `PayloadError`.
 public final class ChatPayloadReader: RecordReader {
     public let path: String
     private let elements: JSONArrayElementReader
-    private let decoder = JSONDecoder()
     private let entities: EntityIndexes
+    /// Reactions of the message being read: their users come before the message, their own
+    /// occurrences after it. Kept across messages to reuse its storage.
+    private var pendingReactions: [PendingReaction] = []
+
+    private struct PendingReaction {
+        let type: String
+        let score: DatabaseValue
+        let createdAt: DatabaseValue
+        let userID: String
+        let user: Reference
+    }
 
     public init(path: String, schema: Schema, chunkSize: Int = 1 << 20) throws {
         self.path = path
@@ -22,152 +35,161 @@ public final class ChatPayloadReader: RecordReader {
     public func nextUnit() throws -> RecordUnit? {
         guard let element = try elements.next() else { return nil }
         let unitPath = "channels[\(element.index)]"
-        let decoded: ChatChannelElement
-        do {
-            decoded = try decoder.decode(ChatChannelElement.self, from: element.bytes)
-        } catch let error as DecodingError {
-            throw payloadError(error, unitPath: unitPath, byteOffset: element.byteOffset)
-        }
-        return RecordUnit(occurrences: occurrences(of: decoded), path: unitPath, byteOffset: element.byteOffset)
+        let tape = try JSONTape(bytes: element.bytes, baseOffset: element.byteOffset, file: path, recordPath: unitPath)
+        return RecordUnit(
+            occurrences: try occurrences(of: tape.root.object()), path: unitPath, byteOffset: element.byteOffset)
     }
 
     // MARK: Occurrences
 
-    private func occurrences(of element: ChatChannelElement) -> [RecordOccurrence] {
-        let messages = element.messages ?? []
-        let members = element.members ?? []
-        let reads = element.read ?? []
+    private func occurrences(of element: JSONObject) throws -> [RecordOccurrence] {
+        let channel = try element.required("channel").object()
+        let messages = try element.optional("messages")?.array()
+        let members = try element.optional("members")?.array()
+        let reads = try element.optional("read")?.array()
         var occurrences: [RecordOccurrence] = []
-        occurrences.reserveCapacity(2 + messages.count * 6 + members.count * 2 + reads.count * 2)
+        occurrences.reserveCapacity(
+            2 + (messages?.count ?? 0) * 6 + (members?.count ?? 0) * 2 + (reads?.count ?? 0) * 2)
 
-        let channel = element.channel
-        let creator = channel.createdBy.map { appendUser($0, to: &occurrences) }
+        let cid = try channel.required("cid").string()
+        let attributes = [
+            try text(channel, "id"), try text(channel, "type"), try text(channel, "name"),
+            try text(channel, "created_at"), try text(channel, "updated_at"), try integer(element, "watcher_count"),
+        ]
+        var creator: Reference?
+        if let createdBy = channel.optional("created_by") {
+            creator = try appendUser(createdBy.object(), to: &occurrences).reference
+        }
         occurrences.append(
-            RecordOccurrence(
-                entity: entities.channel, key: .text(channel.cid),
-                attributes: [
-                    text(channel.id), text(channel.type), text(channel.name), text(channel.createdAt),
-                    text(channel.updatedAt), integer(element.watcherCount),
-                ],
-                toOne: [creator]))
-        let channelReference = Reference.embedded(.text(channel.cid), at: occurrences.count - 1)
+            RecordOccurrence(entity: entities.channel, key: .text(cid), attributes: attributes, toOne: [creator]))
+        let channelReference = Reference.embedded(.text(cid), at: occurrences.count - 1)
 
-        for message in messages {
-            appendMessage(message, channel: channelReference, to: &occurrences)
+        if let messages {
+            for message in messages {
+                try appendMessage(message.object(), channel: channelReference, to: &occurrences)
+            }
         }
-        for member in members {
-            let user = appendUser(member.user, to: &occurrences)
-            occurrences.append(
-                RecordOccurrence(
-                    entity: entities.member, key: .text("\(channel.cid)/\(member.user.id)"),
-                    attributes: [text(member.role), text(member.createdAt)],
-                    toOne: [channelReference, user]))
+        if let members {
+            for member in members {
+                let member = try member.object()
+                let user = try appendUser(member.required("user").object(), to: &occurrences)
+                occurrences.append(
+                    RecordOccurrence(
+                        entity: entities.member, key: .text("\(cid)/\(user.id)"),
+                        attributes: [try text(member, "role"), try text(member, "created_at")],
+                        toOne: [channelReference, user.reference]))
+            }
         }
-        for read in reads {
-            let user = appendUser(read.user, to: &occurrences)
-            occurrences.append(
-                RecordOccurrence(
-                    entity: entities.read, key: .text("\(channel.cid)/\(read.user.id)"),
-                    attributes: [text(read.lastRead), integer(read.unreadMessages)],
-                    toOne: [channelReference, user]))
+        if let reads {
+            for read in reads {
+                let read = try read.object()
+                let user = try appendUser(read.required("user").object(), to: &occurrences)
+                occurrences.append(
+                    RecordOccurrence(
+                        entity: entities.read, key: .text("\(cid)/\(user.id)"),
+                        attributes: [try text(read, "last_read"), try integer(read, "unread_messages")],
+                        toOne: [channelReference, user.reference]))
+            }
         }
         return occurrences
     }
 
     private func appendMessage(
-        _ message: ChatMessagePayload, channel: Reference, to occurrences: inout [RecordOccurrence]
-    ) {
-        let author = message.user.map { appendUser($0, to: &occurrences) }
-        let reactions = message.latestReactions ?? []
-        let reactionUsers = reactions.map { appendUser($0.user, to: &occurrences) }
-        let mentioned = (message.mentionedUsers ?? []).map { appendUser($0, to: &occurrences) }
-        occurrences.append(
-            RecordOccurrence(
-                entity: entities.message, key: .text(message.id),
-                attributes: [text(message.text), text(message.type), text(message.createdAt), text(message.updatedAt)],
-                toOne: [channel, author, message.quotedMessageID.map { .keyOnly(.text($0)) }],
-                manyToMany: [mentioned]))
-        let messageReference = Reference.embedded(.text(message.id), at: occurrences.count - 1)
+        _ message: JSONObject, channel: Reference, to occurrences: inout [RecordOccurrence]
+    ) throws {
+        let id = try message.required("id").string()
+        let attributes = [
+            try text(message, "text"), try text(message, "type"), try text(message, "created_at"),
+            try text(message, "updated_at"),
+        ]
+        let user = message.optional("user")
+        let quoted = try message.string("quoted_message_id").map { Reference.keyOnly(.text($0)) }
+        let attachments = try message.optional("attachments")?.array()
+        let reactions = try message.optional("latest_reactions")?.array()
+        let mentionedUsers = try message.optional("mentioned_users")?.array()
 
-        for (reaction, user) in zip(reactions, reactionUsers) {
-            occurrences.append(
-                RecordOccurrence(
-                    entity: entities.reaction, key: .text("\(message.id)/\(reaction.user.id)/\(reaction.type)"),
-                    attributes: [.text(reaction.type), integer(reaction.score), text(reaction.createdAt)],
-                    toOne: [messageReference, user]))
+        var author: Reference?
+        if let user {
+            author = try appendUser(user.object(), to: &occurrences).reference
         }
-        for (index, attachment) in (message.attachments ?? []).enumerated() {
-            occurrences.append(
-                RecordOccurrence(
-                    entity: entities.attachment, key: .text("\(message.id)/\(index)"),
-                    attributes: [
-                        text(attachment.type), text(attachment.title), text(attachment.assetURL),
-                        text(attachment.imageURL), text(attachment.mimeType), integer(attachment.fileSize),
-                    ],
-                    toOne: [messageReference]))
-        }
-    }
-
-    /// Appends the user's occurrence and returns the reference to it.
-    private func appendUser(_ user: ChatUserPayload, to occurrences: inout [RecordOccurrence]) -> Reference {
-        occurrences.append(
-            RecordOccurrence(
-                entity: entities.user, key: .text(user.id),
-                attributes: [
-                    text(user.name), text(user.role), text(user.image), text(user.createdAt), text(user.updatedAt),
-                    user.online.map { .integer($0 ? 1 : 0) } ?? .null,
-                ]))
-        return .embedded(.text(user.id), at: occurrences.count - 1)
-    }
-
-    @inline(__always)
-    private func text(_ value: String?) -> DatabaseValue {
-        value.map(DatabaseValue.text) ?? .null
-    }
-
-    @inline(__always)
-    private func integer(_ value: Int64?) -> DatabaseValue {
-        value.map(DatabaseValue.integer) ?? .null
-    }
-
-    // MARK: Errors
-
-    /// Names the field by its record path (`channels[3].messages[17].user.id`) rather than by
-    /// Swift coding keys, so the message points into the payload.
-    private func payloadError(_ error: DecodingError, unitPath: String, byteOffset: Int) -> PayloadError {
-        func recordPath(_ codingPath: [any CodingKey]) -> String {
-            codingPath.reduce(unitPath) { path, key in
-                if let index = key.intValue { return "\(path)[\(index)]" }
-                return "\(path).\(key.stringValue)"
+        pendingReactions.removeAll(keepingCapacity: true)
+        if let reactions {
+            for reaction in reactions {
+                let reaction = try reaction.object()
+                let type = try reaction.required("type").string()
+                let score = try integer(reaction, "score")
+                let user = try appendUser(reaction.required("user").object(), to: &occurrences)
+                pendingReactions.append(
+                    PendingReaction(
+                        type: type, score: score, createdAt: try text(reaction, "created_at"), userID: user.id,
+                        user: user.reference))
             }
         }
-        let path: String
-        let expected: String
-        let found: String
-        switch error {
-        case .keyNotFound(let key, let context):
-            path = recordPath(context.codingPath + [key])
-            expected = "key \"\(key.stringValue)\""
-            found = "no such key"
-        case .valueNotFound(let type, let context):
-            path = recordPath(context.codingPath)
-            expected = "a value of type \(type)"
-            found = "null"
-        case .typeMismatch(let type, let context):
-            path = recordPath(context.codingPath)
-            expected = "a value of type \(type)"
-            found = context.debugDescription
-        case .dataCorrupted(let context):
-            path = recordPath(context.codingPath)
-            expected = "valid JSON"
-            found = [context.debugDescription, context.underlyingError.map { "\($0)" }]
-                .compactMap { $0 }.joined(separator: ": ")
-        @unknown default:
-            path = unitPath
-            expected = "a decodable channel"
-            found = "\(error)"
+        var mentioned: [Reference] = []
+        if let mentionedUsers {
+            mentioned.reserveCapacity(mentionedUsers.count)
+            for user in mentionedUsers {
+                mentioned.append(try appendUser(user.object(), to: &occurrences).reference)
+            }
         }
-        return PayloadError(file: self.path, byteOffset: byteOffset, path: path, expected: expected, found: found)
+        occurrences.append(
+            RecordOccurrence(
+                entity: entities.message, key: .text(id), attributes: attributes, toOne: [channel, author, quoted],
+                manyToMany: [mentioned]))
+        let messageReference = Reference.embedded(.text(id), at: occurrences.count - 1)
+
+        for reaction in pendingReactions {
+            occurrences.append(
+                RecordOccurrence(
+                    entity: entities.reaction, key: .text("\(id)/\(reaction.userID)/\(reaction.type)"),
+                    attributes: [.text(reaction.type), reaction.score, reaction.createdAt],
+                    toOne: [messageReference, reaction.user]))
+        }
+        if let attachments {
+            for (index, attachment) in attachments.enumerated() {
+                let attachment = try attachment.object()
+                occurrences.append(
+                    RecordOccurrence(
+                        entity: entities.attachment, key: .text("\(id)/\(index)"),
+                        attributes: [
+                            try text(attachment, "type"), try text(attachment, "title"),
+                            try text(attachment, "asset_url"), try text(attachment, "image_url"),
+                            try text(attachment, "mime_type"), try integer(attachment, "file_size"),
+                        ],
+                        toOne: [messageReference]))
+            }
+        }
+    }
+
+    /// Appends the user's occurrence and returns its key and the reference to it.
+    private func appendUser(
+        _ user: JSONObject, to occurrences: inout [RecordOccurrence]
+    ) throws -> (id: String, reference: Reference) {
+        let id = try user.required("id").string()
+        let attributes = [
+            try text(user, "name"), try text(user, "role"), try text(user, "image"), try text(user, "created_at"),
+            try text(user, "updated_at"), try boolean(user, "online"),
+        ]
+        occurrences.append(RecordOccurrence(entity: entities.user, key: .text(id), attributes: attributes))
+        return (id, .embedded(.text(id), at: occurrences.count - 1))
+    }
+
+    /// The member as text; NULL when absent or null.
+    @inline(__always)
+    private func text(_ object: JSONObject, _ key: String) throws -> DatabaseValue {
+        try object.string(key).map(DatabaseValue.text) ?? .null
+    }
+
+    /// The member as 1 or 0; NULL when absent or null.
+    @inline(__always)
+    private func boolean(_ object: JSONObject, _ key: String) throws -> DatabaseValue {
+        try object.bool(key).map { .integer($0 ? 1 : 0) } ?? .null
+    }
+
+    /// The member as an integer; NULL when absent or null.
+    @inline(__always)
+    private func integer(_ object: JSONObject, _ key: String) throws -> DatabaseValue {
+        try object.int64(key).map(DatabaseValue.integer) ?? .null
     }
 }
 

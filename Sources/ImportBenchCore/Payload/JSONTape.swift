@@ -1,0 +1,785 @@
+import Foundation
+
+/// One JSON value (an array element handed over by `JSONArrayElementReader`) parsed in a single pass
+/// into a flat list of tokens over its bytes. Containers know their child count and where they end,
+/// so lookups skip whole subtrees, and strings and numbers stay byte spans until a reader asks for
+/// them: an element's unread fields cost one scan and no allocation.
+///
+/// Parsing validates the whole value (grammar, escapes including surrogate pairs, UTF-8, nesting at
+/// most `maximumDepth`, nothing but whitespace after it), so reading a field can only fail on its
+/// type. Every failure is a `PayloadError` with the file, the absolute byte offset (`baseOffset` plus
+/// the position in `bytes`) and the record path below `recordPath`.
+public final class JSONTape: @unchecked Sendable {
+    // @unchecked: the two buffers are written only during init and freed only in deinit.
+
+    /// Deeper nesting is refused; the parser keeps its own stack, so this bounds memory, not recursion.
+    public static let maximumDepth = 512
+
+    public let file: String
+    /// Offset of the value's first byte in the file.
+    public let baseOffset: Int
+    /// Path of the value itself (`channels[3]`); member paths extend it.
+    public let recordPath: String
+    /// The value's bytes and its tokens, in buffers the tape owns: lookups then read them without
+    /// bounds checks or reference counting, which the parser's invariants make safe.
+    let bytes: UnsafeBufferPointer<UInt8>
+    let tokens: UnsafeBufferPointer<JSONToken>
+
+    public convenience init(
+        bytes: Data, baseOffset: Int = 0, file: String = "", recordPath: String = ""
+    ) throws(PayloadError) {
+        let owned = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: bytes.count)
+        _ = bytes.copyBytes(to: owned)
+        try self.init(ownedBytes: owned, baseOffset: baseOffset, file: file, recordPath: recordPath)
+    }
+
+    public convenience init(
+        bytes: [UInt8], baseOffset: Int = 0, file: String = "", recordPath: String = ""
+    ) throws(PayloadError) {
+        let owned = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: bytes.count)
+        _ = owned.initialize(from: bytes)
+        try self.init(ownedBytes: owned, baseOffset: baseOffset, file: file, recordPath: recordPath)
+    }
+
+    /// Takes ownership of `ownedBytes`, freeing them if parsing fails.
+    private init(
+        ownedBytes: UnsafeMutableBufferPointer<UInt8>, baseOffset: Int, file: String, recordPath: String
+    ) throws(PayloadError) {
+        let input = UnsafeBufferPointer(ownedBytes)
+        // Token fields are 32-bit to keep the tape small; no single element comes near 4 GiB.
+        guard input.count < Int(UInt32.max) else {
+            ownedBytes.deallocate()
+            throw PayloadError(
+                file: file, byteOffset: baseOffset, path: recordPath, expected: "a value smaller than 4 GiB",
+                found: "\(input.count) bytes")
+        }
+        var parser = JSONTapeParser(input: input, baseOffset: baseOffset, file: file, recordPath: recordPath)
+        let parsed: UnsafeBufferPointer<JSONToken>
+        do {
+            parsed = try parser.parse()
+            parser.deallocate(keepingTokens: true)
+        } catch {
+            parser.deallocate(keepingTokens: false)
+            ownedBytes.deallocate()
+            throw error
+        }
+        self.file = file
+        self.baseOffset = baseOffset
+        self.recordPath = recordPath
+        bytes = input
+        tokens = parsed
+    }
+
+    deinit {
+        bytes.deallocate()
+        tokens.deallocate()
+    }
+
+    /// The parsed value.
+    public var root: JSONValue { JSONValue(tape: self, index: 0) }
+
+    // MARK: Lookups
+
+    /// The token index of the member value named `key`, or nil; the first of duplicate keys wins, as
+    /// with `JSONDecoder`. Keys match by their exact UTF-8 after unescaping.
+    func memberValueIndex(inObject object: Int, key: String) -> Int? {
+        var key = key
+        return key.withUTF8 { wanted in
+            var member = object + 1
+            for _ in 0..<Int(tokens[object].count) {
+                if keyMatches(tokens[member], wanted) { return member + 1 }
+                member = Int(tokens[member + 1].next)
+            }
+            return nil
+        }
+    }
+
+    @inline(__always)
+    private func keyMatches(_ token: JSONToken, _ wanted: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard !token.flags.contains(.hasEscapes) else {
+            return Self.decodeString(token, in: bytes).utf8.elementsEqual(wanted)
+        }
+        let length = Int(token.end) - Int(token.start) - 2
+        guard length == wanted.count else { return false }
+        // Keys are short: a plain loop beats a call to memcmp.
+        let keyStart = Int(token.start) + 1
+        for offset in 0..<length where bytes[keyStart + offset] != wanted[offset] {
+            return false
+        }
+        return true
+    }
+
+    func string(of token: JSONToken) -> String {
+        Self.decodeString(token, in: bytes)
+    }
+
+    /// The token's raw JSON text, shortened, for error messages.
+    func snippet(of token: JSONToken) -> String {
+        Self.snippet(span(of: token))
+    }
+
+    func span(of token: JSONToken) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(rebasing: bytes[Int(token.start)..<Int(token.end)])
+    }
+
+    // MARK: Record paths
+
+    /// Walks down from the root to the token, naming each step; only errors pay for it.
+    func recordPath(ofToken target: Int) -> String {
+        var path = recordPath
+        var current = 0
+        descent: while current != target {
+            let container = tokens[current]
+            guard container.kind == .object || container.kind == .array,
+                target > current, target < Int(container.next)
+            else { break }
+            var child = current + 1
+            for position in 0..<Int(container.count) {
+                if container.kind == .object {
+                    let valueIndex = child + 1
+                    let after = Int(tokens[valueIndex].next)
+                    if target < after {
+                        path = Self.appending(key: string(of: tokens[child]), to: path)
+                        current = target == child ? target : valueIndex
+                        continue descent
+                    }
+                    child = after
+                } else {
+                    let after = Int(tokens[child].next)
+                    if target < after {
+                        path += "[\(position)]"
+                        current = child
+                        continue descent
+                    }
+                    child = after
+                }
+            }
+            break
+        }
+        return path
+    }
+
+    static func appending(key: String, to path: String) -> String {
+        path.isEmpty ? key : path + "." + key
+    }
+
+    // MARK: Strings
+
+    static func decodeString(_ token: JSONToken, in input: UnsafeBufferPointer<UInt8>) -> String {
+        let content = UnsafeBufferPointer(rebasing: input[(Int(token.start) + 1)..<(Int(token.end) - 1)])
+        guard token.flags.contains(.hasEscapes) else { return String(decoding: content, as: UTF8.self) }
+        // Unescaping never lengthens: "\n" is 2 bytes for 1, "\uXXXX" 6 for at most 3, a pair 12 for 4.
+        return String(unsafeUninitializedCapacity: content.count) { unescape(content, into: $0) }
+    }
+
+    /// Copies `content` with its escapes decoded; the parser has already validated them, so a
+    /// malformed escape (unreachable) becomes U+FFFD rather than a trap.
+    private static func unescape(
+        _ content: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableBufferPointer<UInt8>
+    ) -> Int {
+        var read = 0
+        var written = 0
+        func put(_ byte: UInt8) {
+            if written < output.count {
+                output[written] = byte
+                written += 1
+            }
+        }
+        func put(scalar: UInt32) {
+            let scalar = (0xD800...0xDFFF).contains(scalar) || scalar > 0x10FFFF ? 0xFFFD : scalar
+            switch scalar {
+            case ..<0x80:
+                put(UInt8(scalar))
+            case ..<0x800:
+                put(UInt8(0xC0 | scalar >> 6))
+                put(UInt8(0x80 | scalar & 0x3F))
+            case ..<0x10000:
+                put(UInt8(0xE0 | scalar >> 12))
+                put(UInt8(0x80 | scalar >> 6 & 0x3F))
+                put(UInt8(0x80 | scalar & 0x3F))
+            default:
+                put(UInt8(0xF0 | scalar >> 18))
+                put(UInt8(0x80 | scalar >> 12 & 0x3F))
+                put(UInt8(0x80 | scalar >> 6 & 0x3F))
+                put(UInt8(0x80 | scalar & 0x3F))
+            }
+        }
+        while read < content.count {
+            let byte = content[read]
+            guard byte == .backslash, read + 1 < content.count else {
+                put(byte)
+                read += 1
+                continue
+            }
+            let escaped = content[read + 1]
+            read += 2
+            switch escaped {
+            case .lowercaseB: put(0x08)
+            case .lowercaseF: put(0x0C)
+            case .lowercaseN: put(0x0A)
+            case .lowercaseR: put(0x0D)
+            case .lowercaseT: put(0x09)
+            case .lowercaseU:
+                guard let unit = hexQuad(content, at: read) else {
+                    put(scalar: 0xFFFD)
+                    continue
+                }
+                read += 4
+                if (0xD800...0xDBFF).contains(unit), read + 6 <= content.count,
+                    content[read] == .backslash, content[read + 1] == .lowercaseU,
+                    let low = hexQuad(content, at: read + 2), (0xDC00...0xDFFF).contains(low)
+                {
+                    read += 6
+                    put(scalar: 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00))
+                } else {
+                    put(scalar: unit)
+                }
+            default: put(escaped)
+            }
+        }
+        return written
+    }
+
+    /// The four hex digits at `offset` as a UTF-16 code unit, or nil if they are not all there.
+    static func hexQuad(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int) -> UInt32? {
+        guard offset >= 0, offset + 4 <= bytes.count else { return nil }
+        var value: UInt32 = 0
+        for index in offset..<(offset + 4) {
+            let byte = bytes[index]
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default: return nil
+            }
+            value = value << 4 | UInt32(digit)
+        }
+        return value
+    }
+
+    // MARK: Descriptions
+
+    static func describe(_ byte: UInt8) -> String {
+        if byte >= 0x20 && byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
+        return "byte 0x" + String(byte, radix: 16, uppercase: true)
+    }
+
+    static func snippet(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        let shown = String(decoding: bytes.prefix(40), as: UTF8.self)
+        return "'\(shown)\(bytes.count > 40 ? "…" : "")'"
+    }
+}
+
+/// The kinds of JSON value; `true` and `false` are both `bool`.
+public enum JSONKind: UInt8, Sendable {
+    case object, array, string, number, bool, null
+}
+
+/// One value (or object key) of the tape, in 16 bytes so that lookups stay within few cache lines.
+/// Offsets are relative to the tape's bytes.
+struct JSONToken: Sendable {
+    /// First byte: '{', '[', the opening quote, the sign or first digit, the literal's first letter.
+    var start: UInt32
+    /// Scalars: one past the last byte. Containers: their child count (their last byte is never needed).
+    private var endOrCount: UInt32
+    /// Index of the token after this value and everything inside it: its next sibling.
+    var next: UInt32
+    var kind: JSONKind
+    var flags: JSONTokenFlags
+
+    static func scalar(_ kind: JSONKind, start: Int, end: Int, index: Int, flags: JSONTokenFlags) -> JSONToken {
+        JSONToken(
+            start: UInt32(truncatingIfNeeded: start), endOrCount: UInt32(truncatingIfNeeded: end),
+            next: UInt32(truncatingIfNeeded: index + 1), kind: kind, flags: flags)
+    }
+
+    /// An open container; `count` and `next` are filled in as it is parsed.
+    static func container(isObject: Bool, start: Int) -> JSONToken {
+        JSONToken(
+            start: UInt32(truncatingIfNeeded: start), endOrCount: 0, next: 0, kind: isObject ? .object : .array,
+            flags: [])
+    }
+
+    /// One past the last byte of a scalar.
+    var end: UInt32 { endOrCount }
+
+    /// Members of an object (each a key token then a value), elements of an array.
+    var count: UInt32 {
+        get { endOrCount }
+        set { endOrCount = newValue }
+    }
+}
+
+struct JSONTokenFlags: OptionSet, Sendable {
+    let rawValue: UInt8
+    /// A string with at least one backslash escape: it needs unescaping when read.
+    static let hasEscapes = JSONTokenFlags(rawValue: 1)
+    /// A number with a fraction or exponent: it is not read through the integer fast path.
+    static let hasFractionOrExponent = JSONTokenFlags(rawValue: 2)
+    /// A `bool` token that is `true`.
+    static let isTrue = JSONTokenFlags(rawValue: 4)
+}
+
+// MARK: - Parser
+
+/// Builds the token list in one forward pass with an explicit stack of open containers, so hostile
+/// nesting cannot overflow the call stack.
+private struct JSONTapeParser {
+    let input: UnsafeBufferPointer<UInt8>
+    let scanner: JSONScanner
+    let baseOffset: Int
+    let file: String
+    let recordPath: String
+    var position = 0
+    /// Grown by doubling; handed to the tape on success, freed by `deallocate(keepingTokens:)` otherwise.
+    var tokens: UnsafeMutablePointer<JSONToken>
+    var tokenCapacity: Int
+    var tokenCount = 0
+    /// Token indexes of the containers being parsed, outermost first.
+    let openContainers: UnsafeMutablePointer<UInt32>
+    var depth = 0
+
+    init(input: UnsafeBufferPointer<UInt8>, baseOffset: Int, file: String, recordPath: String) {
+        self.input = input
+        scanner = JSONScanner(input: input, baseOffset: baseOffset)
+        self.baseOffset = baseOffset
+        self.file = file
+        self.recordPath = recordPath
+        // Roughly one token per 8 bytes in typical API payloads; growth covers the rest.
+        tokenCapacity = input.count / 8 + 16
+        tokens = UnsafeMutablePointer<JSONToken>.allocate(capacity: tokenCapacity)
+        openContainers = UnsafeMutablePointer<UInt32>.allocate(capacity: JSONTape.maximumDepth)
+    }
+
+    func deallocate(keepingTokens: Bool) {
+        openContainers.deallocate()
+        if !keepingTokens { tokens.deallocate() }
+    }
+
+    mutating func parse() throws(PayloadError) -> UnsafeBufferPointer<JSONToken> {
+        var justOpened = try beginValue()
+        while depth > 0 {
+            let container = Int(openContainers[depth - 1])
+            let isObject = tokens[container].kind == .object
+            skipWhitespace()
+            guard position < input.count else {
+                throw truncated(expected: separatorExpectation(isObject: isObject, justOpened: justOpened))
+            }
+            let byte = input[position]
+            if byte == (isObject ? .closeBrace : .closeBracket) {
+                position += 1
+                tokens[container].next = UInt32(truncatingIfNeeded: tokenCount)
+                depth -= 1
+                justOpened = false
+                continue
+            }
+            if !justOpened {
+                guard byte == .comma else {
+                    throw failure(expected: separatorExpectation(isObject: isObject, justOpened: false), found: byte)
+                }
+                position += 1
+                skipWhitespace()
+            }
+            tokens[container].count += 1
+            if isObject { try beginMember(firstInObject: justOpened) }
+            justOpened = try beginValue()
+        }
+        skipWhitespace()
+        guard position == input.count else {
+            throw failure(expected: "nothing after the value", found: input[position])
+        }
+        return UnsafeBufferPointer(start: tokens, count: tokenCount)
+    }
+
+    @inline(__always)
+    private mutating func append(_ token: JSONToken) {
+        if tokenCount == tokenCapacity { growTokens() }
+        (tokens + tokenCount).initialize(to: token)
+        tokenCount += 1
+    }
+
+    @inline(never)
+    private mutating func growTokens() {
+        let grown = UnsafeMutablePointer<JSONToken>.allocate(capacity: tokenCapacity * 2)
+        grown.moveInitialize(from: tokens, count: tokenCount)
+        tokens.deallocate()
+        tokens = grown
+        tokenCapacity *= 2
+    }
+
+    private func separatorExpectation(isObject: Bool, justOpened: Bool) -> String {
+        switch (isObject, justOpened) {
+        case (true, true): return "a key or '}'"
+        case (true, false): return "',' or '}'"
+        case (false, true): return "a value or ']'"
+        case (false, false): return "',' or ']'"
+        }
+    }
+
+    /// Reads a member's key and its colon, leaving the position before the value.
+    @inline(__always)
+    private mutating func beginMember(firstInObject: Bool) throws(PayloadError) {
+        guard position < input.count else { throw truncated(expected: "a key") }
+        guard input[position] == .quote else {
+            throw failure(expected: firstInObject ? "a key or '}'" : "a key", found: input[position])
+        }
+        let start = position
+        let flags: JSONTokenFlags
+        do throws(JSONScanner.Failure) {
+            (position, flags) = try scanner.string(from: start)
+        } catch {
+            throw failure(error)
+        }
+        appendScalar(.string, start: start, flags: flags)
+        skipWhitespace()
+        guard position < input.count else { throw truncated(expected: "':' after a key") }
+        guard input[position] == .colon else { throw failure(expected: "':' after a key", found: input[position]) }
+        position += 1
+    }
+
+    /// Parses a scalar whole, or opens a container and returns true.
+    @inline(__always)
+    private mutating func beginValue() throws(PayloadError) -> Bool {
+        skipWhitespace()
+        guard position < input.count else { throw truncated(expected: "a value") }
+        let start = position
+        let byte = input[position]
+        switch byte {
+        case .openBrace, .openBracket:
+            guard depth < JSONTape.maximumDepth else {
+                throw failure(expected: "nesting at most \(JSONTape.maximumDepth) deep", found: byte)
+            }
+            openContainers[depth] = UInt32(truncatingIfNeeded: tokenCount)
+            depth += 1
+            append(.container(isObject: byte == .openBrace, start: start))
+            position += 1
+            return true
+        default:
+            let kind: JSONKind
+            let flags: JSONTokenFlags
+            do throws(JSONScanner.Failure) {
+                switch byte {
+                case .quote:
+                    (position, flags) = try scanner.string(from: start)
+                    kind = .string
+                case .minus, .digitZero ... .digitNine:
+                    (position, flags) = try scanner.number(from: start)
+                    kind = .number
+                case .lowercaseT:
+                    position = try scanner.literal("true", at: start)
+                    (kind, flags) = (.bool, .isTrue)
+                case .lowercaseF:
+                    position = try scanner.literal("false", at: start)
+                    (kind, flags) = (.bool, [])
+                case .lowercaseN:
+                    position = try scanner.literal("null", at: start)
+                    (kind, flags) = (.null, [])
+                default:
+                    throw JSONScanner.Failure(index: start, expected: "a value", found: JSONTape.describe(byte))
+                }
+            } catch {
+                throw failure(error)
+            }
+            appendScalar(kind, start: start, flags: flags)
+        }
+        return false
+    }
+
+    @inline(__always)
+    private mutating func appendScalar(_ kind: JSONKind, start: Int, flags: JSONTokenFlags) {
+        append(.scalar(kind, start: start, end: position, index: tokenCount, flags: flags))
+    }
+
+    @inline(__always)
+    private mutating func skipWhitespace() {
+        while position < input.count {
+            let byte = input[position]
+            guard byte == .space || byte == .newline || byte == .carriageReturn || byte == .tab else { return }
+            position += 1
+        }
+    }
+
+    // MARK: Errors
+
+    private func snippet(from index: Int, count: Int) -> String {
+        JSONTape.snippet(UnsafeBufferPointer(rebasing: input[index..<min(index + count, input.count)]))
+    }
+
+    /// Where the parse was: the member or element being read in each open container. Closed
+    /// values already have their `next`, so each container's last key is found by hopping over them.
+    private func currentPath() -> String {
+        var path = recordPath
+        for level in 0..<depth {
+            let container = Int(openContainers[level])
+            if tokens[container].kind == .array {
+                if tokens[container].count > 0 { path += "[\(tokens[container].count - 1)]" }
+                continue
+            }
+            let innerContainer = level + 1 < depth ? Int(openContainers[level + 1]) : tokenCount
+            var key = container + 1
+            var lastKey: Int?
+            while key < innerContainer {
+                lastKey = key
+                guard key + 1 < innerContainer else { break }
+                key = Int(tokens[key + 1].next)
+            }
+            if let lastKey {
+                path = JSONTape.appending(key: JSONTape.decodeString(tokens[lastKey], in: input), to: path)
+            }
+        }
+        return path
+    }
+
+    private func failure(_ scan: JSONScanner.Failure) -> PayloadError {
+        PayloadError(
+            file: file, byteOffset: baseOffset + scan.index, path: currentPath(), expected: scan.expected,
+            found: scan.found)
+    }
+
+    private func failure(expected: String, found byte: UInt8) -> PayloadError {
+        failure(at: position, expected: expected, found: JSONTape.describe(byte))
+    }
+
+    private func failure(at index: Int, expected: String, found: String) -> PayloadError {
+        PayloadError(file: file, byteOffset: baseOffset + index, path: currentPath(), expected: expected, found: found)
+    }
+
+    private func truncated(expected: String) -> PayloadError {
+        PayloadError(
+            file: file, byteOffset: baseOffset + input.count, path: currentPath(), expected: expected,
+            found: "end of element")
+    }
+}
+
+/// Scans one scalar from a given index and returns where it ends. Kept apart from the parser (and
+/// its mutable state) so that calls pass two words instead of copying the parser; failures carry
+/// only a position, and the parser adds the record path.
+private struct JSONScanner {
+    let input: UnsafeBufferPointer<UInt8>
+    let baseOffset: Int
+
+    struct Failure: Error {
+        let index: Int
+        let expected: String
+        let found: String
+    }
+
+    private func truncated(_ expected: String) -> Failure {
+        Failure(index: input.count, expected: expected, found: "end of element")
+    }
+
+    private func snippet(from index: Int, count: Int) -> String {
+        JSONTape.snippet(UnsafeBufferPointer(rebasing: input[index..<min(index + count, input.count)]))
+    }
+
+    /// From the opening quote at `start` to past the closing one, validating escapes and UTF-8.
+    func string(from start: Int) throws(Failure) -> (end: Int, flags: JSONTokenFlags) {
+        var index = start + 1
+        var flags: JSONTokenFlags = []
+        let count = input.count
+        guard let base = input.baseAddress else { throw truncated("a string") }
+        while true {
+            // Eight bytes at a time, jumping straight to the first byte that needs a look.
+            if index + 8 <= count {
+                let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+                let special = Self.specialByteMask(word)
+                if special == 0 {
+                    index += 8
+                    continue
+                }
+                index += special.trailingZeroBitCount &>> 3
+            } else {
+                guard index < count else { break }
+            }
+            let byte = input[index]
+            if byte == .quote {
+                return (index + 1, flags)
+            } else if byte == .backslash {
+                flags.insert(.hasEscapes)
+                index = try escape(at: index)
+            } else if byte >= 0x80 {
+                index = try utf8Sequence(at: index)
+            } else if byte < 0x20 {
+                throw Failure(
+                    index: index, expected: "a character or an escape (control characters must be escaped)",
+                    found: JSONTape.describe(byte))
+            } else {
+                index += 1
+            }
+        }
+        throw truncated("'\"' closing the string at byte \(baseOffset + start)")
+    }
+
+    /// The high bit of each byte of `word` (first byte lowest) that may be '"', '\\', a control
+    /// character or non-ASCII: the "has zero byte" bit trick. Its false positives only sit above a
+    /// true one, so the lowest set bit is always exact.
+    @inline(__always)
+    private static func specialByteMask(_ word: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highBits: UInt64 = 0x8080_8080_8080_8080
+        let quotes = word ^ (ones &* UInt64(UInt8.quote))
+        let backslashes = word ^ (ones &* UInt64(UInt8.backslash))
+        let zeroInQuotes = (quotes &- ones) & ~quotes
+        let zeroInBackslashes = (backslashes &- ones) & ~backslashes
+        let belowSpace = word &- ones &* 0x20
+        return (zeroInQuotes | zeroInBackslashes | belowSpace | word) & highBits
+    }
+
+    /// Validates the escape whose backslash is at `index`; returns the index after it.
+    private func escape(at index: Int) throws(Failure) -> Int {
+        let expectation = "an escape (\\\" \\\\ \\/ \\b \\f \\n \\r \\t or \\u and 4 hex digits)"
+        guard index + 1 < input.count else { throw truncated(expectation) }
+        switch input[index + 1] {
+        case .quote, .backslash, .slash, .lowercaseB, .lowercaseF, .lowercaseN, .lowercaseR, .lowercaseT:
+            return index + 2
+        case .lowercaseU:
+            guard let unit = JSONTape.hexQuad(input, at: index + 2) else {
+                throw Failure(index: index, expected: expectation, found: snippet(from: index, count: 6))
+            }
+            if (0xDC00...0xDFFF).contains(unit) {
+                throw Failure(
+                    index: index, expected: "a high surrogate escape (\\uD800-\\uDBFF) before a low one",
+                    found: snippet(from: index, count: 6))
+            }
+            guard (0xD800...0xDBFF).contains(unit) else { return index + 6 }
+            let low = index + 6
+            guard low + 1 < input.count, input[low] == .backslash, input[low + 1] == .lowercaseU,
+                let lowUnit = JSONTape.hexQuad(input, at: low + 2), (0xDC00...0xDFFF).contains(lowUnit)
+            else {
+                throw Failure(
+                    index: index, expected: "a low surrogate escape (\\uDC00-\\uDFFF) after a high one",
+                    found: snippet(from: index, count: 12))
+            }
+            return low + 6
+        default:
+            throw Failure(index: index, expected: expectation, found: snippet(from: index, count: 2))
+        }
+    }
+
+    /// Validates the multi-byte UTF-8 sequence starting at `index` (RFC 3629: no overlong forms, no
+    /// surrogates, nothing above U+10FFFF); returns the index after it.
+    private func utf8Sequence(at index: Int) throws(Failure) -> Int {
+        let lead = input[index]
+        let length: Int
+        var secondRange: ClosedRange<UInt8> = 0x80...0xBF
+        switch lead {
+        case 0xC2...0xDF: length = 2
+        case 0xE0:
+            length = 3
+            secondRange = 0xA0...0xBF
+        case 0xE1...0xEC, 0xEE...0xEF: length = 3
+        case 0xED:
+            length = 3
+            secondRange = 0x80...0x9F
+        case 0xF0:
+            length = 4
+            secondRange = 0x90...0xBF
+        case 0xF1...0xF3: length = 4
+        case 0xF4:
+            length = 4
+            secondRange = 0x80...0x8F
+        default: throw invalidUTF8(at: index)
+        }
+        guard index + length <= input.count, secondRange.contains(input[index + 1]) else {
+            throw invalidUTF8(at: index)
+        }
+        for continuation in (index + 2)..<(index + length) where input[continuation] & 0xC0 != 0x80 {
+            throw invalidUTF8(at: index)
+        }
+        return index + length
+    }
+
+    private func invalidUTF8(at index: Int) -> Failure {
+        let sequence = input[index..<min(index + 4, input.count)]
+            .map { "0x" + String($0, radix: 16, uppercase: true) }.joined(separator: " ")
+        return Failure(index: index, expected: "valid UTF-8", found: "bytes \(sequence)")
+    }
+
+    /// RFC 8259 numbers: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+    func number(from start: Int) throws(Failure) -> (end: Int, flags: JSONTokenFlags) {
+        var index = start
+        var flags: JSONTokenFlags = []
+        if input[index] == .minus { index += 1 }
+        guard isDigit(at: index) else {
+            throw digitExpected(at: index, after: "'-'")
+        }
+        if input[index] == .digitZero {
+            index += 1
+        } else {
+            while isDigit(at: index) { index += 1 }
+        }
+        if index < input.count, input[index] == .dot {
+            flags.insert(.hasFractionOrExponent)
+            index += 1
+            guard isDigit(at: index) else { throw digitExpected(at: index, after: "'.'") }
+            while isDigit(at: index) { index += 1 }
+        }
+        if index < input.count, input[index] | 0x20 == .lowercaseE {
+            flags.insert(.hasFractionOrExponent)
+            index += 1
+            if index < input.count, input[index] == .plus || input[index] == .minus { index += 1 }
+            guard isDigit(at: index) else { throw digitExpected(at: index, after: "the exponent's 'e'") }
+            while isDigit(at: index) { index += 1 }
+        }
+        return (index, flags)
+    }
+
+    @inline(__always)
+    private func isDigit(at index: Int) -> Bool {
+        index < input.count && input[index] >= .digitZero && input[index] <= .digitNine
+    }
+
+    private func digitExpected(at index: Int, after what: String) -> Failure {
+        guard index < input.count else { return truncated("a digit after \(what)") }
+        return Failure(index: index, expected: "a digit after \(what)", found: JSONTape.describe(input[index]))
+    }
+
+    /// Checks the literal at `start`; returns the index after it.
+    func literal(_ literal: StaticString, at start: Int) throws(Failure) -> Int {
+        let expected = UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount)
+        let end = start + expected.count
+        guard end <= input.count, input[start..<end].elementsEqual(expected) else {
+            var wordEnd = start
+            while wordEnd < input.count, wordEnd - start < 40,
+                input[wordEnd] | 0x20 >= .lowercaseA, input[wordEnd] | 0x20 <= .lowercaseZ
+            {
+                wordEnd += 1
+            }
+            throw Failure(
+                index: start, expected: "the literal \(literal)",
+                found: JSONTape.snippet(UnsafeBufferPointer(rebasing: input[start..<max(wordEnd, start + 1)])))
+        }
+        return end
+    }
+}
+
+extension UInt8 {
+    fileprivate static let quote = UInt8(ascii: "\"")
+    fileprivate static let backslash = UInt8(ascii: "\\")
+    fileprivate static let slash = UInt8(ascii: "/")
+    fileprivate static let openBrace = UInt8(ascii: "{")
+    fileprivate static let closeBrace = UInt8(ascii: "}")
+    fileprivate static let openBracket = UInt8(ascii: "[")
+    fileprivate static let closeBracket = UInt8(ascii: "]")
+    fileprivate static let comma = UInt8(ascii: ",")
+    fileprivate static let colon = UInt8(ascii: ":")
+    fileprivate static let space = UInt8(ascii: " ")
+    fileprivate static let newline = UInt8(ascii: "\n")
+    fileprivate static let carriageReturn = UInt8(ascii: "\r")
+    fileprivate static let tab = UInt8(ascii: "\t")
+    fileprivate static let minus = UInt8(ascii: "-")
+    fileprivate static let plus = UInt8(ascii: "+")
+    fileprivate static let dot = UInt8(ascii: ".")
+    fileprivate static let digitZero = UInt8(ascii: "0")
+    fileprivate static let digitNine = UInt8(ascii: "9")
+    fileprivate static let lowercaseA = UInt8(ascii: "a")
+    fileprivate static let lowercaseB = UInt8(ascii: "b")
+    fileprivate static let lowercaseE = UInt8(ascii: "e")
+    fileprivate static let lowercaseF = UInt8(ascii: "f")
+    fileprivate static let lowercaseN = UInt8(ascii: "n")
+    fileprivate static let lowercaseR = UInt8(ascii: "r")
+    fileprivate static let lowercaseT = UInt8(ascii: "t")
+    fileprivate static let lowercaseU = UInt8(ascii: "u")
+    fileprivate static let lowercaseZ = UInt8(ascii: "z")
+}

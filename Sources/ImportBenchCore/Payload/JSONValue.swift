@@ -1,0 +1,240 @@
+/// A value of a `JSONTape`: a position in it, cheap to copy. Accessors check the kind and throw a
+/// `PayloadError` naming the value's byte offset and record path when it is not the one asked for
+/// (JSON null included: absent-or-null is the business of `JSONObject`).
+public struct JSONValue: Sendable {
+    public let tape: JSONTape
+    let index: Int
+
+    init(tape: JSONTape, index: Int) {
+        self.tape = tape
+        self.index = index
+    }
+
+    var token: JSONToken { tape.tokens[index] }
+
+    public var kind: JSONKind { token.kind }
+    public var isNull: Bool { token.kind == .null }
+    /// Offset of the value's first byte in the file.
+    public var byteOffset: Int { tape.baseOffset + Int(token.start) }
+    /// Such as `channels[3].messages[17].user`; computed by walking the tape, so meant for error messages.
+    public var recordPath: String { tape.recordPath(ofToken: index) }
+
+    public func object() throws(PayloadError) -> JSONObject {
+        guard token.kind == .object else { throw tape.mismatch(at: index, expected: "an object") }
+        return JSONObject(value: self)
+    }
+
+    public func array() throws(PayloadError) -> JSONArray {
+        guard token.kind == .array else { throw tape.mismatch(at: index, expected: "an array") }
+        return JSONArray(value: self)
+    }
+
+    public func string() throws(PayloadError) -> String { try tape.string(at: index) }
+    public func bool() throws(PayloadError) -> Bool { try tape.bool(at: index) }
+    /// Integers beyond 64 bits are an error rather than a rounded value. A fraction or exponent is
+    /// accepted when the value is an exact integer (`5.0`, `1e3`), as `JSONDecoder` does.
+    public func int64() throws(PayloadError) -> Int64 { try tape.int64(at: index) }
+    /// Integers beyond 64 bits become the nearest Double; numbers beyond Double's range are an error.
+    public func double() throws(PayloadError) -> Double { try tape.double(at: index) }
+}
+
+/// Typed reads by token index, shared by `JSONValue` and `JSONObject`'s accessors; the latter use
+/// them directly so that reading a field creates no value holding a reference to the tape.
+extension JSONTape {
+    func string(at index: Int) throws(PayloadError) -> String {
+        let token = tokens[index]
+        guard token.kind == .string else { throw mismatch(at: index, expected: "a string") }
+        return string(of: token)
+    }
+
+    func bool(at index: Int) throws(PayloadError) -> Bool {
+        let token = tokens[index]
+        guard token.kind == .bool else { throw mismatch(at: index, expected: "true or false") }
+        return token.flags.contains(.isTrue)
+    }
+
+    func int64(at index: Int) throws(PayloadError) -> Int64 {
+        let token = tokens[index]
+        guard token.kind == .number else { throw mismatch(at: index, expected: "an integer") }
+        if !token.flags.contains(.hasFractionOrExponent) {
+            guard let value = Self.parseInteger(span(of: token)) else {
+                throw mismatch(at: index, expected: "an integer within 64 bits")
+            }
+            return value
+        }
+        guard let value = Int64(exactly: try double(at: index)) else {
+            throw mismatch(at: index, expected: "an integer within 64 bits")
+        }
+        return value
+    }
+
+    func double(at index: Int) throws(PayloadError) -> Double {
+        let token = tokens[index]
+        guard token.kind == .number else { throw mismatch(at: index, expected: "a number") }
+        if !token.flags.contains(.hasFractionOrExponent), let value = Self.parseInteger(span(of: token)) {
+            // "-0" is an integer zero but a negative Double zero.
+            return value == 0 && bytes[Int(token.start)] == UInt8(ascii: "-") ? -0.0 : Double(value)
+        }
+        // The JSON number grammar is a subset of what Double's parser (strtod) accepts.
+        guard let value = Double(String(decoding: span(of: token), as: UTF8.self)), value.isFinite else {
+            throw mismatch(at: index, expected: "a number within the range of Double")
+        }
+        return value
+    }
+
+    /// Digits with an optional minus, as the parser validated them; nil on overflow.
+    private static func parseInteger(_ digits: UnsafeBufferPointer<UInt8>) -> Int64? {
+        guard let first = digits.first else { return nil }
+        let isNegative = first == UInt8(ascii: "-")
+        var magnitude: UInt64 = 0
+        for byte in digits.dropFirst(isNegative ? 1 : 0) {
+            let (shifted, shiftOverflow) = magnitude.multipliedReportingOverflow(by: 10)
+            let (sum, sumOverflow) = shifted.addingReportingOverflow(UInt64(byte &- UInt8(ascii: "0")))
+            if shiftOverflow || sumOverflow { return nil }
+            magnitude = sum
+        }
+        if isNegative {
+            guard magnitude <= UInt64(Int64.max) + 1 else { return nil }
+            return Int64(truncatingIfNeeded: 0 &- magnitude)
+        }
+        guard magnitude <= UInt64(Int64.max) else { return nil }
+        return Int64(magnitude)
+    }
+
+    func mismatch(at index: Int, expected: String) -> PayloadError {
+        let token = tokens[index]
+        let found: String
+        switch token.kind {
+        case .object: found = "an object"
+        case .array: found = "an array"
+        case .string: found = "the string \(snippet(of: token))"
+        case .number: found = "the number \(snippet(of: token))"
+        case .bool: found = token.flags.contains(.isTrue) ? "true" : "false"
+        case .null: found = "null"
+        }
+        return PayloadError(
+            file: file, byteOffset: baseOffset + Int(token.start), path: recordPath(ofToken: index),
+            expected: expected, found: found)
+    }
+}
+
+/// An object value's members, found by linear scan: payload objects are small, and a scan over
+/// adjacent tokens beats building a dictionary nobody reuses.
+public struct JSONObject: Sendable, Sequence {
+    public let value: JSONValue
+
+    public var count: Int { Int(value.token.count) }
+    public var isEmpty: Bool { count == 0 }
+
+    /// The member's value, JSON null included; nil only when the key is absent.
+    public subscript(key: String) -> JSONValue? {
+        value.tape.memberValueIndex(inObject: value.index, key: key).map { JSONValue(tape: value.tape, index: $0) }
+    }
+
+    /// The member's value, or nil when the key is absent or its value is null: how payloads omit optionals.
+    public func optional(_ key: String) -> JSONValue? {
+        guard let member = self[key], !member.isNull else { return nil }
+        return member
+    }
+
+    /// The member's string; nil when absent or null, an error when of another kind.
+    public func string(_ key: String) throws(PayloadError) -> String? {
+        guard let index = presentValueIndex(key) else { return nil }
+        return try value.tape.string(at: index)
+    }
+
+    /// The member's integer; nil when absent or null, an error when of another kind (see `JSONValue.int64()`).
+    public func int64(_ key: String) throws(PayloadError) -> Int64? {
+        guard let index = presentValueIndex(key) else { return nil }
+        return try value.tape.int64(at: index)
+    }
+
+    /// The member's number; nil when absent or null, an error when of another kind.
+    public func double(_ key: String) throws(PayloadError) -> Double? {
+        guard let index = presentValueIndex(key) else { return nil }
+        return try value.tape.double(at: index)
+    }
+
+    /// The member's boolean; nil when absent or null, an error when of another kind.
+    public func bool(_ key: String) throws(PayloadError) -> Bool? {
+        guard let index = presentValueIndex(key) else { return nil }
+        return try value.tape.bool(at: index)
+    }
+
+    private func presentValueIndex(_ key: String) -> Int? {
+        guard let index = value.tape.memberValueIndex(inObject: value.index, key: key),
+            value.tape.tokens[index].kind != .null
+        else { return nil }
+        return index
+    }
+
+    /// The member's value; absent or null is an error. It is reported at the tape's base offset (the
+    /// element's first byte) since an absent value has no position of its own; the path names it.
+    public func required(_ key: String) throws(PayloadError) -> JSONValue {
+        guard let member = self[key] else { throw missingValue(key, found: "no such key") }
+        guard !member.isNull else { throw missingValue(key, found: "null") }
+        return member
+    }
+
+    private func missingValue(_ key: String, found: String) -> PayloadError {
+        PayloadError(
+            file: value.tape.file, byteOffset: value.tape.baseOffset,
+            path: JSONTape.appending(key: key, to: value.recordPath), expected: "a value for key \"\(key)\"",
+            found: found)
+    }
+
+    public struct Member: Sendable {
+        public let key: String
+        public let value: JSONValue
+    }
+
+    public func makeIterator() -> Iterator {
+        Iterator(tape: value.tape, nextKey: value.index + 1, remaining: count)
+    }
+
+    public var underestimatedCount: Int { count }
+
+    public struct Iterator: IteratorProtocol {
+        let tape: JSONTape
+        var nextKey: Int
+        var remaining: Int
+
+        public mutating func next() -> Member? {
+            guard remaining > 0 else { return nil }
+            remaining -= 1
+            let valueIndex = nextKey + 1
+            let member = Member(
+                key: tape.string(of: tape.tokens[nextKey]), value: JSONValue(tape: tape, index: valueIndex))
+            nextKey = Int(tape.tokens[valueIndex].next)
+            return member
+        }
+    }
+}
+
+/// An array value's elements, in order.
+public struct JSONArray: Sendable, Sequence {
+    public let value: JSONValue
+
+    public var count: Int { Int(value.token.count) }
+    public var isEmpty: Bool { count == 0 }
+
+    public func makeIterator() -> Iterator {
+        Iterator(tape: value.tape, nextElement: value.index + 1, remaining: count)
+    }
+
+    public var underestimatedCount: Int { count }
+
+    public struct Iterator: IteratorProtocol {
+        let tape: JSONTape
+        var nextElement: Int
+        var remaining: Int
+
+        public mutating func next() -> JSONValue? {
+            guard remaining > 0 else { return nil }
+            remaining -= 1
+            let element = JSONValue(tape: tape, index: nextElement)
+            nextElement = Int(tape.tokens[nextElement].next)
+            return element
+        }
+    }
+}
