@@ -88,6 +88,29 @@ public final class JSONTextWriter {
         appendDecimal(value)
     }
 
+    /// A fixed-point number, `units / 10^fractionDigits`: exact and identical on every platform,
+    /// which printing a Double is not guaranteed to be.
+    public func decimal(_ units: Int, fractionDigits: Int) {
+        beforeValue()
+        guard fractionDigits > 0 else {
+            appendDecimal(units)
+            return
+        }
+        var divisor = 1
+        for _ in 0..<fractionDigits { divisor *= 10 }
+        if units < 0 { appendByte(UInt8(ascii: "-")) }
+        let magnitude = Int(units.magnitude)
+        appendDecimal(magnitude / divisor)
+        appendByte(UInt8(ascii: "."))
+        let fraction = magnitude % divisor
+        var padding = divisor / 10
+        while padding > 1 && fraction < padding {
+            appendByte(UInt8(ascii: "0"))
+            padding /= 10
+        }
+        appendDecimal(fraction)
+    }
+
     public func bool(_ value: Bool) {
         beforeValue()
         appendASCII(value ? "true" : "false")

@@ -1,0 +1,23 @@
+import ImportBenchStore
+
+extension JSONValue {
+    /// The value as a column of `type` stores it; JSON null becomes NULL. A wrong JSON type is a
+    /// `PayloadError` naming the value's path and offset.
+    public func databaseValue(as type: ColumnType) throws(PayloadError) -> DatabaseValue {
+        if isNull { return .null }
+        switch type {
+        case .text: return .text(try string())
+        case .integer: return .integer(try int64())
+        case .real: return .real(try double())
+        case .boolean: return .integer(try bool() ? 1 : 0)
+        }
+    }
+}
+
+extension JSONObject {
+    /// The member `key` as a column of `type` stores it; missing and null both become NULL.
+    public func databaseValue(_ key: String, as type: ColumnType) throws(PayloadError) -> DatabaseValue {
+        guard let value = self[key] else { return .null }
+        return try value.databaseValue(as: type)
+    }
+}

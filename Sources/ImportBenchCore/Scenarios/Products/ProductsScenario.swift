@@ -1,0 +1,34 @@
+/// A product catalogue keyed by a serial code: a flat top-level array upserted by a unique
+/// attribute, the shape of most "sync the catalogue" endpoints.
+public struct ProductsScenario: Scenario {
+    public let name = "products"
+    public let summary = "serial-coded product catalogue: a flat array upserted by a unique attribute"
+    public let schema: Schema
+
+    /// Products at scale 1.
+    public static let baseProducts = 10_000
+
+    static let product = Entity(
+        "product", key: Attribute("serialCode", .text),
+        attributes: [
+            Attribute("name", .text), Attribute("brand", .text), Attribute("category", .text),
+            Attribute("price", .real), Attribute("currency", .text), Attribute("stock", .integer),
+            Attribute("active", .boolean), Attribute("updatedAt", .text), Attribute("description", .text),
+        ])
+
+    public init() {
+        do {
+            schema = try Schema(name: "products", entities: [Self.product])
+        } catch {
+            fatalError("products schema is invalid: \(error)")
+        }
+    }
+
+    public func generate(scale: Double, seed: UInt64, to path: String) throws {
+        try ProductsPayloadGenerator(scale: scale, seed: seed).write(to: path)
+    }
+
+    public func openReader(path: String) throws -> any RecordReader {
+        try ProductsPayloadReader(path: path, schema: schema)
+    }
+}

@@ -1,0 +1,57 @@
+import ImportBenchStore
+
+/// Turns a USGS GeoJSON feed into one unit per feature, streaming the `features` array.
+/// `id` is required (it is the natural key); every property may be missing or null, as real feeds
+/// leave `felt`, `cdi`, `mmi`, `alert`, `tsunami`, `nst`, `dmin` and `gap` empty for most events.
+/// Numbers are accepted as integers or decimals wherever the column is REAL (`"mag": 2` and `1.7`).
+public final class QuakesPayloadReader: RecordReader {
+    public let path: String
+    private let elements: JSONArrayElementReader
+    private let entity: Int
+    private let properties: [Attribute]
+
+    public init(path: String, schema: Schema) throws {
+        self.path = path
+        guard let entity = schema.index(of: QuakesScenario.feature.name), schema.entities[entity] == QuakesScenario.feature else {
+            throw PayloadError(file: path, byteOffset: nil, path: nil, expected: "the quakes schema", found: "schema '\(schema.name)'")
+        }
+        self.entity = entity
+        properties = Array(QuakesScenario.propertyAttributes)
+        elements = try JSONArrayElementReader(path: path, arrayPath: ["features"])
+    }
+
+    public func nextUnit() throws -> RecordUnit? {
+        guard let element = try elements.next() else { return nil }
+        let unitPath = "features[\(element.index)]"
+        let tape = try JSONTape(bytes: element.bytes, baseOffset: element.byteOffset, file: path, recordPath: unitPath)
+        let feature = try tape.root.object()
+        let id = try feature.required("id")
+        let key: DatabaseValue = id.kind == .number ? .text(String(try id.int64())) : .text(try id.string())
+
+        var attributes: [DatabaseValue] = []
+        attributes.reserveCapacity(properties.count + 3)
+        if let object = feature["properties"], !object.isNull {
+            let properties = try object.object()
+            for attribute in self.properties { attributes.append(try properties.databaseValue(attribute.name, as: attribute.type)) }
+        } else {
+            attributes += Array(repeating: .null, count: properties.count)
+        }
+        attributes += try coordinates(of: feature)
+
+        let occurrence = RecordOccurrence(entity: entity, key: key, attributes: attributes)
+        return RecordUnit(occurrences: [occurrence], path: unitPath, byteOffset: element.byteOffset)
+    }
+
+    /// Longitude, latitude and depth of a Point; NULLs when the geometry is absent.
+    private func coordinates(of feature: JSONObject) throws -> [DatabaseValue] {
+        guard let geometry = feature["geometry"], !geometry.isNull,
+            let coordinates = try geometry.object()["coordinates"], !coordinates.isNull
+        else { return [.null, .null, .null] }
+        var values: [DatabaseValue] = []
+        for value in try coordinates.array() where values.count < 3 {
+            values.append(try value.databaseValue(as: .real))
+        }
+        while values.count < 3 { values.append(.null) }
+        return values
+    }
+}

@@ -1,0 +1,43 @@
+/// A USGS GeoJSON summary feed: one flat entity, refreshed every few minutes with a feed that
+/// overlaps what is stored. The case where the update path, not the insert path, dominates.
+public struct QuakesScenario: Scenario {
+    public let name = "quakes"
+    public let summary = "USGS GeoJSON earthquake feed: one flat entity, refreshes that overlap the stored feed"
+    public let schema: Schema
+
+    /// Features at scale 1.
+    public static let baseFeatures = 10_000
+
+    public init() {
+        do {
+            schema = try Schema(name: "quakes", entities: [Self.feature])
+        } catch {
+            fatalError("quakes schema is invalid: \(error)")
+        }
+    }
+
+    /// The feature's `properties` in feed order, then the point's coordinates.
+    static let feature = Entity(
+        "feature", key: Attribute("id", .text),
+        attributes: [
+            Attribute("mag", .real), Attribute("place", .text), Attribute("time", .integer), Attribute("updated", .integer),
+            Attribute("tz", .integer), Attribute("url", .text), Attribute("detail", .text), Attribute("felt", .integer),
+            Attribute("cdi", .real), Attribute("mmi", .real), Attribute("alert", .text), Attribute("status", .text),
+            Attribute("tsunami", .integer), Attribute("sig", .integer), Attribute("net", .text), Attribute("code", .text),
+            Attribute("ids", .text), Attribute("sources", .text), Attribute("types", .text), Attribute("nst", .integer),
+            Attribute("dmin", .real), Attribute("rms", .real), Attribute("gap", .real), Attribute("magType", .text),
+            Attribute("type", .text), Attribute("title", .text),
+            Attribute("longitude", .real), Attribute("latitude", .real), Attribute("depth", .real),
+        ])
+
+    /// Attributes read from `properties`; the last three come from `geometry.coordinates`.
+    static var propertyAttributes: ArraySlice<Attribute> { feature.attributes.dropLast(3) }
+
+    public func generate(scale: Double, seed: UInt64, to path: String) throws {
+        try QuakesPayloadGenerator(scale: scale, seed: seed).write(to: path)
+    }
+
+    public func openReader(path: String) throws -> any RecordReader {
+        try QuakesPayloadReader(path: path, schema: schema)
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import ImportBenchCore
+import ImportBenchStore
+import Testing
+
+@Suite("products scenario")
+struct ProductsScenarioTests {
+    let scenario = ProductsScenario()
+
+    private func occurrences(in json: String, directory: TemporaryDirectory) throws -> [RecordOccurrence] {
+        let path = directory.path("p.json")
+        try Data(json.utf8).write(to: URL(fileURLWithPath: path))
+        let reader = try scenario.openReader(path: path)
+        var occurrences: [RecordOccurrence] = []
+        while let unit = try reader.nextUnit() { occurrences += unit.occurrences }
+        return occurrences
+    }
+
+    @Test("a hand-written catalogue: unknown fields ignored, missing and null fields NULL, booleans as 0/1")
+    func handWritten() throws {
+        let directory = try TemporaryDirectory()
+        defer { withExtendedLifetime(directory) {} }
+        let read = try occurrences(in: """
+            [{"serialCode":"SN-1","name":"Kettle","price":19.5,"stock":3,"active":true,"warehouse":{"bin":"A1"}},
+             {"serialCode":"SN-2","price":7,"active":false,"description":null}]
+            """, directory: directory)
+        let names = scenario.schema.entities[0].attributes.map(\.name)
+        func value(_ occurrence: RecordOccurrence, _ name: String) -> DatabaseValue {
+            occurrence.attributes[names.firstIndex(of: name) ?? 0]
+        }
+        #expect(read.map(\.key) == [.text("SN-1"), .text("SN-2")])
+        #expect(value(read[0], "name") == .text("Kettle"))
+        #expect(value(read[0], "price") == .real(19.5))
+        #expect(value(read[0], "active") == .integer(1))
+        #expect(value(read[0], "brand") == .null)
+        #expect(value(read[1], "price") == .real(7))
+        #expect(value(read[1], "active") == .integer(0))
+        #expect(value(read[1], "description") == .null)
+    }
+
+    @Test("a missing serial code names the record and its offset")
+    func missingSerialCode() throws {
+        let directory = try TemporaryDirectory()
+        defer { withExtendedLifetime(directory) {} }
+        let error = #expect(throws: PayloadError.self) {
+            _ = try occurrences(in: #"[{"serialCode":"SN-1"}, {"name":"no code"}]"#, directory: directory)
+        }
+        #expect(error?.path?.hasPrefix("[1]") == true)
+        #expect(error?.byteOffset == 24)
+    }
+
+    @Test("the generator is deterministic, with unique serial codes, and every strategy imports it validly", arguments: StrategyRegistry.names)
+    func generatedImport(strategy: String) throws {
+        let directory = try TemporaryDirectory()
+        defer { withExtendedLifetime(directory) {} }
+        let outcome = try Benchmark(configuration: BenchmarkConfiguration(
+            scenario: scenario, scale: try #require(Scale(factor: 0.05)), seed: 2,
+            strategies: [try #require(StrategyRegistry.strategy(named: strategy))], batchSize: .occurrences(128))).run()
+        #expect(outcome.expected.occurrences == 500)
+        #expect(outcome.expected.uniqueObjects == 500)
+        for result in outcome.results { #expect(result.valid, "\(result.strategy): \(result.differences)") }
+        let a = directory.path("a.json"), b = directory.path("b.json")
+        try scenario.generate(scale: 0.05, seed: 2, to: a)
+        try scenario.generate(scale: 0.05, seed: 2, to: b)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: a)) == Data(contentsOf: URL(fileURLWithPath: b)))
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import ImportBenchCore
+import ImportBenchStore
+import Testing
+
+@Suite("quakes scenario")
+struct QuakesScenarioTests {
+    let scenario = QuakesScenario()
+
+    private func units(at path: String) throws -> [RecordUnit] {
+        let reader = try scenario.openReader(path: path)
+        var units: [RecordUnit] = []
+        while let unit = try reader.nextUnit() { units.append(unit) }
+        return units
+    }
+
+    @Test("the generator is deterministic per seed and scale, with unique ids")
+    func generatorIsDeterministic() throws {
+        let directory = try TemporaryDirectory()
+        defer { withExtendedLifetime(directory) {} }
+        let paths = ["a", "b", "c"].map { directory.path("\($0).json") }
+        try scenario.generate(scale: 0.05, seed: 4, to: paths[0])
+        try scenario.generate(scale: 0.05, seed: 4, to: paths[1])
+        try scenario.generate(scale: 0.05, seed: 5, to: paths[2])
+        let bytes = try paths.map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
+        #expect(bytes[0] == bytes[1])
+        #expect(bytes[0] != bytes[2])
+        let read = try units(at: paths[0])
+        #expect(read.count == 500)
+        #expect(Set(read.map { $0.occurrences[0].key }).count == 500)
+        let json = try JSONSerialization.jsonObject(with: bytes[0]) as? [String: Any]
+        #expect((json?["features"] as? [Any])?.count == 500)
+    }
+
+    @Test("a generated feature reads back with every property in its column")
+    func readsGeneratedFeature() throws {
+        let directory = try TemporaryDirectory()
+        defer { withExtendedLifetime(directory) {} }
+        let path = directory.path("q.json")
+        try scenario.generate(scale: 0.01, seed: 1, to: path)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
+        let features = try #require(json["features"] as? [[String: Any]])
+        let first = try #require(features.first)
+        let properties = try #require(first["properties"] as? [String: Any])
+        let occurrence = try #require(try units(at: path).first?.occurrences.first)
+        let names = scenario.schema.entities[0].attributes.map(\.name)
+        #expect(occurrence.key == .text(try #require(first["id"] as? String)))
+        #expect(occurrence.attributes[names.firstIndex(of: "place") ?? -1] == .text(try #require(properties["place"] as? String)))
+        #expect(occurrence.attributes[names.firstIndex(of: "time") ?? -1] == .integer(Int64(try #require(properties["time"] as? Int))))
+        let coordinates = try #require((first["geometry"] as? [String: Any])?["coordinates"] as? [Double])
+        #expect(occurrence.attributes.suffix(3).map { $0 } == coordinates.map { DatabaseValue.real($0) })
+    }
+
+    @Test("the real USGS feeds read completely, nulls and whole-number magnitudes included",
+          .enabled(if: SharedDatasets.available, SharedDatasets.skipReason),
+          arguments: [("usgs/all_day-2014-04-15.geojson", 146), ("usgs/all_week-2014-04-15.geojson", 1513)])
+    func realFeeds(file: String, count: Int) throws {
+        let read = try units(at: SharedDatasets.path(file))
+        #expect(read.count == count)
+        let names = scenario.schema.entities[0].attributes.map(\.name)
+        let mag = try #require(names.firstIndex(of: "mag"))
+        let felt = try #require(names.firstIndex(of: "felt"))
+        #expect(read.allSatisfy { if case .real = $0.occurrences[0].attributes[mag] { return true } else { return false } })
+        #expect(read.contains { $0.occurrences[0].attributes[felt] == .null })
+    }
+
+    @Test("refreshing the week's feed with the day's: 142 features stored before, every strategy valid",
+          .enabled(if: SharedDatasets.available, SharedDatasets.skipReason))
+    func realRefresh() throws {
+        let outcome = try Benchmark(configuration: BenchmarkConfiguration(
+            scenario: scenario, payloadPath: SharedDatasets.path("usgs/all_day-2014-04-15.geojson"),
+            strategies: StrategyRegistry.all, preloadPath: SharedDatasets.path("usgs/all_week-2014-04-15.geojson"))).run()
+        let change = outcome.expected.outcome
+        #expect(change.inserted == 146 - 142)
+        #expect(change.updated + change.unchanged == 142)
+        #expect(outcome.expected.uniqueObjects == 1513 + 4)
+        #expect(outcome.results.count == StrategyRegistry.all.count)
+        for result in outcome.results { #expect(result.valid, "\(result.strategy): \(result.differences)") }
+    }
+}
