@@ -116,10 +116,11 @@ struct RunCommand: ParsableCommand {
     private func header(_ outcome: BenchmarkOutcome, _ configuration: BenchmarkConfiguration) -> String {
         let source = payload.map { "payload \($0)" } ?? "scale \(configuration.scale), seed \(configuration.seed)"
         let megabytes = String(format: "%.1f", Double(outcome.payloadBytes) / 1_048_576)
+        let change = outcome.expected.outcome
         var text = "\(configuration.scenario.name): \(source), \(megabytes) MB, batch size \(configuration.batchSize), "
-            + "\(outcome.expected.occurrences) occurrences\n"
+            + "\(SummaryTable.count(outcome.expected.occurrences)) occurrences of "
+            + "\(SummaryTable.count(change.inserted + change.updated + change.unchanged)) distinct objects\n"
         if let preload {
-            let change = outcome.expected.outcome
             text += "refresh over \(preload): \(change.inserted) objects inserted, \(change.updated) updated, "
                 + "\(change.unchanged) unchanged; \(outcome.expected.uniqueObjects) objects afterwards\n"
             text += outcome.referenceSkipped.map { "ceiling skipped: \($0)\n" }

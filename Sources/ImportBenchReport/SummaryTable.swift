@@ -17,9 +17,9 @@ public enum SummaryTable {
             guard let runs = byStrategy[name], let first = runs.first else { continue }
             let walls = runs.map(\.measurement.wallSeconds)
             let wallMedian = median(walls)
-            var wall = String(format: "%.3f", wallMedian)
+            var wall = seconds(wallMedian)
             if repeated, let low = walls.min(), let high = walls.max() {
-                wall += String(format: " (%.3f-%.3f)", low, high)
+                wall += " (\(seconds(low))-\(seconds(high)))"
             }
             let ratio = ceilingMedian.map { $0 > 0 ? String(format: "%.2f", wallMedian / $0) : "-" } ?? "-"
             let peakRSS = Double(runs.map(\.measurement.peakRSSBytes).max() ?? 0) / 1_048_576
@@ -33,6 +33,13 @@ public enum SummaryTable {
         return table.render()
     }
 
+    /// Four significant digits: 12.34, 1.571, 0.002913. Milliseconds runs stay readable, long runs stay short.
+    static func seconds(_ value: Double) -> String {
+        guard value > 0 else { return "0" }
+        let decimals = max(0, 3 - Int(log10(value).rounded(.down)))
+        return String(format: "%.\(decimals)f", value)
+    }
+
     static func median(_ values: [Double]) -> Double {
         let sorted = values.sorted()
         guard !sorted.isEmpty else { return 0 }
@@ -41,7 +48,7 @@ public enum SummaryTable {
     }
 
     /// Thousands separated, so 66,412 reads at a glance.
-    static func count(_ value: Int) -> String {
+    public static func count(_ value: Int) -> String {
         let digits = String(value.magnitude)
         var grouped = ""
         for (offset, character) in digits.enumerated() {

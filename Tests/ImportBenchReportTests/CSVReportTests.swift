@@ -99,6 +99,8 @@ struct SummaryTableTests {
         #expect(lines[2].hasPrefix("naive"))
         #expect(lines[3].hasPrefix("ceiling"))
         #expect(lines[2].contains("4.000 (3.000-5.000)"))
+        #expect(SummaryTable.render([sampleResult(strategy: "naive", wall: 0.0029134)]).contains("0.002913"))
+        #expect(SummaryTable.render([sampleResult(strategy: "naive", wall: 12.3456)]).contains("12.35"))
         #expect(lines[2].contains("4.00"))
         #expect(lines[2].contains("120"))
     }
