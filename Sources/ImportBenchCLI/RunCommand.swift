@@ -38,8 +38,8 @@ struct RunCommand: ParsableCommand {
     var payload: String?
 
     @Option(help: ArgumentHelp(
-        "Import this earlier payload first, untimed and uncounted, so the measured import is a refresh of a filled store (the ceiling still runs into an empty one).",
-        valueName: "file"))
+        "Fill the store first, untimed and uncounted, so the measured import is a refresh: an earlier payload file, or overlap=X,changed=Y to generate one holding X of the payload's objects, Y of those with other values (quakes, products). The ceiling still runs into an empty store.",
+        valueName: "file|spec"))
     var preload: String?
 
     @Option(help: ArgumentHelp(
@@ -63,8 +63,17 @@ struct RunCommand: ParsableCommand {
         guard BatchSize(parsing: batchSize) != nil else {
             throw ValidationError("invalid batch size '\(batchSize)'; expected a positive number of occurrences or 'all'")
         }
+        if let preload { _ = try resolvedPreload(preload) }
         guard repetitions >= 1 else { throw ValidationError("--repetitions must be at least 1") }
         guard prewarmChunk >= 1 else { throw ValidationError("--prewarm-chunk must be at least 1") }
+    }
+
+    func resolvedPreload(_ text: String) throws -> PreloadSpec {
+        do {
+            return try PreloadSpec(parsing: text)
+        } catch {
+            throw ValidationError(String(describing: error))
+        }
     }
 
     func resolvedStrategies() throws -> [any ImportStrategy.Type] {
@@ -84,7 +93,7 @@ struct RunCommand: ParsableCommand {
             scenario: scenarioOptions.resolvedScenario, scale: scenarioOptions.resolvedScale, seed: scenarioOptions.seed,
             payloadPath: payload, strategies: try resolvedStrategies(),
             batchSize: BatchSize(parsing: batchSize) ?? .default, repetitions: repetitions,
-            databasePath: db, prewarmChunkSize: prewarmChunk, preloadPath: preload)
+            databasePath: db, prewarmChunkSize: prewarmChunk, preload: try preload.map(resolvedPreload))
         let progress = ProgressReporter(enabled: !quiet)
         let outcome: BenchmarkOutcome
         do {

@@ -69,12 +69,70 @@ struct QuakesScenarioTests {
     func realRefresh() throws {
         let outcome = try Benchmark(configuration: BenchmarkConfiguration(
             scenario: scenario, payloadPath: SharedDatasets.path("usgs/all_day-2014-04-15.geojson"),
-            strategies: StrategyRegistry.all, preloadPath: SharedDatasets.path("usgs/all_week-2014-04-15.geojson"))).run()
+            strategies: StrategyRegistry.all, preload: .file(SharedDatasets.path("usgs/all_week-2014-04-15.geojson")))).run()
         let change = outcome.expected.outcome
         #expect(change.inserted == 146 - 142)
         #expect(change.updated + change.unchanged == 142)
         #expect(outcome.expected.uniqueObjects == 1513 + 4)
         #expect(outcome.results.count == StrategyRegistry.all.count)
         for result in outcome.results { #expect(result.valid, "\(result.strategy): \(result.differences)") }
+    }
+}
+
+@Suite("Generated refreshes")
+struct GeneratedRefreshTests {
+    @Test("overlap and changed shares shape the refresh; every strategy stays valid",
+          arguments: [("quakes", 0.9, 0.2), ("products", 0.5, 1.0), ("products", 1.0, 0.0)])
+    func generatedRefresh(scenarioName: String, overlap: Double, changed: Double) throws {
+        let scenario = try #require(ScenarioRegistry.scenario(named: scenarioName))
+        let outcome = try Benchmark(configuration: BenchmarkConfiguration(
+            scenario: scenario, scale: try #require(Scale(factor: 0.04)), seed: 3, strategies: StrategyRegistry.all,
+            batchSize: .occurrences(100), preload: .generated(overlap: overlap, changed: changed))).run()
+        let objects = outcome.expected.occurrences  // 400 distinct objects, each met once
+        let shared = Int((Double(objects) * overlap).rounded())
+        let change = outcome.expected.outcome
+        #expect(change.inserted == objects - shared)
+        #expect(change.updated + change.unchanged == shared)
+        // The changed share is drawn per object, a binomial sample: within four standard deviations.
+        let expectedUpdated = Double(shared) * changed
+        let deviation = (Double(shared) * changed * (1 - changed)).squareRoot()
+        #expect(abs(Double(change.updated) - expectedUpdated) <= 4 * deviation + 1)
+        #expect(outcome.expected.uniqueObjects == 2 * objects - shared)
+        for result in outcome.results { #expect(result.valid, "\(result.strategy): \(result.differences)") }
+    }
+
+    @Test("the measured payload is the same with or without a generated preload")
+    func payloadUnchangedByPreload() throws {
+        let scenario = QuakesScenario()
+        let plain = try Benchmark(configuration: BenchmarkConfiguration(
+            scenario: scenario, scale: try #require(Scale(factor: 0.02)), seed: 8, strategies: [CeilingStrategy.self])).run()
+        let refreshed = try Benchmark(configuration: BenchmarkConfiguration(
+            scenario: scenario, scale: try #require(Scale(factor: 0.02)), seed: 8, strategies: [CeilingStrategy.self],
+            preload: .generated(overlap: 0.5, changed: 0.5))).run()
+        #expect(plain.results.first?.digest == refreshed.results.first?.digest)
+    }
+
+    @Test("preload specs parse, and bad ones are refused", arguments: [
+        ("overlap=0.9,changed=0.2", PreloadSpec.generated(overlap: 0.9, changed: 0.2)),
+        ("overlap=1", .generated(overlap: 1, changed: 0)),
+        ("feeds/week.geojson", .file("feeds/week.geojson")),
+    ])
+    func parsing(text: String, spec: PreloadSpec) throws {
+        #expect(try PreloadSpec(parsing: text) == spec)
+    }
+
+    @Test("bad preload specs are refused", arguments: ["overlap=1.5", "overlap=x", "changed=0.2", "overlap=0.5,moved=1"])
+    func badSpecs(text: String) {
+        #expect(throws: ImportError.self) { _ = try PreloadSpec(parsing: text) }
+    }
+
+    @Test("chat cannot generate a refresh yet and says what to do instead")
+    func chatUnsupported() throws {
+        let error = #expect(throws: ImportError.self) {
+            _ = try Benchmark(configuration: BenchmarkConfiguration(
+                scenario: ChatScenario(), scale: try #require(Scale(factor: 0.02)), strategies: [UpsertStrategy.self],
+                preload: .generated(overlap: 1, changed: 0.5))).run()
+        }
+        #expect(error.map { "\($0)" }?.contains("--preload a payload file") == true)
     }
 }

@@ -203,7 +203,7 @@ struct RefreshTests {
         let scenario = PathSwitchingScenario(units: [preload: FixtureScenario.forumUnits, payload: Self.refresh])
         let outcome = try Benchmark(configuration: BenchmarkConfiguration(
             scenario: scenario, payloadPath: payload, strategies: [try #require(StrategyRegistry.strategy(named: strategy))],
-            batchSize: .occurrences(3), preloadPath: preload)).run()
+            batchSize: .occurrences(3), preload: .file(preload))).run()
         for result in outcome.results {
             #expect(result.valid, "\(result.strategy): \(result.differences)")
             #expect(result.records == 4)
@@ -228,7 +228,7 @@ struct RefreshTests {
         let selfContained = [RecordUnit(occurrences: Array(Self.refresh[0].occurrences.prefix(2)), path: "posts[0]", byteOffset: 0)]
         let scenario = PathSwitchingScenario(units: [preload: FixtureScenario.forumUnits, payload: selfContained])
         let outcome = try Benchmark(configuration: BenchmarkConfiguration(
-            scenario: scenario, payloadPath: payload, strategies: [UpsertStrategy.self], preloadPath: preload)).run()
+            scenario: scenario, payloadPath: payload, strategies: [UpsertStrategy.self], preload: .file(preload))).run()
         let ceiling = try #require(outcome.results.first { $0.strategy == "ceiling" })
         #expect(ceiling.valid)
         #expect(ceiling.preload == nil)

@@ -8,8 +8,8 @@ public struct BenchmarkConfiguration {
     public var seed: UInt64
     /// A recorded payload to run instead of the generator's.
     public var payloadPath: String?
-    /// A payload imported before each measured run (untimed, uncounted): the measured run is a refresh.
-    public var preloadPath: String?
+    /// What fills the store before each measured run (untimed, uncounted): the measured run is a refresh.
+    public var preload: PreloadSpec?
     /// The ceiling is added when missing: every time is also given as a multiple of it.
     public var strategies: [any ImportStrategy.Type]
     public var batchSize: BatchSize
@@ -21,9 +21,9 @@ public struct BenchmarkConfiguration {
     public init(
         scenario: any Scenario, scale: Scale = .base, seed: UInt64 = 1, payloadPath: String? = nil,
         strategies: [any ImportStrategy.Type], batchSize: BatchSize = .default, repetitions: Int = 1,
-        databasePath: String? = nil, prewarmChunkSize: Int = 500, preloadPath: String? = nil
+        databasePath: String? = nil, prewarmChunkSize: Int = 500, preload: PreloadSpec? = nil
     ) {
-        self.preloadPath = preloadPath
+        self.preload = preload
         self.scenario = scenario
         self.scale = scale
         self.seed = seed
@@ -96,7 +96,8 @@ public final class Benchmark {
         var expected: ExpectedContent
         var expectedWithoutPreload: ExpectedContent?
         var referenceSkipped: String?
-        if let preloadPath = configuration.preloadPath {
+        let preloadPath = try resolvePreload(payloadPath: payloadPath, in: workDirectory)
+        if let preloadPath {
             guard FileManager.default.fileExists(atPath: preloadPath) else {
                 throw PayloadError(file: preloadPath, byteOffset: nil, path: nil, expected: "a readable preload payload", found: "no such file")
             }
@@ -130,7 +131,7 @@ public final class Benchmark {
                 let run = ImportRun(
                     scenario: scenario, payloadPath: payloadPath, strategy: strategy, batchSize: configuration.batchSize,
                     databasePath: databasePath, prewarmChunkSize: configuration.prewarmChunkSize,
-                    preloadPath: isReference ? nil : configuration.preloadPath)
+                    preloadPath: isReference ? nil : preloadPath)
                 let target = isReference ? (expectedWithoutPreload ?? expected) : expected
                 let measurement = try withoutActuallyEscaping(observe) { observe in
                     try run.execute { occurrences in
@@ -143,7 +144,7 @@ public final class Benchmark {
                     scenario: scenario.name, strategy: strategy.name, scale: configuration.payloadPath == nil ? configuration.scale.description : "recorded",
                     seed: configuration.seed, batchSize: configuration.batchSize, repetition: repetition,
                     measurement: measurement, uniqueRecords: target.uniqueObjects, outcome: target.outcome,
-                    preload: isReference ? nil : configuration.preloadPath, digest: measurement.digest.value,
+                    preload: isReference ? nil : configuration.preload?.description, digest: measurement.digest.value,
                     valid: differences.isEmpty && measurement.digest == target.digest, differences: differences,
                     sqliteVersion: Connection.sqliteVersion, benchVersion: BenchVersion.current)
                 results.append(result)
@@ -154,6 +155,24 @@ public final class Benchmark {
         return BenchmarkOutcome(
             results: results, expected: expected, expectedWithoutPreload: expectedWithoutPreload, referenceSkipped: referenceSkipped,
             payloadPath: payloadPath, payloadBytes: payloadBytes)
+    }
+
+    /// The preload's file: the given one, or one generated to overlap the measured payload.
+    private func resolvePreload(payloadPath: String, in workDirectory: URL) throws -> String? {
+        switch configuration.preload {
+        case nil:
+            return nil
+        case .file(let path):
+            return path
+        case .generated(let overlap, let changed):
+            guard configuration.payloadPath == nil else {
+                throw ImportError.unsupported("a generated preload overlaps a generated payload; with --payload, give --preload a file")
+            }
+            let path = workDirectory.appendingPathComponent("preload-\(configuration.scenario.name)").path
+            try configuration.scenario.generatePreload(
+                scale: configuration.scale.factor, seed: configuration.seed, overlap: overlap, changed: changed, to: path)
+            return path
+        }
     }
 
     private func databasePath(for strategy: String, in workDirectory: URL) -> String {

@@ -10,4 +10,13 @@ public protocol Scenario: Sendable {
     func generate(scale: Double, seed: UInt64, to path: String) throws
     /// Opens a streaming reader over a payload file of this scenario's shape.
     func openReader(path: String) throws -> any RecordReader
+    /// Writes an earlier payload for a refresh of what `generate` writes: `overlap` (0...1) of its
+    /// objects are in it, `changed` (0...1) of those with other values. Throws where unsupported.
+    func generatePreload(scale: Double, seed: UInt64, overlap: Double, changed: Double, to path: String) throws
+}
+
+extension Scenario {
+    public func generatePreload(scale: Double, seed: UInt64, overlap: Double, changed: Double, to path: String) throws {
+        throw ImportError.unsupported("the \(name) scenario cannot generate a refresh yet; give --preload a payload file")
+    }
 }

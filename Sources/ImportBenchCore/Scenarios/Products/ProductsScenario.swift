@@ -28,6 +28,10 @@ public struct ProductsScenario: Scenario {
         try ProductsPayloadGenerator(scale: scale, seed: seed).write(to: path)
     }
 
+    public func generatePreload(scale: Double, seed: UInt64, overlap: Double, changed: Double, to path: String) throws {
+        try ProductsPayloadGenerator(scale: scale, seed: seed).preload(overlap: overlap, changed: changed).write(to: path)
+    }
+
     public func openReader(path: String) throws -> any RecordReader {
         try ProductsPayloadReader(path: path, schema: schema)
     }

@@ -7,8 +7,10 @@ public struct QuakesPayloadGenerator: Sendable {
     public let featureCount: Int
     /// Index of the newest feature; a later feed starts at a lower index, an earlier one at a higher.
     public let firstIndex: Int
-    /// Bumped for a later revision of the same events: updated time, status and magnitude change.
+    /// Bumped for another revision of the same events: updated time, status and magnitude change...
     public let revision: Int
+    /// ...for this share of them, chosen per event independently of the revision.
+    public let changedShare: Double
 
     static let networks = ["ak", "ci", "nc", "us", "uw", "nn", "hv", "pr", "mb", "uu"]
     static let regions = ["California", "Alaska", "Nevada", "Hawaii", "Puerto Rico", "Montana", "Utah", "Washington", "Japan", "Chile"]
@@ -17,12 +19,20 @@ public struct QuakesPayloadGenerator: Sendable {
     /// 2014-04-15T00:00:00Z in milliseconds, the day of the recorded sample feeds.
     static let feedEpochMilliseconds = 1_397_520_000_000
 
-    public init(scale: Double, seed: UInt64, firstIndex: Int = 0, revision: Int = 0) {
+    public init(scale: Double, seed: UInt64, firstIndex: Int = 0, revision: Int = 0, changedShare: Double = 1) {
         self.scale = scale
         self.seed = seed
         self.featureCount = max(1, Int((Double(QuakesScenario.baseFeatures) * scale).rounded()))
         self.firstIndex = firstIndex
         self.revision = revision
+        self.changedShare = changedShare
+    }
+
+    /// An earlier feed for a refresh: `overlap` of this feed's events, `changed` of those revised.
+    public func preload(overlap: Double, changed: Double) -> QuakesPayloadGenerator {
+        let shared = Int((Double(featureCount) * overlap).rounded())
+        return QuakesPayloadGenerator(
+            scale: scale, seed: seed, firstIndex: firstIndex + featureCount - shared, revision: revision + 1, changedShare: changed)
     }
 
     public func write(to path: String) throws {
@@ -57,18 +67,20 @@ public struct QuakesPayloadGenerator: Sendable {
 
     private func writeFeature(_ index: Int, to writer: JSONTextWriter) {
         var random = SeededRandom(seed: SeededRandom.subSeed(seed, stream: 20, index: UInt64(index)))
-        var revised = SeededRandom(seed: SeededRandom.subSeed(seed, stream: 21 + UInt64(revision), index: UInt64(index)))
+        let applied = revision > 0 && Self.isRevised(index, seed: seed, stream: 29, share: changedShare) ? revision : 0
+        var revised = SeededRandom(seed: SeededRandom.subSeed(seed, stream: 21 + UInt64(applied), index: UInt64(index)))
         let network = random.pick(Self.networks)
         // A bijection of the index (7919 is prime to the modulus), so ids never collide at any scale.
         let code = String(10_000_000 + (index &* 7_919) % 89_999_999)
         let id = network + code
         // Newest first: a higher index is an older event, about a minute apart.
         let time = Self.feedEpochMilliseconds - index * 60_000 - random.nextInt(below: 59_000)
-        let updated = time + 60_000 + revision * 3_600_000 + revised.nextInt(below: 600_000)
-        let magnitudeTenths = max(0, random.nextInt(in: 2...45) + (revision > 0 && revised.chance(0.3) ? revised.nextInt(in: -2...2) : 0))
+        // A revised event is always updated an hour later per revision, so it differs from every other revision.
+        let updated = time + 60_000 + applied * 3_600_000 + revised.nextInt(below: 600_000)
+        let magnitudeTenths = max(0, random.nextInt(in: 2...45) + (applied > 0 && revised.chance(0.3) ? revised.nextInt(in: -2...2) : 0))
         let place = "\(random.nextInt(in: 1...120))km \(random.pick(Self.directions)) of \(random.pick(Self.regions)) Town, \(random.pick(Self.regions))"
         let felt = random.chance(0.1) ? random.nextInt(in: 1...500) : nil
-        let reviewed = random.chance(0.3) || (revision > 0 && revised.chance(0.5))
+        let reviewed = random.chance(0.3) || (applied > 0 && revised.chance(0.5))
 
         writer.beginObject()
         writer.field("type", "Feature")
@@ -125,5 +137,12 @@ public struct QuakesPayloadGenerator: Sendable {
         writer.endObject()
         writer.field("id", id)
         writer.endObject()
+    }
+
+    /// Whether an object takes part in a revision: drawn from its own stream, so the same objects
+    /// change whichever revision is written.
+    static func isRevised(_ index: Int, seed: UInt64, stream: UInt64, share: Double) -> Bool {
+        var random = SeededRandom(seed: SeededRandom.subSeed(seed, stream: stream, index: UInt64(index)))
+        return random.chance(share)
     }
 }

@@ -37,6 +37,10 @@ public struct QuakesScenario: Scenario {
         try QuakesPayloadGenerator(scale: scale, seed: seed).write(to: path)
     }
 
+    public func generatePreload(scale: Double, seed: UInt64, overlap: Double, changed: Double, to path: String) throws {
+        try QuakesPayloadGenerator(scale: scale, seed: seed).preload(overlap: overlap, changed: changed).write(to: path)
+    }
+
     public func openReader(path: String) throws -> any RecordReader {
         try QuakesPayloadReader(path: path, schema: schema)
     }

@@ -1,0 +1,41 @@
+/// What fills the store before a refresh run: a recorded payload, or one generated to overlap the
+/// measured payload (`overlap=0.9,changed=0.2`: 90 % of its objects already stored, 20 % of those
+/// with other values).
+public enum PreloadSpec: Hashable, Sendable {
+    case file(String)
+    case generated(overlap: Double, changed: Double)
+
+    /// Parses `overlap=X,changed=Y` (each 0...1, `changed` defaults to 0); anything else is a file path.
+    public init(parsing text: String) throws {
+        guard text.hasPrefix("overlap=") || text.hasPrefix("changed=") else {
+            self = .file(text)
+            return
+        }
+        var overlap: Double?
+        var changed = 0.0
+        for part in text.split(separator: ",") {
+            let pair = part.split(separator: "=", maxSplits: 1).map { String($0) }
+            guard pair.count == 2, let value = Double(pair[1]), (0...1).contains(value) else {
+                throw ImportError.unsupported("invalid preload '\(text)': expected overlap=X,changed=Y with X and Y between 0 and 1")
+            }
+            switch pair[0] {
+            case "overlap": overlap = value
+            case "changed": changed = value
+            default: throw ImportError.unsupported("invalid preload '\(text)': unknown '\(pair[0])'; expected overlap and changed")
+            }
+        }
+        guard let overlap else {
+            throw ImportError.unsupported("invalid preload '\(text)': overlap=X is required")
+        }
+        self = .generated(overlap: overlap, changed: changed)
+    }
+}
+
+extension PreloadSpec: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .file(let path): return path
+        case .generated(let overlap, let changed): return "overlap=\(overlap),changed=\(changed)"
+        }
+    }
+}
