@@ -218,7 +218,7 @@ public final class JSONArrayElementReader {
         guard let key = (try? JSONSerialization.jsonObject(with: Data(quoted), options: options)) as? String else {
             throw PayloadError(
                 file: path, byteOffset: storageFileOffset + start, path: nil, expected: "a valid key string",
-                found: Self.snippet(quoted))
+                found: JSONBytes.snippet(quoted))
         }
         return Array(key.utf8)
     }
@@ -327,7 +327,7 @@ public final class JSONArrayElementReader {
     private func skipScalar(context: String?) throws {
         let first = storage[position]
         let isLiteral = first == .lowercaseT || first == .lowercaseF || first == .lowercaseN
-        guard isLiteral || first == .minus || (first >= .zero && first <= .nine) else {
+        guard isLiteral || first == .minus || (first >= .digitZero && first <= .digitNine) else {
             throw failure(expected: "a value", found: Self.describe(first), path: context)
         }
         let ownsRetention = retainedStart == nil
@@ -350,14 +350,14 @@ public final class JSONArrayElementReader {
         guard token.elementsEqual(expected) else {
             throw PayloadError(
                 file: path, byteOffset: storageFileOffset + position - length, path: context,
-                expected: "a value", found: Self.snippet(token))
+                expected: "a value", found: JSONBytes.snippet(token))
         }
     }
 
     @inline(__always)
     private static func isScalarByte(_ byte: UInt8) -> Bool {
         let lowercased = byte | 0x20
-        return (byte >= .zero && byte <= .nine) || (lowercased >= .lowercaseA && lowercased <= .lowercaseZ)
+        return (byte >= .digitZero && byte <= .digitNine) || (lowercased >= .lowercaseA && lowercased <= .lowercaseZ)
             || byte == .minus || byte == .plus || byte == .dot
     }
 
@@ -413,33 +413,5 @@ public final class JSONArrayElementReader {
         return "byte 0x" + String(byte, radix: 16, uppercase: true)
     }
 
-    private static func snippet(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
-        let shown = String(decoding: bytes.prefix(40), as: UTF8.self)
-        return "'\(shown)\(bytes.count > 40 ? "…" : "")'"
-    }
 }
 
-extension UInt8 {
-    fileprivate static let quote = UInt8(ascii: "\"")
-    fileprivate static let backslash = UInt8(ascii: "\\")
-    fileprivate static let openBrace = UInt8(ascii: "{")
-    fileprivate static let closeBrace = UInt8(ascii: "}")
-    fileprivate static let openBracket = UInt8(ascii: "[")
-    fileprivate static let closeBracket = UInt8(ascii: "]")
-    fileprivate static let comma = UInt8(ascii: ",")
-    fileprivate static let colon = UInt8(ascii: ":")
-    fileprivate static let space = UInt8(ascii: " ")
-    fileprivate static let newline = UInt8(ascii: "\n")
-    fileprivate static let carriageReturn = UInt8(ascii: "\r")
-    fileprivate static let tab = UInt8(ascii: "\t")
-    fileprivate static let minus = UInt8(ascii: "-")
-    fileprivate static let plus = UInt8(ascii: "+")
-    fileprivate static let dot = UInt8(ascii: ".")
-    fileprivate static let zero = UInt8(ascii: "0")
-    fileprivate static let nine = UInt8(ascii: "9")
-    fileprivate static let lowercaseA = UInt8(ascii: "a")
-    fileprivate static let lowercaseZ = UInt8(ascii: "z")
-    fileprivate static let lowercaseT = UInt8(ascii: "t")
-    fileprivate static let lowercaseF = UInt8(ascii: "f")
-    fileprivate static let lowercaseN = UInt8(ascii: "n")
-}

@@ -115,7 +115,7 @@ public final class JSONTape: @unchecked Sendable {
 
     /// The token's raw JSON text, shortened, for error messages.
     func snippet(of token: JSONToken) -> String {
-        Self.snippet(span(of: token))
+        JSONBytes.snippet(span(of: token))
     }
 
     func span(of token: JSONToken) -> UnsafeBufferPointer<UInt8> {
@@ -265,10 +265,6 @@ public final class JSONTape: @unchecked Sendable {
         return "byte 0x" + String(byte, radix: 16, uppercase: true)
     }
 
-    static func snippet(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
-        let shown = String(decoding: bytes.prefix(40), as: UTF8.self)
-        return "'\(shown)\(bytes.count > 40 ? "…" : "")'"
-    }
 }
 
 /// The kinds of JSON value; `true` and `false` are both `bool`.
@@ -503,7 +499,7 @@ private struct JSONTapeParser {
     // MARK: Errors
 
     private func snippet(from index: Int, count: Int) -> String {
-        JSONTape.snippet(UnsafeBufferPointer(rebasing: input[index..<min(index + count, input.count)]))
+        JSONBytes.snippet(UnsafeBufferPointer(rebasing: input[index..<min(index + count, input.count)]))
     }
 
     /// Where the parse was: the member or element being read in each open container. Closed
@@ -570,7 +566,7 @@ private struct JSONScanner {
     }
 
     private func snippet(from index: Int, count: Int) -> String {
-        JSONTape.snippet(UnsafeBufferPointer(rebasing: input[index..<min(index + count, input.count)]))
+        JSONBytes.snippet(UnsafeBufferPointer(rebasing: input[index..<min(index + count, input.count)]))
     }
 
     /// From the opening quote at `start` to past the closing one, validating escapes and UTF-8.
@@ -748,38 +744,9 @@ private struct JSONScanner {
             }
             throw Failure(
                 index: start, expected: "the literal \(literal)",
-                found: JSONTape.snippet(UnsafeBufferPointer(rebasing: input[start..<max(wordEnd, start + 1)])))
+                found: JSONBytes.snippet(UnsafeBufferPointer(rebasing: input[start..<max(wordEnd, start + 1)])))
         }
         return end
     }
 }
 
-extension UInt8 {
-    fileprivate static let quote = UInt8(ascii: "\"")
-    fileprivate static let backslash = UInt8(ascii: "\\")
-    fileprivate static let slash = UInt8(ascii: "/")
-    fileprivate static let openBrace = UInt8(ascii: "{")
-    fileprivate static let closeBrace = UInt8(ascii: "}")
-    fileprivate static let openBracket = UInt8(ascii: "[")
-    fileprivate static let closeBracket = UInt8(ascii: "]")
-    fileprivate static let comma = UInt8(ascii: ",")
-    fileprivate static let colon = UInt8(ascii: ":")
-    fileprivate static let space = UInt8(ascii: " ")
-    fileprivate static let newline = UInt8(ascii: "\n")
-    fileprivate static let carriageReturn = UInt8(ascii: "\r")
-    fileprivate static let tab = UInt8(ascii: "\t")
-    fileprivate static let minus = UInt8(ascii: "-")
-    fileprivate static let plus = UInt8(ascii: "+")
-    fileprivate static let dot = UInt8(ascii: ".")
-    fileprivate static let digitZero = UInt8(ascii: "0")
-    fileprivate static let digitNine = UInt8(ascii: "9")
-    fileprivate static let lowercaseA = UInt8(ascii: "a")
-    fileprivate static let lowercaseB = UInt8(ascii: "b")
-    fileprivate static let lowercaseE = UInt8(ascii: "e")
-    fileprivate static let lowercaseF = UInt8(ascii: "f")
-    fileprivate static let lowercaseN = UInt8(ascii: "n")
-    fileprivate static let lowercaseR = UInt8(ascii: "r")
-    fileprivate static let lowercaseT = UInt8(ascii: "t")
-    fileprivate static let lowercaseU = UInt8(ascii: "u")
-    fileprivate static let lowercaseZ = UInt8(ascii: "z")
-}

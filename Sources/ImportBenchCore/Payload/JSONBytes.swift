@@ -1,0 +1,38 @@
+/// Bytes the JSON splitter and tape compare against, named once for both.
+extension UInt8 {
+    static let quote = UInt8(ascii: "\"")
+    static let backslash = UInt8(ascii: "\\")
+    static let openBrace = UInt8(ascii: "{")
+    static let closeBrace = UInt8(ascii: "}")
+    static let openBracket = UInt8(ascii: "[")
+    static let closeBracket = UInt8(ascii: "]")
+    static let comma = UInt8(ascii: ",")
+    static let colon = UInt8(ascii: ":")
+    static let space = UInt8(ascii: " ")
+    static let newline = UInt8(ascii: "\n")
+    static let carriageReturn = UInt8(ascii: "\r")
+    static let tab = UInt8(ascii: "\t")
+    static let minus = UInt8(ascii: "-")
+    static let plus = UInt8(ascii: "+")
+    static let dot = UInt8(ascii: ".")
+    static let lowercaseA = UInt8(ascii: "a")
+    static let lowercaseZ = UInt8(ascii: "z")
+    static let lowercaseT = UInt8(ascii: "t")
+    static let lowercaseF = UInt8(ascii: "f")
+    static let lowercaseN = UInt8(ascii: "n")
+    static let slash = UInt8(ascii: "/")
+    static let digitZero = UInt8(ascii: "0")
+    static let digitNine = UInt8(ascii: "9")
+    static let lowercaseB = UInt8(ascii: "b")
+    static let lowercaseE = UInt8(ascii: "e")
+    static let lowercaseR = UInt8(ascii: "r")
+    static let lowercaseU = UInt8(ascii: "u")
+}
+
+/// The start of a byte run for an error message: enough to recognise, never a megabyte string.
+enum JSONBytes {
+    static func snippet(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        let shown = String(decoding: bytes.prefix(40), as: UTF8.self)
+        return "'\(shown)\(bytes.count > 40 ? "…" : "")'"
+    }
+}
