@@ -51,3 +51,24 @@ struct ChatStrategyTests {
         #expect(measurement.counts.inserts == expected.digest.rowCount)
     }
 }
+
+@Suite("Generated files and in-process generation")
+struct GeneratedPayloadFileTests {
+    @Test("a payload written by generate, run with --payload, gives the in-process generator's digest",
+          arguments: ScenarioRegistry.names)
+    func sameDigest(scenarioName: String) throws {
+        let scenario = try #require(ScenarioRegistry.scenario(named: scenarioName))
+        let directory = try TemporaryDirectory()
+        defer { withExtendedLifetime(directory) {} }
+        let scale = try #require(Scale(factor: 0.02))
+        let file = directory.path("payload")
+        try scenario.generate(scale: scale.factor, seed: 9, to: file)
+        let generated = try Benchmark(configuration: BenchmarkConfiguration(
+            scenario: scenario, scale: scale, seed: 9, strategies: [PrewarmStrategy.self])).run()
+        let recorded = try Benchmark(configuration: BenchmarkConfiguration(
+            scenario: scenario, payloadPath: file, strategies: [PrewarmStrategy.self])).run()
+        #expect(generated.results.map(\.digest) == recorded.results.map(\.digest))
+        #expect(recorded.results.allSatisfy { $0.valid })
+        #expect(recorded.results.first?.scale == "recorded")
+    }
+}
