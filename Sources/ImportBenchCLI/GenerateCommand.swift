@@ -21,7 +21,6 @@ struct GenerateCommand: ParsableCommand {
         } catch {
             throw CommandFailure.failed("cannot generate \(out): \(error)")
         }
-        let size = ((try? FileManager.default.attributesOfItem(atPath: out))?[.size] as? NSNumber)?.int64Value ?? 0
-        print("wrote \(out): \(scenarioOptions.scenario) at \(scenarioOptions.resolvedScale), seed \(scenarioOptions.seed), \(size) bytes")
+        print("wrote \(out): \(scenarioOptions.scenario) at \(scenarioOptions.resolvedScale), seed \(scenarioOptions.seed), \(PayloadSize.bytes(at: out)) bytes")
     }
 }

@@ -151,7 +151,7 @@ public final class Benchmark {
                 observe(.runFinished(result))
             }
         }
-        let payloadBytes = ((try? FileManager.default.attributesOfItem(atPath: payloadPath))?[.size] as? NSNumber)?.int64Value ?? 0
+        let payloadBytes = PayloadSize.bytes(at: payloadPath)
         return BenchmarkOutcome(
             results: results, expected: expected, expectedWithoutPreload: expectedWithoutPreload, referenceSkipped: referenceSkipped,
             payloadPath: payloadPath, payloadBytes: payloadBytes)
