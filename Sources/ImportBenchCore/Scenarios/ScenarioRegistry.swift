@@ -1,6 +1,6 @@
 /// Every built-in scenario, by command-line name.
 public enum ScenarioRegistry {
-    public static var all: [any Scenario] { [ChatScenario(), QuakesScenario(), ProductsScenario()] }
+    public static var all: [any Scenario] { [ChatScenario(), QuakesScenario(), ProductsScenario(), TransitScenario()] }
 
     public static var names: [String] { all.map(\.name) }
 

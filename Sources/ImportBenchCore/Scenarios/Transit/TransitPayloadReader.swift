@@ -1,0 +1,151 @@
+import Foundation
+import ImportBenchStore
+
+/// Turns a GTFS feed directory into one unit per CSV row: every stop (file order), then every
+/// trip, then every stop_time, so a stop_time's stop and trip are always written before it.
+///
+/// Columns are found by header name; attribute columns may be missing or empty (NULL), while
+/// `stop_id`, `trip_id`, `stop_sequence` and stop_times' `stop_id` are required. A stop_time whose
+/// trip or stop is absent from its file cannot be stored by any strategy (the foreign key would
+/// dangle), so it is skipped and counted in `skippedRows` by reason; everything else is imported.
+/// Repeated keys are kept: the last row wins, as for every scenario. The reader remembers the
+/// stop and trip ids it has met (memory grows with those, never with stop_times).
+public final class TransitPayloadReader: RecordReader {
+    public let directory: String
+    /// Rows left out, by reason (`stop_times.txt: stop_id not in stops.txt`).
+    public private(set) var skippedRows: [String: Int] = [:]
+
+    private enum Phase { case stops, trips, stopTimes, finished }
+    private var phase = Phase.stops
+    private let stops: TableReader
+    private let trips: TableReader
+    private let stopTimes: TableReader
+    private let stopTimeTrip: Int
+    private let stopTimeStop: Int
+    /// Where `stop_sequence` sits in the stop_time's attributes: it is also part of the key.
+    private let sequenceAttribute: Int
+    private var knownStops = Set<String>()
+    private var knownTrips = Set<String>()
+
+    static let missingTrip = "\(TransitScenario.stopTimesFile): trip_id not in \(TransitScenario.tripsFile)"
+    static let missingStop = "\(TransitScenario.stopTimesFile): stop_id not in \(TransitScenario.stopsFile)"
+
+    /// - Parameter chunkSize: bytes per read of each file; small values exist for tests.
+    public init(directory: String, schema: Schema, chunkSize: Int = 1 << 20) throws {
+        self.directory = directory
+        guard let stop = schema.index(of: TransitScenario.stop.name), schema.entities[stop] == TransitScenario.stop,
+            let trip = schema.index(of: TransitScenario.trip.name), schema.entities[trip] == TransitScenario.trip,
+            let stopTime = schema.index(of: TransitScenario.stopTime.name), schema.entities[stopTime] == TransitScenario.stopTime
+        else {
+            throw PayloadError(file: directory, byteOffset: nil, path: nil, expected: "the transit schema", found: "schema '\(schema.name)'")
+        }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw PayloadError(
+                file: directory, byteOffset: nil, path: nil,
+                expected: "a GTFS feed directory holding stops.txt, trips.txt and stop_times.txt", found: "no such directory")
+        }
+        func open(_ file: String, entity: Int, key: String) throws -> TableReader {
+            let csv = try CSVRecordReader(path: (directory as NSString).appendingPathComponent(file), fileName: file, chunkSize: chunkSize)
+            return TableReader(csv: csv, entity: entity, key: try csv.requiredColumn(key), attributes: schema.entities[entity].attributes)
+        }
+        stops = try open(TransitScenario.stopsFile, entity: stop, key: "stop_id")
+        trips = try open(TransitScenario.tripsFile, entity: trip, key: "trip_id")
+        stopTimes = try open(TransitScenario.stopTimesFile, entity: stopTime, key: "stop_sequence")
+        stopTimeTrip = try stopTimes.csv.requiredColumn("trip_id")
+        stopTimeStop = try stopTimes.csv.requiredColumn("stop_id")
+        sequenceAttribute = TransitScenario.stopTime.attributes.firstIndex { $0.name == "stop_sequence" } ?? 0
+    }
+
+    /// Rows skipped so far, all reasons together.
+    public var skippedRowCount: Int { skippedRows.values.reduce(0, +) }
+
+    public func nextUnit() throws -> RecordUnit? {
+        while true {
+            switch phase {
+            case .stops:
+                guard try stops.csv.nextRow() else {
+                    phase = .trips
+                    continue
+                }
+                let key = try stops.csv.requiredText(stops.key)
+                knownStops.insert(key)
+                return stops.unit(key: key, attributes: try stops.attributeValues())
+            case .trips:
+                guard try trips.csv.nextRow() else {
+                    phase = .stopTimes
+                    continue
+                }
+                let key = try trips.csv.requiredText(trips.key)
+                knownTrips.insert(key)
+                return trips.unit(key: key, attributes: try trips.attributeValues())
+            case .stopTimes:
+                guard try stopTimes.csv.nextRow() else {
+                    phase = .finished
+                    continue
+                }
+                if let unit = try stopTimeUnit() { return unit }
+            case .finished:
+                return nil
+            }
+        }
+    }
+
+    /// The current stop_times row as a unit, or nil when it is skipped.
+    private func stopTimeUnit() throws -> RecordUnit? {
+        let csv = stopTimes.csv
+        let tripID = try csv.requiredText(stopTimeTrip)
+        let stopID = try csv.requiredText(stopTimeStop)
+        guard let sequence = try csv.integer(stopTimes.key) else {
+            throw csv.error(at: stopTimes.key, expected: "a non-empty stop_sequence", found: "an empty field")
+        }
+        guard knownTrips.contains(tripID) else {
+            skippedRows[Self.missingTrip, default: 0] += 1
+            return nil
+        }
+        guard knownStops.contains(stopID) else {
+            skippedRows[Self.missingStop, default: 0] += 1
+            return nil
+        }
+        var attributes = try stopTimes.attributeValues()
+        attributes[sequenceAttribute] = .integer(sequence)
+        return stopTimes.unit(
+            key: "\(tripID)/\(sequence)", attributes: attributes, toOne: [.keyOnly(.text(tripID)), .keyOnly(.text(stopID))])
+    }
+}
+
+/// One file of the feed with its columns resolved once, by header name.
+private struct TableReader {
+    let csv: CSVRecordReader
+    let entity: Int
+    /// Column of the key (for stop_times, of `stop_sequence`, from which the key is built).
+    let key: Int
+    /// Column of each attribute, nil where the file lacks it; with the attribute's type.
+    let columns: [(index: Int?, type: ColumnType)]
+
+    init(csv: CSVRecordReader, entity: Int, key: Int, attributes: [Attribute]) {
+        self.csv = csv
+        self.entity = entity
+        self.key = key
+        columns = attributes.map { (csv.column(named: $0.name), $0.type) }
+    }
+
+    func attributeValues() throws -> [DatabaseValue] {
+        var values: [DatabaseValue] = []
+        values.reserveCapacity(columns.count)
+        for (index, type) in columns {
+            switch type {
+            case .text: values.append(try csv.text(index).map(DatabaseValue.text) ?? .null)
+            case .integer, .boolean: values.append(try csv.integer(index).map(DatabaseValue.integer) ?? .null)
+            case .real: values.append(try csv.real(index).map(DatabaseValue.real) ?? .null)
+            }
+        }
+        return values
+    }
+
+    func unit(key: String, attributes: [DatabaseValue], toOne: [Reference?] = []) -> RecordUnit {
+        RecordUnit(
+            occurrences: [RecordOccurrence(entity: entity, key: .text(key), attributes: attributes, toOne: toOne)],
+            path: "\(csv.fileName) line \(csv.line)", byteOffset: csv.rowByteOffset)
+    }
+}

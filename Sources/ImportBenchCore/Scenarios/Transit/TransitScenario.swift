@@ -1,0 +1,66 @@
+/// A GTFS feed (stops, trips, stop_times): stop_times name their stop and trip by key only, so
+/// every row costs a find-or-create strategy two lookups. The relationship-heavy case of objc.io
+/// issue 4, "Importing Large Data Sets", whose Berlin feed is this scenario at 100x.
+public struct TransitScenario: Scenario {
+    public let name = "transit"
+    public let summary = "GTFS feed directory (stops, trips, stop_times): rows that refer to stops and trips by key only"
+    public let schema: Schema
+
+    /// Stops at scale 1; they grow with the square root of the scale (a city has only so many stops).
+    public static let baseStops = 1_300
+    /// Stop times at scale 1; they and the trips grow linearly.
+    public static let baseStopTimes = 30_000
+    /// Stops a trip visits on average: trips = stop times / 25.
+    public static let stopsPerTrip = 25
+
+    /// The three files a feed directory must hold, read in this order (dependencies first).
+    public static let stopsFile = "stops.txt"
+    public static let tripsFile = "trips.txt"
+    public static let stopTimesFile = "stop_times.txt"
+
+    public init() {
+        do {
+            schema = try Schema(name: "transit", entities: [Self.stop, Self.trip, Self.stopTime])
+        } catch {
+            fatalError("transit schema is invalid: \(error)")
+        }
+    }
+
+    /// `parent_station` stays text: it may name a station further down the file.
+    static let stop = Entity(
+        "stop", key: Attribute("stop_id", .text),
+        attributes: [
+            Attribute("stop_code", .text), Attribute("stop_name", .text), Attribute("stop_desc", .text),
+            Attribute("stop_lat", .real), Attribute("stop_lon", .real), Attribute("zone_id", .text),
+            Attribute("stop_url", .text), Attribute("location_type", .integer), Attribute("parent_station", .text),
+            Attribute("wheelchair_boarding", .integer),
+        ])
+
+    static let trip = Entity(
+        "trip", key: Attribute("trip_id", .text),
+        attributes: [
+            Attribute("route_id", .text), Attribute("service_id", .text), Attribute("trip_headsign", .text),
+            Attribute("trip_short_name", .text), Attribute("direction_id", .integer), Attribute("block_id", .text),
+            Attribute("shape_id", .text),
+        ])
+
+    /// Keyed `<trip_id>/<stop_sequence>`, the pair GTFS makes unique.
+    static let stopTime = Entity(
+        "stop_time", key: Attribute("key", .text),
+        attributes: [
+            Attribute("arrival_time", .text), Attribute("departure_time", .text), Attribute("stop_sequence", .integer),
+            Attribute("stop_headsign", .text), Attribute("pickup_type", .integer), Attribute("drop_off_type", .integer),
+            Attribute("shape_dist_traveled", .real),
+        ],
+        toOne: [ToOneRelationship("trip", to: "trip", owner: true), ToOneRelationship("stop", to: "stop")])
+
+    /// `path` is the feed directory; it is created, and an earlier feed's three files replaced.
+    public func generate(scale: Double, seed: UInt64, to path: String) throws {
+        try TransitPayloadGenerator(scale: scale, seed: seed).write(to: path)
+    }
+
+    /// `path` is the feed directory holding stops.txt, trips.txt and stop_times.txt.
+    public func openReader(path: String) throws -> any RecordReader {
+        try TransitPayloadReader(directory: path, schema: schema)
+    }
+}
