@@ -34,7 +34,9 @@ struct RunCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Times each strategy runs; strategies are interleaved within each repetition.", valueName: "n"))
     var repetitions: Int = 1
 
-    @Option(help: ArgumentHelp("Import this recorded payload file (of the scenario's shape) instead of generating one.", valueName: "file"))
+    @Option(help: ArgumentHelp(
+        "Import this recorded payload (a file of the scenario's shape; a GTFS directory for transit) instead of generating one.",
+        valueName: "path"))
     var payload: String?
 
     @Option(help: ArgumentHelp(
@@ -129,6 +131,9 @@ struct RunCommand: ParsableCommand {
         var text = "\(configuration.scenario.name): \(source), \(megabytes) MB, batch size \(configuration.batchSize), "
             + "\(SummaryTable.count(outcome.expected.occurrences)) occurrences of "
             + "\(SummaryTable.count(change.inserted + change.updated + change.unchanged)) distinct objects\n"
+        for (reason, count) in outcome.skippedRecords.sorted(by: { $0.key < $1.key }) {
+            text += "skipped \(SummaryTable.count(count)) records, in every run: \(reason)\n"
+        }
         if let preload {
             text += "refresh over \(preload): \(change.inserted) objects inserted, \(change.updated) updated, "
                 + "\(change.unchanged) unchanged; \(outcome.expected.uniqueObjects) objects afterwards\n"

@@ -3,11 +3,13 @@ import ImportBenchCore
 
 /// The payload a command works on: which scenario, how big, which seed. Shared by `run` and `generate`.
 struct ScenarioOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("The payload family.", valueName: "name"))
+    @Option(help: ArgumentHelp(
+        "The payload family: \(ScenarioRegistry.names.joined(separator: ", ")) (bench list says what each models).",
+        valueName: "name"))
     var scenario: String = "chat"
 
     @Option(help: ArgumentHelp(
-        "Payload size as a multiple of the scenario's base load: 0.5x, 2x, 100x (a bare 2 also works). chat at 1x: 50 channels, 500 users, 200 messages per channel.",
+        "Payload size as a multiple of the scenario's base load: 0.5x, 2x, 100x (a bare 2 also works). 1x: chat 50 channels of 200 messages, 500 users; quakes 10,000 features; products 10,000; transit 1,300 stops, 30,000 stop times.",
         valueName: "k"))
     var scale: String = "1x"
 

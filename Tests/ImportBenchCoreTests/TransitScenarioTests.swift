@@ -218,3 +218,24 @@ struct TransitScenarioTests {
         }
     }
 }
+
+@Suite("Skipped records reach the benchmark outcome")
+struct TransitSkippedRecordsTests {
+    @Test("a stop_time whose stop is missing is skipped in every run and reported once")
+    func skippedReported() throws {
+        let directory = try TemporaryDirectory()
+        defer { withExtendedLifetime(directory) {} }
+        let feed = directory.path("feed")
+        try FileManager.default.createDirectory(atPath: feed, withIntermediateDirectories: true)
+        try Data("stop_id,stop_name\nS1,One\nS2,Two\n".utf8).write(to: URL(fileURLWithPath: feed + "/stops.txt"))
+        try Data("route_id,service_id,trip_id\nR,W,T1\n".utf8).write(to: URL(fileURLWithPath: feed + "/trips.txt"))
+        try Data("trip_id,stop_id,stop_sequence,arrival_time,departure_time\nT1,S1,1,08:00:00,08:00:00\nT1,S9,2,08:05:00,08:05:00\nT1,S2,3,08:09:00,08:09:00\n".utf8)
+            .write(to: URL(fileURLWithPath: feed + "/stop_times.txt"))
+        let outcome = try Benchmark(configuration: BenchmarkConfiguration(
+            scenario: TransitScenario(), payloadPath: feed, strategies: StrategyRegistry.all)).run()
+        #expect(outcome.skippedRecords.values.reduce(0, +) == 1)
+        #expect(outcome.skippedRecords.keys.contains { $0.contains("stop_id") })
+        #expect(outcome.expected.occurrences == 2 + 1 + 2)
+        for result in outcome.results { #expect(result.valid, "\(result.strategy)") }
+    }
+}

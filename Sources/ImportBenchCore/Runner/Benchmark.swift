@@ -59,6 +59,8 @@ public struct BenchmarkOutcome: Sendable {
     public var expectedWithoutPreload: ExpectedContent?
     /// Why the reference did not run, when a refresh payload names objects only the preload holds.
     public var referenceSkipped: String?
+    /// Payload records every run left out, by reason (a stop_time whose stop is missing).
+    public var skippedRecords: [String: Int]
     public var payloadPath: String
     public var payloadBytes: Int64
 }
@@ -86,7 +88,7 @@ public final class Benchmark {
             }
             payloadPath = recorded
         } else {
-            payloadPath = workDirectory.appendingPathComponent("\(scenario.name)-\(configuration.scale)-seed\(configuration.seed).json").path
+            payloadPath = workDirectory.appendingPathComponent("\(scenario.name)-\(configuration.scale)-seed\(configuration.seed)").path
             observe(.generatingPayload(path: payloadPath))
             try scenario.generate(scale: configuration.scale.factor, seed: configuration.seed, to: payloadPath)
         }
@@ -97,13 +99,15 @@ public final class Benchmark {
         var expectedWithoutPreload: ExpectedContent?
         var referenceSkipped: String?
         let preloadPath = try resolvePreload(payloadPath: payloadPath, in: workDirectory)
+        // Every run reads the payload through the same reader, so what it skips is the same for all.
+        let payloadReader = try scenario.openReader(path: payloadPath)
         if let preloadPath {
             guard FileManager.default.fileExists(atPath: preloadPath) else {
                 throw PayloadError(file: preloadPath, byteOffset: nil, path: nil, expected: "a readable preload payload", found: "no such file")
             }
             expected = try ExpectedContent.build(
                 schema: scenario.schema, preload: scenario.openReader(path: preloadPath),
-                reader: scenario.openReader(path: payloadPath), scratchPath: scratchPath)
+                reader: payloadReader, scratchPath: scratchPath)
             // A refresh may name objects only the preload holds; plain inserts into an empty store cannot.
             do {
                 expectedWithoutPreload = try ExpectedContent.build(
@@ -112,10 +116,10 @@ public final class Benchmark {
                 referenceSkipped = "the payload alone cannot be loaded into an empty store (\(error))"
             }
         } else {
-            expected = try ExpectedContent.build(
-                schema: scenario.schema, reader: scenario.openReader(path: payloadPath), scratchPath: scratchPath)
+            expected = try ExpectedContent.build(schema: scenario.schema, reader: payloadReader, scratchPath: scratchPath)
             expectedWithoutPreload = expected
         }
+        let skippedRecords = payloadReader.skippedRecords
 
         let strategies = configuration.plannedStrategies.filter {
             referenceSkipped == nil || $0.name != StrategyRegistry.reference.name
@@ -154,6 +158,7 @@ public final class Benchmark {
         let payloadBytes = PayloadSize.bytes(at: payloadPath)
         return BenchmarkOutcome(
             results: results, expected: expected, expectedWithoutPreload: expectedWithoutPreload, referenceSkipped: referenceSkipped,
+            skippedRecords: skippedRecords,
             payloadPath: payloadPath, payloadBytes: payloadBytes)
     }
 

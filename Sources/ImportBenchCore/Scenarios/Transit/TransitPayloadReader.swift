@@ -57,6 +57,8 @@ public final class TransitPayloadReader: RecordReader {
         sequenceAttribute = TransitScenario.stopTime.attributes.firstIndex { $0.name == "stop_sequence" } ?? 0
     }
 
+    public var skippedRecords: [String: Int] { skippedRows }
+
     /// Rows skipped so far, all reasons together.
     public var skippedRowCount: Int { skippedRows.values.reduce(0, +) }
 
