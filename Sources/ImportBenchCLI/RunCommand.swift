@@ -40,7 +40,7 @@ struct RunCommand: ParsableCommand {
     var payload: String?
 
     @Option(help: ArgumentHelp(
-        "Fill the store first, untimed and uncounted, so the measured import is a refresh: an earlier payload file, or overlap=X,changed=Y to generate one holding X of the payload's objects, Y of those with other values (quakes, products). The ceiling still runs into an empty store.",
+        "Fill the store first, untimed and uncounted, so the measured import is a refresh: an earlier payload file, or overlap=X,changed=Y to generate one holding X of the payload's objects, Y of those with other values (objects are channels for chat, trips for transit). The ceiling still runs into an empty store.",
         valueName: "file|spec"))
     var preload: String?
 

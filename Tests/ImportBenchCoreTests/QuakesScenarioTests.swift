@@ -83,6 +83,7 @@ struct QuakesScenarioTests {
 struct GeneratedRefreshTests {
     @Test("overlap and changed shares shape the refresh; every strategy stays valid",
           arguments: [("quakes", 0.9, 0.2), ("products", 0.5, 1.0), ("products", 1.0, 0.0)])
+    // quakes and products: one object per record, so the shares apply to objects directly.
     func generatedRefresh(scenarioName: String, overlap: Double, changed: Double) throws {
         let scenario = try #require(ScenarioRegistry.scenario(named: scenarioName))
         let outcome = try Benchmark(configuration: BenchmarkConfiguration(
@@ -126,13 +127,38 @@ struct GeneratedRefreshTests {
         #expect(throws: ImportError.self) { _ = try PreloadSpec(parsing: text) }
     }
 
-    @Test("chat cannot generate a refresh yet and says what to do instead")
-    func chatUnsupported() throws {
-        let error = #expect(throws: ImportError.self) {
-            _ = try Benchmark(configuration: BenchmarkConfiguration(
-                scenario: ChatScenario(), scale: try #require(Scale(factor: 0.02)), strategies: [UpsertStrategy.self],
-                preload: .generated(overlap: 1, changed: 0.5))).run()
-        }
-        #expect(error.map { "\($0)" }?.contains("--preload a payload file") == true)
+    @Test("transit refreshes by trip: stops all stored, overlapping trips' stop times stored, changed ones shifted")
+    func transitRefresh() throws {
+        let scenario = TransitScenario()
+        let scale = try #require(Scale(factor: 0.01))
+        let outcome = try Benchmark(configuration: BenchmarkConfiguration(
+            scenario: scenario, scale: scale, seed: 6, strategies: StrategyRegistry.all, batchSize: .occurrences(100),
+            preload: .generated(overlap: 0.5, changed: 1))).run()
+        for result in outcome.results { #expect(result.valid, "\(result.strategy): \(result.differences)") }
+        let generator = TransitPayloadGenerator(scale: scale.factor, seed: 6)
+        let change = outcome.expected.outcome
+        let storedTrips = Int((Double(generator.tripCount) * 0.5).rounded())
+        // Every stop unchanged; the stored trips and all their stop times revised; the rest new.
+        #expect(change.unchanged == generator.stopCount)
+        #expect(change.updated > storedTrips)
+        #expect(change.inserted > generator.tripCount - storedTrips)
+        #expect(change.inserted + change.updated + change.unchanged == outcome.expected.uniqueObjects)
+    }
+
+    @Test("chat refreshes by channel: overlapping channels' messages stored before, changed ones edited; all valid")
+    func chatRefresh() throws {
+        let scenario = ChatScenario()
+        let scale = try #require(Scale(factor: 0.08))  // 4 channels
+        let outcome = try Benchmark(configuration: BenchmarkConfiguration(
+            scenario: scenario, scale: scale, seed: 6, strategies: StrategyRegistry.all, batchSize: .occurrences(500),
+            preload: .generated(overlap: 0.5, changed: 1))).run()
+        for result in outcome.results { #expect(result.valid, "\(result.strategy): \(result.differences)") }
+        // 2 of 4 channels (400 messages) were stored, all revised; the other 2 channels' messages are new.
+        let change = outcome.expected.outcome
+        #expect(change.updated >= 2 + 400)
+        #expect(change.inserted >= 2 + 400)
+        let plain = try Benchmark(configuration: BenchmarkConfiguration(
+            scenario: scenario, scale: scale, seed: 6, strategies: [CeilingStrategy.self])).run()
+        #expect(plain.results.first?.digest == outcome.results.first { $0.strategy == "ceiling" }?.digest)
     }
 }

@@ -13,6 +13,12 @@ public struct ChatPayloadGenerator: Sendable {
     public let messagesPerChannel: Int
     /// The base range clamped to the number of users, since members of a channel are distinct.
     public let membersPerChannel: ClosedRange<Int>
+    /// Index of the first channel written; a refresh's earlier payload starts elsewhere to overlap partly.
+    public let firstChannel: Int
+    /// Bumped for another revision of the same channels: names and message texts change...
+    public let revision: Int
+    /// ...for this share of channels, chosen per channel independently of the revision.
+    public let changedShare: Double
 
     /// Exponent of the popularity curve over user rank.
     static let popularityExponent = 1.1
@@ -21,15 +27,31 @@ public struct ChatPayloadGenerator: Sendable {
     static let secondMicroseconds: Int64 = 1_000_000
     static let dayMicroseconds: Int64 = 86_400 * secondMicroseconds
 
-    public init(scale: Double, seed: UInt64, base: ChatScenario.BaseSize = ChatScenario.baseSize) {
+    public init(
+        scale: Double, seed: UInt64, base: ChatScenario.BaseSize = ChatScenario.baseSize,
+        firstChannel: Int = 0, revision: Int = 0, changedShare: Double = 1
+    ) {
         self.scale = scale
         self.seed = seed
+        self.firstChannel = firstChannel
+        self.revision = revision
+        self.changedShare = changedShare
         channelCount = Self.scaled(base.channels, by: scale, minimum: 1)
         userCount = Self.scaled(base.users, by: scale, minimum: 2)
         messagesPerChannel = max(base.messagesPerChannel, 0)
         let upper = max(min(base.membersPerChannel.upperBound, userCount), 1)
         let lower = min(max(base.membersPerChannel.lowerBound, 1), upper)
         membersPerChannel = lower...upper
+    }
+
+    /// An earlier payload for a refresh: `overlap` of this payload's channels (with their messages,
+    /// members and reads), `changed` of those renamed with every message edited. Users are shared by
+    /// all channels, so nearly all of them overlap whatever `overlap` is.
+    public func preload(overlap: Double, changed: Double, base: ChatScenario.BaseSize = ChatScenario.baseSize) -> ChatPayloadGenerator {
+        let shared = Int((Double(channelCount) * overlap).rounded())
+        return ChatPayloadGenerator(
+            scale: scale, seed: seed, base: base, firstChannel: firstChannel + channelCount - shared,
+            revision: revision + 1, changedShare: changed)
     }
 
     /// Replaces the file at `path` with the payload.
@@ -44,9 +66,11 @@ public struct ChatPayloadGenerator: Sendable {
         writer.beginObject()
         writer.key("channels")
         writer.beginArray()
-        for channel in 0..<channelCount {
+        for channel in firstChannel..<(firstChannel + channelCount) {
             var random = SeededRandom(seed: SeededRandom.subSeed(seed, stream: 2, index: UInt64(channel)))
-            writeChannel(channel, random: &random, document: document, to: writer)
+            var draw = SeededRandom(seed: SeededRandom.subSeed(seed, stream: 4, index: UInt64(channel)))
+            let applied = revision > 0 && draw.chance(changedShare) ? revision : 0
+            writeChannel(channel, revision: applied, random: &random, document: document, to: writer)
         }
         writer.endArray()
         // Real responses carry other top-level keys after the list; readers must skip them.
@@ -133,8 +157,10 @@ public struct ChatPayloadGenerator: Sendable {
         let unreadMessages: Int
     }
 
+    /// A revised channel differs only in text appended after the random draws, so everything else
+    /// in it stays byte-identical to the unrevised channel.
     private func writeChannel(
-        _ channel: Int, random: inout SeededRandom, document: DocumentContext, to writer: JSONTextWriter
+        _ channel: Int, revision: Int, random: inout SeededRandom, document: DocumentContext, to writer: JSONTextWriter
     ) {
         let id = "channel-\(channel)"
         let cid = "messaging:\(id)"
@@ -156,7 +182,7 @@ public struct ChatPayloadGenerator: Sendable {
         writer.field("cid", cid)
         writer.field("id", id)
         writer.field("type", "messaging")
-        writer.field("name", "\(random.pick(Self.topics)) \(channel)")
+        writer.field("name", "\(random.pick(Self.topics)) \(channel)" + (revision > 0 ? " (renamed \(revision))" : ""))
         writer.field("created_at", Self.timestamp(createdAt))
         writer.field("updated_at", Self.timestamp(createdAt + Int64(random.nextInt(below: 90)) * Self.dayMicroseconds))
         writer.key("created_by")
@@ -175,7 +201,7 @@ public struct ChatPayloadGenerator: Sendable {
                 : document.userPopularity.sample(using: &random)
             writeMessage(
                 channel: channel, message: message, sentAt: sentAt, author: author, members: members,
-                random: &random, document: document, to: writer)
+                revision: revision, random: &random, document: document, to: writer)
         }
         writer.endArray()
 
@@ -239,13 +265,13 @@ public struct ChatPayloadGenerator: Sendable {
     // MARK: Messages
 
     private func writeMessage(
-        channel: Int, message: Int, sentAt: Int64, author: Int, members: [Member],
+        channel: Int, message: Int, sentAt: Int64, author: Int, members: [Member], revision: Int,
         random: inout SeededRandom, document: DocumentContext, to writer: JSONTextWriter
     ) {
         let id = "msg-\(channel)-\(message)"
         writer.beginObject()
         writer.field("id", id)
-        writer.field("text", Self.messageText(random: &random))
+        writer.field("text", Self.messageText(random: &random) + (revision > 0 ? " (edited \(revision))" : ""))
         writer.field("type", "regular")
         writer.field("created_at", Self.timestamp(sentAt))
         let edited = random.chance(0.1)

@@ -77,6 +77,11 @@ public struct ChatScenario: Scenario {
         try ChatPayloadGenerator(scale: scale, seed: seed, base: Self.baseSize).write(to: path)
     }
 
+    public func generatePreload(scale: Double, seed: UInt64, overlap: Double, changed: Double, to path: String) throws {
+        try ChatPayloadGenerator(scale: scale, seed: seed, base: Self.baseSize)
+            .preload(overlap: overlap, changed: changed, base: Self.baseSize).write(to: path)
+    }
+
     public func openReader(path: String) throws -> any RecordReader {
         try ChatPayloadReader(path: path, schema: schema)
     }

@@ -15,6 +15,12 @@ public struct TransitPayloadGenerator: Sendable {
     public let stopCount: Int
     public let stopTimeCount: Int
     public let tripCount: Int
+    /// The trips written (with their stop times); all stops are always written.
+    public private(set) var tripRange: Range<Int>
+    /// Bumped for another revision of the same trips: headsign and every stop time change...
+    public private(set) var revision = 0
+    /// ...for this share of trips, chosen per trip independently of the revision.
+    public private(set) var changedShare = 1.0
 
     static let tripsPerRoute = 20
     /// A station every 40 stops; stops before it may name it as their parent (a forward reference).
@@ -49,6 +55,23 @@ public struct TransitPayloadGenerator: Sendable {
         stopCount = max(1, Int((Double(TransitScenario.baseStops) * factor.squareRoot()).rounded()))
         stopTimeCount = max(1, Int((Double(TransitScenario.baseStopTimes) * factor).rounded()))
         tripCount = max(1, Int((Double(stopTimeCount) / Double(TransitScenario.stopsPerTrip)).rounded()))
+        tripRange = 0..<tripCount
+    }
+
+    /// An earlier feed for a refresh: every stop, `overlap` of the trips with their stop times,
+    /// `changed` of those with another headsign and times shifted by a minute per revision.
+    public func preload(overlap: Double, changed: Double) -> TransitPayloadGenerator {
+        var earlier = self
+        earlier.tripRange = 0..<Int((Double(tripCount) * overlap).rounded())
+        earlier.revision = revision + 1
+        earlier.changedShare = changed
+        return earlier
+    }
+
+    /// The revision a trip is written at: drawn from its own stream, so the same trips change whichever revision is written.
+    private func appliedRevision(trip index: Int) -> Int {
+        var draw = SeededRandom(seed: SeededRandom.subSeed(seed, stream: 46, index: UInt64(index)))
+        return revision > 0 && draw.chance(changedShare) ? revision : 0
     }
 
     /// Creates the feed directory at `path` (replacing an earlier feed's three files) and writes it.
@@ -195,13 +218,14 @@ public struct TransitPayloadGenerator: Sendable {
     private func writeTrips(to path: String) throws {
         let writer = try CSVTextWriter(path: path)
         writer.row(Self.tripsHeader)
-        for index in 0..<tripCount {
+        for index in tripRange {
             var random = SeededRandom(seed: SeededRandom.subSeed(seed, stream: 44, index: UInt64(index)))
             let plan = plan(trip: index)
             writer.integer(100_000 + plan.route)
             writer.text(random.pick(Self.services))
             writer.text(Self.tripID(index))
-            writer.text(stopName(plan.stop(at: plan.length - 1, of: stopCount)))
+            let revised = appliedRevision(trip: index)
+            writer.text(stopName(plan.stop(at: plan.length - 1, of: stopCount)) + (revised > 0 ? " (revised \(revised))" : ""))
             if random.chance(0.3) { writer.integer(random.nextInt(in: 100...999)) } else { writer.empty() }
             writer.integer(plan.direction)
             if random.chance(0.8) { writer.text("B\(index / 3)") } else { writer.empty() }
@@ -218,11 +242,13 @@ public struct TransitPayloadGenerator: Sendable {
     private func writeStopTimes(to path: String) throws {
         let writer = try CSVTextWriter(path: path)
         writer.row(Self.stopTimesHeader)
-        for index in 0..<tripCount {
+        for index in tripRange {
             var random = SeededRandom(seed: SeededRandom.subSeed(seed, stream: 45, index: UInt64(index)))
             let plan = plan(trip: index)
             let tripID = Self.tripID(index)
             // Service from 04:30 for 20 hours; the last trips run past 24:00:00, as GTFS writes them.
+            // A revised trip runs a minute later per revision; the shift follows the draws, so nothing else moves.
+            let shift = appliedRevision(trip: index) * 60
             var clock = 16_200 + random.nextInt(below: 1_200) * 60
             var distanceTenths = 0
             let headsign = random.chance(0.05) ? "to \(stopName(plan.stop(at: plan.length - 1, of: stopCount)))" : nil
@@ -235,8 +261,8 @@ public struct TransitPayloadGenerator: Sendable {
                 writer.text(tripID)
                 writer.integer(position + 1)
                 writer.text(Self.stopID(plan.stop(at: position, of: stopCount)))
-                writer.time(secondsSinceMidnight: clock)
-                writer.time(secondsSinceMidnight: clock + dwell)
+                writer.time(secondsSinceMidnight: clock + shift)
+                writer.time(secondsSinceMidnight: clock + dwell + shift)
                 writer.integer(position == plan.length - 1 ? 1 : 0)
                 writer.integer(position == 0 ? 1 : 0)
                 writer.decimal(distanceTenths, fractionDigits: 1)

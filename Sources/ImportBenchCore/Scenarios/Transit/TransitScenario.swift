@@ -60,6 +60,10 @@ public struct TransitScenario: Scenario {
     }
 
     /// `path` is the feed directory holding stops.txt, trips.txt and stop_times.txt.
+    public func generatePreload(scale: Double, seed: UInt64, overlap: Double, changed: Double, to path: String) throws {
+        try TransitPayloadGenerator(scale: scale, seed: seed).preload(overlap: overlap, changed: changed).write(to: path)
+    }
+
     public func openReader(path: String) throws -> any RecordReader {
         try TransitPayloadReader(directory: path, schema: schema)
     }
