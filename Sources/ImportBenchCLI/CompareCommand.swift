@@ -1,0 +1,54 @@
+import ArgumentParser
+import Foundation
+import ImportBenchCore
+import ImportBenchReport
+
+/// `bench compare`: judge a run's CSV against a baseline, for CI.
+struct CompareCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "compare",
+        abstract: "Compare a run's CSV with a baseline: counts must be equal, times and memory within a tolerance.",
+        discussion: """
+            Rows are matched by scenario, strategy, scale, batch size and preload; repetitions are folded \
+            (counts from the first, times and memory as medians). Counts and the digest must be equal. \
+            Default tolerances: \(BaselineComparison.defaultTolerances.sorted { $0.key < $1.key }.map { "\($0.key)=\(Int($0.value * 100))%" }.joined(separator: ", ")); \
+            wall time is judged as a multiple of the same run's ceiling when both files have it. \
+            Prints a Markdown table of every changed metric.
+
+            Exit status: 0 unchanged; 2 a regression (or a baseline row missing); 4 improvements only \
+            (refresh the baseline); 1 unusable input.
+            """
+    )
+
+    @Argument(help: "The committed baseline CSV.")
+    var baseline: String
+
+    @Argument(help: "The CSV of the run to judge.")
+    var current: String
+
+    @Option(
+        name: .customLong("tolerance"),
+        help: ArgumentHelp("Relative tolerance for a measured metric, repeatable: wall_s=25%, peak_rss_bytes=0.3.", valueName: "metric=pct"))
+    var tolerances: [String] = []
+
+    func validate() throws {
+        for text in tolerances where BaselineComparison.parseTolerance(text) == nil {
+            throw ValidationError("invalid tolerance '\(text)'; expected METRIC=PCT for a time or memory column, such as wall_s=25%")
+        }
+    }
+
+    func run() throws {
+        var resolved = BaselineComparison.defaultTolerances
+        for text in tolerances {
+            if let (metric, value) = BaselineComparison.parseTolerance(text) { resolved[metric] = value }
+        }
+        let comparison: BaselineComparison
+        do {
+            comparison = try BaselineComparison(baselinePath: baseline, currentPath: current, tolerances: resolved)
+        } catch {
+            throw CommandFailure.failed("cannot compare: \(error)")
+        }
+        print(comparison.markdown, terminator: "")
+        if comparison.verdict != .unchanged { throw ExitCode(comparison.verdict.rawValue) }
+    }
+}

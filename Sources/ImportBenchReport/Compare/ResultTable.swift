@@ -1,0 +1,73 @@
+import ImportBenchCore
+
+/// A results CSV read back: one aggregated row per (scenario, strategy, scale, batch size, preload).
+/// Counts come from the first repetition (they are deterministic); measured values are medians.
+public struct ResultTable {
+    public struct Key: Hashable, Comparable, CustomStringConvertible {
+        public let scenario: String
+        public let strategy: String
+        public let scale: String
+        public let batchSize: String
+        public let preload: String
+
+        public var description: String {
+            "\(scenario) \(strategy) \(scale) batch \(batchSize)" + (preload.isEmpty ? "" : " preload \(preload)")
+        }
+
+        public static func < (lhs: Key, rhs: Key) -> Bool {
+            [lhs.scenario, lhs.scale, lhs.batchSize, lhs.preload, lhs.strategy]
+                .lexicographicallyPrecedes([rhs.scenario, rhs.scale, rhs.batchSize, rhs.preload, rhs.strategy])
+        }
+    }
+
+    /// Column values by name, as text.
+    public private(set) var rows: [Key: [String: String]] = [:]
+    public let path: String
+
+    static let identity = ["scenario", "strategy", "scale", "batch_size"]
+
+    /// Reads `path`; a missing file or a header without the identifying columns is a `PayloadError`.
+    public init(path: String, columns: [String]) throws {
+        self.path = path
+        let reader = try CSVRecordReader(path: path)
+        let indexes = try (Self.identity + ["preload"] + columns).reduce(into: [String: Int]()) { result, name in
+            if let index = reader.column(named: name) {
+                result[name] = index
+            } else if Self.identity.contains(name) {
+                result[name] = try reader.requiredColumn(name)
+            }
+        }
+        var grouped: [Key: [[String: String]]] = [:]
+        while try reader.nextRow() {
+            var row: [String: String] = [:]
+            for (name, index) in indexes { row[name] = try reader.text(index) ?? "" }
+            let key = Key(
+                scenario: row["scenario"] ?? "", strategy: row["strategy"] ?? "", scale: row["scale"] ?? "",
+                batchSize: row["batch_size"] ?? "", preload: row["preload"] ?? "")
+            grouped[key, default: []].append(row)
+        }
+        for (key, repetitions) in grouped {
+            var row = repetitions[0]
+            for name in columns where MetricKind.of(name) == .measured {
+                let values = repetitions.compactMap { $0[name].flatMap(Double.init) }.sorted()
+                guard !values.isEmpty else { continue }
+                let middle = values.count / 2
+                let median = values.count % 2 == 1 ? values[middle] : (values[middle - 1] + values[middle]) / 2
+                row[name] = String(median)
+            }
+            rows[key] = row
+        }
+    }
+}
+
+/// How a metric is judged.
+enum MetricKind {
+    /// Deterministic for a seed: any difference is a change.
+    case exact
+    /// Timings and memory: judged against a relative tolerance.
+    case measured
+
+    static func of(_ name: String) -> MetricKind {
+        name.hasSuffix("_s") || name.hasSuffix("_bytes") || name == "wall_ratio_to_ceiling" ? .measured : .exact
+    }
+}

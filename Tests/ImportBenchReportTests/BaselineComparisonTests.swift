@@ -1,0 +1,105 @@
+import Foundation
+import ImportBenchCore
+import ImportBenchReport
+import Testing
+
+@Suite("bench compare verdicts")
+struct BaselineComparisonTests {
+    /// Results rendered through the real CSV report, then edited the way a regression would edit them.
+    private func write(_ results: [RunResult], to name: String, in directory: URL) throws -> String {
+        let path = directory.appendingPathComponent(name).path
+        try CSVReport.write(results, to: path)
+        return path
+    }
+
+    private func baseline() -> [RunResult] {
+        var naive = sampleResult(strategy: "naive", wall: 2)
+        naive.measurement.counts.inserts = 40
+        return [naive, sampleResult(strategy: "prewarm", wall: 1), sampleResult(strategy: "ceiling", wall: 0.5)]
+    }
+
+    private func compare(_ edit: (inout [RunResult]) -> Void) throws -> BaselineComparison {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("importbench-compare-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var current = baseline()
+        edit(&current)
+        return try BaselineComparison(
+            baselinePath: write(baseline(), to: "base.csv", in: directory), currentPath: write(current, to: "now.csv", in: directory))
+    }
+
+    @Test("identical files: unchanged, exit 0")
+    func equal() throws {
+        let comparison = try compare { _ in }
+        #expect(comparison.verdict == .unchanged)
+        #expect(comparison.changes.isEmpty)
+        #expect(comparison.compared == 3)
+    }
+
+    @Test("one fetch more is a regression naming the row; one fewer is an improvement")
+    func countChanges() throws {
+        let worse = try compare { $0[0].measurement.counts.fetches += 1 }
+        #expect(worse.verdict == .regression)
+        #expect(worse.verdict.rawValue == 2)
+        #expect(worse.changes.map(\.metric) == ["fetch_count", "statement_count"])
+        #expect(worse.changes.first?.key.strategy == "naive")
+        #expect(worse.markdown.contains("| chat naive 1x batch 1000 | fetch_count | 120 | 121 | +1 | regression |"))
+        let better = try compare { $0[0].measurement.counts.fetches -= 1 }
+        #expect(better.verdict == .improvementsOnly)
+        #expect(better.verdict.rawValue == 4)
+    }
+
+    @Test("time is judged as a multiple of the ceiling, within the tolerance", arguments: [
+        (1.2, BaselineComparison.Verdict.unchanged), (1.3, .regression), (0.7, .improvementsOnly),
+    ])
+    func timeTolerance(factor: Double, verdict: BaselineComparison.Verdict) throws {
+        let comparison = try compare { $0[1].measurement.wallSeconds *= factor }
+        #expect(comparison.verdict == verdict)
+        if verdict != .unchanged { #expect(comparison.changes.map(\.metric) == ["wall_ratio_to_ceiling"]) }
+    }
+
+    @Test("a slower machine that slows the ceiling alike is no regression")
+    func normalisedByCeiling() throws {
+        let comparison = try compare { results in for index in results.indices { results[index].measurement.wallSeconds *= 2 } }
+        #expect(comparison.verdict == .unchanged)
+    }
+
+    @Test("a different digest or an invalid run is a regression")
+    func dataChanges() throws {
+        #expect(try compare { $0[1].digest = "0000000000000001" }.verdict == .regression)
+        #expect(try compare { $0[1].valid = false }.verdict == .regression)
+    }
+
+    @Test("a row missing from the current run is a regression")
+    func missingRow() throws {
+        let comparison = try compare { $0.removeLast() }
+        #expect(comparison.verdict == .regression)
+        #expect(comparison.missing.map(\.strategy) == ["ceiling"])
+    }
+
+    @Test("unusable input: a missing file, no common rows, a file without the identifying columns")
+    func badInput() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("importbench-compare-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let good = try write(baseline(), to: "base.csv", in: directory)
+        #expect(throws: (any Error).self) { _ = try BaselineComparison(baselinePath: "/nonexistent.csv", currentPath: good) }
+        let other = try write([sampleResult(strategy: "naive", wall: 1, scenario: "quakes")], to: "other.csv", in: directory)
+        #expect(throws: ImportError.self) { _ = try BaselineComparison(baselinePath: good, currentPath: other) }
+        let headerless = directory.appendingPathComponent("x.csv").path
+        try Data("a,b\n1,2\n".utf8).write(to: URL(fileURLWithPath: headerless))
+        #expect(throws: PayloadError.self) { _ = try BaselineComparison(baselinePath: good, currentPath: headerless) }
+    }
+
+    @Test("tolerances parse as percent or fraction, only for measured columns", arguments: [
+        ("wall_s=25%", 0.25), ("peak_rss_bytes=0.3", 0.3),
+    ])
+    func tolerances(text: String, value: Double) {
+        #expect(BaselineComparison.parseTolerance(text)?.1 == value)
+    }
+
+    @Test("a count cannot be given a tolerance", arguments: ["fetch_count=5%", "wall_s", "wall_s=-1%"])
+    func badTolerances(text: String) {
+        #expect(BaselineComparison.parseTolerance(text) == nil)
+    }
+}
