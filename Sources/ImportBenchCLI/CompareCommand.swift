@@ -31,6 +31,9 @@ struct CompareCommand: ParsableCommand {
         help: ArgumentHelp("Relative tolerance for a measured metric, repeatable: wall_s=25%, peak_rss_bytes=0.3.", valueName: "metric=pct"))
     var tolerances: [String] = []
 
+    @Flag(help: "Judge counts and digests only, ignoring times and memory (for CI on shared machines).")
+    var countsOnly = false
+
     func validate() throws {
         for text in tolerances where BaselineComparison.parseTolerance(text) == nil {
             throw ValidationError("invalid tolerance '\(text)'; expected METRIC=PCT for a time or memory column, such as wall_s=25%")
@@ -38,7 +41,7 @@ struct CompareCommand: ParsableCommand {
     }
 
     func run() throws {
-        var resolved = BaselineComparison.defaultTolerances
+        var resolved = countsOnly ? [:] : BaselineComparison.defaultTolerances
         for text in tolerances {
             if let (metric, value) = BaselineComparison.parseTolerance(text) { resolved[metric] = value }
         }

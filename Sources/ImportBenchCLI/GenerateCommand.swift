@@ -15,6 +15,10 @@ struct GenerateCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Where to write the payload.", valueName: "path"))
     var out: String
 
+    func validate() throws {
+        guard scenarioOptions.resolvedScales.count == 1 else { throw ValidationError("generate writes one payload: give one --scale") }
+    }
+
     func run() throws {
         do {
             try scenarioOptions.resolvedScenario.generate(scale: scenarioOptions.resolvedScale.factor, seed: scenarioOptions.seed, to: out)

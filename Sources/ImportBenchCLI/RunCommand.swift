@@ -28,8 +28,14 @@ struct RunCommand: ParsableCommand {
     var strategies: [String] = ["all"]
 
     @Option(help: ArgumentHelp(
-        "Occurrences per transaction, or 'all' for one transaction. The ceiling always uses one.", valueName: "n|all"))
+        "Occurrences per transaction, or 'all' for one transaction; a list such as 100,1000,all sweeps them. The ceiling always uses one.",
+        valueName: "n|all"))
     var batchSize: String = BatchSize.default.description
+
+    @Option(help: ArgumentHelp(
+        "Run a named matrix instead of the scenario, scale and batch options: \(BenchmarkPreset.allCases.map { "\($0.rawValue) (\($0.summary))" }.joined(separator: "; ")).",
+        valueName: "name"))
+    var preset: BenchmarkPreset?
 
     @Option(help: ArgumentHelp("Times each strategy runs; strategies are interleaved within each repetition.", valueName: "n"))
     var repetitions: Int = 1
@@ -62,8 +68,8 @@ struct RunCommand: ParsableCommand {
 
     func validate() throws {
         _ = try resolvedStrategies()
-        guard BatchSize(parsing: batchSize) != nil else {
-            throw ValidationError("invalid batch size '\(batchSize)'; expected a positive number of occurrences or 'all'")
+        for text in batchSize.split(separator: ",") where BatchSize(parsing: String(text)) == nil {
+            throw ValidationError("invalid batch size '\(text)'; expected a positive number of occurrences or 'all'")
         }
         if let preload { _ = try resolvedPreload(preload) }
         guard repetitions >= 1 else { throw ValidationError("--repetitions must be at least 1") }
@@ -90,42 +96,56 @@ struct RunCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
-        let configuration = BenchmarkConfiguration(
-            scenario: scenarioOptions.resolvedScenario, scale: scenarioOptions.resolvedScale, seed: scenarioOptions.seed,
-            payloadPath: payload, strategies: try resolvedStrategies(),
-            batchSize: BatchSize(parsing: batchSize) ?? .default, repetitions: repetitions,
-            databasePath: db, prewarmChunkSize: prewarmChunk, preload: try preload.map(resolvedPreload))
-        let progress = ProgressReporter(enabled: !quiet)
-        let outcome: BenchmarkOutcome
-        do {
-            outcome = try Benchmark(configuration: configuration).run(progress.observe)
-        } catch {
-            progress.finish()
-            throw CommandFailure.failed(String(describing: error))
+    /// The preset's matrix, or the cross product of the scales and batch sizes given.
+    func configurations() throws -> [BenchmarkConfiguration] {
+        if let preset { return preset.configurations.map { var c = $0; c.repetitions = repetitions; return c } }
+        let strategies = try resolvedStrategies()
+        let preloadSpec = try preload.map(resolvedPreload)
+        let batchSizes = batchSize.split(separator: ",").compactMap { BatchSize(parsing: String($0)) }
+        return scenarioOptions.resolvedScales.flatMap { scale in
+            batchSizes.map { batchSize in
+                BenchmarkConfiguration(
+                    scenario: scenarioOptions.resolvedScenario, scale: scale, seed: scenarioOptions.seed,
+                    payloadPath: payload, strategies: strategies, batchSize: batchSize, repetitions: repetitions,
+                    databasePath: db, prewarmChunkSize: prewarmChunk, preload: preloadSpec)
+            }
         }
-        progress.finish()
+    }
 
-        print(header(outcome, configuration))
-        print(SummaryTable.render(outcome.results), terminator: "")
+    func run() throws {
+        var results: [RunResult] = []
+        for configuration in try configurations() {
+            let progress = ProgressReporter(enabled: !quiet)
+            let outcome: BenchmarkOutcome
+            do {
+                outcome = try Benchmark(configuration: configuration).run(progress.observe)
+            } catch {
+                progress.finish()
+                throw CommandFailure.failed(String(describing: error))
+            }
+            progress.finish()
+            print(header(outcome, configuration))
+            print(SummaryTable.render(outcome.results))
+            results += outcome.results
+        }
 
         let csvPath = csv ?? Self.defaultCSVPath()
         do {
-            try CSVReport.write(outcome.results, to: csvPath)
+            try CSVReport.write(results, to: csvPath)
         } catch {
             throw CommandFailure.failed("cannot write CSV to \(csvPath): \(error.localizedDescription)")
         }
         FileHandle.standardError.write(Data("results: \(csvPath)\n".utf8))
 
-        let invalid = outcome.results.filter { !$0.valid }
+        let invalid = results.filter { !$0.valid }
         if !invalid.isEmpty {
-            let lines = invalid.map { "\($0.strategy) (repetition \($0.repetition)): \($0.differences.joined(separator: "; "))" }
+            let lines = invalid.map { "\($0.scenario) \($0.scale) \($0.strategy) (repetition \($0.repetition)): \($0.differences.joined(separator: "; "))" }
             throw CommandFailure.invalid("data differs from the payload's:\n  " + lines.joined(separator: "\n  "))
         }
     }
 
     private func header(_ outcome: BenchmarkOutcome, _ configuration: BenchmarkConfiguration) -> String {
-        let source = payload.map { "payload \($0)" } ?? "scale \(configuration.scale), seed \(configuration.seed)"
+        let source = configuration.payloadPath.map { "payload \($0)" } ?? "scale \(configuration.scale), seed \(configuration.seed)"
         let megabytes = String(format: "%.1f", Double(outcome.payloadBytes) / 1_048_576)
         let change = outcome.expected.outcome
         var text = "\(configuration.scenario.name): \(source), \(megabytes) MB, batch size \(configuration.batchSize), "
@@ -134,7 +154,7 @@ struct RunCommand: ParsableCommand {
         for (reason, count) in outcome.skippedRecords.sorted(by: { $0.key < $1.key }) {
             text += "skipped \(SummaryTable.count(count)) records, in every run: \(reason)\n"
         }
-        if let preload {
+        if let preload = configuration.preload {
             text += "refresh over \(preload): \(change.inserted) objects inserted, \(change.updated) updated, "
                 + "\(change.unchanged) unchanged; \(outcome.expected.uniqueObjects) objects afterwards\n"
             text += outcome.referenceSkipped.map { "ceiling skipped: \($0)\n" }
@@ -152,3 +172,5 @@ struct RunCommand: ParsableCommand {
         return "\(directory)/run-\(formatter.string(from: Date())).csv"
     }
 }
+
+extension BenchmarkPreset: ExpressibleByArgument {}

@@ -9,7 +9,7 @@ struct ScenarioOptions: ParsableArguments {
     var scenario: String = "chat"
 
     @Option(help: ArgumentHelp(
-        "Payload size as a multiple of the scenario's base load: 0.5x, 2x, 100x (a bare 2 also works). 1x: chat 50 channels of 200 messages, 500 users; quakes 10,000 features; products 10,000; transit 1,300 stops, 30,000 stop times.",
+        "Payload size as a multiple of the scenario's base load: 0.5x, 2x, 100x (a bare 2 also works); bench run sweeps a list such as 1x,2x,4x. 1x: chat 50 channels of 200 messages, 500 users; quakes 10,000 features; products 10,000; transit 1,300 stops, 30,000 stop times.",
         valueName: "k"))
     var scale: String = "1x"
 
@@ -20,11 +20,16 @@ struct ScenarioOptions: ParsableArguments {
         guard ScenarioRegistry.scenario(named: scenario) != nil else {
             throw ValidationError("unknown scenario '\(scenario)'; choose from \(ScenarioRegistry.names.joined(separator: ", "))")
         }
-        guard Scale(parsing: scale) != nil else {
-            throw ValidationError("invalid scale '\(scale)'; expected a positive multiple such as 0.5x, 2x, 10x or 100x")
+        for text in scaleTexts where Scale(parsing: text) == nil {
+            throw ValidationError("invalid scale '\(text)'; expected a positive multiple such as 0.5x, 2x, 10x or 100x")
         }
     }
 
+    private var scaleTexts: [String] { scale.split(separator: ",").map(String.init) }
+
+    /// Every scale given (`1x,2x,4x` sweeps them).
+    var resolvedScales: [Scale] { scaleTexts.compactMap(Scale.init(parsing:)) }
+
     var resolvedScenario: any Scenario { ScenarioRegistry.scenario(named: scenario) ?? ChatScenario() }
-    var resolvedScale: Scale { Scale(parsing: scale) ?? .base }
+    var resolvedScale: Scale { resolvedScales.first ?? .base }
 }

@@ -77,3 +77,30 @@ struct RunCommandParsingTests {
         for name in StrategyRegistry.names { #expect(help.contains(name)) }
     }
 }
+
+@Suite("bench run matrices")
+struct RunCommandMatrixTests {
+    @Test("scales and batch sizes given as lists run their cross product")
+    func sweep() throws {
+        let command = try #require(try BenchCommand.parseAsRoot(["run", "--scale", "1x,2x", "--batch-size", "100,all", "--strategy", "prewarm"]) as? RunCommand)
+        let configurations = try command.configurations()
+        #expect(configurations.map { "\($0.scale) \($0.batchSize)" } == ["1x 100", "1x all", "2x 100", "2x all"])
+        #expect(configurations.allSatisfy { $0.strategies.map { $0.name } == ["prewarm"] })
+    }
+
+    @Test("the ci preset covers every scenario and strategy, a refresh among them")
+    func ciPreset() throws {
+        let command = try #require(try BenchCommand.parseAsRoot(["run", "--preset", "ci", "--repetitions", "2"]) as? RunCommand)
+        let configurations = try command.configurations()
+        #expect(Set(configurations.map { $0.scenario.name }) == Set(ScenarioRegistry.names))
+        #expect(configurations.allSatisfy { $0.plannedStrategies.count == StrategyRegistry.all.count && $0.repetitions == 2 })
+        #expect(configurations.contains { $0.preload != nil })
+    }
+
+    @Test("an unknown preset and a bad entry in a list are refused", arguments: [
+        ["--preset", "nope"], ["--scale", "1x,abc"], ["--batch-size", "100,0"],
+    ])
+    func refused(arguments: [String]) {
+        #expect(throws: (any Error).self) { _ = try BenchCommand.parseAsRoot(["run"] + arguments) }
+    }
+}
