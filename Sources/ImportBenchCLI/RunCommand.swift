@@ -40,6 +40,9 @@ struct RunCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Times each strategy runs; strategies are interleaved within each repetition.", valueName: "n"))
     var repetitions: Int = 1
 
+    @Option(help: ArgumentHelp("Unmeasured rounds of every strategy before the first repetition.", valueName: "n"))
+    var warmup: Int = 0
+
     @Option(help: ArgumentHelp(
         "Import this recorded payload (a file of the scenario's shape; a GTFS directory for transit) instead of generating one.",
         valueName: "path"))
@@ -73,6 +76,7 @@ struct RunCommand: ParsableCommand {
         }
         if let preload { _ = try resolvedPreload(preload) }
         guard repetitions >= 1 else { throw ValidationError("--repetitions must be at least 1") }
+        guard warmup >= 0 else { throw ValidationError("--warmup must be 0 or more") }
         guard prewarmChunk >= 1 else { throw ValidationError("--prewarm-chunk must be at least 1") }
     }
 
@@ -98,7 +102,14 @@ struct RunCommand: ParsableCommand {
 
     /// The preset's matrix, or the cross product of the scales and batch sizes given.
     func configurations() throws -> [BenchmarkConfiguration] {
-        if let preset { return preset.configurations.map { var c = $0; c.repetitions = repetitions; return c } }
+        if let preset {
+            return preset.configurations.map {
+                var configuration = $0
+                configuration.repetitions = repetitions
+                configuration.warmup = warmup
+                return configuration
+            }
+        }
         let strategies = try resolvedStrategies()
         let preloadSpec = try preload.map(resolvedPreload)
         let batchSizes = batchSize.split(separator: ",").compactMap { BatchSize(parsing: String($0)) }
@@ -107,7 +118,7 @@ struct RunCommand: ParsableCommand {
                 BenchmarkConfiguration(
                     scenario: scenarioOptions.resolvedScenario, scale: scale, seed: scenarioOptions.seed,
                     payloadPath: payload, strategies: strategies, batchSize: batchSize, repetitions: repetitions,
-                    databasePath: db, prewarmChunkSize: prewarmChunk, preload: preloadSpec)
+                    databasePath: db, prewarmChunkSize: prewarmChunk, preload: preloadSpec, warmup: warmup)
             }
         }
     }

@@ -54,6 +54,10 @@ public enum ResultColumns {
         Column(name: "valid") { r, _ in r.valid ? "true" : "false" },
         Column(name: "sqlite_version") { r, _ in r.sqliteVersion },
         Column(name: "bench_version") { r, _ in r.benchVersion },
+        Column(name: "swift_version") { r, _ in r.environment.swiftVersion },
+        Column(name: "cpu_model") { r, _ in r.environment.cpuModel },
+        Column(name: "cpu_count") { r, _ in String(r.environment.cpuCount) },
+        Column(name: "os") { r, _ in r.environment.operatingSystem },
         Column(name: "csv_version") { _, _ in String(version) },
     ]
 

@@ -72,3 +72,21 @@ struct GeneratedPayloadFileTests {
         #expect(recorded.results.first?.scale == "recorded")
     }
 }
+
+@Suite("Repetitions and warm-up")
+struct RepetitionTests {
+    @Test("warm-up rounds are not reported; repetitions interleave strategies and repeat every count exactly")
+    func warmupAndRepetitions() throws {
+        let outcome = try Benchmark(configuration: BenchmarkConfiguration(
+            scenario: ProductsScenario(), scale: try #require(Scale(factor: 0.02)), strategies: [NaiveStrategy.self, UpsertStrategy.self],
+            repetitions: 2, warmup: 1)).run()
+        #expect(outcome.results.map { "\($0.repetition) \($0.strategy)" } == [
+            "1 naive", "1 upsert", "1 ceiling", "2 naive", "2 upsert", "2 ceiling",
+        ])
+        for strategy in ["naive", "upsert", "ceiling"] {
+            let runs = outcome.results.filter { $0.strategy == strategy }
+            #expect(Set(runs.map { $0.measurement.counts }).count == 1, "\(strategy) counts differ between repetitions")
+            #expect(runs.allSatisfy { $0.valid && $0.environment.cpuCount > 0 })
+        }
+    }
+}

@@ -14,6 +14,8 @@ public struct BenchmarkConfiguration {
     public var strategies: [any ImportStrategy.Type]
     public var batchSize: BatchSize
     public var repetitions: Int
+    /// Unmeasured rounds of every strategy first, so caches, the allocator and the file system are warm.
+    public var warmup: Int = 0
     /// Keep each run's database: the strategy's name is inserted before the extension.
     public var databasePath: String?
     public var prewarmChunkSize: Int
@@ -21,9 +23,10 @@ public struct BenchmarkConfiguration {
     public init(
         scenario: any Scenario, scale: Scale = .base, seed: UInt64 = 1, payloadPath: String? = nil,
         strategies: [any ImportStrategy.Type], batchSize: BatchSize = .default, repetitions: Int = 1,
-        databasePath: String? = nil, prewarmChunkSize: Int = 500, preload: PreloadSpec? = nil
+        databasePath: String? = nil, prewarmChunkSize: Int = 500, preload: PreloadSpec? = nil, warmup: Int = 0
     ) {
         self.preload = preload
+        self.warmup = warmup
         self.scenario = scenario
         self.scale = scale
         self.seed = seed
@@ -126,6 +129,18 @@ public final class Benchmark {
         }
         let total = strategies.count * configuration.repetitions
         var results: [RunResult] = []
+        for _ in 0..<max(0, configuration.warmup) {
+            for strategy in strategies {
+                let databasePath = workDirectory.appendingPathComponent("warmup-\(strategy.name).sqlite").path
+                let isReference = strategy.name == StrategyRegistry.reference.name
+                _ = try ImportRun(
+                    scenario: scenario, payloadPath: payloadPath, strategy: strategy, batchSize: configuration.batchSize,
+                    databasePath: databasePath, prewarmChunkSize: configuration.prewarmChunkSize,
+                    preloadPath: isReference ? nil : preloadPath
+                ).execute()
+                DatabaseFile.remove(databasePath)
+            }
+        }
         for repetition in 1...max(1, configuration.repetitions) {
             for strategy in strategies {
                 observe(.runStarted(strategy: strategy.name, repetition: repetition, index: results.count + 1, total: total))

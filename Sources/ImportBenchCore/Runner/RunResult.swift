@@ -22,6 +22,7 @@ public struct RunResult: Sendable {
     public var differences: [String]
     public var sqliteVersion: String
     public var benchVersion: String
+    public var environment: MachineEnvironment = .current
 
     public var records: Int { measurement.occurrences }
 
