@@ -66,8 +66,15 @@ struct RunCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Keys per SELECT ... WHERE key IN (...) for prewarm (capped at SQLite's variable limit).", valueName: "n"))
     var prewarmChunk: Int = 500
 
+    @Option(help: ArgumentHelp("What goes to standard output: an aligned table, Markdown for a pull-request comment, or JSON with the CSV's columns.", valueName: "format"))
+    var format: OutputFormat = .table
+
     @Flag(help: "No progress on stderr.")
     var quiet = false
+
+    enum OutputFormat: String, CaseIterable, ExpressibleByArgument {
+        case table, markdown, json
+    }
 
     func validate() throws {
         _ = try resolvedStrategies()
@@ -135,10 +142,20 @@ struct RunCommand: ParsableCommand {
                 throw CommandFailure.failed(String(describing: error))
             }
             progress.finish()
-            print(header(outcome, configuration))
-            print(SummaryTable.render(outcome.results))
+            switch format {
+            case .table:
+                print(header(outcome, configuration))
+                print(SummaryTable.render(outcome.results))
+            case .markdown:
+                print(header(outcome, configuration).split(separator: "\n").map { "> \($0)" }.joined(separator: "\n") + "\n")
+                print(SummaryTable.renderMarkdown(outcome.results))
+            case .json:
+                break
+            }
             results += outcome.results
         }
+
+        if format == .json { print(try JSONReport.render(results), terminator: "") }
 
         let csvPath = csv ?? Self.defaultCSVPath()
         do {

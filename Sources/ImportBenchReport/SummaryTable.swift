@@ -3,7 +3,11 @@ import ImportBenchCore
 
 /// The terminal table: one row per strategy, repetitions folded into median and range.
 public enum SummaryTable {
-    public static func render(_ results: [RunResult]) -> String {
+    public static func render(_ results: [RunResult]) -> String { table(results).render() }
+
+    public static func renderMarkdown(_ results: [RunResult]) -> String { table(results).renderMarkdown() }
+
+    static func table(_ results: [RunResult]) -> TextTable {
         let byStrategy = Dictionary(grouping: results, by: \.strategy)
         let order = StrategyRegistry.names.filter { byStrategy[$0] != nil }
         let ceilingMedian = byStrategy[StrategyRegistry.reference.name].map { median($0.map(\.measurement.wallSeconds)) }
@@ -30,7 +34,7 @@ public enum SummaryTable {
                 wall, ratio, String(format: "%.1f", peakRSS), valid,
             ])
         }
-        return table.render()
+        return table
     }
 
     /// Four significant digits: 12.34, 1.571, 0.002913. Milliseconds runs stay readable, long runs stay short.

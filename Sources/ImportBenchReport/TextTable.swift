@@ -1,3 +1,5 @@
+import Foundation
+
 /// Aligns columns for a terminal: text left, numbers right.
 public struct TextTable {
     public enum Alignment { case left, right }
@@ -12,6 +14,13 @@ public struct TextTable {
     }
 
     public mutating func append(_ row: [String]) { rows.append(row) }
+
+    /// A GitHub-flavoured Markdown table, numbers right-aligned, for a pull-request comment.
+    public func renderMarkdown() -> String {
+        func line(_ cells: [String]) -> String { "| " + cells.map { $0.replacingOccurrences(of: "|", with: "\\|") }.joined(separator: " | ") + " |" }
+        let rule = "|" + alignments.map { $0 == .left ? "---|" : "---:|" }.joined()
+        return ([line(headers), rule] + rows.map(line)).joined(separator: "\n") + "\n"
+    }
 
     public func render() -> String {
         let widths = headers.indices.map { column in

@@ -1,3 +1,4 @@
+import Foundation
 import ImportBenchCore
 import ImportBenchReport
 import ImportBenchStore
@@ -104,5 +105,31 @@ struct SummaryTableTests {
         #expect(SummaryTable.render([sampleResult(strategy: "naive", wall: 12.3456)]).contains("12.35"))
         #expect(lines[2].contains("4.00"))
         #expect(lines[2].contains("120"))
+    }
+}
+
+@Suite("Markdown and JSON reports")
+struct OtherFormatTests {
+    @Test("the Markdown table has a header, an alignment row and one row per strategy")
+    func markdown() {
+        let text = SummaryTable.renderMarkdown([sampleResult(strategy: "naive", wall: 2), sampleResult(strategy: "ceiling", wall: 1)])
+        let lines = text.split(separator: "\n")
+        #expect(lines.count == 4)
+        #expect(lines[0].hasPrefix("| strategy | records |"))
+        #expect(lines[1].hasPrefix("|---|---:|"))
+        #expect(lines[2].hasPrefix("| naive | 100 |"))
+    }
+
+    @Test("JSON carries every CSV column with typed values")
+    func json() throws {
+        let text = try JSONReport.render([sampleResult(strategy: "naive", wall: 2), sampleResult(strategy: "ceiling", wall: 0.5)])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        let runs = try #require(object["runs"] as? [[String: Any]])
+        #expect(runs.count == 2)
+        #expect(Set(runs[0].keys) == Set(ResultColumns.names))
+        #expect(runs[0]["fetch_count"] as? Int == 120)
+        #expect(runs[0]["valid"] as? Bool == true)
+        #expect(runs[0]["batch_size"] as? String == "1000")
+        #expect(runs[0]["wall_ratio_to_ceiling"] as? Double == 4)
     }
 }
