@@ -155,7 +155,11 @@ struct RunCommand: ParsableCommand {
             results += outcome.results
         }
 
-        if format == .json { print(try JSONReport.render(results), terminator: "") }
+        if format == .json {
+            print(try JSONReport.render(results), terminator: "")
+        } else if let growth = GrowthTable.render(results, markdown: format == .markdown) {
+            print(growth, terminator: "")
+        }
 
         let csvPath = csv ?? Self.defaultCSVPath()
         do {

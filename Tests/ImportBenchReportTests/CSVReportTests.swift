@@ -133,3 +133,32 @@ struct OtherFormatTests {
         #expect(runs[0]["wall_ratio_to_ceiling"] as? Double == 4)
     }
 }
+
+@Suite("Growth with scale")
+struct GrowthTableTests {
+    @Test("the fitted exponent recovers a power law", arguments: [1.0, 2.0, 0.5])
+    func exponent(power: Double) throws {
+        let points = [1.0, 2.0, 4.0, 8.0].map { ($0, 3 * pow($0, power)) }
+        #expect(abs(try #require(GrowthTable.exponent(points)) - power) < 1e-9)
+    }
+
+    @Test("a sweep gets a row per strategy; a single scale gets no table")
+    func table() throws {
+        func run(_ strategy: String, scale: String, wall: Double, records: Int) -> RunResult {
+            var result = sampleResult(strategy: strategy, wall: wall)
+            result.scale = scale
+            result.measurement.occurrences = records
+            return result
+        }
+        let sweep = [
+            run("naive", scale: "1x", wall: 1, records: 100), run("naive", scale: "4x", wall: 16, records: 400),
+            run("ceiling", scale: "1x", wall: 0.5, records: 100), run("ceiling", scale: "4x", wall: 2, records: 400),
+        ]
+        let text = try #require(GrowthTable.render(sweep))
+        let lines = text.split(separator: "\n")
+        #expect(lines[0] == "growth with scale: chat batch 1000")
+        #expect(lines[3].hasPrefix("naive") && lines[3].contains("2.00"))
+        #expect(lines[4].hasPrefix("ceiling") && lines[4].contains("1.00"))
+        #expect(GrowthTable.render(Array(sweep.prefix(1))) == nil)
+    }
+}
