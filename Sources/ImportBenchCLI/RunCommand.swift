@@ -72,6 +72,11 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "No progress on stderr.")
     var quiet = false
 
+    @Flag(
+        name: .customLong("isolate"), inversion: .prefixedNo,
+        help: "Run each measured import in its own child process, so its peak memory and allocator statistics are its own (default); --no-isolate runs them in this process.")
+    var isolate = true
+
     enum OutputFormat: String, CaseIterable, ExpressibleByArgument {
         case table, markdown, json
     }
@@ -136,7 +141,9 @@ struct RunCommand: ParsableCommand {
             let progress = ProgressReporter(enabled: !quiet)
             let outcome: BenchmarkOutcome
             do {
-                outcome = try Benchmark(configuration: configuration).run(progress.observe)
+                let executor = isolate ? ChildProcessExecutor.current() : nil
+                outcome = try Benchmark(configuration: configuration, executor: executor.map { child in { run, progress in try child.execute(run, progress: progress) } })
+                    .run(progress.observe)
             } catch {
                 progress.finish()
                 throw CommandFailure.failed(String(describing: error))

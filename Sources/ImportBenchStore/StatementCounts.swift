@@ -1,5 +1,5 @@
 /// Executions counted by the store, by kind; a value, so a run subtracts its start from its end.
-public struct StatementCounts: Hashable, Sendable {
+public struct StatementCounts: Hashable, Sendable, Codable {
     public var fetches: Int = 0
     public var inserts: Int = 0
     public var updates: Int = 0

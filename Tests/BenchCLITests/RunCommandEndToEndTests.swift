@@ -17,7 +17,7 @@ struct RunCommandEndToEndTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let csvPath = directory.appendingPathComponent("r.csv").path
 
-        let command = try #require(try BenchCommand.parseAsRoot(["run", "--scale", "0.02", "--csv", csvPath, "--quiet"]) as? RunCommand)
+        let command = try #require(try BenchCommand.parseAsRoot(["run", "--scale", "0.02", "--csv", csvPath, "--quiet", "--no-isolate"]) as? RunCommand)
         try command.run()
 
         let lines = try String(contentsOfFile: csvPath, encoding: .utf8).split(separator: "\r\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
@@ -31,7 +31,7 @@ struct RunCommandEndToEndTests {
 
     @Test("a missing payload file fails with a message naming it")
     func missingPayload() throws {
-        let command = try #require(try BenchCommand.parseAsRoot(["run", "--payload", "/nonexistent/chat.json", "--quiet"]) as? RunCommand)
+        let command = try #require(try BenchCommand.parseAsRoot(["run", "--payload", "/nonexistent/chat.json", "--quiet", "--no-isolate"]) as? RunCommand)
         let error = #expect(throws: CommandFailure.self) { try command.run() }
         #expect(error?.message.contains("/nonexistent/chat.json") == true)
         #expect(error?.exitCode == 1)
@@ -47,10 +47,69 @@ struct RunCommandEndToEndTests {
         let cut = directory.appendingPathComponent("cut.json").path
         try bytes.prefix(bytes.count / 2).write(to: URL(fileURLWithPath: cut))
 
-        let command = try #require(try BenchCommand.parseAsRoot(["run", "--payload", cut, "--quiet", "--csv", directory.appendingPathComponent("r.csv").path]) as? RunCommand)
+        let command = try #require(try BenchCommand.parseAsRoot(["run", "--payload", cut, "--quiet", "--no-isolate", "--csv", directory.appendingPathComponent("r.csv").path]) as? RunCommand)
         let error = #expect(throws: CommandFailure.self) { try command.run() }
         #expect(error?.message.contains(cut) == true)
         #expect(error?.message.contains("byte") == true)
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("r.csv").path))
+    }
+}
+
+@Suite("Isolated runs through the built binary")
+struct IsolatedRunTests {
+    /// The debug bench that `swift build --build-tests` leaves beside the tests.
+    static let binary = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent(".build/debug/bench")
+
+    static var available: Bool { FileManager.default.isExecutableFile(atPath: binary.path) }
+
+    private func bench(_ arguments: [String], input: Data? = nil) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = Self.binary
+        process.arguments = arguments
+        let output = Pipe()
+        let stdin = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        process.standardInput = stdin
+        try process.run()
+        if let input { stdin.fileHandleForWriting.write(input) }
+        try stdin.fileHandleForWriting.close()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, text)
+    }
+
+    @Test("each measured run in its own process: valid, with the in-process counts",
+          .enabled(if: IsolatedRunTests.available, "build bench first (swift build) to test isolated runs"))
+    func isolatedMatchesInProcess() throws {
+        let directory = try RunCommandEndToEndTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let isolated = directory.appendingPathComponent("isolated.csv").path
+        let inProcess = directory.appendingPathComponent("in-process.csv").path
+        let common = ["run", "--scenario", "products", "--scale", "0.05", "--strategy", "naive,upsert", "--quiet"]
+        #expect(try bench(common + ["--csv", isolated]).status == 0)
+        #expect(try bench(common + ["--no-isolate", "--csv", inProcess]).status == 0)
+        func rows(_ path: String) throws -> [String] {
+            let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\r\n")
+            let header = lines.first?.split(separator: ",").map(String.init) ?? []
+            let wanted = ["strategy", "fetch_count", "insert_count", "digest", "valid"].compactMap { header.firstIndex(of: $0) }
+            return lines.dropFirst().map { line in
+                let fields = line.split(separator: ",", omittingEmptySubsequences: false)
+                return wanted.map { String(fields[$0]) }.joined(separator: " ")
+            }
+        }
+        #expect(try rows(isolated) == rows(inProcess))
+        #expect(try rows(isolated).allSatisfy { $0.hasSuffix("true") })
+    }
+
+    @Test("the child refuses a spec it cannot rebuild, with a message",
+          .enabled(if: IsolatedRunTests.available, "build bench first (swift build) to test isolated runs"))
+    func badSpec() throws {
+        let spec = #"{"scenario":"nope","payloadPath":"/x","strategy":"naive","batchSize":"10","databasePath":"/tmp/x.sqlite","prewarmChunkSize":500}"#
+        let result = try bench(["measure-one"], input: Data(spec.utf8))
+        #expect(result.status == 1)
+        #expect(result.output.contains("cannot rebuild run"))
     }
 }

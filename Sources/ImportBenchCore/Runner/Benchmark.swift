@@ -68,13 +68,19 @@ public struct BenchmarkOutcome: Sendable {
     public var payloadBytes: Int64
 }
 
+/// Executes one measured import: in this process, or elsewhere (a child process, so peak memory
+/// and allocator statistics belong to that run alone).
+public typealias ImportExecutor = (ImportRun, _ progress: @escaping (Int) -> Void) throws -> ImportMeasurement
+
 /// Generates (or takes) the payload, works out the expected content once, then runs every strategy
 /// in every repetition, interleaved (A B C A B C) so drift hits all strategies alike.
 public final class Benchmark {
     public let configuration: BenchmarkConfiguration
+    private let execute: ImportExecutor
 
-    public init(configuration: BenchmarkConfiguration) {
+    public init(configuration: BenchmarkConfiguration, executor: ImportExecutor? = nil) {
         self.configuration = configuration
+        self.execute = executor ?? { run, progress in try run.execute(progress: progress) }
     }
 
     public func run(_ observe: (BenchmarkEvent) -> Void = { _ in }) throws -> BenchmarkOutcome {
@@ -133,11 +139,10 @@ public final class Benchmark {
             for strategy in strategies {
                 let databasePath = workDirectory.appendingPathComponent("warmup-\(strategy.name).sqlite").path
                 let isReference = strategy.name == StrategyRegistry.reference.name
-                _ = try ImportRun(
+                _ = try execute(ImportRun(
                     scenario: scenario, payloadPath: payloadPath, strategy: strategy, batchSize: configuration.batchSize,
                     databasePath: databasePath, prewarmChunkSize: configuration.prewarmChunkSize,
-                    preloadPath: isReference ? nil : preloadPath
-                ).execute()
+                    preloadPath: isReference ? nil : preloadPath), { _ in })
                 DatabaseFile.remove(databasePath)
             }
         }
@@ -153,7 +158,7 @@ public final class Benchmark {
                     preloadPath: isReference ? nil : preloadPath)
                 let target = isReference ? (expectedWithoutPreload ?? expected) : expected
                 let measurement = try withoutActuallyEscaping(observe) { observe in
-                    try run.execute { occurrences in
+                    try execute(run) { occurrences in
                         observe(.runProgress(strategy: strategy.name, occurrences: occurrences, expected: expected.occurrences))
                     }
                 }

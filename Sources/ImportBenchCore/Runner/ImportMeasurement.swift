@@ -1,7 +1,7 @@
 import ImportBenchStore
 
 /// What one import cost, as measured around the strategy's work (schema creation and verification excluded).
-public struct ImportMeasurement: Sendable {
+public struct ImportMeasurement: Sendable, Codable {
     public var occurrences = 0
     public var counts = StatementCounts()
     public var rowsWritten: Int64 = 0

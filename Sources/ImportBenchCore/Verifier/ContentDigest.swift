@@ -3,8 +3,8 @@ import ImportBenchStore
 /// A store's logical content, reduced to a fingerprint per table: rows by natural key, relationships
 /// as the related objects' keys, never pks. Two stores with the same data have equal digests,
 /// whatever order or strategy wrote them.
-public struct ContentDigest: Equatable, Sendable {
-    public struct Table: Equatable, Sendable {
+public struct ContentDigest: Equatable, Sendable, Codable {
+    public struct Table: Equatable, Sendable, Codable {
         /// Entity name, or `entity.relationship` for a many-to-many set.
         public let name: String
         public let rows: Int

@@ -1,0 +1,33 @@
+/// An `ImportRun` as data, so it can be handed to a child process and rebuilt there by name.
+public struct ImportRunSpec: Codable, Sendable, Equatable {
+    public var scenario: String
+    public var payloadPath: String
+    public var strategy: String
+    public var batchSize: String
+    public var databasePath: String
+    public var prewarmChunkSize: Int
+    public var preloadPath: String?
+
+    public init(_ run: ImportRun) {
+        scenario = run.scenario.name
+        payloadPath = run.payloadPath
+        strategy = run.strategy.name
+        batchSize = run.batchSize.description
+        databasePath = run.databasePath
+        prewarmChunkSize = run.prewarmChunkSize
+        preloadPath = run.preloadPath
+    }
+
+    /// The run this spec names; unknown names are an `ImportError.unsupported`.
+    public func makeRun() throws -> ImportRun {
+        guard let scenario = ScenarioRegistry.scenario(named: scenario),
+            let strategy = StrategyRegistry.strategy(named: strategy),
+            let batchSize = BatchSize(parsing: batchSize)
+        else {
+            throw ImportError.unsupported("cannot rebuild run \(self)")
+        }
+        return ImportRun(
+            scenario: scenario, payloadPath: payloadPath, strategy: strategy, batchSize: batchSize,
+            databasePath: databasePath, prewarmChunkSize: prewarmChunkSize, preloadPath: preloadPath)
+    }
+}
