@@ -1,7 +1,7 @@
 import Foundation
 import ImportBenchCore
 
-/// Progress on stderr: a live line on a terminal, one line per finished run otherwise (CI logs).
+/// Progress on stderr: a live line on a terminal; nothing when stderr is a file or a pipe (CI logs).
 final class ProgressReporter {
     private let enabled: Bool
     private let live: Bool
@@ -27,7 +27,7 @@ final class ProgressReporter {
             draw("\(current): \(occurrences)/\(expected) occurrences", force: false)
         case .runFinished(let result):
             let line = "\(current): \(String(format: "%.3f", result.measurement.wallSeconds)) s, \(result.valid ? "valid" : "INVALID")"
-            if live { draw(line, force: true) } else { write(line + "\n") }
+            draw(line, force: true)
         }
     }
 

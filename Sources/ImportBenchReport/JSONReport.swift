@@ -6,7 +6,7 @@ public enum JSONReport {
     /// Columns that stay strings even when they look numeric (`batch_size` may be `all`).
     static let textColumns: Set<String> = [
         "scenario", "strategy", "scale", "preload", "batch_size", "digest", "sqlite_version", "bench_version",
-        "swift_version", "cpu_model", "os",
+        "swift_version", "cpu_model", "os", "sqlite_compile_options",
     ]
 
     public static func render(_ results: [RunResult]) throws -> String {

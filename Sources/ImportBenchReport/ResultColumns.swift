@@ -58,6 +58,7 @@ public enum ResultColumns {
         Column(name: "cpu_model") { r, _ in r.environment.cpuModel },
         Column(name: "cpu_count") { r, _ in String(r.environment.cpuCount) },
         Column(name: "os") { r, _ in r.environment.operatingSystem },
+        Column(name: "sqlite_compile_options") { r, _ in r.environment.sqliteCompileOptions.joined(separator: " ") },
         Column(name: "csv_version") { _, _ in String(version) },
     ]
 

@@ -11,12 +11,13 @@ public enum SummaryTable {
         let byStrategy = Dictionary(grouping: results, by: \.strategy)
         let order = StrategyRegistry.names.filter { byStrategy[$0] != nil }
         let ceilingMedian = byStrategy[StrategyRegistry.reference.name].map { median($0.map(\.measurement.wallSeconds)) }
+        let naiveMedian = byStrategy[NaiveStrategy.name].map { median($0.map(\.measurement.wallSeconds)) }
         let repeated = results.contains { $0.repetition > 1 }
 
         var table = TextTable(
             headers: ["strategy", "records", "unique", "fetches", "statements", "txns",
-                      repeated ? "wall s (median, min-max)" : "wall s", "x ceiling", "peak RSS MB", "valid"],
-            alignments: [.left, .right, .right, .right, .right, .right, .right, .right, .right, .left])
+                      repeated ? "wall s (median, min-max)" : "wall s", "x ceiling", "x naive", "peak RSS MB", "valid"],
+            alignments: [.left, .right, .right, .right, .right, .right, .right, .right, .right, .right, .left])
         for name in order {
             guard let runs = byStrategy[name], let first = runs.first else { continue }
             let walls = runs.map(\.measurement.wallSeconds)
@@ -26,12 +27,13 @@ public enum SummaryTable {
                 wall += " (\(seconds(low))-\(seconds(high)))"
             }
             let ratio = ceilingMedian.map { $0 > 0 ? String(format: "%.2f", wallMedian / $0) : "-" } ?? "-"
+            let naiveRatio = naiveMedian.map { $0 > 0 ? String(format: "%.2f", wallMedian / $0) : "-" } ?? "-"
             let peakRSS = Double(runs.map(\.measurement.peakRSSBytes).max() ?? 0) / 1_048_576
             let valid = runs.allSatisfy(\.valid) ? "yes" : "NO"
             table.append([
                 name, count(first.records), count(first.uniqueRecords), count(first.measurement.counts.fetches),
                 count(first.measurement.counts.statements), count(first.measurement.counts.transactions),
-                wall, ratio, String(format: "%.1f", peakRSS), valid,
+                wall, ratio, naiveRatio, String(format: "%.1f", peakRSS), valid,
             ])
         }
         return table

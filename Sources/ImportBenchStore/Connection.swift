@@ -110,4 +110,15 @@ public final class Connection {
 
     /// The library's version, as `sqlite3_libversion` reports it.
     public static var sqliteVersion: String { String(cString: sqlite3_libversion()) }
+
+    /// The options the library was compiled with (`PRAGMA compile_options`): they change plans and counts.
+    public static var compileOptions: [String] {
+        var options: [String] = []
+        var index: Int32 = 0
+        while let option = sqlite3_compileoption_get(index) {
+            options.append(String(cString: option))
+            index += 1
+        }
+        return options
+    }
 }

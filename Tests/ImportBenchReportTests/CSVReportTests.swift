@@ -65,7 +65,7 @@ struct CSVReportTests {
             "transaction_count", "rows_written", "vm_steps", "wall_s", "wall_ratio_to_ceiling", "cpu_user_s", "cpu_sys_s",
             "decode_s", "write_s", "commit_s", "peak_rss_bytes", "allocated_bytes", "peak_allocated_bytes",
             "malloc_count", "db_bytes", "digest", "valid", "sqlite_version", "bench_version", "swift_version", "cpu_model",
-            "cpu_count", "os", "csv_version",
+            "cpu_count", "os", "sqlite_compile_options", "csv_version",
         ])
     }
 
@@ -105,6 +105,8 @@ struct SummaryTableTests {
         #expect(SummaryTable.render([sampleResult(strategy: "naive", wall: 12.3456)]).contains("12.35"))
         #expect(lines[2].contains("4.00"))
         #expect(lines[2].contains("120"))
+        #expect(lines[0].contains("x naive"))
+        #expect(lines[3].contains("0.25"))  // the ceiling at a quarter of naive's median
     }
 }
 

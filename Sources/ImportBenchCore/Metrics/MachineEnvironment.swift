@@ -5,13 +5,14 @@ import ImportBenchStore
 /// compared unknowingly.
 public struct MachineEnvironment: Sendable, Equatable {
     public let sqliteVersion: String
+    public let sqliteCompileOptions: [String]
     public let swiftVersion: String
     public let cpuModel: String
     public let cpuCount: Int
     public let operatingSystem: String
 
     public static let current = MachineEnvironment(
-        sqliteVersion: Connection.sqliteVersion, swiftVersion: compilerVersion, cpuModel: readCPUModel(),
+        sqliteVersion: Connection.sqliteVersion, sqliteCompileOptions: Connection.compileOptions, swiftVersion: compilerVersion, cpuModel: readCPUModel(),
         cpuCount: ProcessInfo.processInfo.activeProcessorCount,
         operatingSystem: ProcessInfo.processInfo.operatingSystemVersionString)
 
