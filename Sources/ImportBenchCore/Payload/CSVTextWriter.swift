@@ -7,32 +7,15 @@ import Foundation
 ///
 /// I/O errors are sticky: the first one stops further output and is thrown by `close()`.
 public final class CSVTextWriter {
-    public let path: String
+    private let output: BufferedFileOutput
+    public var path: String { output.path }
     /// Bytes handed to the file so far, including those still buffered.
-    public private(set) var bytesWritten = 0
-
-    private let file: UnsafeMutablePointer<FILE>
-    private let buffer: UnsafeMutablePointer<UInt8>
-    private let bufferCapacity: Int
-    private var buffered = 0
-    private var failure: PayloadError?
-    private var isClosed = false
+    public var bytesWritten: Int { output.bytesWritten }
     private var rowHasFields = false
 
     /// Creates or truncates the file at `path`.
     public init(path: String, bufferCapacity: Int = 1 << 20) throws {
-        guard let file = fopen(path, "wb") else {
-            throw PayloadError(file: path, byteOffset: nil, path: nil, expected: "a writable file", found: String(cString: strerror(errno)))
-        }
-        self.path = path
-        self.file = file
-        self.bufferCapacity = max(bufferCapacity, 64)
-        buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: self.bufferCapacity)
-    }
-
-    deinit {
-        if !isClosed { fclose(file) }
-        buffer.deallocate()
+        output = try BufferedFileOutput(path: path, bufferCapacity: bufferCapacity)
     }
 
     /// A whole row of text fields (a header).
@@ -48,18 +31,18 @@ public final class CSVTextWriter {
         value.withUTF8 { utf8 in
             let needsQuotes = utf8.contains { $0 == .comma || $0 == .quote || $0 == .newline || $0 == .carriageReturn }
             guard needsQuotes else {
-                appendBytes(utf8)
+                output.append(utf8)
                 return
             }
-            appendByte(.quote)
+            output.append(.quote)
             var runStart = 0
             for index in 0..<utf8.count where utf8[index] == .quote {
-                appendBytes(UnsafeBufferPointer(rebasing: utf8[runStart...index]))
-                appendByte(.quote)
+                output.append(UnsafeBufferPointer(rebasing: utf8[runStart...index]))
+                output.append(.quote)
                 runStart = index + 1
             }
-            appendBytes(UnsafeBufferPointer(rebasing: utf8[runStart...]))
-            appendByte(.quote)
+            output.append(UnsafeBufferPointer(rebasing: utf8[runStart...]))
+            output.append(.quote)
         }
     }
 
@@ -70,114 +53,60 @@ public final class CSVTextWriter {
 
     public func integer(_ value: Int) {
         beforeField()
-        appendDecimal(value)
+        output.appendDecimal(value)
     }
 
     /// A fixed-point number, `units / 10^fractionDigits`, with every fraction digit written.
     public func decimal(_ units: Int, fractionDigits: Int) {
         beforeField()
         guard fractionDigits > 0 else {
-            appendDecimal(units)
+            output.appendDecimal(units)
             return
         }
         var divisor = 1
         for _ in 0..<fractionDigits { divisor *= 10 }
-        if units < 0 { appendByte(.minus) }
+        if units < 0 { output.append(.minus) }
         let magnitude = Int(units.magnitude)
-        appendDecimal(magnitude / divisor)
-        appendByte(.dot)
+        output.appendDecimal(magnitude / divisor)
+        output.append(.dot)
         let fraction = magnitude % divisor
         var padding = divisor / 10
         while padding > 1 && fraction < padding {
-            appendByte(.digitZero)
+            output.append(.digitZero)
             padding /= 10
         }
-        appendDecimal(fraction)
+        output.appendDecimal(fraction)
     }
 
     /// A GTFS time of day, `HH:MM:SS`; hours run past 24 for trips that end after midnight.
     public func time(secondsSinceMidnight seconds: Int) {
         beforeField()
         let hours = seconds / 3600
-        if hours < 10 { appendByte(.digitZero) }
-        appendDecimal(hours)
+        if hours < 10 { output.append(.digitZero) }
+        output.appendDecimal(hours)
         for part in [(seconds / 60) % 60, seconds % 60] {
-            appendByte(.colon)
-            if part < 10 { appendByte(.digitZero) }
-            appendDecimal(part)
+            output.append(.colon)
+            if part < 10 { output.append(.digitZero) }
+            output.appendDecimal(part)
         }
     }
 
     /// Ends the row with a line break (LF, as most GTFS exports).
     public func endRow() {
-        appendByte(.newline)
+        output.append(.newline)
         rowHasFields = false
     }
 
     /// Flushes and closes the file; throws the first I/O error met since opening.
     public func close() throws {
-        guard !isClosed else { return }
-        flush()
-        isClosed = true
-        if fclose(file) != 0, failure == nil {
-            failure = PayloadError(
-                file: path, byteOffset: bytesWritten, path: nil, expected: "a successful close", found: String(cString: strerror(errno)))
-        }
-        if let failure { throw failure }
+        try output.close()
     }
 
     // MARK: Bytes
 
     @inline(__always)
     private func beforeField() {
-        if rowHasFields { appendByte(.comma) }
+        if rowHasFields { output.append(.comma) }
         rowHasFields = true
-    }
-
-    @inline(__always)
-    private func appendByte(_ byte: UInt8) {
-        if buffered == bufferCapacity { flush() }
-        buffer[buffered] = byte
-        buffered += 1
-        bytesWritten += 1
-    }
-
-    private func appendBytes(_ bytes: UnsafeBufferPointer<UInt8>) {
-        guard var source = bytes.baseAddress else { return }
-        var remaining = bytes.count
-        bytesWritten += remaining
-        while remaining > 0 {
-            if buffered == bufferCapacity { flush() }
-            let run = min(remaining, bufferCapacity - buffered)
-            (buffer + buffered).update(from: source, count: run)
-            buffered += run
-            source += run
-            remaining -= run
-        }
-    }
-
-    private func appendDecimal(_ value: Int) {
-        var magnitude = value.magnitude
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-            var start = digits.count
-            repeat {
-                start -= 1
-                digits[start] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-            } while magnitude > 0
-            if value < 0 { appendByte(.minus) }
-            appendBytes(UnsafeBufferPointer(rebasing: digits[start...]))
-        }
-    }
-
-    private func flush() {
-        guard buffered > 0 else { return }
-        defer { buffered = 0 }
-        guard failure == nil, !isClosed else { return }
-        if fwrite(buffer, 1, buffered, file) != buffered {
-            failure = PayloadError(
-                file: path, byteOffset: bytesWritten - buffered, path: nil, expected: "a successful write",
-                found: String(cString: strerror(errno)))
-        }
     }
 }

@@ -7,16 +7,10 @@ import Foundation
 /// Commas and colons are placed automatically. I/O errors are sticky: the first one stops further
 /// output and is thrown by `close()`, which keeps call sites free of `try` on every value.
 public final class JSONTextWriter {
-    public let path: String
+    private let output: BufferedFileOutput
+    public var path: String { output.path }
     /// Bytes handed to the file so far, including those still buffered.
-    public private(set) var bytesWritten = 0
-
-    private let file: UnsafeMutablePointer<FILE>
-    private let buffer: UnsafeMutablePointer<UInt8>
-    private let bufferCapacity: Int
-    private var buffered = 0
-    private var failure: PayloadError?
-    private var isClosed = false
+    public var bytesWritten: Int { output.bytesWritten }
 
     /// One entry per open container: whether it already holds an element (so the next needs a comma).
     private var containerHasElements: [Bool] = []
@@ -25,54 +19,42 @@ public final class JSONTextWriter {
 
     /// Creates or truncates the file at `path`.
     public init(path: String, bufferCapacity: Int = 1 << 20) throws {
-        guard let file = fopen(path, "wb") else {
-            throw PayloadError(
-                file: path, byteOffset: nil, path: nil, expected: "a writable file", found: Self.systemError())
-        }
-        self.path = path
-        self.file = file
-        self.bufferCapacity = max(bufferCapacity, 64)
-        buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: self.bufferCapacity)
+        output = try BufferedFileOutput(path: path, bufferCapacity: bufferCapacity)
         containerHasElements.reserveCapacity(16)
-    }
-
-    deinit {
-        if !isClosed { fclose(file) }
-        buffer.deallocate()
     }
 
     // MARK: Structure
 
     public func beginObject() {
         beforeValue()
-        appendByte(UInt8(ascii: "{"))
+        output.append(UInt8(ascii: "{"))
         containerHasElements.append(false)
     }
 
     public func endObject() {
         _ = containerHasElements.popLast()
-        appendByte(UInt8(ascii: "}"))
+        output.append(UInt8(ascii: "}"))
     }
 
     public func beginArray() {
         beforeValue()
-        appendByte(UInt8(ascii: "["))
+        output.append(UInt8(ascii: "["))
         containerHasElements.append(false)
     }
 
     public func endArray() {
         _ = containerHasElements.popLast()
-        appendByte(UInt8(ascii: "]"))
+        output.append(UInt8(ascii: "]"))
     }
 
     /// Writes an object key; the next call writes its value.
     public func key(_ name: String) {
         if let last = containerHasElements.indices.last {
-            if containerHasElements[last] { appendByte(UInt8(ascii: ",")) }
+            if containerHasElements[last] { output.append(UInt8(ascii: ",")) }
             containerHasElements[last] = true
         }
         appendQuoted(name)
-        appendByte(UInt8(ascii: ":"))
+        output.append(UInt8(ascii: ":"))
         valueFollowsKey = true
     }
 
@@ -85,7 +67,7 @@ public final class JSONTextWriter {
 
     public func integer(_ value: Int) {
         beforeValue()
-        appendDecimal(value)
+        output.appendDecimal(value)
     }
 
     /// A fixed-point number, `units / 10^fractionDigits`: exact and identical on every platform,
@@ -93,32 +75,32 @@ public final class JSONTextWriter {
     public func decimal(_ units: Int, fractionDigits: Int) {
         beforeValue()
         guard fractionDigits > 0 else {
-            appendDecimal(units)
+            output.appendDecimal(units)
             return
         }
         var divisor = 1
         for _ in 0..<fractionDigits { divisor *= 10 }
-        if units < 0 { appendByte(UInt8(ascii: "-")) }
+        if units < 0 { output.append(UInt8(ascii: "-")) }
         let magnitude = Int(units.magnitude)
-        appendDecimal(magnitude / divisor)
-        appendByte(UInt8(ascii: "."))
+        output.appendDecimal(magnitude / divisor)
+        output.append(UInt8(ascii: "."))
         let fraction = magnitude % divisor
         var padding = divisor / 10
         while padding > 1 && fraction < padding {
-            appendByte(UInt8(ascii: "0"))
+            output.append(UInt8(ascii: "0"))
             padding /= 10
         }
-        appendDecimal(fraction)
+        output.appendDecimal(fraction)
     }
 
     public func bool(_ value: Bool) {
         beforeValue()
-        appendASCII(value ? "true" : "false")
+        output.append(value ? "true" : "false")
     }
 
     public func null() {
         beforeValue()
-        appendASCII("null")
+        output.append("null")
     }
 
     // MARK: Key-value shorthands
@@ -140,15 +122,7 @@ public final class JSONTextWriter {
 
     /// Flushes and closes the file; throws the first I/O error met since opening.
     public func close() throws {
-        guard !isClosed else { return }
-        flush()
-        isClosed = true
-        if fclose(file) != 0, failure == nil {
-            failure = PayloadError(
-                file: path, byteOffset: bytesWritten, path: nil, expected: "a successful close",
-                found: Self.systemError())
-        }
-        if let failure { throw failure }
+        try output.close()
     }
 
     // MARK: Bytes
@@ -159,57 +133,16 @@ public final class JSONTextWriter {
             return
         }
         if let last = containerHasElements.indices.last {
-            if containerHasElements[last] { appendByte(UInt8(ascii: ",")) }
+            if containerHasElements[last] { output.append(UInt8(ascii: ",")) }
             containerHasElements[last] = true
         }
     }
 
-    @inline(__always)
-    private func appendByte(_ byte: UInt8) {
-        if buffered == bufferCapacity { flush() }
-        buffer[buffered] = byte
-        buffered += 1
-        bytesWritten += 1
-    }
-
-    private func appendBytes(_ bytes: UnsafeBufferPointer<UInt8>) {
-        guard var source = bytes.baseAddress else { return }
-        var remaining = bytes.count
-        bytesWritten += remaining
-        while remaining > 0 {
-            if buffered == bufferCapacity { flush() }
-            let run = min(remaining, bufferCapacity - buffered)
-            (buffer + buffered).update(from: source, count: run)
-            buffered += run
-            source += run
-            remaining -= run
-        }
-    }
-
-    private func appendASCII(_ text: StaticString) {
-        appendBytes(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
-    }
-
-    private func appendDecimal(_ value: Int) {
-        // Digits are produced backwards into a small stack buffer; Int.min's magnitude still fits UInt.
-        var magnitude = value.magnitude
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-            var start = digits.count
-            repeat {
-                start -= 1
-                digits[start] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-            } while magnitude > 0
-            if value < 0 { appendByte(UInt8(ascii: "-")) }
-            appendBytes(UnsafeBufferPointer(rebasing: digits[start...]))
-        }
-    }
-
     private func appendQuoted(_ text: String) {
-        appendByte(UInt8(ascii: "\""))
+        output.append(UInt8(ascii: "\""))
         var text = text
         text.withUTF8 { appendEscaped($0) }
-        appendByte(UInt8(ascii: "\""))
+        output.append(UInt8(ascii: "\""))
     }
 
     /// Copies runs of plain bytes in bulk; only quote, backslash and control characters are escaped.
@@ -218,35 +151,20 @@ public final class JSONTextWriter {
         for index in 0..<utf8.count {
             let byte = utf8[index]
             guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-            appendBytes(UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
-            appendByte(UInt8(ascii: "\\"))
+            output.append(UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+            output.append(UInt8(ascii: "\\"))
             if byte < 0x20 {
                 let hexDigits: StaticString = "0123456789abcdef"
-                appendByte(UInt8(ascii: "u"))
-                appendByte(UInt8(ascii: "0"))
-                appendByte(UInt8(ascii: "0"))
-                appendByte(hexDigits.utf8Start[Int(byte >> 4)])
-                appendByte(hexDigits.utf8Start[Int(byte & 0x0F)])
+                output.append(UInt8(ascii: "u"))
+                output.append(UInt8(ascii: "0"))
+                output.append(UInt8(ascii: "0"))
+                output.append(hexDigits.utf8Start[Int(byte >> 4)])
+                output.append(hexDigits.utf8Start[Int(byte & 0x0F)])
             } else {
-                appendByte(byte)
+                output.append(byte)
             }
             runStart = index + 1
         }
-        appendBytes(UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))
-    }
-
-    private func flush() {
-        guard buffered > 0 else { return }
-        defer { buffered = 0 }
-        guard failure == nil, !isClosed else { return }
-        if fwrite(buffer, 1, buffered, file) != buffered {
-            failure = PayloadError(
-                file: path, byteOffset: bytesWritten - buffered, path: nil, expected: "a successful write",
-                found: Self.systemError())
-        }
-    }
-
-    private static func systemError() -> String {
-        String(cString: strerror(errno))
+        output.append(UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))
     }
 }

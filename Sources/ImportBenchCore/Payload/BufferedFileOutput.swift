@@ -1,0 +1,97 @@
+import Foundation
+
+/// A file written through a large buffer, so generators stream payloads of any size. I/O errors are
+/// sticky: the first one stops further output and is thrown by `close()`, which keeps the writers'
+/// call sites free of `try` on every value.
+final class BufferedFileOutput {
+    let path: String
+    /// Bytes handed to the file so far, including those still buffered.
+    private(set) var bytesWritten = 0
+
+    private let file: UnsafeMutablePointer<FILE>
+    private let buffer: UnsafeMutablePointer<UInt8>
+    private let bufferCapacity: Int
+    private var buffered = 0
+    private var failure: PayloadError?
+    private var isClosed = false
+
+    /// Creates or truncates the file at `path`.
+    init(path: String, bufferCapacity: Int) throws {
+        guard let file = fopen(path, "wb") else {
+            throw PayloadError(file: path, byteOffset: nil, path: nil, expected: "a writable file", found: Self.systemError())
+        }
+        self.path = path
+        self.file = file
+        self.bufferCapacity = max(bufferCapacity, 64)
+        buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: self.bufferCapacity)
+    }
+
+    deinit {
+        if !isClosed { fclose(file) }
+        buffer.deallocate()
+    }
+
+    @inline(__always)
+    func append(_ byte: UInt8) {
+        if buffered == bufferCapacity { flush() }
+        buffer[buffered] = byte
+        buffered += 1
+        bytesWritten += 1
+    }
+
+    func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard var source = bytes.baseAddress else { return }
+        var remaining = bytes.count
+        bytesWritten += remaining
+        while remaining > 0 {
+            if buffered == bufferCapacity { flush() }
+            let run = min(remaining, bufferCapacity - buffered)
+            (buffer + buffered).update(from: source, count: run)
+            buffered += run
+            source += run
+            remaining -= run
+        }
+    }
+
+    func append(_ text: StaticString) {
+        append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    /// Digits are produced backwards into a small stack buffer; Int.min's magnitude still fits UInt.
+    func appendDecimal(_ value: Int) {
+        var magnitude = value.magnitude
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var start = digits.count
+            repeat {
+                start -= 1
+                digits[start] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            if value < 0 { append(UInt8(ascii: "-")) }
+            append(UnsafeBufferPointer(rebasing: digits[start...]))
+        }
+    }
+
+    /// Flushes and closes the file; throws the first I/O error met since opening.
+    func close() throws {
+        guard !isClosed else { return }
+        flush()
+        isClosed = true
+        if fclose(file) != 0, failure == nil {
+            failure = PayloadError(file: path, byteOffset: bytesWritten, path: nil, expected: "a successful close", found: Self.systemError())
+        }
+        if let failure { throw failure }
+    }
+
+    private func flush() {
+        guard buffered > 0 else { return }
+        defer { buffered = 0 }
+        guard failure == nil, !isClosed else { return }
+        if fwrite(buffer, 1, buffered, file) != buffered {
+            failure = PayloadError(
+                file: path, byteOffset: bytesWritten - buffered, path: nil, expected: "a successful write", found: Self.systemError())
+        }
+    }
+
+    private static func systemError() -> String { String(cString: strerror(errno)) }
+}
