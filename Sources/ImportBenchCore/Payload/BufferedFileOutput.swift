@@ -72,6 +72,28 @@ final class BufferedFileOutput {
         }
     }
 
+    /// A fixed-point number, `units / 10^fractionDigits`, every fraction digit written: exact and
+    /// identical on every platform, which printing a Double is not guaranteed to be.
+    func appendFixedPoint(_ units: Int, fractionDigits: Int) {
+        guard fractionDigits > 0 else {
+            appendDecimal(units)
+            return
+        }
+        var divisor = 1
+        for _ in 0..<fractionDigits { divisor *= 10 }
+        if units < 0 { append(UInt8(ascii: "-")) }
+        let magnitude = Int(units.magnitude)
+        appendDecimal(magnitude / divisor)
+        append(UInt8(ascii: "."))
+        let fraction = magnitude % divisor
+        var padding = divisor / 10
+        while padding > 1 && fraction < padding {
+            append(UInt8(ascii: "0"))
+            padding /= 10
+        }
+        appendDecimal(fraction)
+    }
+
     /// Flushes and closes the file; throws the first I/O error met since opening.
     func close() throws {
         guard !isClosed else { return }

@@ -59,23 +59,7 @@ public final class CSVTextWriter {
     /// A fixed-point number, `units / 10^fractionDigits`, with every fraction digit written.
     public func decimal(_ units: Int, fractionDigits: Int) {
         beforeField()
-        guard fractionDigits > 0 else {
-            output.appendDecimal(units)
-            return
-        }
-        var divisor = 1
-        for _ in 0..<fractionDigits { divisor *= 10 }
-        if units < 0 { output.append(.minus) }
-        let magnitude = Int(units.magnitude)
-        output.appendDecimal(magnitude / divisor)
-        output.append(.dot)
-        let fraction = magnitude % divisor
-        var padding = divisor / 10
-        while padding > 1 && fraction < padding {
-            output.append(.digitZero)
-            padding /= 10
-        }
-        output.appendDecimal(fraction)
+        output.appendFixedPoint(units, fractionDigits: fractionDigits)
     }
 
     /// A GTFS time of day, `HH:MM:SS`; hours run past 24 for trips that end after midnight.

@@ -74,23 +74,7 @@ public final class JSONTextWriter {
     /// which printing a Double is not guaranteed to be.
     public func decimal(_ units: Int, fractionDigits: Int) {
         beforeValue()
-        guard fractionDigits > 0 else {
-            output.appendDecimal(units)
-            return
-        }
-        var divisor = 1
-        for _ in 0..<fractionDigits { divisor *= 10 }
-        if units < 0 { output.append(UInt8(ascii: "-")) }
-        let magnitude = Int(units.magnitude)
-        output.appendDecimal(magnitude / divisor)
-        output.append(UInt8(ascii: "."))
-        let fraction = magnitude % divisor
-        var padding = divisor / 10
-        while padding > 1 && fraction < padding {
-            output.append(UInt8(ascii: "0"))
-            padding /= 10
-        }
-        output.appendDecimal(fraction)
+        output.appendFixedPoint(units, fractionDigits: fractionDigits)
     }
 
     public func bool(_ value: Bool) {
