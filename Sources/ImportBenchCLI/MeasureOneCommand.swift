@@ -53,7 +53,7 @@ struct ChildProcessExecutor {
         guard process.terminationStatus == 0 else {
             let reason = message.trimmingCharacters(in: .whitespacesAndNewlines)
                 .replacingOccurrences(of: "bench: ", with: "")
-            throw ImportError.unsupported(reason.isEmpty ? "the isolated \(run.strategy.name) run exited with \(process.terminationStatus)" : reason)
+            throw ImportError.invalidRequest(reason.isEmpty ? "the isolated \(run.strategy.name) run exited with \(process.terminationStatus)" : reason)
         }
         return try JSONDecoder().decode(ImportMeasurement.self, from: result)
     }

@@ -24,7 +24,7 @@ public struct ImportRunSpec: Codable, Sendable, Equatable {
             let strategy = StrategyRegistry.strategy(named: strategy),
             let batchSize = BatchSize(parsing: batchSize)
         else {
-            throw ImportError.unsupported("cannot rebuild run \(self)")
+            throw ImportError.invalidRequest("cannot rebuild run \(self)")
         }
         return ImportRun(
             scenario: scenario, payloadPath: payloadPath, strategy: strategy, batchSize: batchSize,

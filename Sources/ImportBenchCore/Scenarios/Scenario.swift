@@ -17,6 +17,6 @@ public protocol Scenario: Sendable {
 
 extension Scenario {
     public func generatePreload(scale: Double, seed: UInt64, overlap: Double, changed: Double, to path: String) throws {
-        throw ImportError.unsupported("the \(name) scenario cannot generate a refresh yet; give --preload a payload file")
+        throw ImportError.invalidRequest("the \(name) scenario cannot generate a refresh yet; give --preload a payload file")
     }
 }

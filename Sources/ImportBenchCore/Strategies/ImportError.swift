@@ -4,15 +4,16 @@ import ImportBenchStore
 public enum ImportError: Error, Equatable, CustomStringConvertible {
     /// A relationship names an object that is neither stored nor written earlier in the payload.
     case danglingReference(source: String, sourceKey: DatabaseValue, relationship: String, target: String, targetKey: DatabaseValue)
-    /// A feature the scenario or strategy does not offer; the text says what to do instead.
-    case unsupported(String)
+    /// A request bench cannot carry out as given (a malformed spec, files that cannot be compared, a
+    /// refresh a scenario cannot generate); the text says why and what to do instead.
+    case invalidRequest(String)
 
     public var description: String {
         switch self {
         case .danglingReference(let source, let sourceKey, let relationship, let target, let targetKey):
             return "\(source) \(sourceKey): \(relationship) refers to \(target) \(targetKey), "
                 + "which is neither in the store nor earlier in the payload"
-        case .unsupported(let message):
+        case .invalidRequest(let message):
             return message
         }
     }
