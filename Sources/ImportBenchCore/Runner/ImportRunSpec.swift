@@ -18,7 +18,7 @@ public struct ImportRunSpec: Codable, Sendable, Equatable {
         preloadPath = run.preloadPath
     }
 
-    /// The run this spec names; unknown names are an `ImportError.unsupported`.
+    /// The run this spec names; unknown names are an `ImportError.invalidRequest`.
     public func makeRun() throws -> ImportRun {
         guard let scenario = ScenarioRegistry.scenario(named: scenario),
             let strategy = StrategyRegistry.strategy(named: strategy),

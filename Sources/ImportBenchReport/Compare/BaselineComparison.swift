@@ -40,7 +40,7 @@ public struct BaselineComparison {
     public let compared: Int
     public let missing: [ResultTable.Key]
 
-    /// Throws `ImportError.unsupported` with the reason when the files cannot be compared.
+    /// Throws `ImportError.invalidRequest` with the reason when the files cannot be compared.
     public init(baselinePath: String, currentPath: String, tolerances: [String: Double] = defaultTolerances) throws {
         let columns = Self.exactMetrics + ["digest", "valid", "vm_steps", "sqlite_version", "wall_ratio_to_ceiling"] + Array(tolerances.keys)
         let baseline = try ResultTable(path: baselinePath, columns: columns)
