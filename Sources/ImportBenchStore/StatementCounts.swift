@@ -46,4 +46,12 @@ public struct StatementCounts: Hashable, Sendable, Codable {
         result.vmSteps = lhs.vmSteps - rhs.vmSteps
         return result
     }
+
+    public static func + (lhs: StatementCounts, rhs: StatementCounts) -> StatementCounts {
+        var result = StatementCounts()
+        for kind in StatementKind.allCases { result[kind] = lhs[kind] + rhs[kind] }
+        result.transactions = lhs.transactions + rhs.transactions
+        result.vmSteps = lhs.vmSteps + rhs.vmSteps
+        return result
+    }
 }

@@ -18,6 +18,9 @@ public final class RecordBatcher {
         }
     }
 
+    /// Batches handed out so far: the index the next one will have.
+    public var batchesHandedOut: Int { nextBatch }
+
     /// Occurrences handed out so far.
     public var occurrencesRead: Int { nextOrdinal - (pending.count - pendingStart) }
 

@@ -20,6 +20,8 @@ public struct ImportMeasurement: Sendable, Codable {
     public var mallocCount: UInt64 = 0
     public var databaseBytes: Int64 = 0
     public var digest = ContentDigest(tables: [])
+    /// Set when the import continued a checkpointed one: its counts and times cover only the rest.
+    public var resumedFrom: ResumePoint?
 
     public init() {}
 }

@@ -11,10 +11,14 @@ public struct ImportRun {
     public let prewarmChunkSize: Int
     /// An earlier payload imported first, untimed and uncounted, so the measured import is a refresh.
     public let preloadPath: String?
+    /// Record each committed batch in the store, and continue an unfinished import of the same
+    /// payload found there instead of starting again.
+    public let checkpoint: Bool
 
     public init(
         scenario: any Scenario, payloadPath: String, strategy: any ImportStrategy.Type,
-        batchSize: BatchSize, databasePath: String, prewarmChunkSize: Int = 500, preloadPath: String? = nil
+        batchSize: BatchSize, databasePath: String, prewarmChunkSize: Int = 500, preloadPath: String? = nil,
+        checkpoint: Bool = false
     ) {
         self.scenario = scenario
         self.payloadPath = payloadPath
@@ -23,24 +27,41 @@ public struct ImportRun {
         self.databasePath = databasePath
         self.prewarmChunkSize = prewarmChunkSize
         self.preloadPath = preloadPath
+        self.checkpoint = checkpoint
     }
 
-    /// Runs the import. `progress` receives the occurrences written so far after each batch.
-    /// A failing batch is rolled back; earlier batches stay committed.
+    /// What must match for a checkpoint to be resumed: the same payload, preload, strategy and batching.
+    var identity: String {
+        [
+            "scenario=\(scenario.name)", "strategy=\(strategy.name)", "batch=\(batchSize)", "chunk=\(prewarmChunkSize)",
+            "payload=\(PayloadFingerprint.of(payloadPath))", "preload=\(preloadPath.map(PayloadFingerprint.of) ?? "none")",
+        ].joined(separator: ";")
+    }
+
+    /// Runs the import. `progress` receives the occurrences read so far after each batch.
+    /// A failing batch is rolled back and earlier batches stay committed; the `RunError` says how many.
     public func execute(progress: ((Int) -> Void)? = nil) throws -> ImportMeasurement {
-        DatabaseFile.remove(databasePath)
         var measurement = ImportMeasurement()
         do {
-            let store = try Connection(path: databasePath)
-            try store.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL")
-            for statement in scenario.schema.ddl { try store.execute(statement) }
-            if let preloadPath { try preload(preloadPath, into: store) }
+            let (store, resumePoint) = try openStore()
+            let ledger = ImportLedger(store: store)
+            let generation: Int64
+            if let resumePoint {
+                generation = resumePoint.generation
+                measurement.resumedFrom = ResumePoint(pass: resumePoint.pass, batches: resumePoint.batches)
+            } else {
+                generation = try createStore(store, ledger: ledger)
+            }
             let instance = try strategy.init(context: StrategyContext(
-                schema: scenario.schema, store: store, prewarmChunkSize: prewarmChunkSize))
+                schema: scenario.schema, store: store, prewarmChunkSize: prewarmChunkSize, generation: generation))
 
+            var progressState = ImportProgress(generation: generation, resumePoint: resumePoint)
             var phases = ImportMeasurement()
-            try measure(into: &measurement, store: store) {
-                try importPayload(with: instance, into: store, phases: &phases, progress: progress)
+            try measure(into: &measurement, store: store) { bookkeeping in
+                if let resumePoint { try instance.resume(atPass: resumePoint.pass) }
+                try importPayload(
+                    with: instance, into: store, ledger: ledger, state: &progressState, phases: &phases,
+                    bookkeeping: &bookkeeping, progress: progress)
             }
             measurement.occurrences = phases.occurrences
             measurement.decodeSeconds = phases.decodeSeconds
@@ -52,17 +73,54 @@ public struct ImportRun {
         return measurement
     }
 
-    /// Fills the empty store with the ceiling's plain inserts, the cheapest faithful load there is.
-    private func preload(_ path: String, into store: Connection) throws {
-        let loader = try CeilingStrategy(context: StrategyContext(schema: scenario.schema, store: store))
-        let batcher = RecordBatcher(reader: try scenario.openReader(path: path), batchSize: .all)
+    /// The store to import into: an unfinished checkpointed import of this very run, or a fresh file.
+    private func openStore() throws -> (Connection, ImportLedger.Entry?) {
+        if checkpoint, FileManager.default.fileExists(atPath: databasePath) {
+            let store = try Connection(path: databasePath)
+            if let entry = try? ImportLedger(store: store).latest(), !entry.completed, entry.identity == identity {
+                try configure(store)
+                return (store, entry)
+            }
+        }
+        DatabaseFile.remove(databasePath)
+        let store = try Connection(path: databasePath)
+        try configure(store)
+        return (store, nil)
+    }
+
+    private func configure(_ store: Connection) throws {
+        try store.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL")
+    }
+
+    /// Creates the schema, loads the preload and opens the ledger's row in one transaction, so a store
+    /// killed before it commits holds no checkpoint and is started afresh.
+    private func createStore(_ store: Connection, ledger: ImportLedger) throws -> Int64 {
         try store.inTransaction {
-            while let batch = try batcher.next() { try loader.write(batch, pass: 0) }
-            try loader.finishPass(0)
+            for statement in scenario.schema.ddl { try store.execute(statement) }
+            try store.execute(ImportLedger.ddl)
+            if let preloadPath { try preload(preloadPath, into: store) }
+            return try ledger.begin(identity: identity)
         }
     }
 
-    private func measure(into measurement: inout ImportMeasurement, store: Connection, _ body: () throws -> Void) throws {
+    /// Fills the empty store with the ceiling's plain inserts, the cheapest faithful load there is.
+    /// Its rows carry generation 0, below every import's.
+    private func preload(_ path: String, into store: Connection) throws {
+        let loader = try CeilingStrategy(context: StrategyContext(schema: scenario.schema, store: store, generation: 0))
+        let batcher = RecordBatcher(reader: try scenario.openReader(path: path), batchSize: .all)
+        while let batch = try batcher.next() { try loader.write(batch, pass: 0) }
+        try loader.finishPass(0)
+    }
+
+    /// Counts and changes of the ledger's own statements, taken out of the strategy's.
+    struct Bookkeeping {
+        var counts = StatementCounts()
+        var changes: Int64 = 0
+    }
+
+    private func measure(
+        into measurement: inout ImportMeasurement, store: Connection, _ body: (inout Bookkeeping) throws -> Void
+    ) throws {
         let countsBefore = store.counter.counts
         let changesBefore = store.totalChanges
         PeakResidentMemory.reset()
@@ -71,7 +129,8 @@ public struct ImportRun {
         let cpuBefore = CPUTime.now()
         let start = MonotonicClock.now()
 
-        try body()
+        var bookkeeping = Bookkeeping()
+        try body(&bookkeeping)
 
         measurement.wallSeconds = MonotonicClock.now() - start
         let cpu = CPUTime.now() - cpuBefore
@@ -82,41 +141,108 @@ public struct ImportRun {
         measurement.peakAllocatedBytes = AllocatorStatistics.peak()
         measurement.allocatedBytes = allocatorAfter.allocatedBytes &- allocatorBefore.allocatedBytes
         measurement.mallocCount = allocatorAfter.mallocCount &- allocatorBefore.mallocCount
-        measurement.counts = store.counter.counts - countsBefore
-        measurement.rowsWritten = store.totalChanges - changesBefore
+        measurement.counts = store.counter.counts - countsBefore - bookkeeping.counts
+        measurement.rowsWritten = store.totalChanges - changesBefore - bookkeeping.changes
+    }
+
+    /// Where the import stands, for the ledger and for the error that ends it.
+    struct ImportProgress {
+        let generation: Int64
+        let resumePoint: ImportLedger.Entry?
+        var pass = 0
+        var committedBatches = 0
+        var committedOccurrences = 0
     }
 
     private func importPayload(
-        with instance: any ImportStrategy, into store: Connection,
-        phases measurement: inout ImportMeasurement, progress: ((Int) -> Void)?
+        with instance: any ImportStrategy, into store: Connection, ledger: ImportLedger, state: inout ImportProgress,
+        phases measurement: inout ImportMeasurement, bookkeeping: inout Bookkeeping, progress: ((Int) -> Void)?
     ) throws {
+        /// Records where the import stands, inside the transaction being committed, uncounted.
+        func record(pass: Int, batches: Int, passFinished: Bool) throws {
+            let counts = store.counter.counts
+            let changes = store.totalChanges
+            try ledger.record(
+                generation: state.generation, pass: pass, batches: batches, passFinished: passFinished,
+                completed: passFinished && pass == instance.passes - 1)
+            bookkeeping.counts = bookkeeping.counts + (store.counter.counts - counts)
+            bookkeeping.changes += store.totalChanges - changes
+        }
+        func fail(_ stage: RunError.Stage, batch: RecordBatch?, index: Int? = nil, _ error: any Error) -> RunError {
+            RunError(
+                strategy: strategy.name, stage: stage, pass: state.pass, batch: batch, batchIndex: index ?? batch?.index,
+                committedBatches: state.committedBatches, committedOccurrences: state.committedOccurrences,
+                databasePath: databasePath, checkpointed: checkpoint, underlying: error)
+        }
+
+        let resume = state.resumePoint
         for pass in 0..<instance.passes {
+            state.pass = pass
+            state.committedBatches = 0
+            state.committedOccurrences = 0
+            let passDone = resume.map { pass < $0.pass || (pass == $0.pass && $0.passFinished) } ?? false
+            let skipped = passDone ? Int.max : (resume?.pass == pass ? resume?.batches ?? 0 : 0)
+            if passDone && pass > 0 { continue }
+
             let batcher = RecordBatcher(reader: try scenario.openReader(path: payloadPath), batchSize: batchSize)
             let wholePass = instance.transactionScope == .wholePass
-            if wholePass { try timed(&measurement.commitSeconds) { try store.begin() } }
+            var open = false
             do {
+                if wholePass && !passDone {
+                    try timed(&measurement.commitSeconds) { try store.begin() }
+                    open = true
+                }
                 while true {
                     var next: RecordBatch?
-                    try timed(&measurement.decodeSeconds) { next = try batcher.next() }
+                    do {
+                        try timed(&measurement.decodeSeconds) { next = try batcher.next() }
+                    } catch {
+                        throw fail(.reading, batch: nil, index: batcher.batchesHandedOut, error)
+                    }
                     guard let batch = next else { break }
-                    if !wholePass { try timed(&measurement.commitSeconds) { try store.begin() } }
+                    if pass == 0 { measurement.occurrences += batch.occurrences.count }
+                    if batch.index < skipped {
+                        state.committedBatches += 1
+                        state.committedOccurrences += batch.occurrences.count
+                        continue
+                    }
+                    if ImportInterruption.isRequested { throw fail(.interrupted, batch: batch, Interrupted()) }
+                    if !wholePass {
+                        try timed(&measurement.commitSeconds) { try store.begin() }
+                        open = true
+                    }
                     do {
                         try timed(&measurement.writeSeconds) { try instance.write(batch, pass: pass) }
                     } catch {
-                        throw RunError(strategy: strategy.name, pass: pass, batch: batch, underlying: error)
+                        throw fail(.writing, batch: batch, error)
                     }
-                    if !wholePass { try timed(&measurement.commitSeconds) { try store.commit() } }
-                    if pass == 0 { measurement.occurrences += batch.occurrences.count }
+                    if !wholePass {
+                        if ImportInterruption.isRequested { throw fail(.interrupted, batch: batch, Interrupted()) }
+                        if checkpoint { try record(pass: pass, batches: batch.index + 1, passFinished: false) }
+                        try timed(&measurement.commitSeconds) { try store.commit() }
+                        open = false
+                        state.committedBatches += 1
+                        state.committedOccurrences += batch.occurrences.count
+                    }
                     progress?(batcher.occurrencesRead)
+                }
+                if passDone { continue }
+                if !wholePass {
+                    try timed(&measurement.commitSeconds) { try store.begin() }
+                    open = true
                 }
                 do {
                     try timed(&measurement.writeSeconds) { try instance.finishPass(pass) }
                 } catch {
-                    throw RunError(strategy: strategy.name, pass: pass, batch: nil, underlying: error)
+                    throw fail(.finishing, batch: nil, error)
                 }
-                if wholePass { try timed(&measurement.commitSeconds) { try store.commit() } }
+                if ImportInterruption.isRequested { throw fail(.interrupted, batch: nil, Interrupted()) }
+                try record(pass: pass, batches: state.committedBatches, passFinished: true)
+                try timed(&measurement.commitSeconds) { try store.commit() }
+                open = false
             } catch {
-                try? store.rollback()
+                if open { try? store.rollback() }
+                if wholePass { state.committedBatches = 0 }
                 throw error
             }
         }
@@ -129,36 +255,10 @@ public struct ImportRun {
     }
 }
 
-/// A strategy failed while writing a batch: which one, where, and why. Earlier batches stay committed.
-public struct RunError: Error, CustomStringConvertible {
-    public let strategy: String
-    public let pass: Int
-    /// nil when the failure came after the last batch, in the strategy's end-of-pass work.
-    public let batchIndex: Int?
-    /// The failing batch's occurrences, by stream ordinal.
-    public let ordinals: ClosedRange<Int>?
-    public let underlying: any Error
-
-    init(strategy: String, pass: Int, batch: RecordBatch?, underlying: any Error) {
-        self.strategy = strategy
-        self.pass = pass
-        self.batchIndex = batch?.index
-        if let first = batch?.occurrences.first?.ordinal, let last = batch?.occurrences.last?.ordinal {
-            self.ordinals = first...last
-        } else {
-            self.ordinals = nil
-        }
-        self.underlying = underlying
-    }
-
-    public var description: String {
-        let passNote = pass > 0 ? ", pass \(pass + 1)" : ""
-        guard let batchIndex, let ordinals else {
-            return "\(strategy): end of pass\(passNote) rolled back: \(underlying)"
-        }
-        return "\(strategy): batch \(batchIndex) (occurrences \(ordinals.lowerBound)-\(ordinals.upperBound)\(passNote)) "
-            + "rolled back, earlier batches committed: \(underlying)"
-    }
+/// Where a resumed import picked up: `batches` of `pass` were already committed.
+public struct ResumePoint: Sendable, Codable, Equatable {
+    public var pass: Int
+    public var batches: Int
 }
 
 /// A database file and its WAL and shared-memory companions.

@@ -1,10 +1,13 @@
 /// The SQL each strategy prepares for an entity. Column order everywhere: key, attributes, to-one columns.
+/// Every write also stamps the row with the import's generation (a literal: it is fixed per import),
+/// so a refresh can tell which children and set members its payload listed.
 extension Entity {
     var table: String { quoted(name) }
     var keyColumn: String { quoted(key.name) }
     private var attributeColumns: [String] { attributes.map { quoted($0.name) } }
     private var foreignKeyColumns: [String] { toOne.map { quoted($0.column) } }
     private var objectColumns: [String] { [keyColumn] + attributeColumns + foreignKeyColumns }
+    private var generation: String { Schema.generationColumn }
 
     private func placeholders(_ count: Int) -> String {
         Array(repeating: "?", count: count).joined(separator: ", ")
@@ -20,33 +23,44 @@ extension Entity {
         "SELECT pk FROM \(table) WHERE \(keyColumn) = ?"
     }
 
+    /// Every stored key with its pk (a resumed idcache rebuilds its cache from it).
+    var selectAllPKsSQL: String {
+        "SELECT \(keyColumn), pk FROM \(table)"
+    }
+
     /// Resolve many keys at once: `SELECT key, pk ... WHERE key IN (?, ...)`.
     func selectPKsByKeysSQL(count: Int) -> String {
         "SELECT \(keyColumn), pk FROM \(table) WHERE \(keyColumn) IN (\(placeholders(count)))"
     }
 
     /// Insert a whole object: key, attributes, foreign keys.
-    var insertObjectSQL: String {
-        "INSERT INTO \(table) (\(objectColumns.joined(separator: ", "))) VALUES (\(placeholders(objectColumns.count)))"
+    func insertObjectSQL(generation value: Int64) -> String {
+        "INSERT INTO \(table) (\(objectColumns.joined(separator: ", ")), \(generation)) "
+            + "VALUES (\(placeholders(objectColumns.count)), \(value))"
     }
 
     /// Insert a whole object with a pk chosen by the caller (the ceiling's plain inserts).
-    var insertObjectWithPKSQL: String {
-        "INSERT INTO \(table) (pk, \(objectColumns.joined(separator: ", "))) VALUES (\(placeholders(objectColumns.count + 1)))"
+    func insertObjectWithPKSQL(generation value: Int64) -> String {
+        "INSERT INTO \(table) (pk, \(objectColumns.joined(separator: ", ")), \(generation)) "
+            + "VALUES (\(placeholders(objectColumns.count + 1)), \(value))"
+    }
+
+    /// Replace a whole object, deleting the stored row (and, through the foreign keys, its children and
+    /// every link to it) first: the pitfall strategy's statement, returning the new pk and foreign keys.
+    func replaceObjectSQL(in schema: Schema, generation value: Int64) -> String {
+        "INSERT OR REPLACE INTO \(table) (\(objectColumns.joined(separator: ", ")), \(generation)) "
+            + "VALUES (\(objectValues(in: schema)), \(value)) RETURNING \((["pk"] + foreignKeyColumns).joined(separator: ", "))"
     }
 
     /// Update attributes and foreign keys of a known row; the pk is the last parameter.
-    /// nil for an entity that is its key alone: there is nothing to update.
-    var updateObjectSQL: String? {
-        let assignments = (attributeColumns + foreignKeyColumns).map { "\($0) = ?" }
-        guard !assignments.isEmpty else { return nil }
+    func updateObjectSQL(generation value: Int64) -> String {
+        let assignments = (attributeColumns + foreignKeyColumns).map { "\($0) = ?" } + ["\(generation) = \(value)"]
         return "UPDATE \(table) SET \(assignments.joined(separator: ", ")) WHERE pk = ?"
     }
 
     /// Update attributes only (idcache's first phase); the pk is the last parameter.
-    var updateAttributesSQL: String? {
-        guard !attributes.isEmpty else { return nil }
-        let assignments = attributeColumns.map { "\($0) = ?" }
+    func updateAttributesSQL(generation value: Int64) -> String {
+        let assignments = attributeColumns.map { "\($0) = ?" } + ["\(generation) = \(value)"]
         return "UPDATE \(table) SET \(assignments.joined(separator: ", ")) WHERE pk = ?"
     }
 
@@ -58,41 +72,56 @@ extension Entity {
     }
 
     /// Insert or update key and attributes only, returning the pk (idcache's first phase).
-    var upsertAttributesSQL: String {
+    func upsertAttributesSQL(generation value: Int64) -> String {
         let columns = [keyColumn] + attributeColumns
-        return "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(placeholders(columns.count))) "
+        return "INSERT INTO \(table) (\(columns.joined(separator: ", ")), \(generation)) "
+            + "VALUES (\(placeholders(columns.count)), \(value)) "
             + "ON CONFLICT(\(keyColumn)) DO \(updateClause(attributeColumns)) RETURNING pk"
     }
 
     /// Insert or update a whole object in one statement, returning its pk and foreign keys.
     /// Each foreign key is bound twice: the target's pk when this batch already knows it, else
     /// NULL and the target's key, resolved inside the statement, never by a separate fetch.
-    func upsertObjectSQL(in schema: Schema) -> String {
+    func upsertObjectSQL(in schema: Schema, generation value: Int64) -> String {
+        let returning = (["pk"] + foreignKeyColumns).joined(separator: ", ")
+        return "INSERT INTO \(table) (\(objectColumns.joined(separator: ", ")), \(generation)) "
+            + "VALUES (\(objectValues(in: schema)), \(value)) "
+            + "ON CONFLICT(\(keyColumn)) DO \(updateClause(attributeColumns + foreignKeyColumns)) RETURNING \(returning)"
+    }
+
+    /// Key and attribute parameters, then per foreign key `coalesce(?, (SELECT pk ... WHERE key = ?))`.
+    private func objectValues(in schema: Schema) -> String {
         var values = ["?"] + attributes.map { _ in "?" }
         for relationship in toOne {
             let target = schema.entities[schema.targetIndex(of: relationship)]
             values.append("coalesce(?, (SELECT pk FROM \(target.table) WHERE \(target.keyColumn) = ?))")
         }
-        let returning = (["pk"] + foreignKeyColumns).joined(separator: ", ")
-        return "INSERT INTO \(table) (\(objectColumns.joined(separator: ", "))) VALUES (\(values.joined(separator: ", "))) "
-            + "ON CONFLICT(\(keyColumn)) DO \(updateClause(attributeColumns + foreignKeyColumns)) RETURNING \(returning)"
+        return values.joined(separator: ", ")
     }
 
     private func updateClause(_ columns: [String]) -> String {
-        // An entity made of its key alone still needs RETURNING to yield the pk on conflict.
-        let assignments = columns.isEmpty ? ["\(keyColumn) = excluded.\(keyColumn)"] : columns.map { "\($0) = excluded.\($0)" }
+        let assignments = (columns + [generation]).map { "\($0) = excluded.\($0)" }
         return "UPDATE SET \(assignments.joined(separator: ", "))"
     }
 
-    /// Add one pair to a many-to-many set; an existing pair is left alone.
-    func insertJoinSQL(_ relationship: ManyToManyRelationship) -> String {
-        "INSERT INTO \(quoted(joinTable(relationship))) (source_pk, target_pk) VALUES (?, ?) ON CONFLICT DO NOTHING"
+    /// Add one pair to a many-to-many set; an existing pair is only stamped with this import.
+    func insertJoinSQL(_ relationship: ManyToManyRelationship, generation value: Int64) -> String {
+        "INSERT INTO \(quoted(joinTable(relationship))) (source_pk, target_pk, \(generation)) VALUES (?, ?, \(value)) "
+            + "ON CONFLICT DO UPDATE SET \(generation) = excluded.\(generation)"
     }
 
     /// As `insertJoinSQL`, with the target resolved inside the statement when the caller has no pk.
-    func upsertJoinSQL(_ relationship: ManyToManyRelationship, in schema: Schema) -> String {
+    func upsertJoinSQL(_ relationship: ManyToManyRelationship, in schema: Schema, generation value: Int64) -> String {
         let target = schema.entities[schema.targetIndex(of: relationship)]
-        return "INSERT INTO \(quoted(joinTable(relationship))) (source_pk, target_pk) "
-            + "VALUES (?, coalesce(?, (SELECT pk FROM \(target.table) WHERE \(target.keyColumn) = ?))) ON CONFLICT DO NOTHING"
+        return "INSERT INTO \(quoted(joinTable(relationship))) (source_pk, target_pk, \(generation)) "
+            + "VALUES (?, coalesce(?, (SELECT pk FROM \(target.table) WHERE \(target.keyColumn) = ?)), \(value)) "
+            + "ON CONFLICT DO UPDATE SET \(generation) = excluded.\(generation)"
+    }
+
+    /// Add one pair with `INSERT OR REPLACE` (the pitfall strategy's join write).
+    func replaceJoinSQL(_ relationship: ManyToManyRelationship, in schema: Schema, generation value: Int64) -> String {
+        let target = schema.entities[schema.targetIndex(of: relationship)]
+        return "INSERT OR REPLACE INTO \(quoted(joinTable(relationship))) (source_pk, target_pk, \(generation)) "
+            + "VALUES (?, coalesce(?, (SELECT pk FROM \(target.table) WHERE \(target.keyColumn) = ?)), \(value))"
     }
 }

@@ -1,4 +1,8 @@
 extension Schema {
+    /// The import that last wrote a row or join pair. A refresh deletes the children and set members
+    /// its payload no longer lists by comparing this mark, so no strategy holds the payload's keys in memory.
+    public static let generationColumn = "import_generation"
+
     /// CREATE statements for every table and index, in dependency order.
     public var ddl: [String] {
         entities.flatMap { entity in entity.ddl(in: self) }
@@ -10,8 +14,9 @@ extension Entity {
         var columns = ["pk INTEGER PRIMARY KEY"]
         columns.append("\(quoted(key.name)) \(key.type.declaration) NOT NULL UNIQUE")
         columns += attributes.map { "\(quoted($0.name)) \($0.type.declaration)" }
+        columns.append("\(Schema.generationColumn) INTEGER NOT NULL DEFAULT 0")
         for relationship in toOne {
-            let action = relationship.owner ? " ON DELETE CASCADE" : ""
+            let action = relationship.owner ? " ON DELETE CASCADE" : " ON DELETE SET NULL"
             columns.append(
                 "\(quoted(relationship.column)) INTEGER REFERENCES \(quoted(relationship.target))(pk)\(action)")
         }
@@ -27,6 +32,7 @@ extension Entity {
                 CREATE TABLE \(quoted(table)) (\
                 source_pk INTEGER NOT NULL REFERENCES \(quoted(name))(pk) ON DELETE CASCADE, \
                 target_pk INTEGER NOT NULL REFERENCES \(quoted(relationship.target))(pk) ON DELETE CASCADE, \
+                \(Schema.generationColumn) INTEGER NOT NULL DEFAULT 0, \
                 PRIMARY KEY (source_pk, target_pk)) WITHOUT ROWID
                 """)
             statements.append("CREATE INDEX \(quoted("\(table)_target")) ON \(quoted(table))(target_pk)")

@@ -22,31 +22,51 @@ public struct Attribute: Sendable, Hashable {
     }
 }
 
+/// Whether a payload that names an object lists all of its children (or set members), or only some.
+/// On a refresh this decides the fate of stored children the payload does not list.
+public enum PayloadListing: String, Sendable, Hashable {
+    /// Every child is listed: the payload's set replaces the stored set, unlisted children are deleted.
+    case complete
+    /// A page of them (a channel's latest messages): unlisted children stay.
+    case partial
+}
+
 /// A foreign key to another entity's row. `owner` marks an owned child's link to its parent:
-/// deleting the parent deletes the child.
+/// deleting the parent deletes the child. Any other link is nullified when its target is deleted,
+/// as Core Data's default delete rule does.
 public struct ToOneRelationship: Sendable, Hashable {
     public let name: String
     public let target: String
     public let owner: Bool
+    /// For an owner link: whether a payload naming the parent lists all of its children.
+    public let listing: PayloadListing
 
-    public init(_ name: String, to target: String, owner: Bool = false) {
+    public init(_ name: String, to target: String, owner: Bool = false, listing: PayloadListing = .complete) {
         self.name = name
         self.target = target
         self.owner = owner
+        self.listing = listing
     }
+
+    /// A refresh deletes the parent's stored children that its payload no longer lists.
+    public var replacesChildren: Bool { owner && listing == .complete }
 
     /// The foreign-key column holding the target's `pk`.
     public var column: String { "\(name)_pk" }
 }
 
 /// A many-to-many set kept in a join table with a unique (source, target) pair.
+/// The payload's set (the union over the object's occurrences) replaces the stored set unless
+/// `listing` is `.partial`, in which case sets are only ever added to.
 public struct ManyToManyRelationship: Sendable, Hashable {
     public let name: String
     public let target: String
+    public let listing: PayloadListing
 
-    public init(_ name: String, to target: String) {
+    public init(_ name: String, to target: String, listing: PayloadListing = .complete) {
         self.name = name
         self.target = target
+        self.listing = listing
     }
 }
 

@@ -34,5 +34,6 @@ public final class CacheStrategy: ImportStrategy {
     /// The cache lives for one import only.
     public func finishPass(_ pass: Int) throws {
         cache.removeAll()
+        try writer.sweepUnlisted()
     }
 }

@@ -6,7 +6,7 @@ import ImportBenchStore
 public final class CeilingStrategy: ImportStrategy {
     public static let name = "ceiling"
     public static let summary = "reference: plain INSERTs of the unique objects into an empty store, one transaction"
-    public static let isUserStrategy = false
+    public static let role = StrategyRole.reference
 
     private let schema: Schema
     private let insert: [Statement]
@@ -18,9 +18,9 @@ public final class CeilingStrategy: ImportStrategy {
     public init(context: StrategyContext) throws {
         schema = context.schema
         let store = context.store
-        insert = try schema.entities.map { try store.prepare($0.insertObjectWithPKSQL) }
+        insert = try schema.entities.map { try store.prepare($0.insertObjectWithPKSQL(generation: context.generation)) }
         insertJoin = try schema.entities.map { entity in
-            try entity.manyToMany.map { try store.prepare(entity.insertJoinSQL($0)) }
+            try entity.manyToMany.map { try store.prepare(entity.insertJoinSQL($0, generation: context.generation)) }
         }
         unique = UniqueObjects(entityCount: schema.entities.count)
     }

@@ -8,8 +8,9 @@ struct FindOrInsertWriter {
     private let findObject: [Statement]
     private let findPK: [Statement]
     private let insert: [Statement]
-    private let update: [Statement?]
+    private let update: [Statement]
     private let insertJoin: [[Statement]]
+    private let sweep: RefreshSweep
 
     init(context: StrategyContext) throws {
         schema = context.schema
@@ -17,11 +18,18 @@ struct FindOrInsertWriter {
         let store = context.store
         findObject = try schema.entities.map { try store.prepare($0.selectObjectByKeySQL) }
         findPK = try schema.entities.map { try store.prepare($0.selectPKByKeySQL) }
-        insert = try schema.entities.map { try store.prepare($0.insertObjectSQL) }
-        update = try schema.entities.map { try $0.updateObjectSQL.map(store.prepare) }
+        let generation = context.generation
+        insert = try schema.entities.map { try store.prepare($0.insertObjectSQL(generation: generation)) }
+        update = try schema.entities.map { try store.prepare($0.updateObjectSQL(generation: generation)) }
         insertJoin = try schema.entities.map { entity in
-            try entity.manyToMany.map { try store.prepare(entity.insertJoinSQL($0)) }
+            try entity.manyToMany.map { try store.prepare(entity.insertJoinSQL($0, generation: generation)) }
         }
+        sweep = try RefreshSweep(context: context)
+    }
+
+    /// Deletes the children and set members the payload no longer lists; once, after the import.
+    func sweepUnlisted() throws {
+        try sweep.run()
     }
 
     /// SELECTs the object with every column, as an app materialising it would; returns its pk.
@@ -63,10 +71,8 @@ struct FindOrInsertWriter {
     /// UPDATEs the existing row, or INSERTs a new one; returns the pk.
     func save(_ occurrence: RecordOccurrence, foreignKeys: [Int64?], existing: Int64?) throws -> Int64 {
         if let existing {
-            if let update = update[occurrence.entity] {
-                update.bindUpdate(occurrence, foreignKeys: foreignKeys, pk: existing)
-                try update.execute()
-            }
+            update[occurrence.entity].bindUpdate(occurrence, foreignKeys: foreignKeys, pk: existing)
+            try update[occurrence.entity].execute()
             return existing
         }
         insert[occurrence.entity].bindObject(occurrence, foreignKeys: foreignKeys)

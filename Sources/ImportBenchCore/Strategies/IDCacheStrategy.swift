@@ -9,10 +9,12 @@ public final class IDCacheStrategy: ImportStrategy {
 
     private let schema: Schema
     private let upsertAttributes: [Statement]
-    private let updateAttributes: [Statement?]
+    private let updateAttributes: [Statement]
     private let updateForeignKeys: [Statement?]
     private let findPK: [Statement]
     private let insertJoin: [[Statement]]
+    private let selectAllPKs: [Statement]
+    private let sweep: RefreshSweep
     private var cache: KnownPKs
 
     public var passes: Int { 2 }
@@ -20,13 +22,16 @@ public final class IDCacheStrategy: ImportStrategy {
     public init(context: StrategyContext) throws {
         schema = context.schema
         let store = context.store
-        upsertAttributes = try schema.entities.map { try store.prepare($0.upsertAttributesSQL) }
-        updateAttributes = try schema.entities.map { try $0.updateAttributesSQL.map(store.prepare) }
+        let generation = context.generation
+        upsertAttributes = try schema.entities.map { try store.prepare($0.upsertAttributesSQL(generation: generation)) }
+        updateAttributes = try schema.entities.map { try store.prepare($0.updateAttributesSQL(generation: generation)) }
         updateForeignKeys = try schema.entities.map { try $0.updateForeignKeysSQL.map(store.prepare) }
         findPK = try schema.entities.map { try store.prepare($0.selectPKByKeySQL) }
         insertJoin = try schema.entities.map { entity in
-            try entity.manyToMany.map { try store.prepare(entity.insertJoinSQL($0)) }
+            try entity.manyToMany.map { try store.prepare(entity.insertJoinSQL($0, generation: generation)) }
         }
+        selectAllPKs = try schema.entities.map { try store.prepare($0.selectAllPKsSQL) }
+        sweep = try RefreshSweep(context: context)
         cache = KnownPKs(entityCount: schema.entities.count)
     }
 
@@ -40,7 +45,19 @@ public final class IDCacheStrategy: ImportStrategy {
     }
 
     public func finishPass(_ pass: Int) throws {
-        if pass == passes - 1 { cache.removeAll() }
+        guard pass == passes - 1 else { return }
+        cache.removeAll()
+        try sweep.run()
+    }
+
+    /// The cache of the committed batches is gone with the killed process: every stored key is read
+    /// back, one fetch per entity, a superset of what the payload wrote so far.
+    public func resume(atPass pass: Int) throws {
+        cache.removeAll()
+        for (entity, statement) in selectAllPKs.enumerated() {
+            defer { statement.reset() }
+            while try statement.step() { cache[entity, statement.value(at: 0)] = statement.int64(at: 1) }
+        }
     }
 
     private func writeObjects(_ unique: UniqueObjects) throws {
@@ -48,7 +65,7 @@ public final class IDCacheStrategy: ImportStrategy {
             for object in unique.objects[entity] {
                 let occurrence = object.occurrence
                 if let pk = cache[entity, occurrence.key] {
-                    guard let statement = updateAttributes[entity] else { continue }
+                    let statement = updateAttributes[entity]
                     statement.bindUpdate(occurrence, foreignKeys: [], pk: pk)
                     try statement.execute()
                 } else {

@@ -14,12 +14,26 @@ public struct StrategyContext {
     public let store: Connection
     /// Keys per `SELECT ... WHERE key IN (...)`; never above SQLite's variable limit.
     public let prewarmChunkSize: Int
+    /// This import's mark, written with every row and join pair (see `Schema.generationColumn`);
+    /// higher than any earlier import's into the same store.
+    public let generation: Int64
 
-    public init(schema: Schema, store: Connection, prewarmChunkSize: Int = 500) {
+    public init(schema: Schema, store: Connection, prewarmChunkSize: Int = 500, generation: Int64 = 1) {
         self.schema = schema
         self.store = store
         self.prewarmChunkSize = max(1, min(prewarmChunkSize, store.variableLimit))
+        self.generation = generation
     }
+}
+
+/// What a strategy is for, which decides where `bench` lists and runs it.
+public enum StrategyRole: Sendable {
+    /// A design an app could ship; `--strategy all` runs it.
+    case user
+    /// The physical reference every timing is divided by.
+    case reference
+    /// A known mistake, run only by name, to show what it does to the data.
+    case pitfall
 }
 
 /// An import strategy. The runner streams the payload through `write` once per pass, in batches,
@@ -30,8 +44,7 @@ public protocol ImportStrategy: AnyObject {
     static var name: String { get }
     /// One line: what it does, for `--help` and `bench list`.
     static var summary: String { get }
-    /// False for reference strategies that a user would not ship (the ceiling).
-    static var isUserStrategy: Bool { get }
+    static var role: StrategyRole { get }
 
     init(context: StrategyContext) throws
 
@@ -41,13 +54,17 @@ public protocol ImportStrategy: AnyObject {
 
     /// Writes one batch; called inside the batch's (or the pass's) transaction.
     func write(_ batch: RecordBatch, pass: Int) throws
-    /// Called after the last batch of a pass; inside the pass's transaction for `.wholePass`.
+    /// Called after the last batch of a pass, inside a transaction (the pass's own for `.wholePass`).
     func finishPass(_ pass: Int) throws
+    /// Called instead of the passes and batches a checkpoint says are already committed, before the
+    /// first `write`: a strategy that carries state between batches rebuilds it from the store.
+    func resume(atPass pass: Int) throws
 }
 
 extension ImportStrategy {
-    public static var isUserStrategy: Bool { true }
+    public static var role: StrategyRole { .user }
     public var passes: Int { 1 }
     public var transactionScope: TransactionScope { .perBatch }
     public func finishPass(_ pass: Int) throws {}
+    public func resume(atPass pass: Int) throws {}
 }

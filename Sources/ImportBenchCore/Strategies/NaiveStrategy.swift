@@ -32,4 +32,8 @@ public final class NaiveStrategy: ImportStrategy {
             try writer.saveJoins(of: occurrence, pk: pk, resolve)
         }
     }
+
+    public func finishPass(_ pass: Int) throws {
+        try writer.sweepUnlisted()
+    }
 }

@@ -10,8 +10,9 @@ public final class PrewarmStrategy: ImportStrategy {
     private let store: Connection
     private let chunkSize: Int
     private let insert: [Statement]
-    private let update: [Statement?]
+    private let update: [Statement]
     private let insertJoin: [[Statement]]
+    private let sweep: RefreshSweep
     /// Prepared IN-list fetches per entity, by number of keys.
     private var fetchByCount: [[Int: Statement]]
 
@@ -20,12 +21,18 @@ public final class PrewarmStrategy: ImportStrategy {
         store = context.store
         chunkSize = context.prewarmChunkSize
         let store = context.store
-        insert = try schema.entities.map { try store.prepare($0.insertObjectSQL) }
-        update = try schema.entities.map { try $0.updateObjectSQL.map(store.prepare) }
+        let generation = context.generation
+        insert = try schema.entities.map { try store.prepare($0.insertObjectSQL(generation: generation)) }
+        update = try schema.entities.map { try store.prepare($0.updateObjectSQL(generation: generation)) }
         insertJoin = try schema.entities.map { entity in
-            try entity.manyToMany.map { try store.prepare(entity.insertJoinSQL($0)) }
+            try entity.manyToMany.map { try store.prepare(entity.insertJoinSQL($0, generation: generation)) }
         }
+        sweep = try RefreshSweep(context: context)
         fetchByCount = Array(repeating: [:], count: schema.entities.count)
+    }
+
+    public func finishPass(_ pass: Int) throws {
+        try sweep.run()
     }
 
     public func write(_ batch: RecordBatch, pass: Int) throws {
@@ -38,10 +45,8 @@ public final class PrewarmStrategy: ImportStrategy {
                 let foreignKeys = try known.foreignKeys(of: occurrence, in: schema)
                 let pk: Int64
                 if let existing = known[entity, occurrence.key] {
-                    if let update = update[entity] {
-                        update.bindUpdate(occurrence, foreignKeys: foreignKeys, pk: existing)
-                        try update.execute()
-                    }
+                    update[entity].bindUpdate(occurrence, foreignKeys: foreignKeys, pk: existing)
+                    try update[entity].execute()
                     pk = existing
                 } else {
                     insert[entity].bindObject(occurrence, foreignKeys: foreignKeys)

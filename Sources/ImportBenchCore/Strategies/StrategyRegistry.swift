@@ -1,5 +1,6 @@
 /// Every strategy `bench` knows, in the order results are listed. Register a new one here.
 public enum StrategyRegistry {
+    /// What `--strategy all` runs: the designs an app could ship, and the reference.
     public static var all: [any ImportStrategy.Type] {[
         NaiveStrategy.self,
         CacheStrategy.self,
@@ -9,10 +10,19 @@ public enum StrategyRegistry {
         CeilingStrategy.self,
     ]}
 
+    /// Known mistakes, run only when named, to show what they do to the data.
+    public static var pitfalls: [any ImportStrategy.Type] {[
+        ReplaceStrategy.self,
+    ]}
+
+    /// The names `--strategy all` runs, in listing order.
     public static var names: [String] { all.map { $0.name } }
 
+    /// Every name `--strategy` accepts, pitfalls last.
+    public static var knownNames: [String] { (all + pitfalls).map { $0.name } }
+
     public static func strategy(named name: String) -> (any ImportStrategy.Type)? {
-        all.first { $0.name == name }
+        (all + pitfalls).first { $0.name == name }
     }
 
     /// The physical reference every timing is divided by.

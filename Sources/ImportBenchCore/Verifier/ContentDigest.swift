@@ -12,6 +12,19 @@ public struct ContentDigest: Equatable, Sendable, Codable {
     }
 
     public let tables: [Table]
+    /// Objects with each to-one relationship set (`entity.relationship`), so a verifier can name the
+    /// relationship that lost links when rows were replaced rather than updated.
+    public let links: [Link]
+
+    public struct Link: Equatable, Sendable, Codable {
+        public let name: String
+        public let count: Int
+    }
+
+    public init(tables: [Table], links: [Link] = []) {
+        self.tables = tables
+        self.links = links
+    }
 
     /// One fingerprint for the whole content.
     public var value: String {
@@ -26,25 +39,39 @@ public struct ContentDigest: Equatable, Sendable, Codable {
 
     public var rowCount: Int { tables.reduce(0) { $0 + $1.rows } }
 
-    /// One line per table that differs from `expected`, naming it and its row counts.
+    /// One line per relationship that lost links and per table that differs from `expected`, lost
+    /// relationships first: they name what a user must fix.
     public func differences(from expected: ContentDigest) -> [String] {
         var lines: [String] = []
+        for link in expected.links {
+            guard let actual = links.first(where: { $0.name == link.name }), actual.count != link.count else { continue }
+            if actual.count < link.count {
+                lines.append("relationship \(link.name) lost \(link.count - actual.count) of \(link.count) links")
+            } else {
+                lines.append("relationship \(link.name): \(actual.count) links, expected \(link.count)")
+            }
+        }
         for table in expected.tables {
             guard let actual = tables.first(where: { $0.name == table.name }) else {
                 lines.append("\(table.name): missing")
                 continue
             }
-            if actual.rows != table.rows {
-                lines.append("\(table.name): \(actual.rows) rows, expected \(table.rows)")
+            let kind = table.name.contains(".") ? "relationship" : "table"
+            if actual.rows < table.rows {
+                lines.append("\(kind) \(table.name) lost \(table.rows - actual.rows) of \(table.rows) rows")
+            } else if actual.rows != table.rows {
+                lines.append("\(kind) \(table.name): \(actual.rows) rows, expected \(table.rows)")
             } else if actual.hash != table.hash {
-                lines.append("\(table.name): \(actual.rows) rows as expected, but their content differs")
+                lines.append("\(kind) \(table.name): \(actual.rows) rows as expected, but their content differs")
             }
         }
         return lines
     }
 
     /// Hashes every row of each query; `queries` pairs a table name with SQL whose rows are in key order.
-    static func compute(on connection: Connection, queries: [(name: String, sql: String)]) throws -> ContentDigest {
+    static func compute(
+        on connection: Connection, queries: [(name: String, sql: String)], linkQueries: [(name: String, sql: String)] = []
+    ) throws -> ContentDigest {
         var tables: [Table] = []
         for (name, sql) in queries {
             let statement = try connection.prepare(sql)
@@ -59,7 +86,10 @@ public struct ContentDigest: Equatable, Sendable, Codable {
             }
             tables.append(Table(name: name, rows: rows, hash: hasher.hex))
         }
-        return ContentDigest(tables: tables)
+        let links = try linkQueries.map { name, sql in
+            Link(name: name, count: Int(try connection.prepare(sql).scalarInt64() ?? 0))
+        }
+        return ContentDigest(tables: tables, links: links)
     }
 }
 
@@ -87,8 +117,18 @@ extension Schema {
         return queries
     }
 
+    /// Per to-one relationship, `SELECT count(*)` of the rows where `condition(relationship)` holds.
+    func linkQueries(_ condition: (ToOneRelationship) -> String) -> [(name: String, sql: String)] {
+        entities.flatMap { entity in
+            entity.toOne.map { relationship in
+                ("\(entity.name).\(relationship.name)", "SELECT count(*) FROM \(entity.table) WHERE \(condition(relationship))")
+            }
+        }
+    }
+
     /// Computes the digest of a store created from this schema.
     public func digest(of store: Connection) throws -> ContentDigest {
-        try ContentDigest.compute(on: store, queries: storeDigestQueries)
+        try ContentDigest.compute(
+            on: store, queries: storeDigestQueries, linkQueries: linkQueries { "\(quoted($0.column)) IS NOT NULL" })
     }
 }

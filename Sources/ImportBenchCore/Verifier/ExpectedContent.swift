@@ -3,8 +3,9 @@ import ImportBenchStore
 
 /// What a store must hold after importing a payload, worked out from its records alone, with no
 /// strategy code and no pks: each entity's rows keyed by natural key (last occurrence wins),
-/// relationships as target keys, many-to-many sets unioned. Kept in a scratch SQLite file so
-/// memory does not grow with the payload.
+/// relationships as target keys. Where the payload lists an object's children or set completely,
+/// the payload's set replaces the stored one, and what the removal cascades to follows the schema's
+/// delete rules. Kept in a scratch SQLite file so memory does not grow with the payload.
 public struct ExpectedContent: Sendable {
     public let digest: ContentDigest
     /// Object occurrences in the measured payload, repeats included.
@@ -35,9 +36,13 @@ public struct ExpectedContent: Sendable {
             }
         }
         let counts = try connection.inTransaction { try loader.load(reader, markingTouched: true) }
+        try connection.inTransaction { try schema.replaceListedSets(in: connection) }
         try schema.checkReferences(in: connection)
+        try connection.inTransaction { try schema.removeUnlistedChildren(in: connection) }
         let outcome = try schema.refreshOutcome(in: connection, preloaded: preload != nil)
-        let digest = try ContentDigest.compute(on: connection, queries: schema.referenceDigestQueries)
+        let digest = try ContentDigest.compute(
+            on: connection, queries: schema.referenceDigestQueries,
+            linkQueries: schema.linkQueries { "\(quoted($0.name + "_key")) IS NOT NULL" })
         let uniqueObjects = digest.tables.filter { !$0.name.contains(".") }.reduce(0) { $0 + $1.rows }
         return ExpectedContent(
             digest: digest, occurrences: counts.occurrences, uniqueObjects: uniqueObjects,
@@ -65,12 +70,17 @@ public struct RefreshOutcome: Equatable, Sendable {
 private struct ReferenceLoader {
     let upserts: [Statement]
     let joins: [[Statement]]
+    /// The measured payload's pairs, kept apart until its sets replace the stored ones.
+    let listedJoins: [[Statement]]
     let touch: [Statement]
 
     init(schema: Schema, connection: Connection) throws {
         upserts = try schema.entities.map { try connection.prepare($0.referenceUpsertSQL(in: schema)) }
         joins = try schema.entities.map { entity in
-            try entity.manyToMany.map { try connection.prepare(entity.referenceJoinSQL($0)) }
+            try entity.manyToMany.map { try connection.prepare(entity.referenceJoinSQL(into: entity.joinTable($0))) }
+        }
+        listedJoins = try schema.entities.map { entity in
+            try entity.manyToMany.map { try connection.prepare(entity.referenceJoinSQL(into: "listed_" + entity.joinTable($0))) }
         }
         touch = try schema.entities.map {
             try connection.prepare("INSERT INTO \(quoted("touched_" + $0.name)) (key) VALUES (?) ON CONFLICT DO NOTHING")
@@ -103,7 +113,7 @@ private struct ReferenceLoader {
                 for (relationship, references) in occurrence.manyToMany.enumerated() {
                     for reference in references {
                         if reference.isKeyOnly { keyOnlyReferences += 1 }
-                        let join = joins[occurrence.entity][relationship]
+                        let join = (markingTouched ? listedJoins : joins)[occurrence.entity][relationship]
                         join.bind(occurrence.key, at: 1)
                         join.bind(reference.key, at: 2)
                         try join.execute()
@@ -131,9 +141,11 @@ extension Schema {
             ]
             for (index, relationship) in entity.manyToMany.enumerated() {
                 let target = entities[manyToManyTargets[entityIndex][index]]
-                statements.append(
-                    "CREATE TABLE \(quoted(entity.joinTable(relationship))) (source_key \(entity.key.type.declaration), "
-                        + "target_key \(target.key.type.declaration), PRIMARY KEY (source_key, target_key)) WITHOUT ROWID")
+                for table in [entity.joinTable(relationship), "listed_" + entity.joinTable(relationship)] {
+                    statements.append(
+                        "CREATE TABLE \(quoted(table)) (source_key \(entity.key.type.declaration), "
+                            + "target_key \(target.key.type.declaration), PRIMARY KEY (source_key, target_key)) WITHOUT ROWID")
+                }
             }
             return statements
         }
@@ -182,6 +194,65 @@ extension Schema {
         return outcome
     }
 
+    /// The measured payload's sets replace the stored sets of the objects it names, where it lists
+    /// them completely; elsewhere its pairs are added.
+    fileprivate func replaceListedSets(in connection: Connection) throws {
+        for entity in entities {
+            for relationship in entity.manyToMany {
+                let table = quoted(entity.joinTable(relationship))
+                if relationship.listing == .complete {
+                    try connection.execute(
+                        "DELETE FROM \(table) WHERE source_key IN (SELECT key FROM \(quoted("touched_" + entity.name)))")
+                }
+                try connection.execute(
+                    "INSERT OR IGNORE INTO \(table) SELECT source_key, target_key FROM \(quoted("listed_" + entity.joinTable(relationship)))")
+            }
+        }
+    }
+
+    /// Parents the measured payload names lose the stored children it does not list; then what those
+    /// removals cascade to, by the store's delete rules: owned children go, other links become NULL,
+    /// pairs go. Every reference was checked before, so a target missing now was removed here.
+    fileprivate func removeUnlistedChildren(in connection: Connection) throws {
+        for (entityIndex, entity) in entities.enumerated() {
+            for (index, relationship) in entity.toOne.enumerated() where relationship.replacesChildren {
+                let parent = entities[toOneTargets[entityIndex][index]]
+                try connection.execute(
+                    "DELETE FROM \(entity.table) WHERE \(quoted(relationship.name + "_key")) IN "
+                        + "(SELECT key FROM \(quoted("touched_" + parent.name))) "
+                        + "AND \(entity.keyColumn) NOT IN (SELECT key FROM \(quoted("touched_" + entity.name)))")
+            }
+        }
+        func missing(_ column: String, from target: Entity) -> String {
+            "\(column) IS NOT NULL AND \(column) NOT IN (SELECT \(target.keyColumn) FROM \(target.table))"
+        }
+        var cascading = true
+        while cascading {
+            let before = connection.totalChanges
+            for (entityIndex, entity) in entities.enumerated() {
+                for (index, relationship) in entity.toOne.enumerated() where relationship.owner {
+                    let parent = entities[toOneTargets[entityIndex][index]]
+                    try connection.execute(
+                        "DELETE FROM \(entity.table) WHERE \(missing(quoted(relationship.name + "_key"), from: parent))")
+                }
+            }
+            cascading = connection.totalChanges != before
+        }
+        for (entityIndex, entity) in entities.enumerated() {
+            for (index, relationship) in entity.toOne.enumerated() where !relationship.owner {
+                let column = quoted(relationship.name + "_key")
+                let target = entities[toOneTargets[entityIndex][index]]
+                try connection.execute("UPDATE \(entity.table) SET \(column) = NULL WHERE \(missing(column, from: target))")
+            }
+            for (index, relationship) in entity.manyToMany.enumerated() {
+                let target = entities[manyToManyTargets[entityIndex][index]]
+                try connection.execute(
+                    "DELETE FROM \(quoted(entity.joinTable(relationship))) "
+                        + "WHERE \(missing("source_key", from: entity)) OR \(missing("target_key", from: target))")
+            }
+        }
+    }
+
     /// Every reference must name an object of the payload; the first that does not is reported.
     fileprivate func checkReferences(in connection: Connection) throws {
         for (entityIndex, entity) in entities.enumerated() {
@@ -222,7 +293,7 @@ extension Entity {
             + "ON CONFLICT(\(keyColumn)) \(conflict)"
     }
 
-    fileprivate func referenceJoinSQL(_ relationship: ManyToManyRelationship) -> String {
-        "INSERT INTO \(quoted(joinTable(relationship))) (source_key, target_key) VALUES (?, ?) ON CONFLICT DO NOTHING"
+    fileprivate func referenceJoinSQL(into table: String) -> String {
+        "INSERT INTO \(quoted(table)) (source_key, target_key) VALUES (?, ?) ON CONFLICT DO NOTHING"
     }
 }

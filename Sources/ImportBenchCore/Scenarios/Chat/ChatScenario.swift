@@ -45,7 +45,8 @@ public struct ChatScenario: Scenario {
                 Attribute("created_at", .text), Attribute("updated_at", .text),
             ],
             toOne: [
-                ToOneRelationship("channel", to: "channel", owner: true),
+                // A channel list carries the latest page of messages; older ones stay stored.
+                ToOneRelationship("channel", to: "channel", owner: true, listing: .partial),
                 ToOneRelationship("user", to: "user"),
                 ToOneRelationship("quoted_message", to: "message"),
             ],

@@ -1,0 +1,91 @@
+/// An import that stopped before its end: which strategy, where, why, and what stays committed.
+public struct RunError: Error, CustomStringConvertible {
+    public enum Stage: String, Sendable, Codable {
+        /// The payload could not be read (a `PayloadError`).
+        case reading
+        /// The strategy's statements failed on a batch.
+        case writing
+        /// The strategy's end-of-pass work failed.
+        case finishing
+        /// SIGINT asked the import to stop.
+        case interrupted
+    }
+
+    public let strategy: String
+    public let stage: Stage
+    public let pass: Int
+    /// The batch that was rolled back (or could not be read); nil for end-of-pass work.
+    public let batchIndex: Int?
+    /// The failing batch's occurrences, by stream ordinal, when it was read.
+    public let ordinals: ClosedRange<Int>?
+    /// Batches of `pass` committed before the failure (0 for a strategy writing a pass in one transaction).
+    public let committedBatches: Int
+    public let committedOccurrences: Int
+    public let databasePath: String
+    /// The ledger records the committed batches, so running the same command again resumes.
+    public let checkpointed: Bool
+    public let underlying: any Error
+
+    init(
+        strategy: String, stage: Stage, pass: Int, batch: RecordBatch?, batchIndex: Int?, committedBatches: Int,
+        committedOccurrences: Int, databasePath: String, checkpointed: Bool, underlying: any Error
+    ) {
+        self.strategy = strategy
+        self.stage = stage
+        self.pass = pass
+        self.batchIndex = batchIndex
+        if let first = batch?.occurrences.first?.ordinal, let last = batch?.occurrences.last?.ordinal {
+            self.ordinals = first...last
+        } else {
+            self.ordinals = nil
+        }
+        self.committedBatches = committedBatches
+        self.committedOccurrences = committedOccurrences
+        self.databasePath = databasePath
+        self.checkpointed = checkpointed
+        self.underlying = underlying
+    }
+
+    public var description: String {
+        let passNote = pass > 0 ? " of pass \(pass + 1)" : ""
+        var what: String
+        switch stage {
+        case .reading: what = "reading batch \(batchIndex ?? 0)\(passNote) failed: \(underlying)"
+        case .writing: what = "writing batch \(batchIndex ?? 0)\(passNote) failed: \(underlying)"
+        case .finishing: what = "the end of pass \(pass + 1) failed: \(underlying)"
+        case .interrupted: what = "interrupted before committing \(batchIndex.map { "batch \($0)\(passNote)" } ?? "the end of pass \(pass + 1)")"
+        }
+        if let ordinals { what += " (occurrences \(ordinals.lowerBound)-\(ordinals.upperBound))" }
+        return "\(strategy): \(what). \(committedSummary)"
+    }
+
+    /// What the store holds now, and how to go on.
+    public var committedSummary: String {
+        let earlierPasses = pass > 0 ? "every batch of the earlier pass\(pass > 1 ? "es" : "") and " : ""
+        let committed = committedBatches == 0
+            ? "\(earlierPasses.isEmpty ? "nothing of this import" : earlierPasses + "no batch of this pass") is committed"
+            : "\(earlierPasses)batches 0-\(committedBatches - 1)\(pass > 0 ? " of pass \(pass + 1)" : "") "
+                + "(\(committedOccurrences) occurrences) stay committed"
+        let next = checkpointed ? "; run the same command again to resume" : ""
+        return "The failed batch was rolled back; \(committed) in \(databasePath)\(next)."
+    }
+
+    /// The failure as data, for a parent process that ran this import in a child.
+    public var report: RunFailureReport {
+        RunFailureReport(
+            message: description, stage: stage, pass: pass, batchIndex: batchIndex, committedBatches: committedBatches,
+            committedOccurrences: committedOccurrences)
+    }
+}
+
+/// A `RunError` carried across processes.
+public struct RunFailureReport: Error, Codable, Sendable, CustomStringConvertible {
+    public var message: String
+    public var stage: RunError.Stage
+    public var pass: Int
+    public var batchIndex: Int?
+    public var committedBatches: Int
+    public var committedOccurrences: Int
+
+    public var description: String { message }
+}

@@ -1,0 +1,29 @@
+import ImportBenchStore
+
+/// The pitfall: upsert written as `INSERT OR REPLACE`. On a conflict SQLite deletes the stored row
+/// and inserts a new one with a new pk, so the delete cascades to its owned children and nullifies
+/// every link to it, as Core Data's constraint-based upsert does to to-many relationships. Listed
+/// so the verifier can show which relationships lose rows; `--strategy all` never runs it.
+public final class ReplaceStrategy: ImportStrategy {
+    public static let name = "replace"
+    public static let summary = "PITFALL: INSERT OR REPLACE per unique object; deletes and re-creates rows, losing their children and links"
+    public static let role = StrategyRole.pitfall
+
+    private let writer: OneStatementWriter
+
+    public init(context: StrategyContext) throws {
+        let schema = context.schema
+        let store = context.store
+        let generation = context.generation
+        writer = OneStatementWriter(
+            schema: schema,
+            objectStatements: try schema.entities.map { try store.prepare($0.replaceObjectSQL(in: schema, generation: generation)) },
+            joinStatements: try schema.entities.map { entity in
+                try entity.manyToMany.map { try store.prepare(entity.replaceJoinSQL($0, in: schema, generation: generation)) }
+            })
+    }
+
+    public func write(_ batch: RecordBatch, pass: Int) throws {
+        try writer.write(batch)
+    }
+}
