@@ -49,4 +49,6 @@ struct CommandFailure: Error {
     static func failed(_ message: String) -> CommandFailure { CommandFailure(message: message, exitCode: 1) }
     /// A strategy wrote data that differs from the payload's: exit 3.
     static func invalid(_ message: String) -> CommandFailure { CommandFailure(message: message, exitCode: 3) }
+    /// SIGINT stopped the run after rolling back the current batch: exit 130, as a shell reports it.
+    static func interrupted(_ message: String) -> CommandFailure { CommandFailure(message: message, exitCode: 130) }
 }

@@ -69,6 +69,13 @@ struct RunCommand: ParsableCommand {
     @Option(help: ArgumentHelp("What goes to standard output: an aligned table, Markdown for a pull-request comment, or JSON with the CSV's columns.", valueName: "format"))
     var format: OutputFormat = .table
 
+    @Flag(help: ArgumentHelp(
+        "Record each committed batch in the store (needs --db), so an import that is killed or interrupted continues where it stopped when the same command runs again. A resumed run's counts and times cover only the rest; the table marks it."))
+    var checkpoint = false
+
+    @Flag(help: "Continue the checkpointed imports in --db: --checkpoint, refusing to start when no store is there.")
+    var resume = false
+
     @Flag(help: "No progress on stderr.")
     var quiet = false
 
@@ -90,6 +97,9 @@ struct RunCommand: ParsableCommand {
         guard repetitions >= 1 else { throw ValidationError("--repetitions must be at least 1") }
         guard warmup >= 0 else { throw ValidationError("--warmup must be 0 or more") }
         guard prewarmChunk >= 1 else { throw ValidationError("--prewarm-chunk must be at least 1") }
+        if (checkpoint || resume) && db == nil {
+            throw ValidationError("--checkpoint and --resume need --db PATH: the store must outlive the run to be resumed")
+        }
     }
 
     func resolvedPreload(_ text: String) throws -> PreloadSpec {
@@ -132,12 +142,26 @@ struct RunCommand: ParsableCommand {
                     payloadPath: payload, strategies: strategies, batchSize: batchSize, repetitions: repetitions,
                     databasePath: db, prewarmChunkSize: prewarmChunk, preload: preloadSpec, warmup: warmup)
             }
+        }.map {
+            var configuration = $0
+            configuration.checkpoint = checkpoint || resume
+            return configuration
         }
     }
 
     func run() throws {
+        InterruptHandler.install()
         var results: [RunResult] = []
-        for configuration in try configurations() {
+        let configurations = try configurations()
+        if resume, let db {
+            let stores = configurations.flatMap { configuration in
+                configuration.plannedStrategies.map { Benchmark(configuration: configuration).keptDatabasePath(for: $0.name) ?? db }
+            }
+            guard stores.contains(where: { FileManager.default.fileExists(atPath: $0) }) else {
+                throw CommandFailure.failed("--resume: no store to resume at \(stores.joined(separator: ", ")); run without --resume to start")
+            }
+        }
+        for configuration in configurations {
             let progress = ProgressReporter(enabled: !quiet)
             let outcome: BenchmarkOutcome
             do {
@@ -146,7 +170,7 @@ struct RunCommand: ParsableCommand {
                     .run(progress.observe)
             } catch {
                 progress.finish()
-                throw CommandFailure.failed(String(describing: error))
+                throw Self.failure(for: error)
             }
             progress.finish()
             switch format {
@@ -200,6 +224,14 @@ struct RunCommand: ParsableCommand {
                 ?? "the ceiling loads the payload alone into an empty store\n"
         }
         return text
+    }
+
+    /// The exit status a failure earns: 130 for SIGINT, 1 for the rest.
+    static func failure(for error: any Error) -> CommandFailure {
+        let interrupted = error is Interrupted || (error as? RunError)?.stage == .interrupted
+            || (error as? RunFailureReport)?.stage == .interrupted
+        let message = error is Interrupted ? "interrupted before any import began; nothing was written" : String(describing: error)
+        return interrupted ? .interrupted(message) : .failed(message)
     }
 
     static func defaultCSVPath() -> String {

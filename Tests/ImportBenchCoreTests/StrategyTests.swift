@@ -83,7 +83,7 @@ struct StrategyTests {
         let store = try Connection(path: path)
         let context = StrategyContext(schema: FixtureScenario.schema, store: store)
         let instance = try #require(StrategyRegistry.strategy(named: strategy)).init(context: context)
-        for pass in 0..<instance.passes {
+        for pass in 0..<type(of: instance).passes {
             let batcher = RecordBatcher(reader: ArrayRecordReader(FixtureScenario.forumUnits), batchSize: .occurrences(5))
             while let batch = try batcher.next() {
                 try store.inTransaction { try instance.write(batch, pass: pass) }

@@ -19,6 +19,8 @@ public struct BenchmarkConfiguration {
     /// Keep each run's database: the strategy's name is inserted before the extension.
     public var databasePath: String?
     public var prewarmChunkSize: Int
+    /// Record each committed batch in the kept store and resume an unfinished import found there.
+    public var checkpoint = false
 
     public init(
         scenario: any Scenario, scale: Scale = .base, seed: UInt64 = 1, payloadPath: String? = nil,
@@ -102,6 +104,7 @@ public final class Benchmark {
             try scenario.generate(scale: configuration.scale.factor, seed: configuration.seed, to: payloadPath)
         }
 
+        try Self.stopIfInterrupted()
         observe(.readingExpectedContent)
         let scratchPath = workDirectory.appendingPathComponent("expected.sqlite").path
         var expected: ExpectedContent
@@ -110,6 +113,7 @@ public final class Benchmark {
         let preloadPath = try resolvePreload(payloadPath: payloadPath, in: workDirectory)
         // Every run reads the payload through the same reader, so what it skips is the same for all.
         let payloadReader = try scenario.openReader(path: payloadPath)
+        do {
         if let preloadPath {
             guard FileManager.default.fileExists(atPath: preloadPath) else {
                 throw PayloadError(file: preloadPath, byteOffset: nil, path: nil, expected: "a readable preload payload", found: "no such file")
@@ -128,6 +132,9 @@ public final class Benchmark {
             expected = try ExpectedContent.build(schema: scenario.schema, reader: payloadReader, scratchPath: scratchPath)
             expectedWithoutPreload = expected
         }
+        } catch let error where error is PayloadError || error is ImportError {
+            throw try importBadPayload(error, payloadPath: payloadPath, preloadPath: preloadPath, in: workDirectory, observe)
+        }
         let skippedRecords = payloadReader.skippedRecords
 
         let strategies = configuration.plannedStrategies.filter {
@@ -139,6 +146,7 @@ public final class Benchmark {
             for strategy in strategies {
                 let databasePath = workDirectory.appendingPathComponent("warmup-\(strategy.name).sqlite").path
                 let isReference = strategy.name == StrategyRegistry.reference.name
+                try Self.stopIfInterrupted()
                 _ = try execute(ImportRun(
                     scenario: scenario, payloadPath: payloadPath, strategy: strategy, batchSize: configuration.batchSize,
                     databasePath: databasePath, prewarmChunkSize: configuration.prewarmChunkSize,
@@ -148,6 +156,7 @@ public final class Benchmark {
         }
         for repetition in 1...max(1, configuration.repetitions) {
             for strategy in strategies {
+                try Self.stopIfInterrupted()
                 observe(.runStarted(strategy: strategy.name, repetition: repetition, index: results.count + 1, total: total))
                 let databasePath = self.databasePath(for: strategy.name, in: workDirectory)
                 // The reference is plain inserts into an empty store, refresh or not.
@@ -155,7 +164,7 @@ public final class Benchmark {
                 let run = ImportRun(
                     scenario: scenario, payloadPath: payloadPath, strategy: strategy, batchSize: configuration.batchSize,
                     databasePath: databasePath, prewarmChunkSize: configuration.prewarmChunkSize,
-                    preloadPath: isReference ? nil : preloadPath)
+                    preloadPath: isReference ? nil : preloadPath, checkpoint: configuration.checkpoint)
                 let target = isReference ? (expectedWithoutPreload ?? expected) : expected
                 let measurement = try withoutActuallyEscaping(observe) { observe in
                     try execute(run) { occurrences in
@@ -182,6 +191,52 @@ public final class Benchmark {
             payloadPath: payloadPath, payloadBytes: payloadBytes)
     }
 
+    private static func stopIfInterrupted() throws {
+        if ImportInterruption.isRequested { throw Interrupted() }
+    }
+
+    /// The payload cannot be imported whole. Each strategy still runs once, so the user sees where it
+    /// stops and what it leaves; every store is checked to hold exactly its committed batches.
+    private func importBadPayload(
+        _ cause: any Error, payloadPath: String, preloadPath: String?, in workDirectory: URL, _ observe: (BenchmarkEvent) -> Void
+    ) throws -> BadPayloadError {
+        var lines: [String] = []
+        let strategies = configuration.plannedStrategies
+        for (index, strategy) in strategies.enumerated() {
+            try Self.stopIfInterrupted()
+            observe(.runStarted(strategy: strategy.name, repetition: 1, index: index + 1, total: strategies.count))
+            let databasePath = self.databasePath(for: strategy.name, in: workDirectory)
+            defer { if configuration.databasePath == nil { DatabaseFile.remove(databasePath) } }
+            let isReference = strategy.name == StrategyRegistry.reference.name
+            let run = ImportRun(
+                scenario: configuration.scenario, payloadPath: payloadPath, strategy: strategy, batchSize: configuration.batchSize,
+                databasePath: databasePath, prewarmChunkSize: configuration.prewarmChunkSize,
+                preloadPath: isReference ? nil : preloadPath, checkpoint: configuration.checkpoint)
+            let failure: (pass: Int, occurrences: Int, message: String)
+            do {
+                _ = try execute(run, { _ in })
+                lines.append("\(strategy.name): imported without an error, although the payload is unusable")
+                continue
+            } catch let error as RunError {
+                if error.stage == .interrupted { throw error }
+                failure = (error.pass, error.committedOccurrences, error.report.summary)
+            } catch let report as RunFailureReport {
+                if report.stage == .interrupted { throw report }
+                failure = (report.pass, report.committedOccurrences, report.summary)
+            }
+            let scratch = workDirectory.appendingPathComponent("committed-\(strategy.name).sqlite").path
+            let expected = try run.committedDigest(pass: failure.pass, committedOccurrences: failure.occurrences, scratchPath: scratch)
+            let store = try Connection(path: databasePath)
+            let differences = try configuration.scenario.schema.digest(of: store).differences(from: expected)
+            let check = differences.isEmpty
+                ? "Checked: the store holds exactly its committed batches."
+                : "the store does NOT match its committed batches: \(differences.joined(separator: "; "))"
+            lines.append("\(failure.message) \(check)")
+        }
+        if configuration.databasePath == nil { lines.append("(the stores were temporary and are removed; give --db PATH to keep them)") }
+        return BadPayloadError(cause: cause, runs: lines)
+    }
+
     /// The preload's file: the given one, or one generated to overlap the measured payload.
     private func resolvePreload(payloadPath: String, in workDirectory: URL) throws -> String? {
         switch configuration.preload {
@@ -200,7 +255,12 @@ public final class Benchmark {
         }
     }
 
-    private func databasePath(for strategy: String, in workDirectory: URL) -> String {
+    /// Where the strategy's store is kept, when `databasePath` asks to keep them.
+    public func keptDatabasePath(for strategy: String) -> String? {
+        configuration.databasePath.map { _ in databasePath(for: strategy, in: URL(fileURLWithPath: "/")) }
+    }
+
+    func databasePath(for strategy: String, in workDirectory: URL) -> String {
         guard let kept = configuration.databasePath else {
             return workDirectory.appendingPathComponent("\(strategy).sqlite").path
         }
@@ -208,5 +268,16 @@ public final class Benchmark {
         let stem = url.deletingPathExtension().lastPathComponent
         let ext = url.pathExtension.isEmpty ? "sqlite" : url.pathExtension
         return url.deletingLastPathComponent().appendingPathComponent("\(stem)-\(strategy).\(ext)").path
+    }
+}
+
+/// A payload no strategy can import whole: the reason, and what each strategy did with it.
+public struct BadPayloadError: Error, CustomStringConvertible {
+    public let cause: any Error
+    /// One line per strategy: where it stopped, what stays committed, and whether its store was checked.
+    public let runs: [String]
+
+    public var description: String {
+        "\(cause)\n  " + runs.joined(separator: "\n  ")
     }
 }

@@ -14,6 +14,8 @@ public struct ImportRun {
     /// Record each committed batch in the store, and continue an unfinished import of the same
     /// payload found there instead of starting again.
     public let checkpoint: Bool
+    /// Asked before each batch is written and before it is committed; true rolls it back and stops.
+    public var stopRequested: () -> Bool = { ImportInterruption.isRequested }
 
     public init(
         scenario: any Scenario, payloadPath: String, strategy: any ImportStrategy.Type,
@@ -164,7 +166,7 @@ public struct ImportRun {
             let changes = store.totalChanges
             try ledger.record(
                 generation: state.generation, pass: pass, batches: batches, passFinished: passFinished,
-                completed: passFinished && pass == instance.passes - 1)
+                completed: passFinished && pass == strategy.passes - 1)
             bookkeeping.counts = bookkeeping.counts + (store.counter.counts - counts)
             bookkeeping.changes += store.totalChanges - changes
         }
@@ -176,7 +178,7 @@ public struct ImportRun {
         }
 
         let resume = state.resumePoint
-        for pass in 0..<instance.passes {
+        for pass in 0..<strategy.passes {
             state.pass = pass
             state.committedBatches = 0
             state.committedOccurrences = 0
@@ -206,7 +208,7 @@ public struct ImportRun {
                         state.committedOccurrences += batch.occurrences.count
                         continue
                     }
-                    if ImportInterruption.isRequested { throw fail(.interrupted, batch: batch, Interrupted()) }
+                    if stopRequested() { throw fail(.interrupted, batch: batch, Interrupted()) }
                     if !wholePass {
                         try timed(&measurement.commitSeconds) { try store.begin() }
                         open = true
@@ -217,7 +219,7 @@ public struct ImportRun {
                         throw fail(.writing, batch: batch, error)
                     }
                     if !wholePass {
-                        if ImportInterruption.isRequested { throw fail(.interrupted, batch: batch, Interrupted()) }
+                        if stopRequested() { throw fail(.interrupted, batch: batch, Interrupted()) }
                         if checkpoint { try record(pass: pass, batches: batch.index + 1, passFinished: false) }
                         try timed(&measurement.commitSeconds) { try store.commit() }
                         open = false
@@ -236,7 +238,7 @@ public struct ImportRun {
                 } catch {
                     throw fail(.finishing, batch: nil, error)
                 }
-                if ImportInterruption.isRequested { throw fail(.interrupted, batch: nil, Interrupted()) }
+                if stopRequested() { throw fail(.interrupted, batch: nil, Interrupted()) }
                 try record(pass: pass, batches: state.committedBatches, passFinished: true)
                 try timed(&measurement.commitSeconds) { try store.commit() }
                 open = false
@@ -272,5 +274,26 @@ enum DatabaseFile {
             let attributes = try? FileManager.default.attributesOfItem(atPath: path + suffix)
             return total + ((attributes?[.size] as? NSNumber)?.int64Value ?? 0)
         }
+    }
+}
+
+extension ImportRun {
+    /// The digest this run's store must have after it stopped with `committedOccurrences` of pass
+    /// `pass` committed: worked out from the records, independently of the strategy, so a store that
+    /// kept half a batch, or lost a committed one, is caught.
+    public func committedDigest(pass: Int, committedOccurrences: Int, scratchPath: String) throws -> ContentDigest {
+        let preload = try preloadPath.map { try scenario.openReader(path: $0) }
+        func prefix() throws -> any RecordReader {
+            PrefixRecordReader(try scenario.openReader(path: payloadPath), occurrences: committedOccurrences)
+        }
+        let loads: [(reader: any RecordReader, mode: ReferenceLoadMode)]
+        if strategy.passes == 1 {
+            loads = [(try prefix(), .whole)]
+        } else if pass == 0 {
+            loads = [(try prefix(), .attributesOnly)]
+        } else {
+            loads = [(try scenario.openReader(path: payloadPath), .attributesOnly), (try prefix(), .relationshipsOnly)]
+        }
+        return try ExpectedContent.committedDigest(schema: scenario.schema, preload: preload, loads: loads, scratchPath: scratchPath)
     }
 }

@@ -7,6 +7,7 @@ public struct ImportRunSpec: Codable, Sendable, Equatable {
     public var databasePath: String
     public var prewarmChunkSize: Int
     public var preloadPath: String?
+    public var checkpoint: Bool?
 
     public init(_ run: ImportRun) {
         scenario = run.scenario.name
@@ -16,6 +17,7 @@ public struct ImportRunSpec: Codable, Sendable, Equatable {
         databasePath = run.databasePath
         prewarmChunkSize = run.prewarmChunkSize
         preloadPath = run.preloadPath
+        checkpoint = run.checkpoint
     }
 
     /// The run this spec names; unknown names are an `ImportError.invalidRequest`.
@@ -28,6 +30,7 @@ public struct ImportRunSpec: Codable, Sendable, Equatable {
         }
         return ImportRun(
             scenario: scenario, payloadPath: payloadPath, strategy: strategy, batchSize: batchSize,
-            databasePath: databasePath, prewarmChunkSize: prewarmChunkSize, preloadPath: preloadPath)
+            databasePath: databasePath, prewarmChunkSize: prewarmChunkSize, preloadPath: preloadPath,
+            checkpoint: checkpoint ?? false)
     }
 }

@@ -59,6 +59,11 @@ public struct RunError: Error, CustomStringConvertible {
         return "\(strategy): \(what). \(committedSummary)"
     }
 
+    private var place: String {
+        let passNote = pass > 0 ? " of pass \(pass + 1)" : ""
+        return batchIndex.map { "batch \($0)\(passNote)" } ?? "the end of pass \(pass + 1)"
+    }
+
     /// What the store holds now, and how to go on.
     public var committedSummary: String {
         let earlierPasses = pass > 0 ? "every batch of the earlier pass\(pass > 1 ? "es" : "") and " : ""
@@ -74,7 +79,7 @@ public struct RunError: Error, CustomStringConvertible {
     public var report: RunFailureReport {
         RunFailureReport(
             message: description, stage: stage, pass: pass, batchIndex: batchIndex, committedBatches: committedBatches,
-            committedOccurrences: committedOccurrences)
+            committedOccurrences: committedOccurrences, summary: "\(strategy): stopped at \(place). \(committedSummary)")
     }
 }
 
@@ -86,6 +91,8 @@ public struct RunFailureReport: Error, Codable, Sendable, CustomStringConvertibl
     public var batchIndex: Int?
     public var committedBatches: Int
     public var committedOccurrences: Int
+    /// Where it stopped and what stays committed, without the cause.
+    public var summary: String
 
     public var description: String { message }
 }

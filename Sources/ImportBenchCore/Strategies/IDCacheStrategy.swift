@@ -17,7 +17,7 @@ public final class IDCacheStrategy: ImportStrategy {
     private let sweep: RefreshSweep
     private var cache: KnownPKs
 
-    public var passes: Int { 2 }
+    public static let passes = 2
 
     public init(context: StrategyContext) throws {
         schema = context.schema
@@ -45,7 +45,7 @@ public final class IDCacheStrategy: ImportStrategy {
     }
 
     public func finishPass(_ pass: Int) throws {
-        guard pass == passes - 1 else { return }
+        guard pass == Self.passes - 1 else { return }
         cache.removeAll()
         try sweep.run()
     }

@@ -49,7 +49,7 @@ public protocol ImportStrategy: AnyObject {
     init(context: StrategyContext) throws
 
     /// How many times the payload is streamed through `write`.
-    var passes: Int { get }
+    static var passes: Int { get }
     var transactionScope: TransactionScope { get }
 
     /// Writes one batch; called inside the batch's (or the pass's) transaction.
@@ -63,7 +63,7 @@ public protocol ImportStrategy: AnyObject {
 
 extension ImportStrategy {
     public static var role: StrategyRole { .user }
-    public var passes: Int { 1 }
+    public static var passes: Int { 1 }
     public var transactionScope: TransactionScope { .perBatch }
     public func finishPass(_ pass: Int) throws {}
     public func resume(atPass pass: Int) throws {}

@@ -30,12 +30,12 @@ public struct ExpectedContent: Sendable {
         let loader = try ReferenceLoader(schema: schema, connection: connection)
 
         if let preload {
-            try connection.inTransaction { _ = try loader.load(preload, markingTouched: false) }
+            try connection.inTransaction { _ = try loader.load(preload, mode: .whole, markingTouched: false) }
             for entity in schema.entities {
                 try connection.execute("CREATE TABLE \(quoted("before_" + entity.name)) AS SELECT * FROM \(entity.table)")
             }
         }
-        let counts = try connection.inTransaction { try loader.load(reader, markingTouched: true) }
+        let counts = try connection.inTransaction { try loader.load(reader, mode: .whole, markingTouched: true) }
         try connection.inTransaction { try schema.replaceListedSets(in: connection) }
         try schema.checkReferences(in: connection)
         try connection.inTransaction { try schema.removeUnlistedChildren(in: connection) }
@@ -47,6 +47,38 @@ public struct ExpectedContent: Sendable {
         return ExpectedContent(
             digest: digest, occurrences: counts.occurrences, uniqueObjects: uniqueObjects,
             keyOnlyReferences: counts.keyOnlyReferences, outcome: outcome)
+    }
+}
+
+/// What part of each occurrence a load writes: the committed state of a two-pass import is its
+/// objects alone, then the relationships of the batches its second pass committed.
+public enum ReferenceLoadMode: Sendable {
+    case whole
+    case attributesOnly
+    case relationshipsOnly
+}
+
+extension ExpectedContent {
+    /// The digest a store must have after an import that stopped early: the preload, then each load
+    /// in turn (for instance a `PrefixRecordReader` over the batches that were committed), with sets
+    /// only added to, since unlisted children are removed after the last batch.
+    public static func committedDigest(
+        schema: Schema, preload: (any RecordReader)?, loads: [(reader: any RecordReader, mode: ReferenceLoadMode)],
+        scratchPath: String
+    ) throws -> ContentDigest {
+        try? FileManager.default.removeItem(atPath: scratchPath)
+        defer { try? FileManager.default.removeItem(atPath: scratchPath) }
+        let connection = try Connection(path: scratchPath)
+        try connection.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF")
+        for statement in schema.referenceDDL { try connection.execute(statement) }
+        let loader = try ReferenceLoader(schema: schema, connection: connection)
+        try connection.inTransaction {
+            if let preload { _ = try loader.load(preload, mode: .whole, markingTouched: false) }
+            for load in loads { _ = try loader.load(load.reader, mode: load.mode, markingTouched: false) }
+        }
+        return try ContentDigest.compute(
+            on: connection, queries: schema.referenceDigestQueries,
+            linkQueries: schema.linkQueries { "\(quoted($0.name + "_key")) IS NOT NULL" })
     }
 }
 
@@ -69,6 +101,8 @@ public struct RefreshOutcome: Equatable, Sendable {
 /// Writes records into the reference tables: last occurrence wins, sets unioned.
 private struct ReferenceLoader {
     let upserts: [Statement]
+    let attributeUpserts: [Statement]
+    let relationshipUpdates: [Statement?]
     let joins: [[Statement]]
     /// The measured payload's pairs, kept apart until its sets replace the stored ones.
     let listedJoins: [[Statement]]
@@ -76,6 +110,8 @@ private struct ReferenceLoader {
 
     init(schema: Schema, connection: Connection) throws {
         upserts = try schema.entities.map { try connection.prepare($0.referenceUpsertSQL(in: schema)) }
+        attributeUpserts = try schema.entities.map { try connection.prepare($0.referenceAttributesUpsertSQL) }
+        relationshipUpdates = try schema.entities.map { try $0.referenceRelationshipsUpdateSQL.map(connection.prepare) }
         joins = try schema.entities.map { entity in
             try entity.manyToMany.map { try connection.prepare(entity.referenceJoinSQL(into: entity.joinTable($0))) }
         }
@@ -87,32 +123,26 @@ private struct ReferenceLoader {
         }
     }
 
-    func load(_ reader: any RecordReader, markingTouched: Bool) throws -> (occurrences: Int, keyOnlyReferences: Int) {
+    func load(
+        _ reader: any RecordReader, mode: ReferenceLoadMode, markingTouched: Bool
+    ) throws -> (occurrences: Int, keyOnlyReferences: Int) {
         var occurrences = 0
         var keyOnlyReferences = 0
         while let unit = try reader.nextUnit() {
             for occurrence in unit.occurrences {
                 occurrences += 1
-                let statement = upserts[occurrence.entity]
-                var index: Int32 = 1
-                statement.bind(occurrence.key, at: index)
-                for value in occurrence.attributes {
-                    index += 1
-                    statement.bind(value, at: index)
+                for reference in occurrence.toOne where reference?.isKeyOnly == true { keyOnlyReferences += 1 }
+                for references in occurrence.manyToMany {
+                    for reference in references where reference.isKeyOnly { keyOnlyReferences += 1 }
                 }
-                for reference in occurrence.toOne {
-                    index += 1
-                    statement.bind(reference?.key ?? .null, at: index)
-                    if reference?.isKeyOnly == true { keyOnlyReferences += 1 }
-                }
-                try statement.execute()
+                try write(occurrence, mode: mode)
                 if markingTouched {
                     touch[occurrence.entity].bind(occurrence.key, at: 1)
                     try touch[occurrence.entity].execute()
                 }
+                guard mode != .attributesOnly else { continue }
                 for (relationship, references) in occurrence.manyToMany.enumerated() {
                     for reference in references {
-                        if reference.isKeyOnly { keyOnlyReferences += 1 }
                         let join = (markingTouched ? listedJoins : joins)[occurrence.entity][relationship]
                         join.bind(occurrence.key, at: 1)
                         join.bind(reference.key, at: 2)
@@ -122,6 +152,34 @@ private struct ReferenceLoader {
             }
         }
         return (occurrences, keyOnlyReferences)
+    }
+
+    private func write(_ occurrence: RecordOccurrence, mode: ReferenceLoadMode) throws {
+        var index: Int32 = 1
+        switch mode {
+        case .whole, .attributesOnly:
+            let statement = (mode == .whole ? upserts : attributeUpserts)[occurrence.entity]
+            statement.bind(occurrence.key, at: index)
+            for value in occurrence.attributes {
+                index += 1
+                statement.bind(value, at: index)
+            }
+            if mode == .whole {
+                for reference in occurrence.toOne {
+                    index += 1
+                    statement.bind(reference?.key ?? .null, at: index)
+                }
+            }
+            try statement.execute()
+        case .relationshipsOnly:
+            guard let statement = relationshipUpdates[occurrence.entity] else { return }
+            for reference in occurrence.toOne {
+                statement.bind(reference?.key ?? .null, at: index)
+                index += 1
+            }
+            statement.bind(occurrence.key, at: index)
+            try statement.execute()
+        }
     }
 }
 
@@ -291,6 +349,22 @@ extension Entity {
         let conflict = assignments.isEmpty ? "DO NOTHING" : "DO UPDATE SET \(assignments.joined(separator: ", "))"
         return "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", "))) "
             + "ON CONFLICT(\(keyColumn)) \(conflict)"
+    }
+
+    /// Key and attributes only, leaving a stored row's relationships as they are.
+    fileprivate var referenceAttributesUpsertSQL: String {
+        let columns = [keyColumn] + attributes.map { quoted($0.name) }
+        let assignments = columns.dropFirst().map { "\($0) = excluded.\($0)" }
+        let conflict = assignments.isEmpty ? "DO NOTHING" : "DO UPDATE SET \(assignments.joined(separator: ", "))"
+        return "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", "))) "
+            + "ON CONFLICT(\(keyColumn)) \(conflict)"
+    }
+
+    /// The to-one relationships of a stored row; the key is the last parameter.
+    fileprivate var referenceRelationshipsUpdateSQL: String? {
+        guard !toOne.isEmpty else { return nil }
+        let assignments = toOne.map { "\(quoted($0.name + "_key")) = ?" }
+        return "UPDATE \(table) SET \(assignments.joined(separator: ", ")) WHERE \(keyColumn) = ?"
     }
 
     fileprivate func referenceJoinSQL(into table: String) -> String {
