@@ -261,6 +261,11 @@ public struct ImportRun {
 public struct ResumePoint: Sendable, Codable, Equatable {
     public var pass: Int
     public var batches: Int
+
+    public init(pass: Int, batches: Int) {
+        self.pass = pass
+        self.batches = batches
+    }
 }
 
 /// A database file and its WAL and shared-memory companions.

@@ -1,0 +1,150 @@
+import Foundation
+import ImportBenchCore
+import ImportBenchStore
+import Testing
+
+/// Imports that stop early (a payload cut short, a dangling reference, an interruption) must leave
+/// a store holding exactly the batches they committed, and a checkpointed one must resume to the
+/// same content as an uninterrupted import.
+@Suite("Failed, interrupted and resumed imports")
+struct FailedImportTests {
+    static let strategyNames = StrategyRegistry.names
+
+    /// The store's digest, and the digest its committed batches must give, worked out from the records.
+    private func committedDigests(of run: ImportRun, after error: RunError, in directory: TemporaryDirectory) throws -> (ContentDigest, ContentDigest) {
+        let store = try Connection(path: run.databasePath)
+        let actual = try run.scenario.schema.digest(of: store)
+        let expected = try run.committedDigest(
+            pass: error.pass, committedOccurrences: error.committedOccurrences, scratchPath: directory.path("committed.sqlite"))
+        return (actual, expected)
+    }
+
+    @Test("a payload cut short: the run stops at a whole batch, names the byte, and keeps exactly its committed batches",
+          arguments: strategyNames, [0.35, 0.8])
+    func truncatedPayload(strategy: String, fraction: Double) throws {
+        let directory = try TemporaryDirectory()
+        defer { withExtendedLifetime(directory) {} }
+        let scenario = QuakesScenario()
+        let full = directory.path("full.json")
+        try scenario.generate(scale: 0.03, seed: 4, to: full)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: full))
+        let cutPath = directory.path("cut.json")
+        let cut = Int(Double(bytes.count) * fraction)
+        try bytes.prefix(cut).write(to: URL(fileURLWithPath: cutPath))
+
+        let run = ImportRun(
+            scenario: scenario, payloadPath: cutPath, strategy: try #require(StrategyRegistry.strategy(named: strategy)),
+            batchSize: .occurrences(40), databasePath: directory.path("store.sqlite"))
+        let error = try #require(throws: RunError.self) { try run.execute() }
+        #expect(error.stage == .reading)
+        let payloadError = try #require(error.underlying as? PayloadError)
+        #expect(payloadError.file == cutPath)
+        #expect(payloadError.byteOffset == cut)
+        if strategy == "ceiling" {
+            #expect(error.committedOccurrences == 0)
+        } else {
+            #expect(error.committedOccurrences > 0)
+            #expect(error.committedOccurrences == error.committedBatches * 40)
+        }
+        let (actual, expected) = try committedDigests(of: run, after: error, in: directory)
+        #expect(actual == expected, "\(actual.differences(from: expected))")
+    }
+
+    @Test("a dangling reference rolls back its batch and keeps the earlier ones", arguments: strategyNames)
+    func danglingReference(strategy: String) throws {
+        let directory = try TemporaryDirectory()
+        defer { withExtendedLifetime(directory) {} }
+        let payload = directory.path("payload")
+        try Data().write(to: URL(fileURLWithPath: payload))
+        var units = FixtureScenario.forumUnits
+        units.append(RecordUnit(
+            occurrences: [FixtureScenario.post(7, "orphan reply", author: .keyOnly("bob"), replyTo: .keyOnly(99), tags: [])],
+            path: "posts[3]", byteOffset: 300))
+        let run = ImportRun(
+            scenario: PathSwitchingScenario(units: [payload: units]), payloadPath: payload,
+            strategy: try #require(StrategyRegistry.strategy(named: strategy)), batchSize: .occurrences(5),
+            databasePath: directory.path("store.sqlite"))
+        let error = try #require(throws: RunError.self) { try run.execute() }
+        guard case .danglingReference(_, let sourceKey, let relationship, _, let targetKey) = error.underlying as? ImportError else {
+            Issue.record("expected a dangling reference, got \(error.underlying)")
+            return
+        }
+        #expect(sourceKey == .integer(7) && relationship == "reply_to" && targetKey == .integer(99))
+        let (actual, expected) = try committedDigests(of: run, after: error, in: directory)
+        #expect(actual == expected, "\(actual.differences(from: expected))")
+        // 15 occurrences in batches of 5: the last batch holds the orphan, the first two stay.
+        #expect(error.committedOccurrences == (strategy == "ceiling" ? 0 : 10))
+    }
+
+    /// Chat refresh: owned children, a many-to-many set, a preload; small batches so there are many.
+    private func chatRefresh(in directory: TemporaryDirectory) throws -> (payload: String, preload: String, expected: ExpectedContent) {
+        let scenario = ChatScenario()
+        let payload = directory.path("chat.json")
+        let preload = directory.path("preload.json")
+        try scenario.generate(scale: 0.02, seed: 9, to: payload)
+        try scenario.generatePreload(scale: 0.02, seed: 9, overlap: 1, changed: 0.5, to: preload)
+        let expected = try ExpectedContent.build(
+            schema: scenario.schema, preload: scenario.openReader(path: preload), reader: scenario.openReader(path: payload),
+            scratchPath: directory.path("expected.sqlite"))
+        return (payload, preload, expected)
+    }
+
+    @Test("interrupted, then resumed from its checkpoint: the same content as an uninterrupted refresh",
+          arguments: strategyNames, [true, false])
+    func interruptAndResume(strategy: String, early: Bool) throws {
+        let directory = try TemporaryDirectory()
+        defer { withExtendedLifetime(directory) {} }
+        let (payload, preload, expected) = try chatRefresh(in: directory)
+        let strategyType = try #require(StrategyRegistry.strategy(named: strategy))
+        let isReference = strategy == StrategyRegistry.reference.name
+        func makeRun() -> ImportRun {
+            // The reference always loads into an empty store, as the benchmark runs it.
+            ImportRun(
+                scenario: ChatScenario(), payloadPath: payload, strategy: strategyType, batchSize: .occurrences(100),
+                databasePath: directory.path("store.sqlite"), preloadPath: isReference ? nil : preload, checkpoint: true)
+        }
+        // Stop after the third batch, or two before the last (for idcache, late in its second pass).
+        let batches = (expected.occurrences + 99) / 100 * strategyType.passes
+        let afterBatches = early ? 3 : batches - 2
+        var interrupted = makeRun()
+        var batchesSeen = 0
+        interrupted.stopRequested = { batchesSeen >= afterBatches }
+        let error = try #require(throws: RunError.self) {
+            try interrupted.execute { _ in batchesSeen += 1 }
+        }
+        #expect(error.stage == .interrupted)
+        let (actual, committed) = try committedDigests(of: interrupted, after: error, in: directory)
+        #expect(actual == committed, "\(actual.differences(from: committed))")
+
+        let resumed = try makeRun().execute()
+        // The reference writes in one transaction: it resumes at batch 0, with its schema already made.
+        #expect(resumed.resumedFrom == ResumePoint(pass: error.pass, batches: error.committedBatches))
+        #expect(isReference == (error.committedBatches == 0))
+        var target = expected.digest
+        if isReference {
+            let scenario = ChatScenario()
+            target = try ExpectedContent.build(
+                schema: scenario.schema, reader: scenario.openReader(path: payload), scratchPath: directory.path("alone.sqlite")).digest
+        }
+        #expect(resumed.digest == target, "\(resumed.digest.differences(from: target))")
+        #expect(resumed.occurrences == expected.occurrences)
+    }
+
+    @Test("a checkpoint of another import is not resumed: the store starts afresh")
+    func foreignCheckpointIgnored() throws {
+        let directory = try TemporaryDirectory()
+        defer { withExtendedLifetime(directory) {} }
+        let (payload, preload, expected) = try chatRefresh(in: directory)
+        var first = ImportRun(
+            scenario: ChatScenario(), payloadPath: payload, strategy: UpsertStrategy.self, batchSize: .occurrences(250),
+            databasePath: directory.path("store.sqlite"), preloadPath: preload, checkpoint: true)
+        first.stopRequested = { true }
+        _ = try #require(throws: RunError.self) { try first.execute() }
+        // Another batch size is another import: resuming its batch numbers would be wrong.
+        let other = try ImportRun(
+            scenario: ChatScenario(), payloadPath: payload, strategy: UpsertStrategy.self, batchSize: .occurrences(100),
+            databasePath: directory.path("store.sqlite"), preloadPath: preload, checkpoint: true).execute()
+        #expect(other.resumedFrom == nil)
+        #expect(other.digest == expected.digest)
+    }
+}
