@@ -15,6 +15,7 @@ enum InterruptHandler {
 
     /// The front end: a second SIGINT quits at once.
     static func install() {
+        unblock()
         signal(SIGINT) { _ in
             if ImportInterruption.isRequested { _exit(130) }
             ImportInterruption.request()
@@ -28,7 +29,16 @@ enum InterruptHandler {
     /// A child running one import: a terminal's Ctrl-C reaches it directly and again through its
     /// parent, so every SIGINT only asks it to stop after rolling back.
     static func installInChild() {
+        unblock()
         signal(SIGINT) { _ in ImportInterruption.request() }
+    }
+
+    /// A process may start with SIGINT blocked, inherited from whatever spawned it.
+    private static func unblock() {
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGINT)
+        sigprocmask(SIG_UNBLOCK, &set, nil)
     }
 
     static func forward(to pid: Int32) {

@@ -200,6 +200,9 @@ struct RunCommand: ParsableCommand {
         }
         FileHandle.standardError.write(Data("results: \(csvPath)\n".utf8))
 
+        if ImportInterruption.isRequested {
+            throw CommandFailure.interrupted("interrupted after the last import had finished; every result above is complete and written")
+        }
         let invalid = results.filter { !$0.valid }
         if !invalid.isEmpty {
             let lines = invalid.map { "\($0.scenario) \($0.scale) \($0.strategy) (repetition \($0.repetition)): \($0.differences.joined(separator: "; "))" }
