@@ -1,4 +1,5 @@
 import Foundation
+import ImportBenchStore
 import Testing
 
 @testable import ImportBenchCore
@@ -166,6 +167,172 @@ struct ChatPayloadGeneratorTests {
     ])
     func timestamps(microseconds: Int64, expected: String) {
         #expect(ChatPayloadGenerator.timestamp(microseconds) == expected)
+    }
+}
+
+/// FNV-1a over bytes: a fingerprint of a whole payload, to pin it to the bytes recorded results were measured on.
+func fingerprint(_ data: Data, continuing value: UInt64 = 0xcbf2_9ce4_8422_2325) -> UInt64 {
+    data.reduce(value) { ($0 ^ UInt64($1)) &* 0x0000_0100_0000_01b3 }
+}
+
+@Suite("Chat refresh preload")
+struct ChatPreloadTests {
+    /// Per owner, the keys of its owned children as the chat reader reports them.
+    struct Children {
+        var messageText: [DatabaseValue: DatabaseValue] = [:]
+        var messageChannel: [DatabaseValue: DatabaseValue] = [:]
+        var channelName: [DatabaseValue: DatabaseValue] = [:]
+        /// Reaction and attachment keys by message, mentioned user ids by message.
+        var reactions: [DatabaseValue: Set<DatabaseValue>] = [:]
+        var attachments: [DatabaseValue: Set<DatabaseValue>] = [:]
+        var mentions: [DatabaseValue: Set<DatabaseValue>] = [:]
+        /// User ids by channel cid.
+        var members: [DatabaseValue: Set<DatabaseValue>] = [:]
+        var readers: [DatabaseValue: Set<DatabaseValue>] = [:]
+
+        init(path: String) throws {
+            let schema = ChatScenario().schema
+            let index = { (name: String) in try #require(schema.index(of: name)) }
+            let (channel, message, reaction, attachment, member, read) = try (
+                index("channel"), index("message"), index("reaction"), index("attachment"), index("member"), index("read"))
+            let channelName = try #require(schema.entities[channel].attributes.firstIndex { $0.name == "name" })
+            let reader = try ChatPayloadReader(path: path, schema: schema)
+            while let unit = try reader.nextUnit() {
+                for occurrence in unit.occurrences {
+                    let owner = occurrence.toOne.first??.key ?? .null
+                    switch occurrence.entity {
+                    case channel:
+                        self.channelName[occurrence.key] = occurrence.attributes[channelName]
+                    case message:
+                        messageText[occurrence.key] = occurrence.attributes[0]
+                        messageChannel[occurrence.key] = owner
+                        // A message precedes its children; an empty set makes "had none" comparable.
+                        reactions[occurrence.key] = []
+                        attachments[occurrence.key] = []
+                        mentions[occurrence.key] = Set(occurrence.manyToMany[0].map(\.key))
+                    case reaction: reactions[owner, default: []].insert(occurrence.key)
+                    case attachment: attachments[owner, default: []].insert(occurrence.key)
+                    case member: members[owner, default: []].insert(occurrence.toOne[1]?.key ?? .null)
+                    case read: readers[owner, default: []].insert(occurrence.toOne[1]?.key ?? .null)
+                    default: break
+                    }
+                }
+            }
+        }
+    }
+
+    /// For owners in both, what `earlier` holds beyond `later`, keeping only owners with something;
+    /// also checks that `earlier` lost nothing `later` has.
+    func dropped(
+        _ earlier: [DatabaseValue: Set<DatabaseValue>], _ later: [DatabaseValue: Set<DatabaseValue>]
+    ) -> [DatabaseValue: Set<DatabaseValue>] {
+        var result: [DatabaseValue: Set<DatabaseValue>] = [:]
+        for (owner, laterChildren) in later {
+            guard let earlierChildren = earlier[owner] else { continue }
+            #expect(laterChildren.isSubset(of: earlierChildren), "\(owner) gained children after the preload")
+            let extra = earlierChildren.subtracting(laterChildren)
+            if !extra.isEmpty { result[owner] = extra }
+        }
+        return result
+    }
+
+    func generate(scale: Double, seed: UInt64, changed: Double) throws -> (later: Children, earlier: Children, sameBytes: Bool) {
+        try withTemporaryPayloadDirectory { directory in
+            let generator = ChatPayloadGenerator(scale: scale, seed: seed, base: ChatScenario.baseSize)
+            let (payload, preload) = (directory.path("payload.json"), directory.path("preload.json"))
+            try generator.write(to: payload)
+            try generator.preload(overlap: 1, changed: changed, base: ChatScenario.baseSize).write(to: preload)
+            let sameBytes = try Data(contentsOf: URL(fileURLWithPath: payload)) == Data(contentsOf: URL(fileURLWithPath: preload))
+            return (try Children(path: payload), try Children(path: preload), sameBytes)
+        }
+    }
+
+    @Test("changed channels and most of their messages hold children the later payload has dropped")
+    func droppedChildren() throws {
+        let (later, earlier, _) = try generate(scale: 0.2, seed: 9, changed: 0.5)
+        #expect(Set(earlier.messageText.keys) == Set(later.messageText.keys))
+        let changedChannels = Set(later.channelName.keys.filter { earlier.channelName[$0] != later.channelName[$0] })
+        let changedMessages = Set(later.messageText.keys.filter { earlier.messageText[$0] != later.messageText[$0] })
+        #expect(!changedChannels.isEmpty && changedChannels.count < later.channelName.count)
+        #expect(changedMessages == Set(later.messageChannel.filter { changedChannels.contains($0.value) }.keys))
+
+        let reactions = dropped(earlier.reactions, later.reactions)
+        let attachments = dropped(earlier.attachments, later.attachments)
+        let mentions = dropped(earlier.mentions, later.mentions)
+        let losing = Set(reactions.keys)
+        // One dropped reaction and one dropped mention per losing message; some changed messages lose nothing.
+        #expect(reactions.values.allSatisfy { $0.count == 1 })
+        #expect(reactions.values.reduce(0) { $0 + $1.count } == losing.count)
+        #expect(losing.isSubset(of: changedMessages))
+        #expect(!losing.isEmpty && losing.count < changedMessages.count)
+        #expect(Set(mentions.keys) == losing && mentions.values.allSatisfy { $0.count == 1 })
+
+        // An attachment after the last on every losing message that has attachments, and on a few without.
+        #expect(Set(attachments.keys).isSubset(of: losing))
+        for message in losing {
+            let kept = later.attachments[message]?.count ?? 0
+            guard case .text(let id) = message, let extra = attachments[message] else {
+                #expect(kept == 0, "\(message) kept \(kept) attachments but dropped none")
+                continue
+            }
+            #expect(extra == [.text("\(id)/\(kept)")])
+        }
+        #expect(attachments.keys.contains { later.attachments[$0]?.isEmpty == true })
+
+        // Every changed channel, and only those, had one more member, who also had a read state.
+        let members = dropped(earlier.members, later.members)
+        let readers = dropped(earlier.readers, later.readers)
+        #expect(Set(members.keys) == changedChannels)
+        #expect(members.values.allSatisfy { $0.count == 1 })
+        #expect(readers == members)
+    }
+
+    @Test("with nothing changed the preload holds no dropped children: it is the payload itself")
+    func nothingDropped() throws {
+        let (later, earlier, sameBytes) = try generate(scale: 0.1, seed: 9, changed: 0)
+        #expect(sameBytes)
+        for (earlierSets, laterSets) in [
+            (earlier.reactions, later.reactions), (earlier.attachments, later.attachments), (earlier.mentions, later.mentions),
+            (earlier.members, later.members), (earlier.readers, later.readers),
+        ] {
+            #expect(dropped(earlierSets, laterSets).isEmpty)
+        }
+    }
+
+    @Test("a preload's dropped children leave the measured payload's bytes as they were")
+    func payloadBytesUnchanged() throws {
+        let bytes = try withGeneratedChatPayload(scale: 0.2, seed: 1) { $1 }
+        // Recorded before preloads gained dropped children: recorded results were measured on these bytes.
+        #expect(fingerprint(bytes) == 0xef71_49c4_1dc9_7942)
+    }
+
+    @Test("preload children are well formed: unique keys, reaction counts matching, member count matching")
+    func preloadWellFormed() throws {
+        let channels = try withTemporaryPayloadDirectory { directory in
+            let path = directory.path("preload.json")
+            try ChatPayloadGenerator(scale: 0.1, seed: 4, base: ChatScenario.baseSize)
+                .preload(overlap: 1, changed: 0.5, base: ChatScenario.baseSize).write(to: path)
+            let document = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path)))
+            return try #require((document as? [String: Any])?["channels"] as? [[String: Any]])
+        }
+        typealias JSONObject = [String: Any]
+        func userID(_ value: Any?) -> String { (value as? JSONObject)?["id"] as? String ?? "" }
+        for element in channels {
+            let channel = try #require(element["channel"] as? JSONObject)
+            let members = try #require(element["members"] as? [JSONObject]).map { userID($0["user"]) }
+            let readers = try #require(element["read"] as? [JSONObject]).map { userID($0["user"]) }
+            #expect(channel["member_count"] as? Int == members.count)
+            #expect(Set(members).count == members.count && Set(readers).count == readers.count)
+            for message in try #require(element["messages"] as? [JSONObject]) {
+                let reactions = try #require(message["latest_reactions"] as? [JSONObject])
+                let pairs = reactions.map { "\(userID($0["user"]))/\($0["type"] ?? "")" }
+                #expect(Set(pairs).count == pairs.count)
+                let counts = Dictionary(grouping: reactions) { $0["type"] as? String ?? "" }.mapValues(\.count)
+                #expect(message["reaction_counts"] as? [String: Int] == counts)
+                let mentioned = try #require(message["mentioned_users"] as? [JSONObject]).map { userID($0) }
+                #expect(Set(mentioned).count == mentioned.count)
+            }
+        }
     }
 }
 

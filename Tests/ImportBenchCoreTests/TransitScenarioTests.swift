@@ -67,6 +67,84 @@ struct TransitScenarioTests {
         #expect(stopTimes.allSatisfy { $0.toOne.allSatisfy { $0?.isKeyOnly == true } })
     }
 
+    /// Per trip, its headsign and its stop_times' keys, as the transit reader reports them.
+    private func stopTimesByTrip(in feed: String) throws -> (headsigns: [DatabaseValue: DatabaseValue], stopTimes: [DatabaseValue: Set<DatabaseValue>]) {
+        let read = try occurrences(in: feed)
+        #expect(read.reader.skippedRows.isEmpty, "every stop_time names a stop and a trip of its feed")
+        let headsign = try #require(scenario.schema.entities[1].attributes.firstIndex { $0.name == "trip_headsign" })
+        var headsigns: [DatabaseValue: DatabaseValue] = [:]
+        var stopTimes: [DatabaseValue: Set<DatabaseValue>] = [:]
+        for occurrence in read.occurrences {
+            if occurrence.entity == 1 {
+                headsigns[occurrence.key] = occurrence.attributes[headsign]
+                stopTimes[occurrence.key] = []
+            } else if occurrence.entity == 2, let trip = occurrence.toOne[0]?.key {
+                stopTimes[trip, default: []].insert(occurrence.key)
+            }
+        }
+        return (headsigns, stopTimes)
+    }
+
+    @Test("a refresh preload's changed trips, and only those, hold one stop_time the later feed has dropped", arguments: [0.5, 0])
+    func preloadDropsStopTimes(changed: Double) throws {
+        let directory = try TemporaryDirectory()
+        defer { withExtendedLifetime(directory) {} }
+        let generator = TransitPayloadGenerator(scale: 0.2, seed: 2)
+        let (feed, preload) = (directory.path("feed"), directory.path("preload"))
+        try generator.write(to: feed)
+        try generator.preload(overlap: 1, changed: changed).write(to: preload)
+        let later = try stopTimesByTrip(in: feed)
+        let earlier = try stopTimesByTrip(in: preload)
+        #expect(Set(earlier.headsigns.keys) == Set(later.headsigns.keys))
+
+        let changedTrips = Set(later.headsigns.keys.filter { earlier.headsigns[$0] != later.headsigns[$0] })
+        var dropped: [DatabaseValue: Set<DatabaseValue>] = [:]
+        for (trip, kept) in later.stopTimes {
+            let before = earlier.stopTimes[trip] ?? []
+            #expect(kept.isSubset(of: before), "trip \(trip) gained stop_times after the preload")
+            if !before.subtracting(kept).isEmpty { dropped[trip] = before.subtracting(kept) }
+        }
+        #expect(Set(dropped.keys) == changedTrips)
+        // The dropped stop_time follows the trip's last: its stop_sequence is one past the later feed's count.
+        for (trip, extra) in dropped {
+            guard case .text(let id) = trip else { continue }
+            #expect(extra == [.text("\(id)/\((later.stopTimes[trip]?.count ?? 0) + 1)")])
+        }
+        if changed > 0 {
+            #expect(!changedTrips.isEmpty && changedTrips.count < later.headsigns.count)
+        } else {
+            #expect(dropped.isEmpty)
+            for file in Self.files {
+                let bytes = { (path: String) in try Data(contentsOf: URL(fileURLWithPath: (path as NSString).appendingPathComponent(file))) }
+                #expect(try bytes(feed) == bytes(preload))
+            }
+        }
+    }
+
+    @Test("a preload's dropped stop_times leave the measured feed's bytes as they were")
+    func feedBytesUnchanged() throws {
+        let directory = try TemporaryDirectory()
+        defer { withExtendedLifetime(directory) {} }
+        let feed = directory.path("feed")
+        try scenario.generate(scale: 0.2, seed: 1, to: feed)
+        let value = try Self.files.reduce(fingerprint(Data())) { value, file in
+            fingerprint(try Data(contentsOf: URL(fileURLWithPath: (feed as NSString).appendingPathComponent(file))), continuing: value)
+        }
+        // Recorded before preloads gained dropped stop_times: recorded results were measured on these bytes.
+        #expect(value == 0x65d7_b259_c890_8480)
+    }
+
+    @Test("generated refresh over a preload with dropped stop_times: the measured data is a plain run's")
+    func refreshMeasuresPlainFeed() throws {
+        let scale = try #require(Scale(factor: 0.02))
+        let plain = try Benchmark(configuration: BenchmarkConfiguration(
+            scenario: scenario, scale: scale, seed: 3, strategies: [CeilingStrategy.self])).run()
+        let refreshed = try Benchmark(configuration: BenchmarkConfiguration(
+            scenario: scenario, scale: scale, seed: 3, strategies: [CeilingStrategy.self],
+            preload: .generated(overlap: 1, changed: 0.5))).run()
+        #expect(plain.results.first?.digest == refreshed.results.first?.digest)
+    }
+
     @Test("generated formatting: quoted names with commas, times past midnight, exact coordinates, reordered stop_times columns")
     func generatedFormatting() throws {
         let directory = try TemporaryDirectory()

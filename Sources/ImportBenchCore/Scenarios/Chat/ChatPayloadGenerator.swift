@@ -20,6 +20,12 @@ public struct ChatPayloadGenerator: Sendable {
     /// ...for this share of channels, chosen per channel independently of the revision.
     public let changedShare: Double
 
+    /// In a revised channel, the share of messages that carry children the unrevised message lacks;
+    /// the rest keep the same children, so a refresh meets both cases.
+    static let droppedChildrenShare = 0.75
+    /// Among those, messages without attachments that still had one.
+    static let droppedAttachmentShare = 0.15
+
     /// Exponent of the popularity curve over user rank.
     static let popularityExponent = 1.1
     /// 2024-01-01T00:00:00Z; every timestamp is an offset from it.
@@ -45,8 +51,10 @@ public struct ChatPayloadGenerator: Sendable {
     }
 
     /// An earlier payload for a refresh: `overlap` of this payload's channels (with their messages,
-    /// members and reads), `changed` of those renamed with every message edited. Users are shared by
-    /// all channels, so nearly all of them overlap whatever `overlap` is.
+    /// members and reads), `changed` of those renamed with every message edited. A changed channel
+    /// also holds children this payload has dropped (see `droppedChildrenShare`), so a refresh that
+    /// replaces owned sets has something to remove. Users are shared by all channels, so nearly all
+    /// of them overlap whatever `overlap` is.
     public func preload(overlap: Double, changed: Double, base: ChatScenario.BaseSize = ChatScenario.baseSize) -> ChatPayloadGenerator {
         let shared = Int((Double(channelCount) * overlap).rounded())
         return ChatPayloadGenerator(
@@ -157,16 +165,22 @@ public struct ChatPayloadGenerator: Sendable {
         let unreadMessages: Int
     }
 
-    /// A revised channel differs only in text appended after the random draws, so everything else
-    /// in it stays byte-identical to the unrevised channel.
+    /// A revised channel differs only in text appended after the random draws and in children the
+    /// unrevised one has dropped; those come from a stream of their own, which an unrevised channel
+    /// never draws from, so everything else stays byte-identical to the unrevised channel.
     private func writeChannel(
         _ channel: Int, revision: Int, random: inout SeededRandom, document: DocumentContext, to writer: JSONTextWriter
     ) {
         let id = "channel-\(channel)"
         let cid = "messaging:\(id)"
+        var dropped = SeededRandom(seed: SeededRandom.subSeed(seed, stream: 5, index: UInt64(channel)))
         let createdAt = Self.epochMicroseconds + Int64(channel) * 3_600 * Self.secondMicroseconds
             + Int64(random.nextInt(below: 3_600_000_000))
         let members = chooseMembers(random: &random, document: document, channelCreatedAt: createdAt)
+        // A member who has left by the unrevised channel; members is all users only at tiny scales.
+        let formerMember = revision > 0
+            ? user(outside: Set(members.map(\.user)), random: &dropped, document: document)
+            : nil
         let reads = members.compactMap { member -> Read? in
             guard random.chance(0.5) else { return nil }
             return Read(
@@ -187,7 +201,7 @@ public struct ChatPayloadGenerator: Sendable {
         writer.field("updated_at", Self.timestamp(createdAt + Int64(random.nextInt(below: 90)) * Self.dayMicroseconds))
         writer.key("created_by")
         writeUser(members[0].user, random: &random, document: document, to: writer)
-        writer.field("member_count", members.count)
+        writer.field("member_count", members.count + (formerMember == nil ? 0 : 1))
         writer.endObject()
 
         writer.key("messages")
@@ -201,7 +215,7 @@ public struct ChatPayloadGenerator: Sendable {
                 : document.userPopularity.sample(using: &random)
             writeMessage(
                 channel: channel, message: message, sentAt: sentAt, author: author, members: members,
-                revision: revision, random: &random, document: document, to: writer)
+                revision: revision, random: &random, dropped: &dropped, document: document, to: writer)
         }
         writer.endArray()
 
@@ -216,6 +230,16 @@ public struct ChatPayloadGenerator: Sendable {
             writer.field("created_at", Self.timestamp(member.joinedAt))
             writer.endObject()
         }
+        if let formerMember {
+            writer.beginObject()
+            writer.key("user")
+            writeUser(formerMember, random: &dropped, document: document, to: writer)
+            writer.field("user_id", document.users[formerMember].id)
+            writer.field("role", "member")
+            let delay = Int64(dropped.nextInt(below: 7 * 86_400)) * Self.secondMicroseconds
+            writer.field("created_at", Self.timestamp(createdAt + delay))
+            writer.endObject()
+        }
         writer.endArray()
 
         writer.key("read")
@@ -226,6 +250,14 @@ public struct ChatPayloadGenerator: Sendable {
             writeUser(read.user, random: &random, document: document, to: writer)
             writer.field("last_read", Self.timestamp(read.lastRead))
             writer.field("unread_messages", read.unreadMessages)
+            writer.endObject()
+        }
+        if let formerMember {
+            writer.beginObject()
+            writer.key("user")
+            writeUser(formerMember, random: &dropped, document: document, to: writer)
+            writer.field("last_read", Self.timestamp(createdAt + Int64(dropped.nextInt(below: 30)) * Self.dayMicroseconds))
+            writer.field("unread_messages", dropped.nextInt(in: 0...min(messagesPerChannel, 50)))
             writer.endObject()
         }
         writer.endArray()
@@ -262,13 +294,29 @@ public struct ChatPayloadGenerator: Sendable {
         }
     }
 
+    /// A user not in `excluded`, popular ones more likely, or nil when every user is excluded.
+    private func user(outside excluded: Set<Int>, random: inout SeededRandom, document: DocumentContext) -> Int? {
+        guard excluded.count < userCount else { return nil }
+        // Bounded rejection as in chooseMembers: popular users are often excluded already.
+        for _ in 0..<20 {
+            let user = document.userPopularity.sample(using: &random)
+            if !excluded.contains(user) { return user }
+        }
+        var next = random.nextInt(below: userCount)
+        while excluded.contains(next) { next = (next + 1) % userCount }
+        return next
+    }
+
     // MARK: Messages
 
+    /// In a revised channel, most messages also carry a reaction, a mention and sometimes an
+    /// attachment that the unrevised message has dropped, all drawn from `dropped`.
     private func writeMessage(
         channel: Int, message: Int, sentAt: Int64, author: Int, members: [Member], revision: Int,
-        random: inout SeededRandom, document: DocumentContext, to writer: JSONTextWriter
+        random: inout SeededRandom, dropped: inout SeededRandom, document: DocumentContext, to writer: JSONTextWriter
     ) {
         let id = "msg-\(channel)-\(message)"
+        let dropsChildren = revision > 0 && dropped.chance(Self.droppedChildrenShare)
         writer.beginObject()
         writer.field("id", id)
         writer.field("text", Self.messageText(random: &random) + (revision > 0 ? " (edited \(revision))" : ""))
@@ -286,10 +334,12 @@ public struct ChatPayloadGenerator: Sendable {
 
         writer.key("attachments")
         writer.beginArray()
-        if random.chance(0.15) {
-            for index in 0..<random.nextInt(in: 1...2) {
-                writeAttachment(messageID: id, index: index, random: &random, to: writer)
-            }
+        let attachmentCount = random.chance(0.15) ? random.nextInt(in: 1...2) : 0
+        for index in 0..<attachmentCount {
+            writeAttachment(messageID: id, index: index, random: &random, to: writer)
+        }
+        if dropsChildren && (attachmentCount > 0 || dropped.chance(Self.droppedAttachmentShare)) {
+            writeAttachment(messageID: id, index: attachmentCount, random: &dropped, to: writer)
         }
         writer.endArray()
 
@@ -306,44 +356,76 @@ public struct ChatPayloadGenerator: Sendable {
                 reactions.append(reaction)
             }
         }
+        let droppedReaction = dropsChildren ? reaction(outside: reactions, random: &dropped, document: document) : nil
         writer.key("latest_reactions")
         writer.beginArray()
         for reaction in reactions {
-            writer.beginObject()
-            writer.field("type", Self.reactionTypes[reaction.type])
-            writer.field("score", random.chance(0.1) ? random.nextInt(in: 2...5) : 1)
-            writer.key("user")
-            writeUser(reaction.user, random: &random, document: document, to: writer)
-            let reactedAt = sentAt + Int64(random.nextInt(in: 1...86_400)) * Self.secondMicroseconds
-            writer.field("created_at", Self.timestamp(reactedAt))
-            writer.endObject()
+            writeReaction(reaction, sentAt: sentAt, random: &random, document: document, to: writer)
+        }
+        if let droppedReaction {
+            writeReaction(droppedReaction, sentAt: sentAt, random: &dropped, document: document, to: writer)
         }
         writer.endArray()
         writer.key("reaction_counts")
         writer.beginObject()
+        let allReactions = reactions + (droppedReaction.map { [$0] } ?? [])
         for (type, name) in Self.reactionTypes.enumerated() {
-            let count = reactions.reduce(0) { $0 + ($1.type == type ? 1 : 0) }
+            let count = allReactions.reduce(0) { $0 + ($1.type == type ? 1 : 0) }
             if count > 0 { writer.field(name, count) }
         }
         writer.endObject()
 
-        writer.key("mentioned_users")
-        writer.beginArray()
+        var mentioned: [Int] = []
         if random.chance(0.1) {
             let wanted = min(random.nextInt(in: 1...2), members.count)
-            var mentioned: [Int] = []
             var attempts = 0
             while mentioned.count < wanted && attempts < 20 {
                 attempts += 1
                 let user = random.pick(members).user
                 if !mentioned.contains(user) { mentioned.append(user) }
             }
-            for user in mentioned {
-                writeUser(user, random: &random, document: document, to: writer)
+        }
+        writer.key("mentioned_users")
+        writer.beginArray()
+        for user in mentioned {
+            writeUser(user, random: &random, document: document, to: writer)
+        }
+        if dropsChildren {
+            let unmentioned = members.map(\.user).filter { !mentioned.contains($0) }
+            if !unmentioned.isEmpty {
+                writeUser(dropped.pick(unmentioned), random: &dropped, document: document, to: writer)
             }
         }
         writer.endArray()
         writer.endObject()
+    }
+
+    private func writeReaction(
+        _ reaction: (user: Int, type: Int), sentAt: Int64, random: inout SeededRandom, document: DocumentContext,
+        to writer: JSONTextWriter
+    ) {
+        writer.beginObject()
+        writer.field("type", Self.reactionTypes[reaction.type])
+        writer.field("score", random.chance(0.1) ? random.nextInt(in: 2...5) : 1)
+        writer.key("user")
+        writeUser(reaction.user, random: &random, document: document, to: writer)
+        let reactedAt = sentAt + Int64(random.nextInt(in: 1...86_400)) * Self.secondMicroseconds
+        writer.field("created_at", Self.timestamp(reactedAt))
+        writer.endObject()
+    }
+
+    /// A (user, type) pair not among `existing`: the type is drawn by popularity, and the next types
+    /// are tried in turn if every user already reacted with it.
+    private func reaction(
+        outside existing: [(user: Int, type: Int)], random: inout SeededRandom, document: DocumentContext
+    ) -> (user: Int, type: Int)? {
+        let first = document.reactionTypePopularity.sample(using: &random)
+        for offset in 0..<Self.reactionTypes.count {
+            let type = (first + offset) % Self.reactionTypes.count
+            let reacted = Set(existing.lazy.filter { $0.type == type }.map(\.user))
+            if let user = user(outside: reacted, random: &random, document: document) { return (user, type) }
+        }
+        return nil
     }
 
     private func writeAttachment(messageID: String, index: Int, random: inout SeededRandom, to writer: JSONTextWriter) {

@@ -59,7 +59,8 @@ public struct TransitPayloadGenerator: Sendable {
     }
 
     /// An earlier feed for a refresh: every stop, `overlap` of the trips with their stop times,
-    /// `changed` of those with another headsign and times shifted by a minute per revision.
+    /// `changed` of those with another headsign, times shifted by a minute per revision, and one stop
+    /// more at the end, which this feed has dropped.
     public func preload(overlap: Double, changed: Double) -> TransitPayloadGenerator {
         var earlier = self
         earlier.tripRange = 0..<Int((Double(tripCount) * overlap).rounded())
@@ -248,7 +249,8 @@ public struct TransitPayloadGenerator: Sendable {
             let tripID = Self.tripID(index)
             // Service from 04:30 for 20 hours; the last trips run past 24:00:00, as GTFS writes them.
             // A revised trip runs a minute later per revision; the shift follows the draws, so nothing else moves.
-            let shift = appliedRevision(trip: index) * 60
+            let revised = appliedRevision(trip: index)
+            let shift = revised * 60
             var clock = 16_200 + random.nextInt(below: 1_200) * 60
             var distanceTenths = 0
             let headsign = random.chance(0.05) ? "to \(stopName(plan.stop(at: plan.length - 1, of: stopCount)))" : nil
@@ -263,13 +265,31 @@ public struct TransitPayloadGenerator: Sendable {
                 writer.text(Self.stopID(plan.stop(at: position, of: stopCount)))
                 writer.time(secondsSinceMidnight: clock + shift)
                 writer.time(secondsSinceMidnight: clock + dwell + shift)
-                writer.integer(position == plan.length - 1 ? 1 : 0)
+                // A revised trip goes on to one more stop, so its last stop here still picks up.
+                writer.integer(position == plan.length - 1 && revised == 0 ? 1 : 0)
                 writer.integer(position == 0 ? 1 : 0)
                 writer.decimal(distanceTenths, fractionDigits: 1)
                 if random.chance(0.3) { writer.integer(1) } else { writer.empty() }
                 if let headsign, position < plan.length - 1 { writer.text(headsign) } else { writer.empty() }
                 writer.endRow()
                 clock += dwell
+            }
+            if revised > 0 {
+                // The next stop of the walk; this trip's stream has nothing left to draw for, so the
+                // extra draws move nothing else.
+                clock += random.nextInt(in: 60...180)
+                distanceTenths += random.nextInt(in: 3_000...15_000)
+                writer.text(tripID)
+                writer.integer(plan.length + 1)
+                writer.text(Self.stopID(plan.stop(at: plan.length, of: stopCount)))
+                writer.time(secondsSinceMidnight: clock + shift)
+                writer.time(secondsSinceMidnight: clock + shift)
+                writer.integer(1)
+                writer.integer(0)
+                writer.decimal(distanceTenths, fractionDigits: 1)
+                if random.chance(0.3) { writer.integer(1) } else { writer.empty() }
+                writer.empty()
+                writer.endRow()
             }
         }
         try writer.close()
