@@ -13,6 +13,10 @@ struct ListCommand: ParsableCommand {
         for strategy in StrategyRegistry.all {
             print("  \(pad(strategy.name))\(strategy.summary)")
         }
+        print("pitfalls (run only by name, never by --strategy all):")
+        for strategy in StrategyRegistry.pitfalls {
+            print("  \(pad(strategy.name))\(strategy.summary)")
+        }
     }
 
     private func pad(_ name: String) -> String {

@@ -23,7 +23,7 @@ struct RunCommand: ParsableCommand {
         name: .customLong("strategy"),
         parsing: .upToNextOption,
         help: ArgumentHelp(
-            "Strategies to run, repeated or comma-separated: \(StrategyRegistry.names.joined(separator: ", ")), or all.",
+            "Strategies to run, repeated or comma-separated: \(StrategyRegistry.names.joined(separator: ", ")), or all; or a pitfall run only by name (\(StrategyRegistry.pitfalls.map { $0.name }.joined(separator: ", "))), to see what it does to the data.",
             valueName: "name"))
     var strategies: [String] = ["all"]
 
@@ -116,7 +116,7 @@ struct RunCommand: ParsableCommand {
         return try names.map { name in
             guard let strategy = StrategyRegistry.strategy(named: name) else {
                 throw ValidationError(
-                    "unknown strategy '\(name)'; choose from \((StrategyRegistry.names + ["all"]).joined(separator: ", "))")
+                    "unknown strategy '\(name)'; choose from \((StrategyRegistry.knownNames + ["all"]).joined(separator: ", "))")
             }
             return strategy
         }
@@ -219,6 +219,9 @@ struct RunCommand: ParsableCommand {
             + "\(SummaryTable.count(change.inserted + change.updated + change.unchanged)) distinct objects\n"
         for (reason, count) in outcome.skippedRecords.sorted(by: { $0.key < $1.key }) {
             text += "skipped \(SummaryTable.count(count)) records, in every run: \(reason)\n"
+        }
+        if outcome.results.contains(where: { $0.measurement.resumedFrom != nil }) {
+            text += "(resumed) continued a checkpointed import: its counts and times cover only the batches after the checkpoint\n"
         }
         if let preload = configuration.preload {
             text += "refresh over \(preload): \(change.inserted) objects inserted, \(change.updated) updated, "

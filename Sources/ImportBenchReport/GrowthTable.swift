@@ -16,7 +16,7 @@ public enum GrowthTable {
                 headers: ["strategy"] + scales.map { "\($0.0) fetches/rec, us/rec" } + ["time exponent", "fetch exponent"],
                 alignments: [.left] + scales.map { _ in .right } + [.right, .right])
             let byStrategy = Dictionary(grouping: runs, by: \.strategy)
-            for name in StrategyRegistry.names {
+            for name in StrategyRegistry.knownNames {
                 guard let strategyRuns = byStrategy[name] else { continue }
                 var cells = [name]
                 var timePoints: [(Double, Double)] = []

@@ -4,7 +4,7 @@ import ImportBenchCore
 /// The CSV contract: one row per run, columns in this order, units in the names. Adding a column
 /// appends it and bumps `version`; renaming or reordering is a breaking change.
 public enum ResultColumns {
-    public static let version = 1
+    public static let version = 2
 
     struct Column: Sendable {
         let name: String
@@ -52,6 +52,8 @@ public enum ResultColumns {
         Column(name: "db_bytes") { r, _ in String(r.measurement.databaseBytes) },
         Column(name: "digest") { r, _ in r.digest },
         Column(name: "valid") { r, _ in r.valid ? "true" : "false" },
+        // Empty for a whole import; "pass/batch" where a checkpointed one resumed: its counts cover only the rest.
+        Column(name: "resumed_from") { r, _ in r.measurement.resumedFrom.map { "\($0.pass)/\($0.batches)" } ?? "" },
         Column(name: "sqlite_version") { r, _ in r.sqliteVersion },
         Column(name: "bench_version") { r, _ in r.benchVersion },
         Column(name: "swift_version") { r, _ in r.environment.swiftVersion },

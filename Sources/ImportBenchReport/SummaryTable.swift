@@ -9,7 +9,7 @@ public enum SummaryTable {
 
     static func table(_ results: [RunResult]) -> TextTable {
         let byStrategy = Dictionary(grouping: results, by: \.strategy)
-        let order = StrategyRegistry.names.filter { byStrategy[$0] != nil }
+        let order = StrategyRegistry.knownNames.filter { byStrategy[$0] != nil }
         let ceilingMedian = byStrategy[StrategyRegistry.reference.name].map { median($0.map(\.measurement.wallSeconds)) }
         let naiveMedian = byStrategy[NaiveStrategy.name].map { median($0.map(\.measurement.wallSeconds)) }
         let repeated = results.contains { $0.repetition > 1 }
@@ -30,8 +30,9 @@ public enum SummaryTable {
             let naiveRatio = naiveMedian.map { $0 > 0 ? String(format: "%.2f", wallMedian / $0) : "-" } ?? "-"
             let peakRSS = Double(runs.map(\.measurement.peakRSSBytes).max() ?? 0) / 1_048_576
             let valid = runs.allSatisfy(\.valid) ? "yes" : "NO"
+            let resumed = runs.contains { $0.measurement.resumedFrom != nil } ? " (resumed)" : ""
             table.append([
-                name, count(first.records), count(first.uniqueRecords), count(first.measurement.counts.fetches),
+                name + resumed, count(first.records), count(first.uniqueRecords), count(first.measurement.counts.fetches),
                 count(first.measurement.counts.statements), count(first.measurement.counts.transactions),
                 wall, ratio, naiveRatio, String(format: "%.1f", peakRSS), valid,
             ])

@@ -95,3 +95,31 @@ struct RepetitionTests {
         }
     }
 }
+
+@Suite("Chat refreshes: the payload's sets replace the stored ones")
+struct ChatRefreshTests {
+    @Test("every strategy is valid on a refresh; replace loses links and the verifier names the relationships")
+    func refreshAndReplacePitfall() throws {
+        let strategies = StrategyRegistry.all + [ReplaceStrategy.self]
+        let outcome = try Benchmark(configuration: BenchmarkConfiguration(
+            scenario: ChatScenario(), scale: try #require(Scale(factor: 0.05)), seed: 8, strategies: strategies,
+            batchSize: .occurrences(500), preload: .generated(overlap: 1, changed: 0.5))).run()
+        #expect(outcome.results.count == strategies.count)
+        for result in outcome.results where result.strategy != ReplaceStrategy.name {
+            #expect(result.valid, "\(result.strategy): \(result.differences)")
+        }
+        let replace = try #require(outcome.results.first { $0.strategy == ReplaceStrategy.name })
+        #expect(!replace.valid)
+        // A replaced user takes every link to it along: the messages not in its batch lose their author.
+        #expect(replace.differences.contains { $0.hasPrefix("relationship message.user lost ") })
+        #expect(replace.differences.first?.hasPrefix("relationship ") == true)
+    }
+
+    @Test("replace is listed but never run by --strategy all")
+    func replaceIsAPitfall() {
+        #expect(StrategyRegistry.pitfalls.map { $0.name } == ["replace"])
+        #expect(!StrategyRegistry.names.contains("replace"))
+        #expect(StrategyRegistry.strategy(named: "replace") != nil)
+        #expect(ReplaceStrategy.role == .pitfall)
+    }
+}

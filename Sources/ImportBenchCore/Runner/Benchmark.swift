@@ -44,7 +44,7 @@ public struct BenchmarkConfiguration {
     public var plannedStrategies: [any ImportStrategy.Type] {
         var names = Set(strategies.map { $0.name })
         names.insert(StrategyRegistry.reference.name)
-        return StrategyRegistry.all.filter { names.contains($0.name) }
+        return StrategyRegistry.known.filter { names.contains($0.name) }
     }
 }
 

@@ -15,14 +15,17 @@ public enum StrategyRegistry {
         ReplaceStrategy.self,
     ]}
 
+    /// Every strategy `--strategy` accepts by name, in listing order, pitfalls last.
+    public static var known: [any ImportStrategy.Type] { all + pitfalls }
+
     /// The names `--strategy all` runs, in listing order.
     public static var names: [String] { all.map { $0.name } }
 
     /// Every name `--strategy` accepts, pitfalls last.
-    public static var knownNames: [String] { (all + pitfalls).map { $0.name } }
+    public static var knownNames: [String] { known.map { $0.name } }
 
     public static func strategy(named name: String) -> (any ImportStrategy.Type)? {
-        (all + pitfalls).first { $0.name == name }
+        known.first { $0.name == name }
     }
 
     /// The physical reference every timing is divided by.
