@@ -52,8 +52,6 @@ public enum ResultColumns {
         Column(name: "db_bytes") { r, _ in String(r.measurement.databaseBytes) },
         Column(name: "digest") { r, _ in r.digest },
         Column(name: "valid") { r, _ in r.valid ? "true" : "false" },
-        // Empty for a whole import; "pass/batch" where a checkpointed one resumed: its counts cover only the rest.
-        Column(name: "resumed_from") { r, _ in r.measurement.resumedFrom.map { "\($0.pass)/\($0.batches)" } ?? "" },
         Column(name: "sqlite_version") { r, _ in r.sqliteVersion },
         Column(name: "bench_version") { r, _ in r.benchVersion },
         Column(name: "swift_version") { r, _ in r.environment.swiftVersion },
@@ -62,6 +60,8 @@ public enum ResultColumns {
         Column(name: "os") { r, _ in r.environment.operatingSystem },
         Column(name: "sqlite_compile_options") { r, _ in r.environment.sqliteCompileOptions.joined(separator: " ") },
         Column(name: "csv_version") { _, _ in String(version) },
+        // Version 2. Empty for a whole import; "pass/batch" where a checkpointed one resumed: its counts cover only the rest.
+        Column(name: "resumed_from") { r, _ in r.measurement.resumedFrom.map { "\($0.pass)/\($0.batches)" } ?? "" },
     ]
 
     public static var names: [String] { columns.map(\.name) }

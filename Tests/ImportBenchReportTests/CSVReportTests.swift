@@ -64,8 +64,8 @@ struct CSVReportTests {
             "fetch_count", "insert_count", "update_count", "upsert_count", "delete_count", "statement_count",
             "transaction_count", "rows_written", "vm_steps", "wall_s", "wall_ratio_to_ceiling", "cpu_user_s", "cpu_sys_s",
             "decode_s", "write_s", "commit_s", "peak_rss_bytes", "allocated_bytes", "peak_allocated_bytes",
-            "malloc_count", "db_bytes", "digest", "valid", "resumed_from", "sqlite_version", "bench_version", "swift_version", "cpu_model",
-            "cpu_count", "os", "sqlite_compile_options", "csv_version",
+            "malloc_count", "db_bytes", "digest", "valid", "sqlite_version", "bench_version", "swift_version", "cpu_model",
+            "cpu_count", "os", "sqlite_compile_options", "csv_version", "resumed_from",
         ])
     }
 
