@@ -62,7 +62,7 @@ struct RunCommandParsingTests {
 
     @Test("bad batch sizes, repetitions and scenarios are refused", arguments: [
         ["--batch-size", "0"], ["--batch-size", "-3"], ["--batch-size", "many"], ["--repetitions", "0"], ["--scenario", "nope"],
-        ["--scale", "0"], ["--scale", "-1x"],
+        ["--scale", "0"], ["--scale", "-1x"], ["--checkpoint"], ["--resume"],
     ])
     func refused(arguments: [String]) {
         #expect(!errorMessage(arguments).isEmpty)
@@ -71,10 +71,10 @@ struct RunCommandParsingTests {
     @Test("--help explains every option")
     func helpNamesEveryOption() {
         let help = BenchCommand.helpMessage(for: RunCommand.self)
-        for option in ["--scenario", "--strategy", "--scale", "--batch-size", "--seed", "--repetitions", "--payload", "--db", "--csv", "--prewarm-chunk", "--quiet"] {
+        for option in ["--scenario", "--strategy", "--scale", "--batch-size", "--seed", "--repetitions", "--payload", "--db", "--csv", "--prewarm-chunk", "--quiet", "--checkpoint", "--resume"] {
             #expect(help.contains(option), "help lacks \(option)")
         }
-        for name in StrategyRegistry.names { #expect(help.contains(name)) }
+        for name in StrategyRegistry.knownNames { #expect(help.contains(name)) }
     }
 }
 
