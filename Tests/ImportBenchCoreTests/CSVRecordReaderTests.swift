@@ -122,7 +122,10 @@ struct CSVRecordReaderTests {
             expected: "2 fields, as in the header", found: "1 field and the end of the row"),
         Malformed(
             name: "too many fields", bytes: Array("a,b\r\n1,2,3\r\n".utf8), offset: 8, path: "t.csv line 2",
-            expected: "a line break after 2 fields, as in the header", found: "',' starting field 3"),
+            expected: "2 fields, as in the header", found: "3 fields"),
+        Malformed(
+            name: "too many fields, one quoted with a comma", bytes: Array("a,b\n1,2\n\"x,y\",2,\"3,4\",5\n".utf8), offset: 15,
+            path: "t.csv line 3", expected: "2 fields, as in the header", found: "4 fields"),
         Malformed(
             name: "unterminated quote", bytes: Array("a,b\n1,\"open\n2,3\n".utf8), offset: 6, path: "t.csv line 2",
             expected: "a closing quote for the field opened here", found: "the end of the file"),
@@ -140,7 +143,7 @@ struct CSVRecordReaderTests {
             path: "t.csv line 2, column b", expected: "valid UTF-8 text", found: "byte 0xC0"),
         Malformed(
             name: "missing required column", bytes: [0xEF, 0xBB, 0xBF] + Array("a,c\n1,2\n".utf8), offset: 3, path: "t.csv line 1",
-            expected: "a column named b", found: "columns a, c"),
+            expected: "a column named b in the header", found: "only the columns a, c: add a b column to t.csv"),
         Malformed(
             name: "empty required field", bytes: Array("a,b\n1,\n".utf8), offset: 6, path: "t.csv line 2, column b",
             expected: "a non-empty b", found: "an empty field"),
@@ -164,6 +167,32 @@ struct CSVRecordReaderTests {
         }
         #expect(error == PayloadError(
             file: path, byteOffset: malformed.offset, path: malformed.path, expected: malformed.expected, found: malformed.found))
+    }
+
+    @Test("readRow reports a ragged row and reads on from the next one", arguments: chunkSizes)
+    func raggedRowsReadOn(chunkSize: Int) throws {
+        let directory = try TemporaryDirectory()
+        defer { withExtendedLifetime(directory) {} }
+        let path = try write(Array("a,b\r\n1,2\r\n3\r\n4,\"5,\n\",6,7\r\n\"8\n\",9\r\n\r\n10,11".utf8), in: directory)
+        let reader = try CSVRecordReader(path: path, chunkSize: chunkSize)
+        var outcomes: [String] = []
+        while true {
+            switch try reader.readRow() {
+            case .success(false):
+                outcomes.append("end")
+            case .success(true):
+                outcomes.append("line \(reader.line): \(try reader.text(0) ?? "-")|\(try reader.text(1) ?? "-")")
+                continue
+            case .failure(let error):
+                outcomes.append("\(error.path ?? "") at \(error.byteOffset ?? -1): \(error.found)")
+                continue
+            }
+            break
+        }
+        #expect(outcomes == [
+            "line 2: 1|2", "t.csv line 3 at 11: 1 field and the end of the row", "t.csv line 4 at 20: 4 fields",
+            "line 6: 8\n|9", "line 9: 10|11", "end",
+        ])
     }
 
     @Test("an error is final: the next call repeats it instead of reading on")

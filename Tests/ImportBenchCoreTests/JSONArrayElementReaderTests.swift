@@ -147,7 +147,8 @@ struct JSONArrayElementReaderTests {
     }
 
     static let malformedCases: [MalformedCase] = [
-        MalformedCase(name: "empty file", json: "", byteOffset: 0, found: "end of file"),
+        MalformedCase(name: "empty file", json: "", byteOffset: 0, found: "an empty file"),
+        MalformedCase(name: "file of whitespace", json: " \n", byteOffset: 2, found: "an empty file (only whitespace)"),
         MalformedCase(name: "truncated inside a string", json: #"{"channels":[{"a":"x"#, byteOffset: 20, found: "end of file"),
         MalformedCase(name: "truncated after an element", json: #"{"channels":[{"a":1}"#, byteOffset: 20, found: "end of file"),
         MalformedCase(name: "truncated after the array", json: #"{"channels":[{"a":1}]"#, byteOffset: 21, found: "end of file"),
@@ -165,6 +166,10 @@ struct JSONArrayElementReaderTests {
         MalformedCase(name: "trailing comma", json: #"{"channels":[1,]}"#, byteOffset: 15, found: "']'"),
         MalformedCase(name: "missing colon", json: #"{"channels" []}"#, byteOffset: 12, found: "'['"),
         MalformedCase(name: "binary garbage", json: "\u{01}\u{02}", byteOffset: 0, found: "byte 0x1"),
+        MalformedCase(name: "a second array of the same key", json: #"{"channels":[1],"channels":[2]}"#, byteOffset: 16, found: #"a second "channels""#),
+        MalformedCase(
+            name: "a second array of the same key, nested", json: #"{"data":{"features":[],"features":[]}}"#, byteOffset: 23,
+            found: #"a second "features""#, arrayPath: ["data", "features"]),
     ]
 
     @Test("throws PayloadError with the byte offset of malformed input", arguments: malformedCases, [1, 7, 1 << 20])
@@ -174,6 +179,41 @@ struct JSONArrayElementReaderTests {
         #expect(error.found == testCase.found)
         #expect(error.file.hasSuffix("payload.json"))
         #expect(!error.expected.isEmpty)
+    }
+
+    @Test("a closer that does not match names the closer its opener needs", arguments: [
+        (#"{"channels":[{"a":[1}]}"#, 20, "']' or a value", "'}'"),
+        (#"{"channels":[{"a":1]]}"#, 19, "'}' or a value", "']'"),
+        (#"{"channels":[[{}}]}"#, 16, "']' or a value", "'}'"),
+    ])
+    func mismatchedCloser(json: String, offset: Int, expected: String, found: String) throws {
+        let error = try #require(try splitError(json, chunkSize: 3))
+        #expect(error.byteOffset == offset)
+        #expect(error.expected == expected)
+        #expect(error.found == found)
+        #expect(error.path == "channels[0]")
+    }
+
+    @Test("an element's misspelt literal is handed to its decoder, which may skip it; elsewhere it is an error")
+    func elementLiterals() throws {
+        let elements = try split("[tru, nul ,1]", arrayPath: [], chunkSize: 2)
+        #expect(elements.map(\.text) == ["tru", "nul", "1"])
+        #expect(try splitError(#"{"x":tru,"channels":[]}"#, chunkSize: 2)?.found == "'tru'")
+    }
+
+    @Test("an element seam inside a string is found: the sign of a quote out of place", arguments: [
+        (#"{"a":"x"y"},{"b":"z"}"#, true),
+        ("{\"a\":\"x\"y\"\n  },\n  {\"b\":\"z\"}", true),
+        (#"{"a":"[1], [2]"}"#, true),
+        (#"{"a":[{"b":1},{"c":2}]}"#, false),
+        (#"{"a":"},{ and \"},{\" escaped"}"#, true),
+        (#"{"a":"} , x"}"#, false),
+        (#"{"a":"\"},{"}"#, true),
+        (#"{"a":"\\"}"#, false),
+    ])
+    func seams(text: String, hasSeam: Bool) {
+        let element = JSONArrayElement(index: 0, byteOffset: 0, bytes: Data(text.utf8))
+        #expect(element.hasElementSeamInsideString == hasSeam)
     }
 
     @Test("names the element being scanned when it is truncated")

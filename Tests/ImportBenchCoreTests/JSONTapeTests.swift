@@ -189,9 +189,9 @@ struct JSONTapeTests {
     func absentAndNull() throws {
         let json = #"{"present":"x","nothing":null,"nested":{"n":null}}"#
         let object = try tape(json, baseOffset: 300, recordPath: "channels[2]").root.object()
-        #expect(object["absent"] == nil)
-        #expect(object["nothing"]?.isNull == true)
-        #expect(object.optional("nothing") == nil)
+        #expect(try object["absent"] == nil)
+        #expect(try object["nothing"]?.isNull == true)
+        #expect(try object.optional("nothing") == nil)
         #expect(try object.string("nothing") == nil)
         #expect(try object.string("absent") == nil)
         #expect(try object.string("present") == "x")
@@ -207,11 +207,81 @@ struct JSONTapeTests {
         #expect(null?.byteOffset == 300, "an absent value is reported at the element's offset")
     }
 
-    @Test("the first of duplicate keys wins, as with JSONDecoder")
-    func duplicateKeys() throws {
-        let object = try tape(#"{"v":1,"w":2,"v":3}"#).root.object()
+    @Test("a key repeated with its value is read once; the members keep both")
+    func agreeingDuplicateKeys() throws {
+        let object = try tape(#"{"v":1,"w":{"a":[1,"x"]},"v":1,"w":{ "a" : [ 1 , "x" ] },"u":2,"u":3}"#).root.object()
         #expect(try object.int64("v") == 1)
-        #expect(object.map(\.key) == ["v", "w", "v"])
+        #expect(try object.required("w").object().required("a").array().count == 2)
+        #expect(object.map(\.key) == ["v", "w", "v", "w", "u", "u"], "keys nobody looks up are not compared")
+    }
+
+    struct DuplicateCase: CustomTestStringConvertible, Sendable {
+        let json: String
+        let key: String
+        /// Marks the second member: the error points at its key.
+        let marker: String
+        let path: String
+        let found: String
+        var testDescription: String { json }
+    }
+
+    static let duplicateCases: [DuplicateCase] = [
+        DuplicateCase(
+            json: #"{"id":"a","id":"b"}"#, key: "id", marker: #""id":"b""#, path: "doc.id",
+            found: #""id" again with another value: first '"a"', then '"b"'"#),
+        DuplicateCase(
+            json: #"{"n":{"u":{"id":1,"x":0,"id":1.0}}}"#, key: "id", marker: #""id":1.0"#, path: "doc.n.u.id",
+            found: #""id" again with another value: first '1', then '1.0'"#),
+        DuplicateCase(
+            json: #"{"a":[1,2],"b":0,"a":[1,3]}"#, key: "a", marker: #""a":[1,3]"#, path: "doc.a",
+            found: #""a" again with another value: first '[1,2]', then '[1,3]'"#),
+        DuplicateCase(
+            json: #"{"\u0069d":null,"id":"x"}"#, key: "id", marker: #""id""#, path: "doc.id",
+            found: #""id" again with another value: first 'null', then '"x"'"#),
+        DuplicateCase(
+            json: #"{"t":"\#(String(repeating: "y", count: 100))","t":"z"}"#, key: "t", marker: #""t":"z""#, path: "doc.t",
+            found: #""t" again with another value: first '"\#(String(repeating: "y", count: 39))…', then '"z"'"#),
+    ]
+
+    @Test("repeats are found among many keys, whose signatures collide, and in objects read twice", arguments: [1, 31, 40, 200])
+    func duplicatesAmongManyKeys(keys: Int) throws {
+        let members = (0..<keys).map { #""k\#($0)":\#($0)"# } + [#""k\#(keys / 2)":-1"#]
+        let json = "{" + members.joined(separator: ",") + "}"
+        let object = try tape(json).root.object()
+        for key in 0..<keys where key != keys / 2 { #expect(try object.int64("k\(key)") == Int64(key)) }
+        for _ in 0..<2 {
+            let error = thrownError { try object.int64("k\(keys / 2)") }
+            #expect(error?.byteOffset == json.utf8.count - #""k\#(keys / 2)":-1}"#.utf8.count)
+            #expect(error?.found == #""k\#(keys / 2)" again with another value: first '\#(keys / 2)', then '-1'"#)
+        }
+        #expect(try tape(#"{"k":1,"\u006b":1}"#).root.object().int64("k") == 1)
+        #expect(thrownError { try tape(#"{"\u006b":1,"k":2}"#).root.object().int64("k") }?.byteOffset == 12)
+    }
+
+    @Test("an object of 200,000 keys alike in length and first byte parses in linear time", .timeLimit(.minutes(1)))
+    func manySimilarKeys() throws {
+        let count = 200_000
+        let members = (0..<count).map { #""k\#(String(100_000 + $0))":\#($0)"# } + [#""k100007":7"#, #""k100009":0"#]
+        let object = try tape("{" + members.joined(separator: ",") + "}").root.object()
+        #expect(try object.int64("k100007") == 7)
+        #expect(try object.int64("k299999") == Int64(count - 1))
+        #expect(thrownError { try object.int64("k100009") }?.found == #""k100009" again with another value: first '9', then '0'"#)
+    }
+
+    @Test("a key repeated with another value is an error at the second member, naming both values", arguments: duplicateCases)
+    func conflictingDuplicateKeys(testCase: DuplicateCase) throws {
+        let json = testCase.json
+        let object = try tape(json, baseOffset: 500, recordPath: "doc").root.object()
+        let lookup: (JSONObject) throws -> Void = { object in
+            switch testCase.path {
+            case "doc.n.u.id": _ = try object.required("n").object().required("u").object().int64("id")
+            default: _ = try object[testCase.key]
+            }
+        }
+        let error = thrownError { try lookup(object) }
+        #expect(error == PayloadError(
+            file: "test.json", byteOffset: try 500 + offset(of: testCase.marker, in: json), path: testCase.path,
+            expected: "one value for key \"\(testCase.key)\" (a repeated key must repeat its value)", found: testCase.found))
     }
 
     @Test("a value of the wrong kind names its offset, record path, expectation and what was found")

@@ -249,8 +249,10 @@ struct TransitScenarioTests {
         let noSequence = try writeFeed(
             ["stops.txt": Self.stops, "trips.txt": Self.trips, "stop_times.txt": ["trip_id,stop_id,arrival_time"]], in: directory, named: "b")
         let error = #expect(throws: PayloadError.self) { _ = try scenario.openReader(path: noSequence) }
-        #expect(error?.expected == "a column named stop_sequence")
-        #expect(error?.path == "stop_times.txt line 1")
+        #expect(error == PayloadError(
+            file: (noSequence as NSString).appendingPathComponent("stop_times.txt"), byteOffset: 0, path: "stop_times.txt line 1",
+            expected: "a column named stop_sequence in the header",
+            found: "only the columns trip_id, stop_id, arrival_time: add a stop_sequence column to stop_times.txt"))
         #expect(throws: PayloadError.self) { _ = try scenario.openReader(path: directory.path("absent")) }
     }
 

@@ -15,6 +15,11 @@ import Darwin
 /// Refused with `PayloadError`: a row whose field count differs from the header's, an unterminated
 /// quoted field, text after a closing quote, invalid UTF-8 in a field read as text, and (through
 /// `requiredColumn`) a missing column. Columns are addressed by header name, never by position.
+///
+/// A row of the wrong width, or with a field that does not read as asked, is still delimited: the
+/// reader is at the next row and `readRow` can go on. A quote out of place is not: quoted fields may
+/// hold line breaks, so where the row ends is unknown, and that error, like every error from
+/// `nextRow`, is final.
 public final class CSVRecordReader {
     public let path: String
     /// How record paths name the file (`stop_times.txt`).
@@ -46,7 +51,7 @@ public final class CSVRecordReader {
         scanner = CSVRowScanner(path: path, fileName: fileName, descriptor: descriptor, chunkSize: max(chunkSize, 1))
         do {
             try scanner.skipByteOrderMark()
-            guard try scanner.readRow(expectedFields: nil) else {
+            guard case .success(true) = try scanner.readRow(expectedFields: nil) else {
                 throw PayloadError(
                     file: path, byteOffset: scanner.fileOffset, path: "\(fileName) line 1",
                     expected: "a header line naming the columns", found: "an empty file")
@@ -88,13 +93,27 @@ public final class CSVRecordReader {
         if let index = columnIndexByName[name] { return index }
         throw PayloadError(
             file: path, byteOffset: headerByteOffset, path: "\(fileName) line \(headerLine)",
-            expected: "a column named \(name)", found: "columns \(columns.joined(separator: ", "))")
+            expected: "a column named \(name) in the header",
+            found: "only the columns \(columns.joined(separator: ", ")): add a \(name) column to \(fileName)")
     }
 
     // MARK: Rows
 
     /// Moves to the next row; false at the end of the file.
     public func nextRow() throws -> Bool {
+        switch try readRow() {
+        case .success(let hasRow):
+            return hasRow
+        case .failure(let error):
+            failure = error
+            throw error
+        }
+    }
+
+    /// Moves to the next row, returning whether there was one, or, as a failure, the error of a row
+    /// whose field count differs from the header's: that row was read to its end and the next call
+    /// reads the row after it. Errors thrown leave the rest of the file unreadable and are final.
+    public func readRow() throws -> Result<Bool, PayloadError> {
         if let failure { throw failure }
         do {
             return try scanner.readRow(expectedFields: columns.count)
@@ -308,11 +327,12 @@ private struct CSVRowScanner {
         if first == .carriageReturn, try hasByte(), buffer[position] == .newline { position += 1 }
     }
 
-    /// Reads one row into the field storage. `expectedFields` is nil for the header.
-    mutating func readRow(expectedFields: Int?) throws -> Bool {
+    /// Reads one row into the field storage: whether there was one, or the error of a row whose field
+    /// count differs from `expectedFields` (nil for the header), read to its end all the same.
+    mutating func readRow(expectedFields: Int?) throws -> Result<Bool, PayloadError> {
         // Blank lines carry no record.
         while true {
-            guard try hasByte() else { return false }
+            guard try hasByte() else { return .success(false) }
             let byte = buffer[position]
             guard byte == .newline || byte == .carriageReturn else { break }
             try consumeLineBreak()
@@ -323,6 +343,7 @@ private struct CSVRowScanner {
         fieldIsQuoted.removeAll(keepingCapacity: true)
         rowByteOffset = fileOffset
         line = nextLine
+        var extraFieldComma: Int?
 
         while true {
             fieldOffsets.append(fileOffset)
@@ -336,23 +357,20 @@ private struct CSVRowScanner {
             }
             fieldEnds.append(rowLength)
             if endsRow { break }
-            // A comma follows: one more field, which a data row must have room for.
-            if let expectedFields, fieldEnds.count == expectedFields {
-                throw PayloadError(
-                    file: path, byteOffset: fileOffset - 1, path: "\(fileName) line \(line)",
-                    expected: "a line break after \(expectedFields) fields, as in the header",
-                    found: "',' starting field \(expectedFields + 1)")
-            }
+            // A comma follows: where a row with too many fields first departs from the header.
+            if let expectedFields, fieldEnds.count == expectedFields { extraFieldComma = fileOffset - 1 }
         }
+        var ragged: PayloadError?
         if let expectedFields, fieldEnds.count != expectedFields {
-            throw PayloadError(
-                file: path, byteOffset: fileOffset, path: "\(fileName) line \(line)",
+            let fields = "\(fieldEnds.count) field\(fieldEnds.count == 1 ? "" : "s")"
+            ragged = PayloadError(
+                file: path, byteOffset: extraFieldComma ?? fileOffset, path: "\(fileName) line \(line)",
                 expected: "\(expectedFields) fields, as in the header",
-                found: "\(fieldEnds.count) field\(fieldEnds.count == 1 ? "" : "s") and the end of the row")
+                found: extraFieldComma == nil ? "\(fields) and the end of the row" : fields)
         }
-        // The row's line break, left in place so the ragged-row offset above points at it.
+        // The row's line break, left in place until now so that a short row's offset points at it.
         if try hasByte(), buffer[position] == .newline || buffer[position] == .carriageReturn { try consumeLineBreak() }
-        return true
+        return ragged.map { .failure($0) } ?? .success(true)
     }
 
     /// Scans an unquoted field up to its comma (consumed) or the row's end (left in place).

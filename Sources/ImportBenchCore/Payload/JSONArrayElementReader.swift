@@ -13,6 +13,50 @@ public struct JSONArrayElement: Sendable {
     /// Offset of the element's first byte in the file, for error messages.
     public let byteOffset: Int
     public let bytes: Data
+
+    /// Whether a string of the element, as quotes delimit them, holds what looks like the seam
+    /// between two elements: `}` or `]`, a comma, then `{` or `[`, whitespace allowed. A quote out
+    /// of place turns strings and structure inside out until another restores them, and if that
+    /// happens in a later element the splitter hands the elements between over as one: then the
+    /// seams lie inside its strings. Only asked of elements that failed to parse.
+    public var hasElementSeamInsideString: Bool {
+        bytes.withUnsafeBytes { raw in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            var inString = false
+            var index = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                if inString {
+                    if byte == .backslash {
+                        index += 2
+                        continue
+                    }
+                    if byte == .quote {
+                        inString = false
+                    } else if byte == .comma, Self.isSeam(in: bytes, comma: index) {
+                        return true
+                    }
+                } else if byte == .quote {
+                    inString = true
+                }
+                index += 1
+            }
+            return false
+        }
+    }
+
+    private static func isSeam(in bytes: UnsafeBufferPointer<UInt8>, comma: Int) -> Bool {
+        func isWhitespace(_ byte: UInt8) -> Bool {
+            byte == .space || byte == .newline || byte == .carriageReturn || byte == .tab
+        }
+        var before = comma - 1
+        while before >= 0, isWhitespace(bytes[before]) { before -= 1 }
+        var after = comma + 1
+        while after < bytes.count, isWhitespace(bytes[after]) { after += 1 }
+        guard before >= 0, after < bytes.count else { return false }
+        return (bytes[before] == .closeBrace || bytes[before] == .closeBracket)
+            && (bytes[after] == .openBrace || bytes[after] == .openBracket)
+    }
 }
 
 /// Splits one array of a JSON file into its elements without loading the file: it reads fixed-size
@@ -22,8 +66,11 @@ public struct JSONArrayElement: Sendable {
 /// The array is found by a key path (`["channels"]` for `{"channels":[...]}`, `[]` for a top-level
 /// array). Values of other keys, before or after it, are skipped with string, escape and nesting
 /// awareness, and the rest of the document is checked for truncation once the array ends. Elements'
-/// own contents are only scanned for their extent; the decoder that receives them validates them.
-/// Malformed input throws `PayloadError` with the byte offset where scanning stopped.
+/// own contents are only scanned for their extent (strings, escapes and bracket pairs); the decoder
+/// that receives them validates them, so a damaged element whose brackets still pair up is handed
+/// over whole and the next one found after it. Anything else malformed (truncation, a mismatched
+/// bracket, text between elements, a second member with the array's key) throws `PayloadError`
+/// with the byte offset where scanning stopped, and is final: it leaves the element boundaries unknown.
 public final class JSONArrayElementReader {
     public let path: String
     public let arrayPath: [String]
@@ -135,7 +182,8 @@ public final class JSONArrayElementReader {
         arrayPath.isEmpty ? "the top-level array" : "array \"\(arrayPath.joined(separator: "."))\""
     }
 
-    private func elementPath(_ index: Int) -> String {
+    /// The record path of element `index`: `channels[3]`, or `[3]` for a top-level array.
+    func elementPath(_ index: Int) -> String {
         "\(arrayPath.joined(separator: "."))[\(index)]"
     }
 
@@ -143,6 +191,12 @@ public final class JSONArrayElementReader {
 
     /// Descends through the objects named by `arrayPath` and consumes the array's '['.
     private func openTargetArray() throws {
+        guard try peekSignificantByte() != nil else {
+            let opening = arrayPath.isEmpty ? "'[' opening the document" : "'{' opening the document"
+            throw PayloadError(
+                file: path, byteOffset: storageFileOffset + count, path: nil, expected: opening,
+                found: storageFileOffset + count == 0 ? "an empty file" : "an empty file (only whitespace)")
+        }
         for (depth, component) in arrayPath.enumerated() {
             let owner = depth == 0 ? "the document" : "\"\(arrayPath[..<depth].joined(separator: "."))\""
             try consume(.openBrace, expected: "'{' opening \(owner)")
@@ -191,7 +245,16 @@ public final class JSONArrayElementReader {
                 }
                 guard let quote = try peekSignificantByte() else { throw truncated(expected: "a key") }
                 guard quote == .quote else { throw failure(expected: "a key", found: Self.describe(quote)) }
-                _ = try readKey()
+                let keyOffset = storageFileOffset + position
+                let key = try readKey()
+                // The array was read from the first member of that name; a second could only conflict
+                // with it, and streaming cannot compare the two.
+                let component = arrayPath[depth - 1]
+                if key.elementsEqual(component.utf8) {
+                    throw PayloadError(
+                        file: path, byteOffset: keyOffset, path: arrayPath[..<depth].joined(separator: "."),
+                        expected: "one member \"\(component)\" in \(owner)", found: "a second \"\(component)\"")
+                }
                 try consume(.colon, expected: "':' after a key")
                 try skipMemberValue(owner: owner)
             }
@@ -294,9 +357,10 @@ public final class JSONArrayElementReader {
                     openers.append(byte)
                 case .closeBrace, .closeBracket:
                     let expectedOpener: UInt8 = byte == .closeBrace ? .openBrace : .openBracket
-                    guard let opener = openers.popLast(), opener == expectedOpener else {
+                    let opener = openers.popLast()
+                    guard opener == expectedOpener else {
                         position = index
-                        let closer = openers.isEmpty ? "" : (openers.last == .openBrace ? "'}' or " : "']' or ")
+                        let closer = opener == .openBrace ? "'}' or " : (opener == .openBracket ? "']' or " : "")
                         throw failure(expected: "\(closer)a value", found: Self.describe(byte), path: context)
                     }
                     if openers.isEmpty {
@@ -323,7 +387,8 @@ public final class JSONArrayElementReader {
         }
     }
 
-    /// Numbers and literals: consumed up to the next delimiter, with literals checked exactly.
+    /// Numbers and literals: consumed up to the next delimiter, with literals checked exactly outside
+    /// elements (`context` nil); an element's are left to its decoder, which may skip the element.
     private func skipScalar(context: String?) throws {
         let first = storage[position]
         let isLiteral = first == .lowercaseT || first == .lowercaseF || first == .lowercaseN
@@ -343,7 +408,7 @@ public final class JSONArrayElementReader {
             }
             guard try refill() else { break }
         }
-        guard isLiteral else { return }
+        guard isLiteral, context == nil else { return }
         let token = UnsafeBufferPointer(start: storage + position - length, count: length)
         let literal: StaticString = first == .lowercaseT ? "true" : (first == .lowercaseF ? "false" : "null")
         let expected = UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount)

@@ -7,7 +7,7 @@ import Foundation
 ///
 /// Parsing validates the whole value (grammar, escapes including surrogate pairs, UTF-8, nesting at
 /// most `maximumDepth`, nothing but whitespace after it), so reading a field can only fail on its
-/// type. Every failure is a `PayloadError` with the file, the absolute byte offset (`baseOffset` plus
+/// type or on its key being repeated with another value. Every failure is a `PayloadError` with the file, the absolute byte offset (`baseOffset` plus
 /// the position in `bytes`) and the record path below `recordPath`.
 public final class JSONTape: @unchecked Sendable {
     // @unchecked: the two buffers are written only during init and freed only in deinit.
@@ -80,18 +80,92 @@ public final class JSONTape: @unchecked Sendable {
 
     // MARK: Lookups
 
-    /// The token index of the member value named `key`, or nil; the first of duplicate keys wins, as
-    /// with `JSONDecoder`. Keys match by their exact UTF-8 after unescaping.
-    func memberValueIndex(inObject object: Int, key: String) -> Int? {
+    /// The token index of the member value named `key`, or nil. Keys match by their exact UTF-8 after
+    /// unescaping. A repeated key must repeat its value: `JSONDecoder` would silently keep the first,
+    /// hiding which of two conflicting values the producer meant. Only objects the parser marked as
+    /// repeating a key are searched past the first match, so lookups elsewhere cost what they did.
+    func memberValueIndex(inObject object: Int, key: String) throws(PayloadError) -> Int? {
         var key = key
-        return key.withUTF8 { wanted in
+        var repeated = -1
+        let mayRepeat = tokens[object].flags.contains(.mayRepeatKeys)
+        let found = key.withUTF8 { wanted -> Int in
             var member = object + 1
-            for _ in 0..<Int(tokens[object].count) {
-                if keyMatches(tokens[member], wanted) { return member + 1 }
+            var remaining = Int(tokens[object].count)
+            while remaining > 0 {
+                remaining -= 1
+                if keyMatches(tokens[member], wanted) {
+                    let value = member + 1
+                    member = Int(tokens[value].next)
+                    while mayRepeat, remaining > 0 {
+                        remaining -= 1
+                        if keyMatches(tokens[member], wanted), !sameValue(value, member + 1) {
+                            repeated = member
+                            break
+                        }
+                        member = Int(tokens[member + 1].next)
+                    }
+                    return value
+                }
                 member = Int(tokens[member + 1].next)
             }
-            return nil
+            return -1
         }
+        if repeated >= 0 { throw duplicateKey(key, firstValue: found, secondKey: repeated) }
+        return found >= 0 ? found : nil
+    }
+
+    /// Whether two values have the same JSON text, whitespace aside.
+    private func sameValue(_ a: Int, _ b: Int) -> Bool {
+        let length = Int(tokens[a].next) - a
+        guard Int(tokens[b].next) - b == length else { return false }
+        for offset in 0..<length {
+            let left = tokens[a + offset]
+            let right = tokens[b + offset]
+            guard left.kind == right.kind, left.flags == right.flags else { return false }
+            if left.kind == .object || left.kind == .array {
+                guard left.count == right.count else { return false }
+            } else if !span(of: left).elementsEqual(span(of: right)) {
+                return false
+            }
+        }
+        return true
+    }
+
+    private func duplicateKey(_ key: String, firstValue: Int, secondKey: Int) -> PayloadError {
+        PayloadError(
+            file: file, byteOffset: baseOffset + Int(tokens[secondKey].start), path: recordPath(ofToken: secondKey),
+            expected: "one value for key \"\(key)\" (a repeated key must repeat its value)",
+            found: "\"\(key)\" again with another value: first \(valueSnippet(firstValue)), then \(valueSnippet(secondKey + 1))")
+    }
+
+    /// The value's raw JSON text, shortened, for error messages; containers included.
+    func valueSnippet(_ index: Int) -> String {
+        let token = tokens[index]
+        guard token.kind == .object || token.kind == .array else { return snippet(of: token) }
+        // Containers do not record their end; the text is valid JSON, so bracket counting outside
+        // strings finds it. Only error messages pay for this.
+        var depth = 0
+        var inString = false
+        var position = Int(token.start)
+        while position < bytes.count {
+            let byte = bytes[position]
+            position += 1
+            if inString {
+                if byte == .backslash {
+                    position += 1
+                } else if byte == .quote {
+                    inString = false
+                }
+            } else if byte == .quote {
+                inString = true
+            } else if byte == .openBrace || byte == .openBracket {
+                depth += 1
+            } else if byte == .closeBrace || byte == .closeBracket {
+                depth -= 1
+                if depth == 0 { break }
+            }
+        }
+        return JSONBytes.snippet(UnsafeBufferPointer(rebasing: bytes[Int(token.start)..<min(position, bytes.count)]))
     }
 
     @inline(__always)
@@ -315,6 +389,9 @@ struct JSONTokenFlags: OptionSet, Sendable {
     static let hasFractionOrExponent = JSONTokenFlags(rawValue: 2)
     /// A `bool` token that is `true`.
     static let isTrue = JSONTokenFlags(rawValue: 4)
+    /// An object where two keys have the same bytes, or where a key has escapes (and so may equal
+    /// another once decoded): lookups check such objects for a second, conflicting member.
+    static let mayRepeatKeys = JSONTokenFlags(rawValue: 8)
 }
 
 // MARK: - Parser
@@ -378,7 +455,7 @@ private struct JSONTapeParser {
                 skipWhitespace()
             }
             tokens[container].count += 1
-            if isObject { try beginMember(firstInObject: justOpened) }
+            if isObject { try beginMember(of: container, firstInObject: justOpened) }
             justOpened = try beginValue()
         }
         skipWhitespace()
@@ -413,9 +490,12 @@ private struct JSONTapeParser {
         }
     }
 
+    /// Beyond this many keys, an object whose key signatures collide is not compared key by key.
+    private static let comparedKeys = 24
+
     /// Reads a member's key and its colon, leaving the position before the value.
     @inline(__always)
-    private mutating func beginMember(firstInObject: Bool) throws(PayloadError) {
+    private mutating func beginMember(of object: Int, firstInObject: Bool) throws(PayloadError) {
         guard position < input.count else { throw truncated(expected: "a key") }
         guard input[position] == .quote else {
             throw failure(expected: firstInObject ? "a key or '}'" : "a key", found: input[position])
@@ -428,10 +508,36 @@ private struct JSONTapeParser {
             throw failure(error)
         }
         appendScalar(.string, start: start, flags: flags)
+        // An open object's `next` is not set until it closes; until then it holds one bit per key
+        // signature (length and first byte), so only a key whose bit is taken is compared in full.
+        let signature = UInt32(truncatingIfNeeded: position &- start &+ Int(input[start + 1]) &* 4) & 31
+        let bit = UInt32(1) << signature
+        let seen = tokens[object].next
+        tokens[object].next = seen | bit
+        if seen & bit != 0 || flags.contains(.hasEscapes) { markIfKeyRepeats(object: object) }
         skipWhitespace()
         guard position < input.count else { throw truncated(expected: "':' after a key") }
         guard input[position] == .colon else { throw failure(expected: "':' after a key", found: input[position]) }
         position += 1
+    }
+
+    /// Flags `object` `mayRepeatKeys` when its last key has escapes or the same bytes as an earlier key.
+    /// Objects with many keys are flagged without comparing: walking them for every key would make
+    /// parsing quadratic, while their lookups, already linear, only go on to the end.
+    @inline(never)
+    private func markIfKeyRepeats(object: Int) {
+        guard !tokens[object].flags.contains(.mayRepeatKeys) else { return }
+        let newKey = tokens[tokenCount - 1]
+        let earlierKeys = Int(tokens[object].count) - 1
+        var repeats = newKey.flags.contains(.hasEscapes) || earlierKeys > Self.comparedKeys
+        let newBytes = input[Int(newKey.start)..<Int(newKey.end)]
+        var member = object + 1
+        for _ in 0..<earlierKeys where !repeats {
+            let key = tokens[member]
+            repeats = input[Int(key.start)..<Int(key.end)].elementsEqual(newBytes)
+            member = Int(tokens[member + 1].next)
+        }
+        if repeats { tokens[object].flags.insert(.mayRepeatKeys) }
     }
 
     /// Parses a scalar whole, or opens a container and returns true.

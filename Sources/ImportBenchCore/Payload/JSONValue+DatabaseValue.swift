@@ -17,7 +17,7 @@ extension JSONValue {
 extension JSONObject {
     /// The member `key` as a column of `type` stores it; missing and null both become NULL.
     public func databaseValue(_ key: String, as type: ColumnType) throws(PayloadError) -> DatabaseValue {
-        guard let value = self[key] else { return .null }
+        guard let value = try self[key] else { return .null }
         return try value.databaseValue(as: type)
     }
 }

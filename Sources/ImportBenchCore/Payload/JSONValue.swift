@@ -126,43 +126,46 @@ public struct JSONObject: Sendable, Sequence {
     public var count: Int { Int(value.token.count) }
     public var isEmpty: Bool { count == 0 }
 
-    /// The member's value, JSON null included; nil only when the key is absent.
+    /// The member's value, JSON null included; nil only when the key is absent. A key repeated with
+    /// another value is an error (see `JSONTape.memberValueIndex`), so are all lookups below.
     public subscript(key: String) -> JSONValue? {
-        value.tape.memberValueIndex(inObject: value.index, key: key).map { JSONValue(tape: value.tape, index: $0) }
+        get throws(PayloadError) {
+            try value.tape.memberValueIndex(inObject: value.index, key: key).map { JSONValue(tape: value.tape, index: $0) }
+        }
     }
 
     /// The member's value, or nil when the key is absent or its value is null: how payloads omit optionals.
-    public func optional(_ key: String) -> JSONValue? {
-        guard let member = self[key], !member.isNull else { return nil }
+    public func optional(_ key: String) throws(PayloadError) -> JSONValue? {
+        guard let member = try self[key], !member.isNull else { return nil }
         return member
     }
 
     /// The member's string; nil when absent or null, an error when of another kind.
     public func string(_ key: String) throws(PayloadError) -> String? {
-        guard let index = presentValueIndex(key) else { return nil }
+        guard let index = try presentValueIndex(key) else { return nil }
         return try value.tape.string(at: index)
     }
 
     /// The member's integer; nil when absent or null, an error when of another kind (see `JSONValue.int64()`).
     public func int64(_ key: String) throws(PayloadError) -> Int64? {
-        guard let index = presentValueIndex(key) else { return nil }
+        guard let index = try presentValueIndex(key) else { return nil }
         return try value.tape.int64(at: index)
     }
 
     /// The member's number; nil when absent or null, an error when of another kind.
     public func double(_ key: String) throws(PayloadError) -> Double? {
-        guard let index = presentValueIndex(key) else { return nil }
+        guard let index = try presentValueIndex(key) else { return nil }
         return try value.tape.double(at: index)
     }
 
     /// The member's boolean; nil when absent or null, an error when of another kind.
     public func bool(_ key: String) throws(PayloadError) -> Bool? {
-        guard let index = presentValueIndex(key) else { return nil }
+        guard let index = try presentValueIndex(key) else { return nil }
         return try value.tape.bool(at: index)
     }
 
-    private func presentValueIndex(_ key: String) -> Int? {
-        guard let index = value.tape.memberValueIndex(inObject: value.index, key: key),
+    private func presentValueIndex(_ key: String) throws(PayloadError) -> Int? {
+        guard let index = try value.tape.memberValueIndex(inObject: value.index, key: key),
             value.tape.tokens[index].kind != .null
         else { return nil }
         return index
@@ -171,7 +174,7 @@ public struct JSONObject: Sendable, Sequence {
     /// The member's value; absent or null is an error. It is reported at the tape's base offset (the
     /// element's first byte) since an absent value has no position of its own; the path names it.
     public func required(_ key: String) throws(PayloadError) -> JSONValue {
-        guard let member = self[key] else { throw missingValue(key, found: "no such key") }
+        guard let member = try self[key] else { throw missingValue(key, found: "no such key") }
         guard !member.isNull else { throw missingValue(key, found: "null") }
         return member
     }

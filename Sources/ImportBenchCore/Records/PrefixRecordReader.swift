@@ -18,4 +18,5 @@ public final class PrefixRecordReader: RecordReader {
     }
 
     public var skippedRecords: [String: Int] { reader.skippedRecords }
+    public var skippedErrors: [PayloadError] { reader.skippedErrors }
 }

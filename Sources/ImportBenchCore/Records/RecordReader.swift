@@ -1,11 +1,16 @@
 /// Streams a payload unit by unit; never holds the whole document.
 public protocol RecordReader: AnyObject {
-    /// The next top-level element's occurrences, or nil at the end of the payload.
+    /// The next top-level element's occurrences, or nil at the end of the payload. After it throws,
+    /// every later call throws again: a reader never resumes from a position an error made meaningless.
     func nextUnit() throws -> RecordUnit?
     /// Records read past and not imported so far, counted by reason, so a run can say what it left out.
     var skippedRecords: [String: Int] { get }
+    /// The errors of the first few records skipped under `PayloadErrorPolicy.skip`, so a run can
+    /// show examples of what was left out.
+    var skippedErrors: [PayloadError] { get }
 }
 
 extension RecordReader {
     public var skippedRecords: [String: Int] { [:] }
+    public var skippedErrors: [PayloadError] { [] }
 }

@@ -8,14 +8,19 @@ public protocol Scenario: Sendable {
     /// Writes the payload for `scale` (1 = the scenario's base size) and `seed` to `path`, streaming:
     /// memory does not grow with scale. Same scale and seed, same bytes.
     func generate(scale: Double, seed: UInt64, to path: String) throws
-    /// Opens a streaming reader over a payload file of this scenario's shape.
-    func openReader(path: String) throws -> any RecordReader
+    /// Opens a streaming reader over a payload file of this scenario's shape; `onError` says whether a
+    /// record that cannot be read stops the import or is skipped and counted.
+    func openReader(path: String, onError: PayloadErrorPolicy) throws -> any RecordReader
     /// Writes an earlier payload for a refresh of what `generate` writes: `overlap` (0...1) of its
     /// objects are in it, `changed` (0...1) of those with other values. Throws where unsupported.
     func generatePreload(scale: Double, seed: UInt64, overlap: Double, changed: Double, to path: String) throws
 }
 
 extension Scenario {
+    public func openReader(path: String) throws -> any RecordReader {
+        try openReader(path: path, onError: .fail)
+    }
+
     public func generatePreload(scale: Double, seed: UInt64, overlap: Double, changed: Double, to path: String) throws {
         throw ImportError.invalidRequest("the \(name) scenario cannot generate a refresh yet; give --preload a payload file")
     }

@@ -9,10 +9,12 @@ import ImportBenchStore
 ///
 /// Keys that build a natural key are required (channel `cid`, message `id`, user `id`, reaction
 /// `type` and `user`, member and read `user`); everything else may be absent or null and becomes NULL.
-/// Unknown keys are ignored. A missing required value or a value of the wrong type is a `PayloadError`.
+/// Unknown keys are ignored. A missing required value, a value of the wrong type or a key repeated
+/// with another value is a `PayloadError`; with `onError: .skip` the channel holding it is left out
+/// and counted as a "malformed channel" instead.
 public final class ChatPayloadReader: RecordReader {
     public let path: String
-    private let elements: JSONArrayElementReader
+    private var records: JSONRecordStream
     private let entities: EntityIndexes
     /// Reactions of the message being read: their users come before the message, their own
     /// occurrences after it. Kept across messages to reuse its storage.
@@ -26,19 +28,22 @@ public final class ChatPayloadReader: RecordReader {
         let user: Reference
     }
 
-    public init(path: String, schema: Schema, chunkSize: Int = 1 << 20) throws {
+    public init(path: String, schema: Schema, onError: PayloadErrorPolicy = .fail, chunkSize: Int = 1 << 20) throws {
         self.path = path
         entities = try EntityIndexes(schema: schema, file: path)
-        elements = try JSONArrayElementReader(path: path, arrayPath: ["channels"], chunkSize: chunkSize)
+        let elements = try JSONArrayElementReader(path: path, arrayPath: ["channels"], chunkSize: chunkSize)
+        records = JSONRecordStream(elements: elements, recordName: "channel", onError: onError)
     }
 
     public func nextUnit() throws -> RecordUnit? {
-        guard let element = try elements.next() else { return nil }
-        let unitPath = "channels[\(element.index)]"
-        let tape = try JSONTape(bytes: element.bytes, baseOffset: element.byteOffset, file: path, recordPath: unitPath)
-        return RecordUnit(
-            occurrences: try occurrences(of: tape.root.object()), path: unitPath, byteOffset: element.byteOffset)
+        try records.nextUnit { tape in
+            RecordUnit(
+                occurrences: try occurrences(of: tape.root.object()), path: tape.recordPath, byteOffset: tape.baseOffset)
+        }
     }
+
+    public var skippedRecords: [String: Int] { records.errors.skippedRecords }
+    public var skippedErrors: [PayloadError] { records.errors.skippedErrors }
 
     // MARK: Occurrences
 
@@ -57,7 +62,7 @@ public final class ChatPayloadReader: RecordReader {
             try text(channel, "created_at"), try text(channel, "updated_at"), try integer(element, "watcher_count"),
         ]
         var creator: Reference?
-        if let createdBy = channel.optional("created_by") {
+        if let createdBy = try channel.optional("created_by") {
             creator = try appendUser(createdBy.object(), to: &occurrences).reference
         }
         occurrences.append(
@@ -102,7 +107,7 @@ public final class ChatPayloadReader: RecordReader {
             try text(message, "text"), try text(message, "type"), try text(message, "created_at"),
             try text(message, "updated_at"),
         ]
-        let user = message.optional("user")
+        let user = try message.optional("user")
         let quoted = try message.string("quoted_message_id").map { Reference.keyOnly(.text($0)) }
         let attachments = try message.optional("attachments")?.array()
         let reactions = try message.optional("latest_reactions")?.array()

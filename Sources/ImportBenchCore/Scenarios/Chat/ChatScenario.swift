@@ -83,7 +83,7 @@ public struct ChatScenario: Scenario {
             .preload(overlap: overlap, changed: changed, base: Self.baseSize).write(to: path)
     }
 
-    public func openReader(path: String) throws -> any RecordReader {
-        try ChatPayloadReader(path: path, schema: schema)
+    public func openReader(path: String, onError: PayloadErrorPolicy) throws -> any RecordReader {
+        try ChatPayloadReader(path: path, schema: schema, onError: onError)
     }
 }

@@ -1,33 +1,40 @@
 import ImportBenchStore
 
 /// One unit per product of a top-level array. `serialCode` is required; every other field may be
-/// missing or null; unknown fields are ignored.
+/// missing or null; unknown fields are ignored. With `onError: .skip` a product that cannot be read
+/// is left out and counted as a "malformed product".
 public final class ProductsPayloadReader: RecordReader {
     public let path: String
-    private let elements: JSONArrayElementReader
+    private var records: JSONRecordStream
     private let entity: Int
     private let attributes: [Attribute]
 
-    public init(path: String, schema: Schema) throws {
+    public init(path: String, schema: Schema, onError: PayloadErrorPolicy = .fail, chunkSize: Int = 1 << 20) throws {
         self.path = path
         guard let entity = schema.index(of: ProductsScenario.product.name), schema.entities[entity] == ProductsScenario.product else {
             throw PayloadError(file: path, byteOffset: nil, path: nil, expected: "the products schema", found: "schema '\(schema.name)'")
         }
         self.entity = entity
         attributes = ProductsScenario.product.attributes
-        elements = try JSONArrayElementReader(path: path, arrayPath: [])
+        let elements = try JSONArrayElementReader(path: path, arrayPath: [], chunkSize: chunkSize)
+        records = JSONRecordStream(elements: elements, recordName: "product", onError: onError)
     }
 
     public func nextUnit() throws -> RecordUnit? {
-        guard let element = try elements.next() else { return nil }
-        let unitPath = "[\(element.index)]"
-        let tape = try JSONTape(bytes: element.bytes, baseOffset: element.byteOffset, file: path, recordPath: unitPath)
+        try records.nextUnit { try unit(of: $0) }
+    }
+
+    public var skippedRecords: [String: Int] { records.errors.skippedRecords }
+    public var skippedErrors: [PayloadError] { records.errors.skippedErrors }
+
+    private func unit(of tape: JSONTape) throws -> RecordUnit {
         let product = try tape.root.object()
         let key = DatabaseValue.text(try product.required("serialCode").string())
         var values: [DatabaseValue] = []
         values.reserveCapacity(attributes.count)
         for attribute in attributes { values.append(try product.databaseValue(attribute.name, as: attribute.type)) }
         return RecordUnit(
-            occurrences: [RecordOccurrence(entity: entity, key: key, attributes: values)], path: unitPath, byteOffset: element.byteOffset)
+            occurrences: [RecordOccurrence(entity: entity, key: key, attributes: values)], path: tape.recordPath,
+            byteOffset: tape.baseOffset)
     }
 }

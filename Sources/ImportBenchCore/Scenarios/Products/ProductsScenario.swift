@@ -32,7 +32,7 @@ public struct ProductsScenario: Scenario {
         try ProductsPayloadGenerator(scale: scale, seed: seed).preload(overlap: overlap, changed: changed).write(to: path)
     }
 
-    public func openReader(path: String) throws -> any RecordReader {
-        try ProductsPayloadReader(path: path, schema: schema)
+    public func openReader(path: String, onError: PayloadErrorPolicy) throws -> any RecordReader {
+        try ProductsPayloadReader(path: path, schema: schema, onError: onError)
     }
 }

@@ -4,33 +4,39 @@ import ImportBenchStore
 /// `id` is required (it is the natural key); every property may be missing or null, as real feeds
 /// leave `felt`, `cdi`, `mmi`, `alert`, `tsunami`, `nst`, `dmin` and `gap` empty for most events.
 /// Numbers are accepted as integers or decimals wherever the column is REAL (`"mag": 2` and `1.7`).
+/// With `onError: .skip` a feature that cannot be read is left out and counted as a "malformed feature".
 public final class QuakesPayloadReader: RecordReader {
     public let path: String
-    private let elements: JSONArrayElementReader
+    private var records: JSONRecordStream
     private let entity: Int
     private let properties: [Attribute]
 
-    public init(path: String, schema: Schema) throws {
+    public init(path: String, schema: Schema, onError: PayloadErrorPolicy = .fail, chunkSize: Int = 1 << 20) throws {
         self.path = path
         guard let entity = schema.index(of: QuakesScenario.feature.name), schema.entities[entity] == QuakesScenario.feature else {
             throw PayloadError(file: path, byteOffset: nil, path: nil, expected: "the quakes schema", found: "schema '\(schema.name)'")
         }
         self.entity = entity
         properties = Array(QuakesScenario.propertyAttributes)
-        elements = try JSONArrayElementReader(path: path, arrayPath: ["features"])
+        let elements = try JSONArrayElementReader(path: path, arrayPath: ["features"], chunkSize: chunkSize)
+        records = JSONRecordStream(elements: elements, recordName: "feature", onError: onError)
     }
 
     public func nextUnit() throws -> RecordUnit? {
-        guard let element = try elements.next() else { return nil }
-        let unitPath = "features[\(element.index)]"
-        let tape = try JSONTape(bytes: element.bytes, baseOffset: element.byteOffset, file: path, recordPath: unitPath)
+        try records.nextUnit { try unit(of: $0) }
+    }
+
+    public var skippedRecords: [String: Int] { records.errors.skippedRecords }
+    public var skippedErrors: [PayloadError] { records.errors.skippedErrors }
+
+    private func unit(of tape: JSONTape) throws -> RecordUnit {
         let feature = try tape.root.object()
         let id = try feature.required("id")
         let key: DatabaseValue = id.kind == .number ? .text(String(try id.int64())) : .text(try id.string())
 
         var attributes: [DatabaseValue] = []
         attributes.reserveCapacity(properties.count + 3)
-        if let object = feature["properties"], !object.isNull {
+        if let object = try feature["properties"], !object.isNull {
             let properties = try object.object()
             for attribute in self.properties { attributes.append(try properties.databaseValue(attribute.name, as: attribute.type)) }
         } else {
@@ -39,12 +45,12 @@ public final class QuakesPayloadReader: RecordReader {
         attributes += try coordinates(of: feature)
 
         let occurrence = RecordOccurrence(entity: entity, key: key, attributes: attributes)
-        return RecordUnit(occurrences: [occurrence], path: unitPath, byteOffset: element.byteOffset)
+        return RecordUnit(occurrences: [occurrence], path: tape.recordPath, byteOffset: tape.baseOffset)
     }
 
     /// Longitude, latitude and depth of a Point; NULLs when the geometry is absent.
     private func coordinates(of feature: JSONObject) throws -> [DatabaseValue] {
-        guard let geometry = feature["geometry"], !geometry.isNull,
+        guard let geometry = try feature["geometry"], !geometry.isNull,
             let coordinates = try geometry.object()["coordinates"], !coordinates.isNull
         else { return [.null, .null, .null] }
         var values: [DatabaseValue] = []

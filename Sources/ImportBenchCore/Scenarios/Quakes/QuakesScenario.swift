@@ -41,7 +41,7 @@ public struct QuakesScenario: Scenario {
         try QuakesPayloadGenerator(scale: scale, seed: seed).preload(overlap: overlap, changed: changed).write(to: path)
     }
 
-    public func openReader(path: String) throws -> any RecordReader {
-        try QuakesPayloadReader(path: path, schema: schema)
+    public func openReader(path: String, onError: PayloadErrorPolicy) throws -> any RecordReader {
+        try QuakesPayloadReader(path: path, schema: schema, onError: onError)
     }
 }

@@ -10,10 +10,13 @@ import ImportBenchStore
 /// dangle), so it is skipped and counted in `skippedRows` by reason; everything else is imported.
 /// Repeated keys are kept: the last row wins, as for every scenario. The reader remembers the
 /// stop and trip ids it has met (memory grows with those, never with stop_times).
+///
+/// A row of the wrong width or with a field that does not read (an empty key, a bad number, invalid
+/// UTF-8) is a `PayloadError`; with `onError: .skip` it is left out and counted as
+/// `stops.txt: malformed row` instead. A skipped stop or trip is then unknown to its stop_times.
 public final class TransitPayloadReader: RecordReader {
     public let directory: String
-    /// Rows left out, by reason (`stop_times.txt: stop_id not in stops.txt`).
-    public private(set) var skippedRows: [String: Int] = [:]
+    private var errors: PayloadErrorHandler
 
     private enum Phase { case stops, trips, stopTimes, finished }
     private var phase = Phase.stops
@@ -31,8 +34,9 @@ public final class TransitPayloadReader: RecordReader {
     static let missingStop = "\(TransitScenario.stopTimesFile): stop_id not in \(TransitScenario.stopsFile)"
 
     /// - Parameter chunkSize: bytes per read of each file; small values exist for tests.
-    public init(directory: String, schema: Schema, chunkSize: Int = 1 << 20) throws {
+    public init(directory: String, schema: Schema, onError: PayloadErrorPolicy = .fail, chunkSize: Int = 1 << 20) throws {
         self.directory = directory
+        errors = PayloadErrorHandler(policy: onError)
         guard let stop = schema.index(of: TransitScenario.stop.name), schema.entities[stop] == TransitScenario.stop,
             let trip = schema.index(of: TransitScenario.trip.name), schema.entities[trip] == TransitScenario.trip,
             let stopTime = schema.index(of: TransitScenario.stopTime.name), schema.entities[stopTime] == TransitScenario.stopTime
@@ -57,40 +61,82 @@ public final class TransitPayloadReader: RecordReader {
         sequenceAttribute = TransitScenario.stopTime.attributes.firstIndex { $0.name == "stop_sequence" } ?? 0
     }
 
-    public var skippedRecords: [String: Int] { skippedRows }
+    /// Rows left out, by reason (`stop_times.txt: stop_id not in stops.txt`, `stops.txt: malformed row`).
+    public var skippedRows: [String: Int] { errors.skippedRecords }
+
+    public var skippedRecords: [String: Int] { errors.skippedRecords }
+    public var skippedErrors: [PayloadError] { errors.skippedErrors }
 
     /// Rows skipped so far, all reasons together.
     public var skippedRowCount: Int { skippedRows.values.reduce(0, +) }
 
     public func nextUnit() throws -> RecordUnit? {
+        try errors.throwIfFailed()
+        do {
+            return try readUnit()
+        } catch {
+            throw errors.fail(error)
+        }
+    }
+
+    private func readUnit() throws -> RecordUnit? {
         while true {
             switch phase {
             case .stops:
-                guard try stops.csv.nextRow() else {
+                guard try advance(stops) else {
                     phase = .trips
                     continue
                 }
-                let key = try stops.csv.requiredText(stops.key)
-                knownStops.insert(key)
-                return stops.unit(key: key, attributes: try stops.attributeValues())
+                if let unit = try readable(stops, { try keyedUnit(stops) }) {
+                    knownStops.insert(unit.key)
+                    return unit.unit
+                }
             case .trips:
-                guard try trips.csv.nextRow() else {
+                guard try advance(trips) else {
                     phase = .stopTimes
                     continue
                 }
-                let key = try trips.csv.requiredText(trips.key)
-                knownTrips.insert(key)
-                return trips.unit(key: key, attributes: try trips.attributeValues())
+                if let unit = try readable(trips, { try keyedUnit(trips) }) {
+                    knownTrips.insert(unit.key)
+                    return unit.unit
+                }
             case .stopTimes:
-                guard try stopTimes.csv.nextRow() else {
+                guard try advance(stopTimes) else {
                     phase = .finished
                     continue
                 }
-                if let unit = try stopTimeUnit() { return unit }
+                if let row = try readable(stopTimes, stopTimeUnit), let unit = row { return unit }
             case .finished:
                 return nil
             }
         }
+    }
+
+    /// Moves `table` to its next row of the header's width, skipping or throwing ragged ones by the
+    /// policy; false at the end of the file.
+    private func advance(_ table: TableReader) throws -> Bool {
+        while true {
+            switch try table.csv.readRow() {
+            case .success(let hasRow): return hasRow
+            case .failure(let error): try errors.skip(error, reason: table.malformedRow)
+            }
+        }
+    }
+
+    /// What `read` makes of the current row, or nil when the row did not read and the policy skips it.
+    private func readable<Value>(_ table: TableReader, _ read: () throws -> Value) throws -> Value? {
+        do {
+            return try read()
+        } catch let error as PayloadError {
+            try errors.skip(error, reason: table.malformedRow)
+            return nil
+        }
+    }
+
+    /// A stop or trip row's unit, with its key: the id is known only once the whole row has read.
+    private func keyedUnit(_ table: TableReader) throws -> (key: String, unit: RecordUnit) {
+        let key = try table.csv.requiredText(table.key)
+        return (key, table.unit(key: key, attributes: try table.attributeValues()))
     }
 
     /// The current stop_times row as a unit, or nil when it is skipped.
@@ -102,11 +148,11 @@ public final class TransitPayloadReader: RecordReader {
             throw csv.error(at: stopTimes.key, expected: "a non-empty stop_sequence", found: "an empty field")
         }
         guard knownTrips.contains(tripID) else {
-            skippedRows[Self.missingTrip, default: 0] += 1
+            errors.count(Self.missingTrip)
             return nil
         }
         guard knownStops.contains(stopID) else {
-            skippedRows[Self.missingStop, default: 0] += 1
+            errors.count(Self.missingStop)
             return nil
         }
         var attributes = try stopTimes.attributeValues()
@@ -124,12 +170,15 @@ private struct TableReader {
     let key: Int
     /// Column of each attribute, nil where the file lacks it; with the attribute's type.
     let columns: [(index: Int?, type: ColumnType)]
+    /// The skip reason of a row that does not read: `stops.txt: malformed row`.
+    let malformedRow: String
 
     init(csv: CSVRecordReader, entity: Int, key: Int, attributes: [Attribute]) {
         self.csv = csv
         self.entity = entity
         self.key = key
         columns = attributes.map { (csv.column(named: $0.name), $0.type) }
+        malformedRow = "\(csv.fileName): malformed row"
     }
 
     func attributeValues() throws -> [DatabaseValue] {

@@ -64,7 +64,7 @@ public struct TransitScenario: Scenario {
         try TransitPayloadGenerator(scale: scale, seed: seed).preload(overlap: overlap, changed: changed).write(to: path)
     }
 
-    public func openReader(path: String) throws -> any RecordReader {
-        try TransitPayloadReader(directory: path, schema: schema)
+    public func openReader(path: String, onError: PayloadErrorPolicy) throws -> any RecordReader {
+        try TransitPayloadReader(directory: path, schema: schema, onError: onError)
     }
 }

@@ -1,0 +1,59 @@
+/// The elements of one JSON array read as records under a `PayloadErrorPolicy`, shared by the JSON
+/// scenarios' readers. An element the splitter delimited but that fails to parse, or parses but
+/// fails to decode, is one bad record: skipped with `.skip`, thrown with `.fail`. Splitter errors
+/// are always thrown, and so is a parse failure in an element whose strings hold an element seam:
+/// its end may not be its own (see `JSONArrayElement.hasElementSeamInsideString`). Every error
+/// thrown is final.
+struct JSONRecordStream {
+    private let elements: JSONArrayElementReader
+    /// The skip reason, such as `malformed channel`.
+    private let reason: String
+    private(set) var errors: PayloadErrorHandler
+
+    init(elements: JSONArrayElementReader, recordName: String, onError: PayloadErrorPolicy) {
+        self.elements = elements
+        reason = "malformed \(recordName)"
+        errors = PayloadErrorHandler(policy: onError)
+    }
+
+    /// The next element that `decode` turns into a unit, or nil at the end of the array.
+    /// `decode` receives the element's tape, whose record path and base offset are the unit's.
+    mutating func nextUnit(_ decode: (JSONTape) throws -> RecordUnit) throws -> RecordUnit? {
+        try errors.throwIfFailed()
+        do {
+            while let element = try elements.next() {
+                if let unit = try unit(of: element, decode) { return unit }
+            }
+            return nil
+        } catch {
+            throw errors.fail(error)
+        }
+    }
+
+    /// The element's unit, or nil when it was skipped.
+    private mutating func unit(
+        of element: JSONArrayElement, _ decode: (JSONTape) throws -> RecordUnit
+    ) throws -> RecordUnit? {
+        let recordPath = elements.elementPath(element.index)
+        let tape: JSONTape
+        do {
+            tape = try JSONTape(
+                bytes: element.bytes, baseOffset: element.byteOffset, file: elements.path, recordPath: recordPath)
+        } catch {
+            if errors.policy == .skip, element.hasElementSeamInsideString {
+                throw PayloadError(
+                    file: error.file, byteOffset: error.byteOffset, path: error.path, expected: error.expected,
+                    found: error.found + "; not skipped: a string in \(recordPath) holds what looks like the start of "
+                        + "another element, so a quote is likely out of place and where the element ends is unknown")
+            }
+            try errors.skip(error, reason: reason)
+            return nil
+        }
+        do {
+            return try decode(tape)
+        } catch let error as PayloadError {
+            try errors.skip(error, reason: reason)
+            return nil
+        }
+    }
+}
