@@ -76,6 +76,11 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Continue the checkpointed imports in --db: --checkpoint, refusing to start when no store is there.")
     var resume = false
 
+    @Option(help: ArgumentHelp(
+        "A payload record that cannot be read (wrong type, missing key, ragged CSV row): fail stops the import with its location; skip leaves it out of every run alike, counts it and shows the first errors. Damage that loses the file's structure (truncation) always stops.",
+        valueName: "fail|skip"))
+    var onError: PayloadErrorPolicy = .fail
+
     @Flag(help: "No progress on stderr.")
     var quiet = false
 
@@ -145,6 +150,7 @@ struct RunCommand: ParsableCommand {
         }.map {
             var configuration = $0
             configuration.checkpoint = checkpoint || resume
+            configuration.onError = onError
             return configuration
         }
     }
@@ -220,6 +226,7 @@ struct RunCommand: ParsableCommand {
         for (reason, count) in outcome.skippedRecords.sorted(by: { $0.key < $1.key }) {
             text += "skipped \(SummaryTable.count(count)) records, in every run: \(reason)\n"
         }
+        for error in outcome.skippedErrors.prefix(3) { text += "  for example: \(error)\n" }
         if outcome.results.contains(where: { $0.measurement.resumedFrom != nil }) {
             text += "(resumed) continued a checkpointed import: its counts and times cover only the batches after the checkpoint\n"
         }
@@ -251,3 +258,4 @@ struct RunCommand: ParsableCommand {
 }
 
 extension BenchmarkPreset: ExpressibleByArgument {}
+extension PayloadErrorPolicy: ExpressibleByArgument {}

@@ -113,3 +113,37 @@ struct IsolatedRunTests {
         #expect(result.output.contains("cannot rebuild run"))
     }
 }
+
+@Suite("bench run on a payload with one bad record")
+struct SkipPolicyEndToEndTests {
+    @Test("--on-error skip leaves the bad channel out of every run, all valid; fail stops with its record path")
+    func skipOrFail() throws {
+        let directory = try RunCommandEndToEndTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let full = directory.appendingPathComponent("full.json").path
+        try ChatScenario().generate(scale: 0.06, seed: 1, to: full)
+        var text = try String(contentsOfFile: full, encoding: .utf8)
+        // The second channel's cid becomes a number: a record that can be delimited but not read.
+        let cids = text.ranges(of: "\"cid\":")
+        let valueStart = try #require(cids.dropFirst().first).upperBound
+        let valueEnd = try #require(text[text.index(after: valueStart)...].firstIndex(of: "\"")).utf16Offset(in: text) + 1
+        text.replaceSubrange(valueStart..<String.Index(utf16Offset: valueEnd, in: text), with: "7")
+        let bad = directory.appendingPathComponent("bad.json").path
+        try text.write(toFile: bad, atomically: true, encoding: .utf8)
+
+        let csv = directory.appendingPathComponent("r.csv").path
+        let skip = try #require(try BenchCommand.parseAsRoot(
+            ["run", "--payload", bad, "--on-error", "skip", "--strategy", "upsert", "--quiet", "--no-isolate", "--csv", csv]) as? RunCommand)
+        try skip.run()
+        let rows = try String(contentsOfFile: csv, encoding: .utf8).split(separator: "\r\n").dropFirst()
+        #expect(rows.count == 2)
+        #expect(rows.allSatisfy { $0.contains(",true,") })
+
+        let fail = try #require(try BenchCommand.parseAsRoot(
+            ["run", "--payload", bad, "--strategy", "upsert", "--quiet", "--no-isolate", "--csv", csv]) as? RunCommand)
+        let error = #expect(throws: CommandFailure.self) { try fail.run() }
+        #expect(error?.message.contains("channels[1].channel.cid") == true)
+        #expect(error?.message.contains("Checked: the store holds exactly its committed batches") == true)
+        #expect(error?.exitCode == 1)
+    }
+}

@@ -21,6 +21,8 @@ public struct BenchmarkConfiguration {
     public var prewarmChunkSize: Int
     /// Record each committed batch in the kept store and resume an unfinished import found there.
     public var checkpoint = false
+    /// Whether a payload record that cannot be read stops every run or is skipped, alike in all.
+    public var onError = PayloadErrorPolicy.fail
 
     public init(
         scenario: any Scenario, scale: Scale = .base, seed: UInt64 = 1, payloadPath: String? = nil,
@@ -66,6 +68,8 @@ public struct BenchmarkOutcome: Sendable {
     public var referenceSkipped: String?
     /// Payload records every run left out, by reason (a stop_time whose stop is missing).
     public var skippedRecords: [String: Int]
+    /// The first few errors of records skipped under `--on-error skip`, as examples.
+    public var skippedErrors: [PayloadError] = []
     public var payloadPath: String
     public var payloadBytes: Int64
 }
@@ -112,19 +116,19 @@ public final class Benchmark {
         var referenceSkipped: String?
         let preloadPath = try resolvePreload(payloadPath: payloadPath, in: workDirectory)
         // Every run reads the payload through the same reader, so what it skips is the same for all.
-        let payloadReader = try scenario.openReader(path: payloadPath)
+        let payloadReader = try scenario.openReader(path: payloadPath, onError: configuration.onError)
         do {
         if let preloadPath {
             guard FileManager.default.fileExists(atPath: preloadPath) else {
                 throw PayloadError(file: preloadPath, byteOffset: nil, path: nil, expected: "a readable preload payload", found: "no such file")
             }
             expected = try ExpectedContent.build(
-                schema: scenario.schema, preload: scenario.openReader(path: preloadPath),
+                schema: scenario.schema, preload: scenario.openReader(path: preloadPath, onError: configuration.onError),
                 reader: payloadReader, scratchPath: scratchPath)
             // A refresh may name objects only the preload holds; plain inserts into an empty store cannot.
             do {
                 expectedWithoutPreload = try ExpectedContent.build(
-                    schema: scenario.schema, reader: scenario.openReader(path: payloadPath), scratchPath: scratchPath)
+                    schema: scenario.schema, reader: scenario.openReader(path: payloadPath, onError: configuration.onError), scratchPath: scratchPath)
             } catch let error as ImportError {
                 referenceSkipped = "the payload alone cannot be loaded into an empty store (\(error))"
             }
@@ -136,6 +140,7 @@ public final class Benchmark {
             throw try importBadPayload(error, payloadPath: payloadPath, preloadPath: preloadPath, in: workDirectory, observe)
         }
         let skippedRecords = payloadReader.skippedRecords
+        let skippedErrors = payloadReader.skippedErrors
 
         let strategies = configuration.plannedStrategies.filter {
             referenceSkipped == nil || $0.name != StrategyRegistry.reference.name
@@ -150,7 +155,7 @@ public final class Benchmark {
                 _ = try execute(ImportRun(
                     scenario: scenario, payloadPath: payloadPath, strategy: strategy, batchSize: configuration.batchSize,
                     databasePath: databasePath, prewarmChunkSize: configuration.prewarmChunkSize,
-                    preloadPath: isReference ? nil : preloadPath), { _ in })
+                    preloadPath: isReference ? nil : preloadPath, onError: configuration.onError), { _ in })
                 DatabaseFile.remove(databasePath)
             }
         }
@@ -164,7 +169,8 @@ public final class Benchmark {
                 let run = ImportRun(
                     scenario: scenario, payloadPath: payloadPath, strategy: strategy, batchSize: configuration.batchSize,
                     databasePath: databasePath, prewarmChunkSize: configuration.prewarmChunkSize,
-                    preloadPath: isReference ? nil : preloadPath, checkpoint: configuration.checkpoint)
+                    preloadPath: isReference ? nil : preloadPath, checkpoint: configuration.checkpoint,
+                    onError: configuration.onError)
                 let target = isReference ? (expectedWithoutPreload ?? expected) : expected
                 let measurement = try withoutActuallyEscaping(observe) { observe in
                     try execute(run) { occurrences in
@@ -187,7 +193,7 @@ public final class Benchmark {
         let payloadBytes = PayloadSize.bytes(at: payloadPath)
         return BenchmarkOutcome(
             results: results, expected: expected, expectedWithoutPreload: expectedWithoutPreload, referenceSkipped: referenceSkipped,
-            skippedRecords: skippedRecords,
+            skippedRecords: skippedRecords, skippedErrors: skippedErrors,
             payloadPath: payloadPath, payloadBytes: payloadBytes)
     }
 
@@ -211,7 +217,8 @@ public final class Benchmark {
             let run = ImportRun(
                 scenario: configuration.scenario, payloadPath: payloadPath, strategy: strategy, batchSize: configuration.batchSize,
                 databasePath: databasePath, prewarmChunkSize: configuration.prewarmChunkSize,
-                preloadPath: isReference ? nil : preloadPath, checkpoint: configuration.checkpoint)
+                preloadPath: isReference ? nil : preloadPath, checkpoint: configuration.checkpoint,
+                    onError: configuration.onError)
             let failure: (pass: Int, occurrences: Int, message: String)
             do {
                 _ = try execute(run, { _ in })

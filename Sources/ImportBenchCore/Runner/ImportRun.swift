@@ -14,13 +14,15 @@ public struct ImportRun {
     /// Record each committed batch in the store, and continue an unfinished import of the same
     /// payload found there instead of starting again.
     public let checkpoint: Bool
+    /// Whether a payload record that cannot be read stops the import or is skipped and counted.
+    public let onError: PayloadErrorPolicy
     /// Asked before each batch is written and before it is committed; true rolls it back and stops.
     public var stopRequested: () -> Bool = { ImportInterruption.isRequested }
 
     public init(
         scenario: any Scenario, payloadPath: String, strategy: any ImportStrategy.Type,
         batchSize: BatchSize, databasePath: String, prewarmChunkSize: Int = 500, preloadPath: String? = nil,
-        checkpoint: Bool = false
+        checkpoint: Bool = false, onError: PayloadErrorPolicy = .fail
     ) {
         self.scenario = scenario
         self.payloadPath = payloadPath
@@ -30,12 +32,14 @@ public struct ImportRun {
         self.prewarmChunkSize = prewarmChunkSize
         self.preloadPath = preloadPath
         self.checkpoint = checkpoint
+        self.onError = onError
     }
 
     /// What must match for a checkpoint to be resumed: the same payload, preload, strategy and batching.
     var identity: String {
         [
             "scenario=\(scenario.name)", "strategy=\(strategy.name)", "batch=\(batchSize)", "chunk=\(prewarmChunkSize)",
+            "on-error=\(onError)",
             "payload=\(PayloadFingerprint.of(payloadPath))", "preload=\(preloadPath.map(PayloadFingerprint.of) ?? "none")",
         ].joined(separator: ";")
     }
@@ -109,7 +113,7 @@ public struct ImportRun {
     /// Its rows carry generation 0, below every import's.
     private func preload(_ path: String, into store: Connection) throws {
         let loader = try CeilingStrategy(context: StrategyContext(schema: scenario.schema, store: store, generation: 0))
-        let batcher = RecordBatcher(reader: try scenario.openReader(path: path), batchSize: .all)
+        let batcher = RecordBatcher(reader: try scenario.openReader(path: path, onError: onError), batchSize: .all)
         while let batch = try batcher.next() { try loader.write(batch, pass: 0) }
         try loader.finishPass(0)
     }
@@ -186,7 +190,7 @@ public struct ImportRun {
             let skipped = passDone ? Int.max : (resume?.pass == pass ? resume?.batches ?? 0 : 0)
             if passDone && pass > 0 { continue }
 
-            let batcher = RecordBatcher(reader: try scenario.openReader(path: payloadPath), batchSize: batchSize)
+            let batcher = RecordBatcher(reader: try scenario.openReader(path: payloadPath, onError: onError), batchSize: batchSize)
             let wholePass = instance.transactionScope == .wholePass
             var open = false
             do {
@@ -287,9 +291,9 @@ extension ImportRun {
     /// `pass` committed: worked out from the records, independently of the strategy, so a store that
     /// kept half a batch, or lost a committed one, is caught.
     public func committedDigest(pass: Int, committedOccurrences: Int, scratchPath: String) throws -> ContentDigest {
-        let preload = try preloadPath.map { try scenario.openReader(path: $0) }
+        let preload = try preloadPath.map { try scenario.openReader(path: $0, onError: onError) }
         func prefix() throws -> any RecordReader {
-            PrefixRecordReader(try scenario.openReader(path: payloadPath), occurrences: committedOccurrences)
+            PrefixRecordReader(try scenario.openReader(path: payloadPath, onError: onError), occurrences: committedOccurrences)
         }
         let loads: [(reader: any RecordReader, mode: ReferenceLoadMode)]
         if strategy.passes == 1 {
@@ -297,7 +301,7 @@ extension ImportRun {
         } else if pass == 0 {
             loads = [(try prefix(), .attributesOnly)]
         } else {
-            loads = [(try scenario.openReader(path: payloadPath), .attributesOnly), (try prefix(), .relationshipsOnly)]
+            loads = [(try scenario.openReader(path: payloadPath, onError: onError), .attributesOnly), (try prefix(), .relationshipsOnly)]
         }
         return try ExpectedContent.committedDigest(schema: scenario.schema, preload: preload, loads: loads, scratchPath: scratchPath)
     }

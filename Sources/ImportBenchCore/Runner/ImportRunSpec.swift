@@ -8,6 +8,7 @@ public struct ImportRunSpec: Codable, Sendable, Equatable {
     public var prewarmChunkSize: Int
     public var preloadPath: String?
     public var checkpoint: Bool?
+    public var onError: PayloadErrorPolicy?
 
     public init(_ run: ImportRun) {
         scenario = run.scenario.name
@@ -18,6 +19,7 @@ public struct ImportRunSpec: Codable, Sendable, Equatable {
         prewarmChunkSize = run.prewarmChunkSize
         preloadPath = run.preloadPath
         checkpoint = run.checkpoint
+        onError = run.onError
     }
 
     /// The run this spec names; unknown names are an `ImportError.invalidRequest`.
@@ -31,6 +33,6 @@ public struct ImportRunSpec: Codable, Sendable, Equatable {
         return ImportRun(
             scenario: scenario, payloadPath: payloadPath, strategy: strategy, batchSize: batchSize,
             databasePath: databasePath, prewarmChunkSize: prewarmChunkSize, preloadPath: preloadPath,
-            checkpoint: checkpoint ?? false)
+            checkpoint: checkpoint ?? false, onError: onError ?? .fail)
     }
 }
