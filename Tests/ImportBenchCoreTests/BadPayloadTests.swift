@@ -284,7 +284,7 @@ struct BadPayloadTests {
         try withFile(unclosed) { path in
             let error = try #require(drain(try chat.openReader(path: path, onError: .skip)).error)
             #expect(error == PayloadError(
-                file: path, byteOffset: unclosed.count, path: nil, expected: "']' for the value starting at byte 10",
+                file: path, byteOffset: unclosed.count, path: nil, expected: "']': the value that starts at byte 10 is cut short",
                 found: "end of file"))
         }
     }

@@ -381,7 +381,7 @@ public final class JSONArrayElementReader {
                 } else {
                     what = openers.last == .openBrace ? "'}'" : "']'"
                 }
-                throw truncated(expected: "\(what) for the value starting at byte \(valueStart)", path: context)
+                throw truncated(expected: "\(what): the value that starts at byte \(valueStart) is cut short", path: context)
             }
             index = position + overshoot
         }
