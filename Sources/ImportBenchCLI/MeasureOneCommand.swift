@@ -57,6 +57,7 @@ struct ChildProcessExecutor {
         let result = output.fileHandleForReading.readDataToEndOfFile()
         let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
+        InterruptHandler.forward(to: 0)
         guard process.terminationStatus == 0 else {
             if let report = try? JSONDecoder().decode(RunFailureReport.self, from: result) { throw report }
             let reason = message.trimmingCharacters(in: .whitespacesAndNewlines)

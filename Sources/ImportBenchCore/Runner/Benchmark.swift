@@ -230,6 +230,9 @@ public final class Benchmark {
             } catch let report as RunFailureReport {
                 if report.stage == .interrupted { throw report }
                 failure = (report.pass, report.committedOccurrences, report.summary)
+            } catch {
+                lines.append("\(strategy.name): failed before importing: \(error)")
+                continue
             }
             let scratch = workDirectory.appendingPathComponent("committed-\(strategy.name).sqlite").path
             let expected = try run.committedDigest(pass: failure.pass, committedOccurrences: failure.occurrences, scratchPath: scratch)

@@ -54,7 +54,10 @@ public struct ImportRun {
             let generation: Int64
             if let resumePoint {
                 generation = resumePoint.generation
-                measurement.resumedFrom = ResumePoint(pass: resumePoint.pass, batches: resumePoint.batches)
+                // Picking up at the very start (schema and preload kept, nothing imported) is no resumption to report.
+                if resumePoint.pass > 0 || resumePoint.batches > 0 || resumePoint.passFinished {
+                    measurement.resumedFrom = ResumePoint(pass: resumePoint.pass, batches: resumePoint.batches)
+                }
             } else {
                 generation = try createStore(store, ledger: ledger)
             }
@@ -182,19 +185,27 @@ public struct ImportRun {
         }
 
         let resume = state.resumePoint
+        // A resumed import reads only the passes it has left; the first of them counts the occurrences.
+        var countingPass: Int?
         for pass in 0..<strategy.passes {
             state.pass = pass
             state.committedBatches = 0
             state.committedOccurrences = 0
             let passDone = resume.map { pass < $0.pass || (pass == $0.pass && $0.passFinished) } ?? false
-            let skipped = passDone ? Int.max : (resume?.pass == pass ? resume?.batches ?? 0 : 0)
-            if passDone && pass > 0 { continue }
+            if passDone { continue }
+            if countingPass == nil { countingPass = pass }
+            let skipped = resume?.pass == pass ? resume?.batches ?? 0 : 0
 
-            let batcher = RecordBatcher(reader: try scenario.openReader(path: payloadPath, onError: onError), batchSize: batchSize)
+            let batcher: RecordBatcher
+            do {
+                batcher = RecordBatcher(reader: try scenario.openReader(path: payloadPath, onError: onError), batchSize: batchSize)
+            } catch {
+                throw fail(.reading, batch: nil, index: 0, error)
+            }
             let wholePass = instance.transactionScope == .wholePass
             var open = false
             do {
-                if wholePass && !passDone {
+                if wholePass {
                     try timed(&measurement.commitSeconds) { try store.begin() }
                     open = true
                 }
@@ -206,8 +217,9 @@ public struct ImportRun {
                         throw fail(.reading, batch: nil, index: batcher.batchesHandedOut, error)
                     }
                     guard let batch = next else { break }
-                    if pass == 0 { measurement.occurrences += batch.occurrences.count }
+                    if pass == countingPass { measurement.occurrences += batch.occurrences.count }
                     if batch.index < skipped {
+                        if stopRequested() { throw fail(.interrupted, batch: batch, Interrupted()) }
                         state.committedBatches += 1
                         state.committedOccurrences += batch.occurrences.count
                         continue
@@ -232,7 +244,6 @@ public struct ImportRun {
                     }
                     progress?(batcher.occurrencesRead)
                 }
-                if passDone { continue }
                 if !wholePass {
                     try timed(&measurement.commitSeconds) { try store.begin() }
                     open = true

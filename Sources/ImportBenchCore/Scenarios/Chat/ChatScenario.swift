@@ -56,7 +56,11 @@ public struct ChatScenario: Scenario {
         Entity(
             "reaction", key: Attribute("key", .text),
             attributes: [Attribute("type", .text), Attribute("score", .integer), Attribute("created_at", .text)],
-            toOne: [ToOneRelationship("message", to: "message", owner: true), ToOneRelationship("user", to: "user")]),
+            // `latest_reactions` is the newest few, not all of them: older reactions stay stored.
+            toOne: [
+                ToOneRelationship("message", to: "message", owner: true, listing: .partial),
+                ToOneRelationship("user", to: "user"),
+            ]),
         Entity(
             "attachment", key: Attribute("key", .text),
             attributes: [
