@@ -33,8 +33,11 @@ enum InterruptHandler {
         signal(SIGINT) { _ in ImportInterruption.request() }
     }
 
-    /// A process may start with SIGINT blocked, inherited from whatever spawned it.
+    /// A process may start with SIGINT blocked, inherited from whatever spawned it. The statics the
+    /// handler reads are touched here first: their lazy initialisation is not async-signal-safe.
     private static func unblock() {
+        _ = ImportInterruption.isRequested
+        _ = child.load(ordering: .relaxed)
         var set = sigset_t()
         sigemptyset(&set)
         sigaddset(&set, SIGINT)
