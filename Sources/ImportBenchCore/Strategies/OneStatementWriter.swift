@@ -9,6 +9,21 @@ struct OneStatementWriter {
     /// Per entity and many-to-many relationship: source pk, then (target pk or NULL, target key).
     let joinStatements: [[Statement]]
 
+    /// Prepares `objectSQL` per entity and `joinSQL` per many-to-many relationship, given the import's generation.
+    init(
+        context: StrategyContext, objectSQL: (Entity, Schema, Int64) -> String,
+        joinSQL: (Entity, ManyToManyRelationship, Schema, Int64) -> String
+    ) throws {
+        let schema = context.schema
+        let store = context.store
+        let generation = context.generation
+        self.schema = schema
+        objectStatements = try schema.entities.map { try store.prepare(objectSQL($0, schema, generation)) }
+        joinStatements = try schema.entities.map { entity in
+            try entity.manyToMany.map { try store.prepare(joinSQL(entity, $0, schema, generation)) }
+        }
+    }
+
     func write(_ batch: RecordBatch) throws {
         // pks this batch has written: references to them need no lookup inside the statement.
         var known = KnownPKs(entityCount: schema.entities.count)

@@ -12,14 +12,11 @@ public final class ReplaceStrategy: ImportStrategy {
     private let writer: OneStatementWriter
 
     public init(context: StrategyContext) throws {
-        let schema = context.schema
-        let store = context.store
-        let generation = context.generation
-        writer = OneStatementWriter(
-            schema: schema,
-            objectStatements: try schema.entities.map { try store.prepare($0.replaceObjectSQL(in: schema, generation: generation)) },
-            joinStatements: try schema.entities.map { entity in
-                try entity.manyToMany.map { try store.prepare(entity.replaceJoinSQL($0, in: schema, generation: generation)) }
+        writer = try OneStatementWriter(
+            context: context,
+            objectSQL: { entity, schema, generation in entity.replaceObjectSQL(in: schema, generation: generation) },
+            joinSQL: { entity, relationship, schema, generation in
+                entity.replaceJoinSQL(relationship, in: schema, generation: generation)
             })
     }
 

@@ -10,14 +10,11 @@ public final class UpsertStrategy: ImportStrategy {
     private let sweep: RefreshSweep
 
     public init(context: StrategyContext) throws {
-        let schema = context.schema
-        let store = context.store
-        let generation = context.generation
-        writer = OneStatementWriter(
-            schema: schema,
-            objectStatements: try schema.entities.map { try store.prepare($0.upsertObjectSQL(in: schema, generation: generation)) },
-            joinStatements: try schema.entities.map { entity in
-                try entity.manyToMany.map { try store.prepare(entity.upsertJoinSQL($0, in: schema, generation: generation)) }
+        writer = try OneStatementWriter(
+            context: context,
+            objectSQL: { entity, schema, generation in entity.upsertObjectSQL(in: schema, generation: generation) },
+            joinSQL: { entity, relationship, schema, generation in
+                entity.upsertJoinSQL(relationship, in: schema, generation: generation)
             })
         sweep = try RefreshSweep(context: context)
     }
