@@ -81,6 +81,16 @@ struct RunCommand: ParsableCommand {
         valueName: "fail|skip"))
     var onError: PayloadErrorPolicy = .fail
 
+    @Option(help: ArgumentHelp(
+        "The store's journal: wal lets readers go on while a batch writes; delete (a rollback journal) locks them out while it commits.",
+        valueName: "wal|delete"))
+    var journal: StoreSettings.Journal = .wal
+
+    @Option(help: ArgumentHelp(
+        "How often SQLite waits for the disk: off (never; fastest, a power cut may corrupt), normal (at checkpoints in WAL), full (every commit).",
+        valueName: "off|normal|full"))
+    var synchronous: StoreSettings.Synchronous = .normal
+
     @Flag(help: "No progress on stderr.")
     var quiet = false
 
@@ -151,6 +161,7 @@ struct RunCommand: ParsableCommand {
             var configuration = $0
             configuration.checkpoint = checkpoint || resume
             configuration.onError = onError
+            configuration.settings = StoreSettings(journal: journal, synchronous: synchronous)
             return configuration
         }
     }
@@ -220,7 +231,7 @@ struct RunCommand: ParsableCommand {
         let source = configuration.payloadPath.map { "payload \($0)" } ?? "scale \(configuration.scale), seed \(configuration.seed)"
         let megabytes = String(format: "%.1f", Double(outcome.payloadBytes) / 1_048_576)
         let change = outcome.expected.outcome
-        var text = "\(configuration.scenario.name): \(source), \(megabytes) MB, batch size \(configuration.batchSize), "
+        var text = "\(configuration.scenario.name): \(source), \(megabytes) MB, batch size \(configuration.batchSize), \(configuration.settings), "
             + "\(SummaryTable.count(outcome.expected.occurrences)) occurrences of "
             + "\(SummaryTable.count(change.inserted + change.updated + change.unchanged)) distinct objects\n"
         for (reason, count) in outcome.skippedRecords.sorted(by: { $0.key < $1.key }) {
@@ -259,3 +270,5 @@ struct RunCommand: ParsableCommand {
 
 extension BenchmarkPreset: ExpressibleByArgument {}
 extension PayloadErrorPolicy: ExpressibleByArgument {}
+extension StoreSettings.Journal: ExpressibleByArgument {}
+extension StoreSettings.Synchronous: ExpressibleByArgument {}

@@ -62,6 +62,8 @@ public enum ResultColumns {
         Column(name: "csv_version") { _, _ in String(version) },
         // Version 2. Empty for a whole import; "pass/batch" where a checkpointed one resumed: its counts cover only the rest.
         Column(name: "resumed_from") { r, _ in r.measurement.resumedFrom.map { "\($0.pass)/\($0.batches)" } ?? "" },
+        Column(name: "journal_mode") { r, _ in r.settings.journal.rawValue },
+        Column(name: "synchronous") { r, _ in r.settings.synchronous.rawValue },
     ]
 
     public static var names: [String] { columns.map(\.name) }

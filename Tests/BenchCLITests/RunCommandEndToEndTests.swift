@@ -1,6 +1,7 @@
 import Foundation
 @testable import ImportBenchCLI
 import ImportBenchCore
+import ImportBenchStore
 import Testing
 
 @Suite("bench run end to end")
@@ -145,5 +146,33 @@ struct SkipPolicyEndToEndTests {
         #expect(error?.message.contains("channels[1].channel.cid") == true)
         #expect(error?.message.contains("Checked: the store holds exactly its committed batches") == true)
         #expect(error?.exitCode == 1)
+    }
+}
+
+@Suite("bench run store settings")
+struct StoreSettingsEndToEndTests {
+    @Test("--journal and --synchronous reach the store, the header and the CSV; the data is the same", arguments: [
+        ("delete", "full"), ("wal", "off"),
+    ])
+    func journalAndSynchronous(journal: String, synchronous: String) throws {
+        let directory = try RunCommandEndToEndTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let csv = directory.appendingPathComponent("r.csv").path
+        let db = directory.appendingPathComponent("s.sqlite").path
+        let command = try #require(try BenchCommand.parseAsRoot([
+            "run", "--scenario", "products", "--scale", "0.02", "--strategy", "upsert", "--journal", journal,
+            "--synchronous", synchronous, "--db", db, "--quiet", "--no-isolate", "--csv", csv,
+        ]) as? RunCommand)
+        try command.run()
+        let lines = try String(contentsOfFile: csv, encoding: .utf8).split(separator: "\r\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        let header = try #require(lines.first)
+        let rows = lines.dropFirst().map { Dictionary(uniqueKeysWithValues: zip(header, $0)) }
+        #expect(rows.count == 2)
+        #expect(rows.allSatisfy { $0["journal_mode"] == journal && $0["synchronous"] == synchronous && $0["valid"] == "true" })
+        // The kept store says which journal wrote it.
+        let store = try Connection(path: directory.appendingPathComponent("s-upsert.sqlite").path)
+        let statement = try store.prepare("PRAGMA journal_mode")
+        #expect(try statement.step())
+        #expect(statement.value(at: 0) == .text(journal))
     }
 }

@@ -71,7 +71,7 @@ struct RunCommandParsingTests {
     @Test("--help explains every option")
     func helpNamesEveryOption() {
         let help = BenchCommand.helpMessage(for: RunCommand.self)
-        for option in ["--scenario", "--strategy", "--scale", "--batch-size", "--seed", "--repetitions", "--payload", "--db", "--csv", "--prewarm-chunk", "--quiet", "--checkpoint", "--resume"] {
+        for option in ["--scenario", "--strategy", "--scale", "--batch-size", "--seed", "--repetitions", "--payload", "--db", "--csv", "--prewarm-chunk", "--quiet", "--checkpoint", "--resume", "--on-error", "--journal", "--synchronous"] {
             #expect(help.contains(option), "help lacks \(option)")
         }
         for name in StrategyRegistry.knownNames { #expect(help.contains(name)) }

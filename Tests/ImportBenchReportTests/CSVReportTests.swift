@@ -65,7 +65,7 @@ struct CSVReportTests {
             "transaction_count", "rows_written", "vm_steps", "wall_s", "wall_ratio_to_ceiling", "cpu_user_s", "cpu_sys_s",
             "decode_s", "write_s", "commit_s", "peak_rss_bytes", "allocated_bytes", "peak_allocated_bytes",
             "malloc_count", "db_bytes", "digest", "valid", "sqlite_version", "bench_version", "swift_version", "cpu_model",
-            "cpu_count", "os", "sqlite_compile_options", "csv_version", "resumed_from",
+            "cpu_count", "os", "sqlite_compile_options", "csv_version", "resumed_from", "journal_mode", "synchronous",
         ])
     }
 

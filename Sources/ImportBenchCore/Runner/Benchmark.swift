@@ -23,6 +23,8 @@ public struct BenchmarkConfiguration {
     public var checkpoint = false
     /// Whether a payload record that cannot be read stops every run or is skipped, alike in all.
     public var onError = PayloadErrorPolicy.fail
+    /// The store's journal and synchronous setting, for every run.
+    public var settings = StoreSettings.default
 
     public init(
         scenario: any Scenario, scale: Scale = .base, seed: UInt64 = 1, payloadPath: String? = nil,
@@ -155,7 +157,7 @@ public final class Benchmark {
                 _ = try execute(ImportRun(
                     scenario: scenario, payloadPath: payloadPath, strategy: strategy, batchSize: configuration.batchSize,
                     databasePath: databasePath, prewarmChunkSize: configuration.prewarmChunkSize,
-                    preloadPath: isReference ? nil : preloadPath, onError: configuration.onError), { _ in })
+                    preloadPath: isReference ? nil : preloadPath, onError: configuration.onError, settings: configuration.settings), { _ in })
                 DatabaseFile.remove(databasePath)
             }
         }
@@ -170,7 +172,7 @@ public final class Benchmark {
                     scenario: scenario, payloadPath: payloadPath, strategy: strategy, batchSize: configuration.batchSize,
                     databasePath: databasePath, prewarmChunkSize: configuration.prewarmChunkSize,
                     preloadPath: isReference ? nil : preloadPath, checkpoint: configuration.checkpoint,
-                    onError: configuration.onError)
+                    onError: configuration.onError, settings: configuration.settings)
                 let target = isReference ? (expectedWithoutPreload ?? expected) : expected
                 let measurement = try withoutActuallyEscaping(observe) { observe in
                     try execute(run) { occurrences in
@@ -185,7 +187,7 @@ public final class Benchmark {
                     measurement: measurement, uniqueRecords: target.uniqueObjects, outcome: target.outcome,
                     preload: isReference ? nil : configuration.preload?.description, digest: measurement.digest.value,
                     valid: differences.isEmpty && measurement.digest == target.digest, differences: differences,
-                    sqliteVersion: Connection.sqliteVersion, benchVersion: BenchVersion.current)
+                    sqliteVersion: Connection.sqliteVersion, benchVersion: BenchVersion.current, settings: configuration.settings)
                 results.append(result)
                 observe(.runFinished(result))
             }
@@ -218,7 +220,7 @@ public final class Benchmark {
                 scenario: configuration.scenario, payloadPath: payloadPath, strategy: strategy, batchSize: configuration.batchSize,
                 databasePath: databasePath, prewarmChunkSize: configuration.prewarmChunkSize,
                 preloadPath: isReference ? nil : preloadPath, checkpoint: configuration.checkpoint,
-                    onError: configuration.onError)
+                    onError: configuration.onError, settings: configuration.settings)
             let failure: (pass: Int, occurrences: Int, message: String)
             do {
                 _ = try execute(run, { _ in })

@@ -16,13 +16,14 @@ public struct ImportRun {
     public let checkpoint: Bool
     /// Whether a payload record that cannot be read stops the import or is skipped and counted.
     public let onError: PayloadErrorPolicy
+    public let settings: StoreSettings
     /// Asked before each batch is written and before it is committed; true rolls it back and stops.
     public var stopRequested: () -> Bool = { ImportInterruption.isRequested }
 
     public init(
         scenario: any Scenario, payloadPath: String, strategy: any ImportStrategy.Type,
         batchSize: BatchSize, databasePath: String, prewarmChunkSize: Int = 500, preloadPath: String? = nil,
-        checkpoint: Bool = false, onError: PayloadErrorPolicy = .fail
+        checkpoint: Bool = false, onError: PayloadErrorPolicy = .fail, settings: StoreSettings = .default
     ) {
         self.scenario = scenario
         self.payloadPath = payloadPath
@@ -33,6 +34,7 @@ public struct ImportRun {
         self.preloadPath = preloadPath
         self.checkpoint = checkpoint
         self.onError = onError
+        self.settings = settings
     }
 
     /// What must match for a checkpoint to be resumed: the same payload, preload, strategy and batching.
@@ -98,7 +100,7 @@ public struct ImportRun {
     }
 
     private func configure(_ store: Connection) throws {
-        try store.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL")
+        try store.execute(settings.pragmas)
     }
 
     /// Creates the schema, loads the preload and opens the ledger's row in one transaction, so a store

@@ -9,6 +9,7 @@ public struct ImportRunSpec: Codable, Sendable, Equatable {
     public var preloadPath: String?
     public var checkpoint: Bool?
     public var onError: PayloadErrorPolicy?
+    public var settings: StoreSettings?
 
     public init(_ run: ImportRun) {
         scenario = run.scenario.name
@@ -20,6 +21,7 @@ public struct ImportRunSpec: Codable, Sendable, Equatable {
         preloadPath = run.preloadPath
         checkpoint = run.checkpoint
         onError = run.onError
+        settings = run.settings
     }
 
     /// The run this spec names; unknown names are an `ImportError.invalidRequest`.
@@ -33,6 +35,6 @@ public struct ImportRunSpec: Codable, Sendable, Equatable {
         return ImportRun(
             scenario: scenario, payloadPath: payloadPath, strategy: strategy, batchSize: batchSize,
             databasePath: databasePath, prewarmChunkSize: prewarmChunkSize, preloadPath: preloadPath,
-            checkpoint: checkpoint ?? false, onError: onError ?? .fail)
+            checkpoint: checkpoint ?? false, onError: onError ?? .fail, settings: settings ?? .default)
     }
 }

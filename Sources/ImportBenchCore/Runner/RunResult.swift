@@ -23,13 +23,15 @@ public struct RunResult: Sendable {
     public var sqliteVersion: String
     public var benchVersion: String
     public var environment: MachineEnvironment = .current
+    /// The store's journal and synchronous setting the run used.
+    public var settings: StoreSettings
 
     public var records: Int { measurement.occurrences }
 
     public init(
         scenario: String, strategy: String, scale: String, seed: UInt64, batchSize: BatchSize, repetition: Int,
         measurement: ImportMeasurement, uniqueRecords: Int, outcome: RefreshOutcome, preload: String?, digest: String, valid: Bool, differences: [String],
-        sqliteVersion: String, benchVersion: String
+        sqliteVersion: String, benchVersion: String, settings: StoreSettings = .default
     ) {
         self.scenario = scenario
         self.strategy = strategy
@@ -46,6 +48,7 @@ public struct RunResult: Sendable {
         self.differences = differences
         self.sqliteVersion = sqliteVersion
         self.benchVersion = benchVersion
+        self.settings = settings
     }
 }
 
