@@ -22,31 +22,36 @@ public struct ExpectedContent: Sendable {
     public static func build(
         schema: Schema, preload: (any RecordReader)? = nil, reader: any RecordReader, scratchPath: String
     ) throws -> ExpectedContent {
+        try withReferenceStore(schema: schema, at: scratchPath) { connection, loader in
+            if let preload {
+                try connection.inTransaction { _ = try loader.load(preload, mode: .whole, markingTouched: false) }
+                for entity in schema.entities {
+                    try connection.execute("CREATE TABLE \(quoted("before_" + entity.name)) AS SELECT * FROM \(entity.table)")
+                }
+            }
+            let counts = try connection.inTransaction { try loader.load(reader, mode: .whole, markingTouched: true) }
+            try connection.inTransaction { try schema.replaceListedSets(in: connection) }
+            try schema.checkReferences(in: connection)
+            try connection.inTransaction { try schema.removeUnlistedChildren(in: connection) }
+            let outcome = try schema.refreshOutcome(in: connection, preloaded: preload != nil)
+            let digest = try schema.referenceDigest(of: connection)
+            let uniqueObjects = digest.tables.filter { !$0.name.contains(".") }.reduce(0) { $0 + $1.rows }
+            return ExpectedContent(
+                digest: digest, occurrences: counts.occurrences, uniqueObjects: uniqueObjects,
+                keyOnlyReferences: counts.keyOnlyReferences, outcome: outcome)
+        }
+    }
+
+    /// Runs `body` on a fresh scratch file holding the reference tables; the file is removed after.
+    private static func withReferenceStore<T>(
+        schema: Schema, at scratchPath: String, _ body: (Connection, ReferenceLoader) throws -> T
+    ) throws -> T {
         try? FileManager.default.removeItem(atPath: scratchPath)
         defer { try? FileManager.default.removeItem(atPath: scratchPath) }
         let connection = try Connection(path: scratchPath)
         try connection.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF")
         for statement in schema.referenceDDL { try connection.execute(statement) }
-        let loader = try ReferenceLoader(schema: schema, connection: connection)
-
-        if let preload {
-            try connection.inTransaction { _ = try loader.load(preload, mode: .whole, markingTouched: false) }
-            for entity in schema.entities {
-                try connection.execute("CREATE TABLE \(quoted("before_" + entity.name)) AS SELECT * FROM \(entity.table)")
-            }
-        }
-        let counts = try connection.inTransaction { try loader.load(reader, mode: .whole, markingTouched: true) }
-        try connection.inTransaction { try schema.replaceListedSets(in: connection) }
-        try schema.checkReferences(in: connection)
-        try connection.inTransaction { try schema.removeUnlistedChildren(in: connection) }
-        let outcome = try schema.refreshOutcome(in: connection, preloaded: preload != nil)
-        let digest = try ContentDigest.compute(
-            on: connection, queries: schema.referenceDigestQueries,
-            linkQueries: schema.linkQueries { "\(quoted($0.name + "_key")) IS NOT NULL" })
-        let uniqueObjects = digest.tables.filter { !$0.name.contains(".") }.reduce(0) { $0 + $1.rows }
-        return ExpectedContent(
-            digest: digest, occurrences: counts.occurrences, uniqueObjects: uniqueObjects,
-            keyOnlyReferences: counts.keyOnlyReferences, outcome: outcome)
+        return try body(connection, try ReferenceLoader(schema: schema, connection: connection))
     }
 }
 
@@ -66,19 +71,13 @@ extension ExpectedContent {
         schema: Schema, preload: (any RecordReader)?, loads: [(reader: any RecordReader, mode: ReferenceLoadMode)],
         scratchPath: String
     ) throws -> ContentDigest {
-        try? FileManager.default.removeItem(atPath: scratchPath)
-        defer { try? FileManager.default.removeItem(atPath: scratchPath) }
-        let connection = try Connection(path: scratchPath)
-        try connection.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF")
-        for statement in schema.referenceDDL { try connection.execute(statement) }
-        let loader = try ReferenceLoader(schema: schema, connection: connection)
-        try connection.inTransaction {
-            if let preload { _ = try loader.load(preload, mode: .whole, markingTouched: false) }
-            for load in loads { _ = try loader.load(load.reader, mode: load.mode, markingTouched: false) }
+        try withReferenceStore(schema: schema, at: scratchPath) { connection, loader in
+            try connection.inTransaction {
+                if let preload { _ = try loader.load(preload, mode: .whole, markingTouched: false) }
+                for load in loads { _ = try loader.load(load.reader, mode: load.mode, markingTouched: false) }
+            }
+            return try schema.referenceDigest(of: connection)
         }
-        return try ContentDigest.compute(
-            on: connection, queries: schema.referenceDigestQueries,
-            linkQueries: schema.linkQueries { "\(quoted($0.name + "_key")) IS NOT NULL" })
     }
 }
 
@@ -209,6 +208,13 @@ extension Schema {
         }
     }
 
+    /// The reference tables' digest, comparable with a store's `digest(of:)`.
+    fileprivate func referenceDigest(of connection: Connection) throws -> ContentDigest {
+        try ContentDigest.compute(
+            on: connection, queries: referenceDigestQueries,
+            linkQueries: linkQueries { "\(quoted($0.name + "_key")) IS NOT NULL" })
+    }
+
     fileprivate var referenceDigestQueries: [(name: String, sql: String)] {
         var queries: [(name: String, sql: String)] = []
         for entity in entities {
@@ -272,6 +278,7 @@ extension Schema {
     /// removals cascade to, by the store's delete rules: owned children go, other links become NULL,
     /// pairs go. Every reference was checked before, so a target missing now was removed here.
     fileprivate func removeUnlistedChildren(in connection: Connection) throws {
+        let unchanged = connection.totalChanges
         for (entityIndex, entity) in entities.enumerated() {
             for (index, relationship) in entity.toOne.enumerated() where relationship.replacesChildren {
                 let parent = entities[toOneTargets[entityIndex][index]]
@@ -281,6 +288,8 @@ extension Schema {
                         + "AND \(entity.keyColumn) NOT IN (SELECT key FROM \(quoted("touched_" + entity.name)))")
             }
         }
+        // Nothing removed (every import into an empty store): nothing to cascade, no table to scan.
+        guard connection.totalChanges != unchanged else { return }
         func missing(_ column: String, from target: Entity) -> String {
             "\(column) IS NOT NULL AND \(column) NOT IN (SELECT \(target.keyColumn) FROM \(target.table))"
         }
