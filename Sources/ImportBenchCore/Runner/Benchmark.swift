@@ -269,17 +269,16 @@ public final class Benchmark {
 
     /// Where the strategy's store is kept, when `databasePath` asks to keep them.
     public func keptDatabasePath(for strategy: String) -> String? {
-        configuration.databasePath.map { _ in databasePath(for: strategy, in: URL(fileURLWithPath: "/")) }
+        configuration.databasePath.map { kept in
+            let url = URL(fileURLWithPath: kept)
+            let stem = url.deletingPathExtension().lastPathComponent
+            let ext = url.pathExtension.isEmpty ? "sqlite" : url.pathExtension
+            return url.deletingLastPathComponent().appendingPathComponent("\(stem)-\(strategy).\(ext)").path
+        }
     }
 
     func databasePath(for strategy: String, in workDirectory: URL) -> String {
-        guard let kept = configuration.databasePath else {
-            return workDirectory.appendingPathComponent("\(strategy).sqlite").path
-        }
-        let url = URL(fileURLWithPath: kept)
-        let stem = url.deletingPathExtension().lastPathComponent
-        let ext = url.pathExtension.isEmpty ? "sqlite" : url.pathExtension
-        return url.deletingLastPathComponent().appendingPathComponent("\(stem)-\(strategy).\(ext)").path
+        keptDatabasePath(for: strategy) ?? workDirectory.appendingPathComponent("\(strategy).sqlite").path
     }
 }
 

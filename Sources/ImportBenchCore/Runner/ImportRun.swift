@@ -261,7 +261,6 @@ public struct ImportRun {
                 open = false
             } catch {
                 if open { try? store.rollback() }
-                if wholePass { state.committedBatches = 0 }
                 throw error
             }
         }

@@ -47,18 +47,18 @@ public struct RunError: Error, CustomStringConvertible {
     }
 
     public var description: String {
-        let passNote = pass > 0 ? " of pass \(pass + 1)" : ""
         var what: String
         switch stage {
-        case .reading: what = "reading batch \(batchIndex ?? 0)\(passNote) failed: \(underlying)"
-        case .writing: what = "writing batch \(batchIndex ?? 0)\(passNote) failed: \(underlying)"
-        case .finishing: what = "the end of pass \(pass + 1) failed: \(underlying)"
-        case .interrupted: what = "interrupted before committing \(batchIndex.map { "batch \($0)\(passNote)" } ?? "the end of pass \(pass + 1)")"
+        case .reading: what = "reading \(place) failed: \(underlying)"
+        case .writing: what = "writing \(place) failed: \(underlying)"
+        case .finishing: what = "\(place) failed: \(underlying)"
+        case .interrupted: what = "interrupted before committing \(place)"
         }
         if let ordinals { what += " (occurrences \(ordinals.lowerBound)-\(ordinals.upperBound))" }
         return "\(strategy): \(what). \(committedSummary)"
     }
 
+    /// The batch that stopped (`batch 3 of pass 2`), or the end-of-pass work.
     private var place: String {
         let passNote = pass > 0 ? " of pass \(pass + 1)" : ""
         return batchIndex.map { "batch \($0)\(passNote)" } ?? "the end of pass \(pass + 1)"
