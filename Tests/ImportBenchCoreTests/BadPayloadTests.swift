@@ -57,6 +57,22 @@ struct BadPayloadTests {
         }
     }
 
+    /// What each policy must make of one bad record: `.fail` throws `expected`, finally; `.skip`
+    /// reads on, counting the record under `reason` and keeping its error as the example.
+    func expectPolicy(
+        _ policy: PayloadErrorPolicy, reader: any RecordReader, error: PayloadError?, expected: PayloadError, reason: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        if policy == .fail {
+            #expect(error == expected, sourceLocation: sourceLocation)
+            expectFinal(reader, expected, sourceLocation: sourceLocation)
+        } else {
+            #expect(error == nil, sourceLocation: sourceLocation)
+            #expect(reader.skippedRecords == [reason: 1], sourceLocation: sourceLocation)
+            #expect(reader.skippedErrors == [expected], sourceLocation: sourceLocation)
+        }
+    }
+
     func snapshots(_ units: [RecordUnit]) -> [ChatPayloadReaderTests.Snapshot] {
         units.flatMap(\.occurrences).map { ChatPayloadReaderTests.Snapshot($0, schema: chat.schema) }
     }
@@ -331,16 +347,12 @@ struct BadPayloadTests {
             let expected = PayloadError(
                 file: path, byteOffset: Self.offset(of: Array(#""big""#.utf8), in: bytes), path: "features[1].properties.mag",
                 expected: "a number", found: #"the string '"big"'"#)
+            expectPolicy(policy, reader: reader, error: error, expected: expected, reason: "malformed feature")
             if policy == .fail {
-                #expect(error == expected)
                 #expect(units.map(\.path) == ["features[0]"])
-                expectFinal(reader, expected)
             } else {
-                #expect(error == nil)
                 #expect(units.map(\.path) == ["features[0]", "features[2]"])
                 #expect(units.map { $0.occurrences[0].key } == [.text("q1"), .text("q3")])
-                #expect(reader.skippedRecords == ["malformed feature": 1])
-                #expect(reader.skippedErrors == [expected])
             }
         }
     }
@@ -354,14 +366,9 @@ struct BadPayloadTests {
             let expected = PayloadError(
                 file: path, byteOffset: Self.offset(of: Array(#""x""#.utf8), in: bytes), path: "[1].stock",
                 expected: "an integer", found: #"the string '"x"'"#)
-            if policy == .fail {
-                #expect(error == expected)
-                expectFinal(reader, expected)
-            } else {
-                #expect(error == nil)
+            expectPolicy(policy, reader: reader, error: error, expected: expected, reason: "malformed product")
+            if policy == .skip {
                 #expect(units.map { $0.occurrences[0].key } == [.text("A"), .text("C")])
-                #expect(reader.skippedRecords == ["malformed product": 1])
-                #expect(reader.skippedErrors == [expected])
             }
         }
     }
@@ -394,15 +401,11 @@ struct BadPayloadTests {
             let expected = PayloadError(
                 file: (feed as NSString).appendingPathComponent("stop_times.txt"), byteOffset: row.offset, path: row.path,
                 expected: "3 fields, as in the header", found: row.found)
+            expectPolicy(policy, reader: reader, error: error, expected: expected, reason: "stop_times.txt: malformed row")
             if policy == .fail {
-                #expect(error == expected)
                 #expect(units.count == 4)
-                expectFinal(reader, expected)
             } else {
-                #expect(error == nil)
                 #expect(units.suffix(2).map(\.path) == ["stop_times.txt line 2", "stop_times.txt line 4"])
-                #expect(reader.skippedRecords == ["stop_times.txt: malformed row": 1])
-                #expect(reader.skippedErrors == [expected])
             }
         }
     }

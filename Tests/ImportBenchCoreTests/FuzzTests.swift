@@ -102,7 +102,6 @@ struct FuzzTests {
                 outcomes["refused at open", default: 0] += 1
             }
         }
-        #expect(outcomes.values.reduce(0, +) == Self.cases)
         // Damage must also be survivable, not only fatal: some cases import, some fail.
         #expect(outcomes["imported", default: 0] > 0, "\(outcomes)")
         #expect(outcomes["reading error", default: 0] > 0, "\(outcomes)")
