@@ -4,7 +4,7 @@ import ImportBenchCore
 /// The CSV contract: one row per run, columns in this order, units in the names. Adding a column
 /// appends it and bumps `version`; renaming or reordering is a breaking change.
 public enum ResultColumns {
-    public static let version = 2
+    public static let version = 3
 
     struct Column: Sendable {
         let name: String
@@ -64,6 +64,14 @@ public enum ResultColumns {
         Column(name: "resumed_from") { r, _ in r.measurement.resumedFrom.map { "\($0.pass)/\($0.batches)" } ?? "" },
         Column(name: "journal_mode") { r, _ in r.settings.journal.rawValue },
         Column(name: "synchronous") { r, _ in r.settings.synchronous.rawValue },
+        // Version 3. The probe's columns are empty when the run was not probed (--probe-reads).
+        Column(name: "longest_write_txn_s") { r, _ in seconds(r.measurement.longestWriteTransactionSeconds) },
+        Column(name: "probe_reads_hz") { r, _ in r.measurement.readerProbe.map { String($0.hz) } ?? "" },
+        Column(name: "reader_queries") { r, _ in r.measurement.readerProbe.map { String($0.queries) } ?? "" },
+        Column(name: "reader_p50_s") { r, _ in r.measurement.readerProbe.map { seconds($0.p50Seconds) } ?? "" },
+        Column(name: "reader_p99_s") { r, _ in r.measurement.readerProbe.map { seconds($0.p99Seconds) } ?? "" },
+        Column(name: "reader_max_s") { r, _ in r.measurement.readerProbe.map { seconds($0.maxSeconds) } ?? "" },
+        Column(name: "reader_longest_blocked_s") { r, _ in r.measurement.readerProbe.map { seconds($0.longestBlockedSeconds) } ?? "" },
     ]
 
     public static var names: [String] { columns.map(\.name) }

@@ -22,6 +22,10 @@ public struct ImportMeasurement: Sendable, Codable {
     public var digest = ContentDigest(tables: [])
     /// Set when the import continued a checkpointed one: its counts and times cover only the rest.
     public var resumedFrom: ResumePoint?
+    /// The longest time from BEGIN to the end of COMMIT of one transaction: what a reader locked out waits at worst.
+    public var longestWriteTransactionSeconds = 0.0
+    /// What a concurrent reader saw, when the run was probed.
+    public var readerProbe: ReaderProbeSummary?
 
     public init() {}
 }

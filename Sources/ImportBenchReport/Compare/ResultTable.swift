@@ -1,6 +1,6 @@
 import ImportBenchCore
 
-/// A results CSV read back: one aggregated row per (scenario, strategy, scale, batch size, preload).
+/// A results CSV read back: one aggregated row per (scenario, strategy, scale, batch size, preload, store settings).
 /// Counts come from the first repetition (they are deterministic); measured values are medians.
 public struct ResultTable {
     public struct Key: Hashable, Comparable, CustomStringConvertible {
@@ -9,14 +9,18 @@ public struct ResultTable {
         public let scale: String
         public let batchSize: String
         public let preload: String
+        /// Journal, synchronous and probe rate, as "journal wal, synchronous normal, probe 60 Hz": a sweep
+        /// over them yields distinct rows. Empty for a CSV older than these columns.
+        public let settings: String
 
         public var description: String {
             "\(scenario) \(strategy) \(scale) batch \(batchSize)" + (preload.isEmpty ? "" : " preload \(preload)")
+                + (settings.isEmpty ? "" : " (\(settings))")
         }
 
         public static func < (lhs: Key, rhs: Key) -> Bool {
-            [lhs.scenario, lhs.scale, lhs.batchSize, lhs.preload, lhs.strategy]
-                .lexicographicallyPrecedes([rhs.scenario, rhs.scale, rhs.batchSize, rhs.preload, rhs.strategy])
+            [lhs.scenario, lhs.scale, lhs.batchSize, lhs.preload, lhs.settings, lhs.strategy]
+                .lexicographicallyPrecedes([rhs.scenario, rhs.scale, rhs.batchSize, rhs.preload, rhs.settings, rhs.strategy])
         }
     }
 
@@ -25,12 +29,13 @@ public struct ResultTable {
     public let path: String
 
     static let identity = ["scenario", "strategy", "scale", "batch_size"]
+    static let settingsColumns = ["journal_mode", "synchronous", "probe_reads_hz"]
 
     /// Reads `path`; a missing file or a header without the identifying columns is a `PayloadError`.
     public init(path: String, columns: [String]) throws {
         self.path = path
         let reader = try CSVRecordReader(path: path)
-        let indexes = try (Self.identity + ["preload"] + columns).reduce(into: [String: Int]()) { result, name in
+        let indexes = try (Self.identity + ["preload"] + Self.settingsColumns + columns).reduce(into: [String: Int]()) { result, name in
             if let index = reader.column(named: name) {
                 result[name] = index
             } else if Self.identity.contains(name) {
@@ -43,7 +48,7 @@ public struct ResultTable {
             for (name, index) in indexes { row[name] = try reader.text(index) ?? "" }
             let key = Key(
                 scenario: row["scenario"] ?? "", strategy: row["strategy"] ?? "", scale: row["scale"] ?? "",
-                batchSize: row["batch_size"] ?? "", preload: row["preload"] ?? "")
+                batchSize: row["batch_size"] ?? "", preload: row["preload"] ?? "", settings: Self.settings(of: row))
             grouped[key, default: []].append(row)
         }
         for (key, repetitions) in grouped {
@@ -57,6 +62,14 @@ public struct ResultTable {
             }
             rows[key] = row
         }
+    }
+
+    static func settings(of row: [String: String]) -> String {
+        var parts: [String] = []
+        if let journal = row["journal_mode"], !journal.isEmpty { parts.append("journal \(journal)") }
+        if let synchronous = row["synchronous"], !synchronous.isEmpty { parts.append("synchronous \(synchronous)") }
+        if let hz = row["probe_reads_hz"], !hz.isEmpty { parts.append("probe \(hz) Hz") }
+        return parts.joined(separator: ", ")
     }
 }
 
