@@ -10,6 +10,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // Reader latency percentiles, corrected for coordinated omission.
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
     ],
     targets: [
         // System libraries: the real SQLite through its C API, and jemalloc as the process allocator.
@@ -25,8 +27,10 @@ let package = Package(
         ),
         // The counted SQLite layer: knows SQL and counters, nothing of strategies.
         .target(name: "ImportBenchStore", dependencies: ["CSQLite"]),
-        // Schema, records, scenarios, payload readers, strategies, runner, verifier, meters.
-        .target(name: "ImportBenchCore", dependencies: ["ImportBenchStore", "CJemalloc"]),
+        // Schema, records, scenarios, payload readers, strategies, runner, verifier, meters, reader probe.
+        .target(
+            name: "ImportBenchCore",
+            dependencies: ["ImportBenchStore", "CJemalloc", .product(name: "Histogram", package: "hdrhistogram-swift")]),
         // Reporters: know only results.
         .target(name: "ImportBenchReport", dependencies: ["ImportBenchCore"]),
         // Commands: parse arguments, call the core, hand results to reporters, map outcomes to exit codes.

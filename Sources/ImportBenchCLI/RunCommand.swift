@@ -91,6 +91,11 @@ struct RunCommand: ParsableCommand {
         valueName: "off|normal|full"))
     var synchronous: StoreSettings.Synchronous = .normal
 
+    @Option(help: ArgumentHelp(
+        "While each import runs, a second connection runs the scenario's screen query (chat: the latest 50 messages of a channel with their authors; quakes: the 100 most recent; transit: the next departures at a stop; products: a category's cheapest) this many times a second, as an app's view would. The table adds the reader's p99 and max latency and the longest write transaction; the CSV adds every reader column. A frame is 16 ms: compare --journal wal and delete, and batch sizes, to see what keeps p99 under it.",
+        valueName: "hz"))
+    var probeReads: Int?
+
     @Flag(help: "No progress on stderr.")
     var quiet = false
 
@@ -112,6 +117,9 @@ struct RunCommand: ParsableCommand {
         guard repetitions >= 1 else { throw ValidationError("--repetitions must be at least 1") }
         guard warmup >= 0 else { throw ValidationError("--warmup must be 0 or more") }
         guard prewarmChunk >= 1 else { throw ValidationError("--prewarm-chunk must be at least 1") }
+        if let probeReads, !(1...1000).contains(probeReads) {
+            throw ValidationError("--probe-reads must be between 1 and 1000 queries a second (60 is one per frame)")
+        }
         if (checkpoint || resume) && db == nil {
             throw ValidationError("--checkpoint and --resume need --db PATH: the store must outlive the run to be resumed")
         }
@@ -162,6 +170,7 @@ struct RunCommand: ParsableCommand {
             configuration.checkpoint = checkpoint || resume
             configuration.onError = onError
             configuration.settings = StoreSettings(journal: journal, synchronous: synchronous)
+            configuration.probeReadsHz = probeReads
             return configuration
         }
     }
@@ -240,6 +249,10 @@ struct RunCommand: ParsableCommand {
         for error in outcome.skippedErrors.prefix(3) { text += "  for example: \(error)\n" }
         if outcome.results.contains(where: { $0.measurement.resumedFrom != nil }) {
             text += "(resumed) continued a checkpointed import: its counts and times cover only the batches after the checkpoint\n"
+        }
+        if let hz = configuration.probeReadsHz {
+            text += "reader probe: a second connection runs the \(configuration.scenario.name) screen query \(hz) times a second; "
+                + "latencies include waits for the writer's lock\n"
         }
         if let preload = configuration.preload {
             text += "refresh over \(preload): \(change.inserted) objects inserted, \(change.updated) updated, "

@@ -13,11 +13,14 @@ public enum SummaryTable {
         let ceilingMedian = byStrategy[StrategyRegistry.reference.name].map { median($0.map(\.measurement.wallSeconds)) }
         let naiveMedian = byStrategy[NaiveStrategy.name].map { median($0.map(\.measurement.wallSeconds)) }
         let repeated = results.contains { $0.repetition > 1 }
+        let probed = results.contains { $0.measurement.readerProbe != nil }
 
         var table = TextTable(
             headers: ["strategy", "records", "unique", "fetches", "statements", "txns",
-                      repeated ? "wall s (median, min-max)" : "wall s", "x ceiling", "x naive", "peak RSS MB", "valid"],
-            alignments: [.left, .right, .right, .right, .right, .right, .right, .right, .right, .right, .left])
+                      repeated ? "wall s (median, min-max)" : "wall s", "x ceiling", "x naive", "peak RSS MB"]
+                + (probed ? ["longest txn ms", "reader p99 ms", "reader max ms"] : []) + ["valid"],
+            alignments: [.left, .right, .right, .right, .right, .right, .right, .right, .right, .right]
+                + (probed ? [.right, .right, .right] : []) + [.left])
         for name in order {
             guard let runs = byStrategy[name], let first = runs.first else { continue }
             let walls = runs.map(\.measurement.wallSeconds)
@@ -34,10 +37,20 @@ public enum SummaryTable {
             table.append([
                 name + resumed, count(first.records), count(first.uniqueRecords), count(first.measurement.counts.fetches),
                 count(first.measurement.counts.statements), count(first.measurement.counts.transactions),
-                wall, ratio, naiveRatio, String(format: "%.1f", peakRSS), valid,
-            ])
+                wall, ratio, naiveRatio, String(format: "%.1f", peakRSS),
+            ] + (probed ? probeCells(runs) : []) + [valid])
         }
         return table
+    }
+
+    /// The worst of the repetitions: a stall seen once is a stall the user sees.
+    static func probeCells(_ runs: [RunResult]) -> [String] {
+        let probes = runs.compactMap(\.measurement.readerProbe)
+        let milliseconds = { (values: [Double]) in values.max().map { seconds($0 * 1000) } ?? "-" }
+        return [
+            milliseconds(runs.map(\.measurement.longestWriteTransactionSeconds)),
+            milliseconds(probes.map(\.p99Seconds)), milliseconds(probes.map(\.maxSeconds)),
+        ]
     }
 
     /// Four significant digits: 12.34, 1.571, 0.002913. Milliseconds runs stay readable, long runs stay short.

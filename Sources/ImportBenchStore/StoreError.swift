@@ -20,6 +20,9 @@ public struct StoreError: Error, Sendable, Equatable {
 
     public var isConstraintViolation: Bool { primaryCode == SQLITE_CONSTRAINT }
 
+    /// Another connection holds the lock this one needs; retrying later may succeed.
+    public var isBusy: Bool { primaryCode == SQLITE_BUSY }
+
     static func from(_ db: OpaquePointer?, code: Int32, sql: String?) -> StoreError {
         let message: String
         if let db, let text = sqlite3_errmsg(db) {

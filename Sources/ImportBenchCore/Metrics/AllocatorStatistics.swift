@@ -28,6 +28,32 @@ struct AllocatorStatistics: Sendable {
         readUInt64("thread.peak.read") ?? 0
     }
 
+    /// An arena of its own for a helper thread (the reader probe), created once, so that the requests
+    /// it serves can be taken out of the run's process-wide `mallocCount`.
+    private static let helperArena: UInt32? = {
+        var arena: UInt32 = 0
+        var size = MemoryLayout<UInt32>.size
+        return mallctl("arenas.create", &arena, &size, nil, 0) == 0 ? arena : nil
+    }()
+
+    /// Moves this thread's allocations to the helper arena, with no thread cache, so each request is
+    /// counted there at once; returns the arena's requests so far.
+    static func isolateCurrentThread() -> UInt64 {
+        guard var arena = helperArena else { return 0 }
+        var disabled = false
+        _ = mallctl("thread.tcache.enabled", nil, nil, &disabled, MemoryLayout<Bool>.size)
+        _ = mallctl("thread.arena", nil, nil, &arena, MemoryLayout<UInt32>.size)
+        return isolatedThreadRequests()
+    }
+
+    /// Requests the helper arena has served.
+    static func isolatedThreadRequests() -> UInt64 {
+        guard let arena = helperArena else { return 0 }
+        var epoch: UInt64 = 1
+        _ = mallctl("epoch", nil, nil, &epoch, MemoryLayout<UInt64>.size)
+        return (readUInt64("stats.arenas.\(arena).small.nrequests") ?? 0) + (readUInt64("stats.arenas.\(arena).large.nrequests") ?? 0)
+    }
+
     /// True when jemalloc answers: its statistics are meaningful only then.
     static var isAvailable: Bool { readUInt64("thread.allocated") != nil }
 

@@ -25,6 +25,8 @@ public struct BenchmarkConfiguration {
     public var onError = PayloadErrorPolicy.fail
     /// The store's journal and synchronous setting, for every run.
     public var settings = StoreSettings.default
+    /// Run the scenario's screen query this many times a second on a second connection during every import.
+    public var probeReadsHz: Int?
 
     public init(
         scenario: any Scenario, scale: Scale = .base, seed: UInt64 = 1, payloadPath: String? = nil,
@@ -157,7 +159,7 @@ public final class Benchmark {
                 _ = try execute(ImportRun(
                     scenario: scenario, payloadPath: payloadPath, strategy: strategy, batchSize: configuration.batchSize,
                     databasePath: databasePath, prewarmChunkSize: configuration.prewarmChunkSize,
-                    preloadPath: isReference ? nil : preloadPath, onError: configuration.onError, settings: configuration.settings), { _ in })
+                    preloadPath: isReference ? nil : preloadPath, onError: configuration.onError, settings: configuration.settings, probeReadsHz: configuration.probeReadsHz), { _ in })
                 DatabaseFile.remove(databasePath)
             }
         }
@@ -172,7 +174,7 @@ public final class Benchmark {
                     scenario: scenario, payloadPath: payloadPath, strategy: strategy, batchSize: configuration.batchSize,
                     databasePath: databasePath, prewarmChunkSize: configuration.prewarmChunkSize,
                     preloadPath: isReference ? nil : preloadPath, checkpoint: configuration.checkpoint,
-                    onError: configuration.onError, settings: configuration.settings)
+                    onError: configuration.onError, settings: configuration.settings, probeReadsHz: configuration.probeReadsHz)
                 let target = isReference ? (expectedWithoutPreload ?? expected) : expected
                 let measurement = try withoutActuallyEscaping(observe) { observe in
                     try execute(run) { occurrences in
@@ -220,7 +222,7 @@ public final class Benchmark {
                 scenario: configuration.scenario, payloadPath: payloadPath, strategy: strategy, batchSize: configuration.batchSize,
                 databasePath: databasePath, prewarmChunkSize: configuration.prewarmChunkSize,
                 preloadPath: isReference ? nil : preloadPath, checkpoint: configuration.checkpoint,
-                    onError: configuration.onError, settings: configuration.settings)
+                onError: configuration.onError, settings: configuration.settings, probeReadsHz: configuration.probeReadsHz)
             let failure: (pass: Int, occurrences: Int, message: String)
             do {
                 _ = try execute(run, { _ in })

@@ -17,13 +17,16 @@ public struct ImportRun {
     /// Whether a payload record that cannot be read stops the import or is skipped and counted.
     public let onError: PayloadErrorPolicy
     public let settings: StoreSettings
+    /// Queries a second of the scenario's screen query on a second connection while the import runs; nil: no reader.
+    public let probeReadsHz: Int?
     /// Asked before each batch is written and before it is committed; true rolls it back and stops.
     public var stopRequested: () -> Bool = { ImportInterruption.isRequested }
 
     public init(
         scenario: any Scenario, payloadPath: String, strategy: any ImportStrategy.Type,
         batchSize: BatchSize, databasePath: String, prewarmChunkSize: Int = 500, preloadPath: String? = nil,
-        checkpoint: Bool = false, onError: PayloadErrorPolicy = .fail, settings: StoreSettings = .default
+        checkpoint: Bool = false, onError: PayloadErrorPolicy = .fail, settings: StoreSettings = .default,
+        probeReadsHz: Int? = nil
     ) {
         self.scenario = scenario
         self.payloadPath = payloadPath
@@ -35,6 +38,7 @@ public struct ImportRun {
         self.checkpoint = checkpoint
         self.onError = onError
         self.settings = settings
+        self.probeReadsHz = probeReadsHz
     }
 
     /// What must match for a checkpoint to be resumed: the same payload, preload, strategy and batching.
@@ -78,6 +82,7 @@ public struct ImportRun {
             measurement.decodeSeconds = phases.decodeSeconds
             measurement.writeSeconds = phases.writeSeconds
             measurement.commitSeconds = phases.commitSeconds
+            measurement.longestWriteTransactionSeconds = phases.longestWriteTransactionSeconds
             measurement.digest = try scenario.schema.digest(of: store)
         }
         measurement.databaseBytes = DatabaseFile.size(databasePath)
@@ -101,7 +106,11 @@ public struct ImportRun {
 
     private func configure(_ store: Connection) throws {
         try store.execute(settings.pragmas)
+        // With a rollback journal, COMMIT waits for readers to finish; a probed run has one.
+        try store.execute("PRAGMA busy_timeout = \(Self.writerBusyTimeoutMilliseconds)")
     }
+
+    static let writerBusyTimeoutMilliseconds = 60_000
 
     /// Creates the schema, loads the preload and opens the ledger's row in one transaction, so a store
     /// killed before it commits holds no checkpoint and is started afresh.
@@ -140,18 +149,31 @@ public struct ImportRun {
         let cpuBefore = CPUTime.now()
         let start = MonotonicClock.now()
 
+        // Started after the baselines: its thread's CPU and allocations are taken out below.
+        let probe = probeReadsHz.map { ReaderProbe(databasePath: databasePath, query: scenario.screenQuery, hz: $0) }
         var bookkeeping = Bookkeeping()
-        try body(&bookkeeping)
+        do {
+            try body(&bookkeeping)
+        } catch {
+            _ = try? probe?.finish()
+            throw error
+        }
 
         measurement.wallSeconds = MonotonicClock.now() - start
-        let cpu = CPUTime.now() - cpuBefore
+        var probeCost = ReaderProbe.Cost()
+        if let probe {
+            let (latencies, cost) = try probe.finish()
+            measurement.readerProbe = latencies.summary
+            probeCost = cost
+        }
+        let cpu = CPUTime.now() - cpuBefore - probeCost.cpu
         let allocatorAfter = AllocatorStatistics.now()
         measurement.cpuUserSeconds = cpu.user
         measurement.cpuSystemSeconds = cpu.system
         measurement.peakRSSBytes = PeakResidentMemory.read()
         measurement.peakAllocatedBytes = AllocatorStatistics.peak()
         measurement.allocatedBytes = allocatorAfter.allocatedBytes &- allocatorBefore.allocatedBytes
-        measurement.mallocCount = allocatorAfter.mallocCount &- allocatorBefore.mallocCount
+        measurement.mallocCount = allocatorAfter.mallocCount &- allocatorBefore.mallocCount &- probeCost.allocationRequests
         measurement.counts = store.counter.counts - countsBefore - bookkeeping.counts
         measurement.rowsWritten = store.totalChanges - changesBefore - bookkeeping.changes
     }
@@ -186,6 +208,16 @@ public struct ImportRun {
                 databasePath: databasePath, checkpointed: checkpoint, underlying: error)
         }
 
+        var transactionStart = 0.0
+        func begin() throws {
+            transactionStart = MonotonicClock.now()
+            try timed(&measurement.commitSeconds) { try store.begin() }
+        }
+        func commit() throws {
+            try timed(&measurement.commitSeconds) { try store.commit() }
+            measurement.longestWriteTransactionSeconds = max(measurement.longestWriteTransactionSeconds, MonotonicClock.now() - transactionStart)
+        }
+
         let resume = state.resumePoint
         // A resumed import reads only the passes it has left; the first of them counts the occurrences.
         var countingPass: Int?
@@ -208,7 +240,7 @@ public struct ImportRun {
             var open = false
             do {
                 if wholePass {
-                    try timed(&measurement.commitSeconds) { try store.begin() }
+                    try begin()
                     open = true
                 }
                 while true {
@@ -228,7 +260,7 @@ public struct ImportRun {
                     }
                     if stopRequested() { throw fail(.interrupted, batch: batch, Interrupted()) }
                     if !wholePass {
-                        try timed(&measurement.commitSeconds) { try store.begin() }
+                        try begin()
                         open = true
                     }
                     do {
@@ -239,7 +271,7 @@ public struct ImportRun {
                     if !wholePass {
                         if stopRequested() { throw fail(.interrupted, batch: batch, Interrupted()) }
                         if checkpoint { try record(pass: pass, batches: batch.index + 1, passFinished: false) }
-                        try timed(&measurement.commitSeconds) { try store.commit() }
+                        try commit()
                         open = false
                         state.committedBatches += 1
                         state.committedOccurrences += batch.occurrences.count
@@ -247,7 +279,7 @@ public struct ImportRun {
                     progress?(batcher.occurrencesRead)
                 }
                 if !wholePass {
-                    try timed(&measurement.commitSeconds) { try store.begin() }
+                    try begin()
                     open = true
                 }
                 do {
@@ -257,7 +289,7 @@ public struct ImportRun {
                 }
                 if stopRequested() { throw fail(.interrupted, batch: nil, Interrupted()) }
                 try record(pass: pass, batches: state.committedBatches, passFinished: true)
-                try timed(&measurement.commitSeconds) { try store.commit() }
+                try commit()
                 open = false
             } catch {
                 if open { try? store.rollback() }

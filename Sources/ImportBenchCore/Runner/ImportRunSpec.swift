@@ -10,6 +10,7 @@ public struct ImportRunSpec: Codable, Sendable, Equatable {
     public var checkpoint: Bool?
     public var onError: PayloadErrorPolicy?
     public var settings: StoreSettings?
+    public var probeReadsHz: Int?
 
     public init(_ run: ImportRun) {
         scenario = run.scenario.name
@@ -22,6 +23,7 @@ public struct ImportRunSpec: Codable, Sendable, Equatable {
         checkpoint = run.checkpoint
         onError = run.onError
         settings = run.settings
+        probeReadsHz = run.probeReadsHz
     }
 
     /// The run this spec names; unknown names are an `ImportError.invalidRequest`.
@@ -35,6 +37,7 @@ public struct ImportRunSpec: Codable, Sendable, Equatable {
         return ImportRun(
             scenario: scenario, payloadPath: payloadPath, strategy: strategy, batchSize: batchSize,
             databasePath: databasePath, prewarmChunkSize: prewarmChunkSize, preloadPath: preloadPath,
-            checkpoint: checkpoint ?? false, onError: onError ?? .fail, settings: settings ?? .default)
+            checkpoint: checkpoint ?? false, onError: onError ?? .fail, settings: settings ?? .default,
+            probeReadsHz: probeReadsHz)
     }
 }

@@ -5,6 +5,9 @@ public protocol Scenario: Sendable {
     /// One line for `bench list` and `--help`.
     var summary: String { get }
     var schema: Schema { get }
+    /// What the app's main screen reads, as one read-only SQL query without parameters: the reader
+    /// probe (`--probe-reads`) runs it on a second connection while an import writes.
+    var screenQuery: String { get }
     /// Writes the payload for `scale` (1 = the scenario's base size) and `seed` to `path`, streaming:
     /// memory does not grow with scale. Same scale and seed, same bytes.
     func generate(scale: Double, seed: UInt64, to path: String) throws

@@ -4,6 +4,11 @@ public struct ChatScenario: Scenario {
     public let name = "chat"
     public let summary = "Stream Chat channel list: channels, messages, reactions, members; users embedded thousands of times"
     public let schema: Schema
+    /// The latest 50 messages of the first channel, with their authors.
+    public let screenQuery = """
+        SELECT m."id", m."text", m."created_at", u."name", u."image" FROM "message" m LEFT JOIN "user" u ON u."pk" = m."user_pk" \
+        WHERE m."channel_pk" = (SELECT "pk" FROM "channel" ORDER BY "pk" LIMIT 1) ORDER BY m."created_at" DESC LIMIT 50
+        """
 
     /// The base size that scale 1 stands for.
     public struct BaseSize: Sendable {

@@ -4,6 +4,11 @@ public struct ProductsScenario: Scenario {
     public let name = "products"
     public let summary = "serial-coded product catalogue: a flat array upserted by a unique attribute"
     public let schema: Schema
+    /// One category's 50 cheapest active products, as a catalogue screen lists them.
+    public let screenQuery = """
+        SELECT "serialCode", "name", "brand", "price", "currency" FROM "product" \
+        WHERE "category" = (SELECT "category" FROM "product" ORDER BY "pk" LIMIT 1) AND "active" ORDER BY "price" LIMIT 50
+        """
 
     /// Products at scale 1.
     public static let baseProducts = 10_000

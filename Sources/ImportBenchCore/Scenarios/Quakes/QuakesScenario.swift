@@ -4,6 +4,10 @@ public struct QuakesScenario: Scenario {
     public let name = "quakes"
     public let summary = "USGS GeoJSON earthquake feed: one flat entity, refreshes that overlap the stored feed"
     public let schema: Schema
+    /// The 100 most recent earthquakes.
+    public let screenQuery = """
+        SELECT "id", "mag", "place", "time", "longitude", "latitude" FROM "feature" ORDER BY "time" DESC LIMIT 100
+        """
 
     /// Features at scale 1.
     public static let baseFeatures = 10_000

@@ -5,6 +5,12 @@ public struct TransitScenario: Scenario {
     public let name = "transit"
     public let summary = "GTFS feed directory (stops, trips, stop_times): rows that refer to stops and trips by key only"
     public let schema: Schema
+    /// The next 20 departures after 08:00 at the first stop, with each trip's headsign and route.
+    public let screenQuery = """
+        SELECT st."departure_time", t."trip_headsign", t."route_id" FROM "stop_time" st JOIN "trip" t ON t."pk" = st."trip_pk" \
+        WHERE st."stop_pk" = (SELECT "pk" FROM "stop" ORDER BY "pk" LIMIT 1) AND st."departure_time" >= '08:00:00' \
+        ORDER BY st."departure_time" LIMIT 20
+        """
 
     /// Stops at scale 1; they grow with the square root of the scale (a city has only so many stops).
     public static let baseStops = 1_300

@@ -1,0 +1,102 @@
+import Foundation
+import ImportBenchStore
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A second connection, as an app's view context would hold, running the screen's query `hz` times a
+/// second on its own thread while the import writes. It waits out SQLITE_BUSY itself, in 100 µs steps,
+/// so the time a query spends locked out by the writer is measured, not hidden in SQLite's coarser
+/// busy handler.
+public final class ReaderProbe: Sendable {
+    /// What the probe thread spent, to be taken out of the import's own figures.
+    struct Cost: Sendable {
+        var cpu = CPUTime(user: 0, system: 0)
+        var allocationRequests: UInt64 = 0
+    }
+
+    private let databasePath: String
+    private let query: String
+    private let hz: Int
+    private let stopRequested = Atomic<Bool>(false)
+    private let outcome = Mutex<Result<(ReaderLatencies, Cost), any Error>?>(nil)
+    private let finished = DispatchSemaphore(value: 0)
+
+    /// Starts querying at once; `stop()` must follow.
+    public init(databasePath: String, query: String, hz: Int) {
+        self.databasePath = databasePath
+        self.query = query
+        self.hz = max(1, hz)
+        let thread = Thread { [self] in
+            let result = Result { try self.probe() }
+            self.outcome.withLock { $0 = result }
+            self.finished.signal()
+        }
+        thread.name = "importbench-reader-probe"
+        thread.start()
+    }
+
+    /// Ends the probe after its current query and returns what it saw, or the error that stopped it.
+    public func stop() throws -> ReaderProbeSummary {
+        try finish().0.summary
+    }
+
+    func finish() throws -> (ReaderLatencies, Cost) {
+        stopRequested.store(true, ordering: .relaxed)
+        finished.wait()
+        finished.signal()
+        guard let result = outcome.withLock({ $0 }) else { throw ImportError.invalidRequest("the reader probe ended without a result") }
+        return try result.get()
+    }
+
+    private func probe() throws -> (ReaderLatencies, Cost) {
+        let allocationsBefore = AllocatorStatistics.isolateCurrentThread()
+        let cpuBefore = CPUTime.currentThread()
+        var latencies = ReaderLatencies(hz: hz)
+        do {
+            let connection = try Connection(path: databasePath)
+            var statement: Statement?
+            let interval = 1 / Double(hz)
+            var tick = MonotonicClock.now()
+            while !stopRequested.load(ordering: .relaxed) {
+                let wait = tick - MonotonicClock.now()
+                if wait > 0 {
+                    // Short naps, so a stop is seen within a millisecond or two.
+                    usleep(useconds_t(min(wait, 0.002) * 1_000_000))
+                    continue
+                }
+                let started = MonotonicClock.now()
+                var blockedSince: Double?
+                while true {
+                    do {
+                        let prepared = try statement ?? connection.prepare(query)
+                        statement = prepared
+                        while try prepared.step() { _ = prepared.row() }
+                        prepared.reset()
+                        break
+                    } catch let error as StoreError where error.isBusy {
+                        statement?.reset()
+                        if blockedSince == nil { blockedSince = MonotonicClock.now() }
+                        usleep(100)
+                    }
+                }
+                let ended = MonotonicClock.now()
+                latencies.record(latency: ended - started, blocked: blockedSince.map { ended - $0 } ?? 0)
+                // The next tick on the schedule still ahead; the ones a slow query covered are accounted
+                // for by the histogram's correction.
+                tick += interval
+                if tick <= ended { tick += ((ended - tick) / interval).rounded(.down) * interval + interval }
+            }
+        } catch {
+            throw ImportError.invalidRequest("the reader probe's query failed: \(error)")
+        }
+        let cost = Cost(
+            cpu: CPUTime.currentThread() - cpuBefore,
+            allocationRequests: AllocatorStatistics.isolatedThreadRequests() &- allocationsBefore)
+        return (latencies, cost)
+    }
+}
