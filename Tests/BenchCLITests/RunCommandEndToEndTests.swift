@@ -65,7 +65,7 @@ struct IsolatedRunTests {
 
     static var available: Bool { FileManager.default.isExecutableFile(atPath: binary.path) }
 
-    private func bench(_ arguments: [String], input: Data? = nil) throws -> (status: Int32, output: String) {
+    static func bench(_ arguments: [String], input: Data? = nil) throws -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = Self.binary
         process.arguments = arguments
@@ -90,8 +90,8 @@ struct IsolatedRunTests {
         let isolated = directory.appendingPathComponent("isolated.csv").path
         let inProcess = directory.appendingPathComponent("in-process.csv").path
         let common = ["run", "--scenario", "products", "--scale", "0.05", "--strategy", "naive,upsert", "--quiet"]
-        #expect(try bench(common + ["--csv", isolated]).status == 0)
-        #expect(try bench(common + ["--no-isolate", "--csv", inProcess]).status == 0)
+        #expect(try Self.bench(common + ["--csv", isolated]).status == 0)
+        #expect(try Self.bench(common + ["--no-isolate", "--csv", inProcess]).status == 0)
         func rows(_ path: String) throws -> [String] {
             let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\r\n")
             let header = lines.first?.split(separator: ",").map(String.init) ?? []
@@ -109,7 +109,7 @@ struct IsolatedRunTests {
           .enabled(if: IsolatedRunTests.available, "build bench first (swift build) to test isolated runs"))
     func badSpec() throws {
         let spec = #"{"scenario":"nope","payloadPath":"/x","strategy":"naive","batchSize":"10","databasePath":"/tmp/x.sqlite","prewarmChunkSize":500}"#
-        let result = try bench(["measure-one"], input: Data(spec.utf8))
+        let result = try Self.bench(["measure-one"], input: Data(spec.utf8))
         #expect(result.status == 1)
         #expect(result.output.contains("cannot rebuild run"))
     }
@@ -174,5 +174,35 @@ struct StoreSettingsEndToEndTests {
         let statement = try store.prepare("PRAGMA journal_mode")
         #expect(try statement.step())
         #expect(statement.value(at: 0) == .text(journal))
+    }
+}
+
+@Suite("bench run reader probe")
+struct ReaderProbeEndToEndTests {
+    @Test("--probe-reads fills the reader's columns of every row, names the probe in the header and adds its columns to the table",
+          .enabled(if: IsolatedRunTests.available, "build bench first (swift build)"))
+    func probeColumns() throws {
+        let directory = try RunCommandEndToEndTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let csv = directory.appendingPathComponent("r.csv").path
+        let result = try IsolatedRunTests.bench([
+            "run", "--scenario", "quakes", "--scale", "0.05", "--strategy", "naive,upsert", "--journal", "delete",
+            "--probe-reads", "200", "--batch-size", "all", "--quiet", "--csv", csv,
+        ])
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.output.contains("reader probe: a second connection runs the quakes screen query 200 times a second"))
+        #expect(result.output.contains("reader p99 ms") && result.output.contains("longest txn ms"))
+        let lines = try String(contentsOfFile: csv, encoding: .utf8).split(separator: "\r\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        let header = try #require(lines.first)
+        let rows = lines.dropFirst().map { Dictionary(uniqueKeysWithValues: zip(header, $0)) }
+        #expect(rows.map { $0["strategy"] } == ["naive", "upsert", "ceiling"])
+        for row in rows {
+            #expect(row["probe_reads_hz"] == "200")
+            #expect(Int(row["reader_queries"] ?? "") ?? 0 >= 1)
+            let p50 = try #require(Double(row["reader_p50_s"] ?? "")), p99 = try #require(Double(row["reader_p99_s"] ?? ""))
+            let max = try #require(Double(row["reader_max_s"] ?? "")), blocked = try #require(Double(row["reader_longest_blocked_s"] ?? ""))
+            #expect(p50 <= p99 && blocked <= max)
+            #expect(try #require(Double(row["longest_write_txn_s"] ?? "")) > 0)
+        }
     }
 }

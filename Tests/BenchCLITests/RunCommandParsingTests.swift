@@ -62,7 +62,7 @@ struct RunCommandParsingTests {
 
     @Test("bad batch sizes, repetitions and scenarios are refused", arguments: [
         ["--batch-size", "0"], ["--batch-size", "-3"], ["--batch-size", "many"], ["--repetitions", "0"], ["--scenario", "nope"],
-        ["--scale", "0"], ["--scale", "-1x"], ["--checkpoint"], ["--resume"],
+        ["--scale", "0"], ["--scale", "-1x"], ["--checkpoint"], ["--resume"], ["--probe-reads", "0"], ["--probe-reads", "5000"],
     ])
     func refused(arguments: [String]) {
         #expect(!errorMessage(arguments).isEmpty)
@@ -71,7 +71,7 @@ struct RunCommandParsingTests {
     @Test("--help explains every option")
     func helpNamesEveryOption() {
         let help = BenchCommand.helpMessage(for: RunCommand.self)
-        for option in ["--scenario", "--strategy", "--scale", "--batch-size", "--seed", "--repetitions", "--payload", "--db", "--csv", "--prewarm-chunk", "--quiet", "--checkpoint", "--resume", "--on-error", "--journal", "--synchronous"] {
+        for option in ["--scenario", "--strategy", "--scale", "--batch-size", "--seed", "--repetitions", "--payload", "--db", "--csv", "--prewarm-chunk", "--quiet", "--checkpoint", "--resume", "--on-error", "--journal", "--synchronous", "--probe-reads"] {
             #expect(help.contains(option), "help lacks \(option)")
         }
         for name in StrategyRegistry.knownNames { #expect(help.contains(name)) }

@@ -249,7 +249,7 @@ struct PathSwitchingScenario: Scenario {
     let name = "fixture"
     let summary = "two hand-written payloads"
     let schema = FixtureScenario.schema
-    let screenQuery = FixtureScenario.screenQuery
+    let screenQuery = FixtureScenario.newestPostsQuery
     let units: [String: [RecordUnit]]
 
     func generate(scale: Double, seed: UInt64, to path: String) throws {}

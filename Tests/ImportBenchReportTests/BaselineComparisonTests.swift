@@ -102,4 +102,20 @@ struct BaselineComparisonTests {
     func badTolerances(text: String) {
         #expect(BaselineComparison.parseTolerance(text) == nil)
     }
+
+    @Test("runs that differ only in journal or probe rate are separate rows, named by what differs")
+    func settingsSeparateRows() throws {
+        #expect {
+            try compare { current in
+                for index in current.indices { current[index].settings = StoreSettings(journal: .delete) }
+            }
+        } throws: { "\($0)".contains("share no (scenario, strategy, scale, batch size, preload, journal, synchronous, probe rate) row") }
+        let probed = try compare { current in
+            current[0].settings = StoreSettings(journal: .delete)
+            current[0].measurement.readerProbe = ReaderProbeSummary(hz: 60, queries: 1, p50Seconds: 0, p99Seconds: 0, maxSeconds: 0, longestBlockedSeconds: 0)
+        }
+        #expect(probed.compared == 2)
+        #expect(probed.missing.map(\.description) == ["chat naive 1x batch 1000"])
+        #expect(probed.verdict == .regression)
+    }
 }

@@ -23,6 +23,8 @@ public final class ReaderProbe: Sendable {
     private let query: String
     private let hz: Int
     private let stopRequested = Atomic<Bool>(false)
+    /// Queries finished so far, readable while the probe runs.
+    let completedQueries = Atomic<Int>(0)
     private let outcome = Mutex<Result<(ReaderLatencies, Cost), any Error>?>(nil)
     private let finished = DispatchSemaphore(value: 0)
 
@@ -59,10 +61,13 @@ public final class ReaderProbe: Sendable {
         var latencies = ReaderLatencies(hz: hz)
         do {
             let connection = try Connection(path: databasePath)
+            // A statement must not outlive its connection.
+            defer { withExtendedLifetime(connection) {} }
             var statement: Statement?
             let interval = 1 / Double(hz)
             var tick = MonotonicClock.now()
-            while !stopRequested.load(ordering: .relaxed) {
+            // At least one query, however short the import: a query the store cannot run is reported.
+            while latencies.queries == 0 || !stopRequested.load(ordering: .relaxed) {
                 let wait = tick - MonotonicClock.now()
                 if wait > 0 {
                     // Short naps, so a stop is seen within a millisecond or two.
@@ -86,6 +91,7 @@ public final class ReaderProbe: Sendable {
                 }
                 let ended = MonotonicClock.now()
                 latencies.record(latency: ended - started, blocked: blockedSince.map { ended - $0 } ?? 0)
+                completedQueries.add(1, ordering: .relaxed)
                 // The next tick on the schedule still ahead; the ones a slow query covered are accounted
                 // for by the histogram's correction.
                 tick += interval

@@ -47,7 +47,7 @@ public struct BaselineComparison {
         let current = try ResultTable(path: currentPath, columns: columns)
         let common = Set(baseline.rows.keys).intersection(current.rows.keys).sorted()
         guard !common.isEmpty else {
-            throw ImportError.invalidRequest("\(baselinePath) and \(currentPath) share no (scenario, strategy, scale, batch size) row")
+            throw ImportError.invalidRequest("\(baselinePath) and \(currentPath) share no (scenario, strategy, scale, batch size, preload, journal, synchronous, probe rate) row")
         }
         var changes: [Change] = []
         for key in common {

@@ -13,9 +13,12 @@ public struct ResultTable {
         /// over them yields distinct rows. Empty for a CSV older than these columns.
         public let settings: String
 
+        /// Not repeated on every row of a report.
+        static let defaultSettings = "journal \(StoreSettings.default.journal.rawValue), synchronous \(StoreSettings.default.synchronous.rawValue)"
+
         public var description: String {
             "\(scenario) \(strategy) \(scale) batch \(batchSize)" + (preload.isEmpty ? "" : " preload \(preload)")
-                + (settings.isEmpty ? "" : " (\(settings))")
+                + (settings.isEmpty || settings == Self.defaultSettings ? "" : " (\(settings))")
         }
 
         public static func < (lhs: Key, rhs: Key) -> Bool {

@@ -15,11 +15,11 @@ struct FixtureScenario: Scenario {
     let name = "fixture"
     let summary = "hand-written forum payload for tests"
     let schema: Schema
-    let screenQuery = FixtureScenario.screenQuery
+    let screenQuery = FixtureScenario.newestPostsQuery
     let units: [RecordUnit]
 
     /// The 20 newest posts with their authors.
-    static let screenQuery = #"SELECT p."title", a."name" FROM "post" p LEFT JOIN "author" a ON a."pk" = p."author_pk" ORDER BY p."pk" DESC LIMIT 20"#
+    static let newestPostsQuery = #"SELECT p."title", a."name" FROM "post" p LEFT JOIN "author" a ON a."pk" = p."author_pk" ORDER BY p."pk" DESC LIMIT 20"#
 
     static let schema: Schema = {
         do {

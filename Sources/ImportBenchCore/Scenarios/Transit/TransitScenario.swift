@@ -5,10 +5,10 @@ public struct TransitScenario: Scenario {
     public let name = "transit"
     public let summary = "GTFS feed directory (stops, trips, stop_times): rows that refer to stops and trips by key only"
     public let schema: Schema
-    /// The next 20 departures after 08:00 at the first stop, with each trip's headsign and route.
+    /// The next 20 departures after 08:00 at a served stop (the first stop_time's), with each trip's headsign and route.
     public let screenQuery = """
         SELECT st."departure_time", t."trip_headsign", t."route_id" FROM "stop_time" st JOIN "trip" t ON t."pk" = st."trip_pk" \
-        WHERE st."stop_pk" = (SELECT "pk" FROM "stop" ORDER BY "pk" LIMIT 1) AND st."departure_time" >= '08:00:00' \
+        WHERE st."stop_pk" = (SELECT "stop_pk" FROM "stop_time" ORDER BY "pk" LIMIT 1) AND st."departure_time" >= '08:00:00' \
         ORDER BY st."departure_time" LIMIT 20
         """
 
