@@ -12,7 +12,7 @@ import Darwin
 /// second on its own thread while the import writes. It waits out SQLITE_BUSY itself, in 100 µs steps,
 /// so the time a query spends locked out by the writer is measured, not hidden in SQLite's coarser
 /// busy handler.
-public final class ReaderProbe: Sendable {
+final class ReaderProbe: Sendable {
     /// What the probe thread spent, to be taken out of the import's own figures.
     struct Cost: Sendable {
         var cpu = CPUTime(user: 0, system: 0)
@@ -29,7 +29,7 @@ public final class ReaderProbe: Sendable {
     private let finished = DispatchSemaphore(value: 0)
 
     /// Starts querying at once; `stop()` must follow.
-    public init(databasePath: String, query: String, hz: Int) {
+    init(databasePath: String, query: String, hz: Int) {
         self.databasePath = databasePath
         self.query = query
         self.hz = max(1, hz)
@@ -43,7 +43,7 @@ public final class ReaderProbe: Sendable {
     }
 
     /// Ends the probe after its current query and returns what it saw, or the error that stopped it.
-    public func stop() throws -> ReaderProbeSummary {
+    func stop() throws -> ReaderProbeSummary {
         try finish().0.summary
     }
 
