@@ -15,7 +15,7 @@ public struct BenchCommand: ParsableCommand {
             Start with: bench run --strategy prewarm --scale 2x
             """,
         version: BenchVersion.current,
-        subcommands: [RunCommand.self, CompareCommand.self, GenerateCommand.self, ListCommand.self, MeasureOneCommand.self]
+        subcommands: [RunCommand.self, CompareCommand.self, GenerateCommand.self, SeedDBCommand.self, ListCommand.self, MeasureOneCommand.self]
     )
 
     public init() {}

@@ -13,6 +13,10 @@ struct ListCommand: ParsableCommand {
         for strategy in StrategyRegistry.all {
             print("  \(pad(strategy.name))\(strategy.summary)")
         }
+        print("alternatives to importing (run only by name, never by --strategy all):")
+        for strategy in StrategyRegistry.alternatives {
+            print("  \(pad(strategy.name))\(strategy.summary)")
+        }
         print("pitfalls (run only by name, never by --strategy all):")
         for strategy in StrategyRegistry.pitfalls {
             print("  \(pad(strategy.name))\(strategy.summary)")
@@ -20,6 +24,6 @@ struct ListCommand: ParsableCommand {
     }
 
     private func pad(_ name: String) -> String {
-        name + String(repeating: " ", count: max(1, 10 - name.count))
+        name + String(repeating: " ", count: max(1, 11 - name.count))
     }
 }

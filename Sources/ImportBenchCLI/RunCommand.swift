@@ -23,7 +23,7 @@ struct RunCommand: ParsableCommand {
         name: .customLong("strategy"),
         parsing: .upToNextOption,
         help: ArgumentHelp(
-            "Strategies to run, repeated or comma-separated: \(StrategyRegistry.names.joined(separator: ", ")), or all; or a pitfall run only by name (\(StrategyRegistry.pitfalls.map { $0.name }.joined(separator: ", "))), to see what it does to the data.",
+            "Strategies to run, repeated or comma-separated: \(StrategyRegistry.names.joined(separator: ", ")), or all; or a pitfall run only by name (\(StrategyRegistry.pitfalls.map { $0.name }.joined(separator: ", "))), to see what it does to the data; or \(Self.alternativesHelp).",
             valueName: "name"))
     var strategies: [String] = ["all"]
 
@@ -92,9 +92,12 @@ struct RunCommand: ParsableCommand {
     var synchronous: StoreSettings.Synchronous = .normal
 
     @Option(help: ArgumentHelp(
-        "While each import runs, a second connection runs the scenario's screen query (chat: the latest 50 messages of a channel with their authors; quakes: the 100 most recent; transit: the next departures at a stop; products: a category's cheapest) this many times a second, as an app's view would. The table adds the reader's p99 and max latency and the longest write transaction; the CSV adds every reader column. A frame is 16 ms: compare --journal wal and delete, and batch sizes, to see what keeps p99 under it.",
+        "While each import runs, a second connection runs the scenario's screen query (chat: the latest 50 messages of a channel with their authors; quakes: the 100 most recent; transit: the next departures at a stop; products: a category's cheapest) this many times a second, as an app's view would. The table adds the reader's p99 and max latency and the longest write transaction; the CSV adds every reader column. A frame is 16 ms: compare --journal wal and delete, and batch sizes, to see what keeps p99 under it. seed-copy is not probed: until its copy is in place there is no store to read.",
         valueName: "hz"))
     var probeReads: Int?
+
+    @Option(name: .customLong("seed-db"), help: ArgumentHelp(Self.seedDBHelp, valueName: "path"))
+    var seedDB: String?
 
     @Flag(help: "No progress on stderr.")
     var quiet = false
@@ -110,6 +113,7 @@ struct RunCommand: ParsableCommand {
 
     func validate() throws {
         _ = try resolvedStrategies()
+        try validateSeedCopy()
         for text in batchSize.split(separator: ",") where BatchSize(parsing: String(text)) == nil {
             throw ValidationError("invalid batch size '\(text)'; expected a positive number of occurrences or 'all'")
         }
@@ -135,14 +139,16 @@ struct RunCommand: ParsableCommand {
 
     func resolvedStrategies() throws -> [any ImportStrategy.Type] {
         let names = strategies.flatMap { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
-        if names.contains("all") { return StrategyRegistry.all }
-        return try names.map { name in
+        let strategies = try names.flatMap { name -> [any ImportStrategy.Type] in
+            if name == "all" { return StrategyRegistry.all }
             guard let strategy = StrategyRegistry.strategy(named: name) else {
                 throw ValidationError(
                     "unknown strategy '\(name)'; choose from \((StrategyRegistry.knownNames + ["all"]).joined(separator: ", "))")
             }
-            return strategy
+            return [strategy]
         }
+        var seen = Set<String>()
+        return strategies.filter { seen.insert($0.name).inserted }
     }
 
     /// The preset's matrix, or the cross product of the scales and batch sizes given.
@@ -171,6 +177,7 @@ struct RunCommand: ParsableCommand {
             configuration.onError = onError
             configuration.settings = StoreSettings(journal: journal, synchronous: synchronous)
             configuration.probeReadsHz = probeReads
+            configuration.seedStorePath = seedDB
             return configuration
         }
     }
@@ -247,6 +254,7 @@ struct RunCommand: ParsableCommand {
             text += "skipped \(SummaryTable.count(count)) records, in every run: \(reason)\n"
         }
         for error in outcome.skippedErrors.prefix(3) { text += "  for example: \(error)\n" }
+        if let seedStore = outcome.seedStore { text += Self.seedStoreLine(seedStore) }
         if outcome.results.contains(where: { $0.measurement.resumedFrom != nil }) {
             text += "(resumed) continued a checkpointed import: its counts and times cover only the batches after the checkpoint\n"
         }

@@ -1,7 +1,7 @@
 import ArgumentParser
 import ImportBenchCore
 
-/// The payload a command works on: which scenario, how big, which seed. Shared by `run` and `generate`.
+/// The payload a command works on: which scenario, how big, which seed. Shared by `run`, `generate` and `seed-db`.
 struct ScenarioOptions: ParsableArguments {
     @Option(help: ArgumentHelp(
         "The payload family: \(ScenarioRegistry.names.joined(separator: ", ")) (bench list says what each models).",

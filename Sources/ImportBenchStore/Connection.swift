@@ -13,10 +13,11 @@ public final class Connection {
     private lazy var rollbackStatement = try? prepare("ROLLBACK")
     var traceBox: TraceBox?
 
-    /// Opens (creating if needed) the database at `path`, with foreign keys enforced.
-    public init(path: String) throws {
+    /// Opens (creating if needed) the database at `path`, with foreign keys enforced. `readOnly`
+    /// opens an existing file without ever writing it: no checkpoint of its WAL on close, no file created.
+    public init(path: String, readOnly: Bool = false) throws {
         var handle: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) | SQLITE_OPEN_NOMUTEX
         let code = sqlite3_open_v2(path, &handle, flags, nil)
         guard code == SQLITE_OK, let handle else {
             let error = StoreError.from(handle, code: code, sql: nil)

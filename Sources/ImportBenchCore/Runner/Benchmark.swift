@@ -27,6 +27,8 @@ public struct BenchmarkConfiguration {
     public var settings = StoreSettings.default
     /// Run the scenario's screen query this many times a second on a second connection during every import.
     public var probeReadsHz: Int?
+    /// The seed store seed-copy adopts; nil builds one from the payload, untimed (Benchmark+SeedCopy.swift).
+    public var seedStorePath: String?
 
     public init(
         scenario: any Scenario, scale: Scale = .base, seed: UInt64 = 1, payloadPath: String? = nil,
@@ -58,6 +60,7 @@ public struct BenchmarkConfiguration {
 public enum BenchmarkEvent {
     case generatingPayload(path: String)
     case readingExpectedContent
+    case buildingSeedStore(path: String)
     case runStarted(strategy: String, repetition: Int, index: Int, total: Int)
     case runProgress(strategy: String, occurrences: Int, expected: Int)
     case runFinished(RunResult)
@@ -76,6 +79,8 @@ public struct BenchmarkOutcome: Sendable {
     public var skippedErrors: [PayloadError] = []
     public var payloadPath: String
     public var payloadBytes: Int64
+    /// The store seed-copy adopted, when it ran: given, or built by this run (untimed).
+    public var seedStore: SeedStoreReport? = nil
 }
 
 /// Executes one measured import: in this process, or elsewhere (a child process, so peak memory
@@ -86,14 +91,17 @@ public typealias ImportExecutor = (ImportRun, _ progress: @escaping (Int) -> Voi
 /// in every repetition, interleaved (A B C A B C) so drift hits all strategies alike.
 public final class Benchmark {
     public let configuration: BenchmarkConfiguration
-    private let execute: ImportExecutor
+    let executor: ImportExecutor
+    /// The seed store of the current `run()`, for its seed-copy runs.
+    var seedStore: SeedStoreReport?
 
     public init(configuration: BenchmarkConfiguration, executor: ImportExecutor? = nil) {
         self.configuration = configuration
-        self.execute = executor ?? { run, progress in try run.execute(progress: progress) }
+        self.executor = executor ?? { run, progress in try run.execute(progress: progress) }
     }
 
     public func run(_ observe: (BenchmarkEvent) -> Void = { _ in }) throws -> BenchmarkOutcome {
+        seedStore = nil
         let workDirectory = FileManager.default.temporaryDirectory
             .appendingPathComponent("importbench-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: workDirectory, withIntermediateDirectories: true)
@@ -145,6 +153,7 @@ public final class Benchmark {
         }
         let skippedRecords = payloadReader.skippedRecords
         let skippedErrors = payloadReader.skippedErrors
+        seedStore = try prepareSeedStore(payloadPath: payloadPath, in: workDirectory, observe)
 
         let strategies = configuration.plannedStrategies.filter {
             referenceSkipped == nil || $0.name != StrategyRegistry.reference.name
@@ -198,7 +207,7 @@ public final class Benchmark {
         return BenchmarkOutcome(
             results: results, expected: expected, expectedWithoutPreload: expectedWithoutPreload, referenceSkipped: referenceSkipped,
             skippedRecords: skippedRecords, skippedErrors: skippedErrors,
-            payloadPath: payloadPath, payloadBytes: payloadBytes)
+            payloadPath: payloadPath, payloadBytes: payloadBytes, seedStore: seedStore)
     }
 
     private static func stopIfInterrupted() throws {

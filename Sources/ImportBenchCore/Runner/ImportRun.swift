@@ -21,6 +21,8 @@ public struct ImportRun {
     public let probeReadsHz: Int?
     /// Asked before each batch is written and before it is committed; true rolls it back and stops.
     public var stopRequested: () -> Bool = { ImportInterruption.isRequested }
+    /// The store a seed-copy run adopts instead of importing (see ImportRun+SeedCopy.swift).
+    public var seedStorePath: String?
 
     public init(
         scenario: any Scenario, payloadPath: String, strategy: any ImportStrategy.Type,
@@ -53,6 +55,7 @@ public struct ImportRun {
     /// Runs the import. `progress` receives the occurrences read so far after each batch.
     /// A failing batch is rolled back and earlier batches stay committed; the `RunError` says how many.
     public func execute(progress: ((Int) -> Void)? = nil) throws -> ImportMeasurement {
+        if strategy is SeedCopyStrategy.Type { return try adoptSeedStore() }
         var measurement = ImportMeasurement()
         do {
             let (store, resumePoint) = try openStore()
@@ -72,7 +75,7 @@ public struct ImportRun {
 
             var progressState = ImportProgress(generation: generation, resumePoint: resumePoint)
             var phases = ImportMeasurement()
-            try measure(into: &measurement, store: store) { bookkeeping in
+            try measure(into: &measurement, store: store, probeHz: probeReadsHz) { bookkeeping in
                 if let resumePoint { try instance.resume(atPass: resumePoint.pass) }
                 try importPayload(
                     with: instance, into: store, ledger: ledger, state: &progressState, phases: &phases,
@@ -104,7 +107,7 @@ public struct ImportRun {
         return (store, nil)
     }
 
-    private func configure(_ store: Connection) throws {
+    func configure(_ store: Connection) throws {
         try store.execute(settings.pragmas)
         // With a rollback journal, COMMIT waits for readers to finish; a probed run has one.
         try store.execute("PRAGMA busy_timeout = \(Self.writerBusyTimeoutMilliseconds)")
@@ -138,8 +141,9 @@ public struct ImportRun {
         var changes: Int64 = 0
     }
 
-    private func measure(
-        into measurement: inout ImportMeasurement, store: Connection, _ body: (inout Bookkeeping) throws -> Void
+    /// `probeHz` runs the reader probe on this run's store while `body` works.
+    func measure(
+        into measurement: inout ImportMeasurement, store: Connection, probeHz: Int?, _ body: (inout Bookkeeping) throws -> Void
     ) throws {
         let countsBefore = store.counter.counts
         let changesBefore = store.totalChanges
@@ -150,7 +154,7 @@ public struct ImportRun {
         let start = MonotonicClock.now()
 
         // Started after the baselines: its thread's CPU and allocations are taken out below.
-        let probe = probeReadsHz.map { ReaderProbe(databasePath: databasePath, query: scenario.screenQuery, hz: $0) }
+        let probe = probeHz.map { ReaderProbe(databasePath: databasePath, query: scenario.screenQuery, hz: $0) }
         var bookkeeping = Bookkeeping()
         do {
             try body(&bookkeeping)

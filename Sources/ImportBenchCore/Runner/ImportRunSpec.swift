@@ -11,6 +11,7 @@ public struct ImportRunSpec: Codable, Sendable, Equatable {
     public var onError: PayloadErrorPolicy?
     public var settings: StoreSettings?
     public var probeReadsHz: Int?
+    public var seedStorePath: String?
 
     public init(_ run: ImportRun) {
         scenario = run.scenario.name
@@ -24,6 +25,7 @@ public struct ImportRunSpec: Codable, Sendable, Equatable {
         onError = run.onError
         settings = run.settings
         probeReadsHz = run.probeReadsHz
+        seedStorePath = run.seedStorePath
     }
 
     /// The run this spec names; unknown names are an `ImportError.invalidRequest`.
@@ -34,10 +36,12 @@ public struct ImportRunSpec: Codable, Sendable, Equatable {
         else {
             throw ImportError.invalidRequest("cannot rebuild run \(self)")
         }
-        return ImportRun(
+        var run = ImportRun(
             scenario: scenario, payloadPath: payloadPath, strategy: strategy, batchSize: batchSize,
             databasePath: databasePath, prewarmChunkSize: prewarmChunkSize, preloadPath: preloadPath,
             checkpoint: checkpoint ?? false, onError: onError ?? .fail, settings: settings ?? .default,
             probeReadsHz: probeReadsHz)
+        run.seedStorePath = seedStorePath
+        return run
     }
 }

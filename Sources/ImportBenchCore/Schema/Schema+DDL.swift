@@ -5,12 +5,23 @@ extension Schema {
 
     /// CREATE statements for every table and index, in dependency order.
     public var ddl: [String] {
-        entities.flatMap { entity in entity.ddl(in: self) }
+        entities.flatMap { entity in entity.ddl(in: self).map(\.sql) }
+    }
+
+    /// The CREATE TABLE statements alone, in dependency order: a bulk load fills the tables before
+    /// `indexDDL` builds the secondary indexes in one sorted pass each.
+    public var tableDDL: [String] {
+        entities.flatMap { entity in entity.ddl(in: self).filter { !$0.isIndex }.map(\.sql) }
+    }
+
+    /// The CREATE INDEX statements alone; run after `tableDDL`.
+    public var indexDDL: [String] {
+        entities.flatMap { entity in entity.ddl(in: self).filter(\.isIndex).map(\.sql) }
     }
 }
 
 extension Entity {
-    func ddl(in schema: Schema) -> [String] {
+    func ddl(in schema: Schema) -> [SchemaStatement] {
         var columns = ["pk INTEGER PRIMARY KEY"]
         columns.append("\(quoted(key.name)) \(key.type.declaration) NOT NULL UNIQUE")
         columns += attributes.map { "\(quoted($0.name)) \($0.type.declaration)" }
@@ -20,22 +31,22 @@ extension Entity {
             columns.append(
                 "\(quoted(relationship.column)) INTEGER REFERENCES \(quoted(relationship.target))(pk)\(action)")
         }
-        var statements = ["CREATE TABLE \(quoted(name)) (\(columns.joined(separator: ", ")))"]
+        var statements: [SchemaStatement] = [.table("CREATE TABLE \(quoted(name)) (\(columns.joined(separator: ", ")))")]
         // Core Data indexes to-one foreign keys; cascades and relationship reads need them.
         for relationship in toOne {
-            statements.append(
-                "CREATE INDEX \(quoted("\(name)_\(relationship.column)")) ON \(quoted(name))(\(quoted(relationship.column)))")
+            statements.append(.index(
+                "CREATE INDEX \(quoted("\(name)_\(relationship.column)")) ON \(quoted(name))(\(quoted(relationship.column)))"))
         }
         for relationship in manyToMany {
             let table = joinTable(relationship)
-            statements.append("""
+            statements.append(.table("""
                 CREATE TABLE \(quoted(table)) (\
                 source_pk INTEGER NOT NULL REFERENCES \(quoted(name))(pk) ON DELETE CASCADE, \
                 target_pk INTEGER NOT NULL REFERENCES \(quoted(relationship.target))(pk) ON DELETE CASCADE, \
                 \(Schema.generationColumn) INTEGER NOT NULL DEFAULT 0, \
                 PRIMARY KEY (source_pk, target_pk)) WITHOUT ROWID
-                """)
-            statements.append("CREATE INDEX \(quoted("\(table)_target")) ON \(quoted(table))(target_pk)")
+                """))
+            statements.append(.index("CREATE INDEX \(quoted("\(table)_target")) ON \(quoted(table))(target_pk)"))
         }
         return statements
     }

@@ -7,6 +7,10 @@ public enum ImportError: Error, Equatable, CustomStringConvertible {
     /// A request bench cannot carry out as given (a malformed spec, files that cannot be compared, a
     /// refresh a scenario cannot generate); the text says why and what to do instead.
     case invalidRequest(String)
+    /// A seed store that cannot be built or adopted: `problem` says what went wrong and what to do.
+    case seedStore(path: String, problem: String)
+    /// A file operation on a store failed (copy, rename, sync); `reason` is the system's word for why.
+    case fileOperation(operation: String, path: String, reason: String)
 
     public var description: String {
         switch self {
@@ -15,6 +19,10 @@ public enum ImportError: Error, Equatable, CustomStringConvertible {
                 + "which is neither in the store nor earlier in the payload"
         case .invalidRequest(let message):
             return message
+        case .seedStore(let path, let problem):
+            return "seed store \(path): \(problem)"
+        case .fileOperation(let operation, let path, let reason):
+            return "cannot \(operation) \(path): \(reason)"
         }
     }
 }

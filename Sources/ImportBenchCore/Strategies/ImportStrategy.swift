@@ -34,6 +34,9 @@ public enum StrategyRole: Sendable {
     case reference
     /// A known mistake, run only by name, to show what it does to the data.
     case pitfall
+    /// Not an import at all (adopting a store built ahead of time), run only by name, measured
+    /// beside the imports because it is often the fastest answer.
+    case alternative
 }
 
 /// An import strategy. The runner streams the payload through `write` once per pass, in batches,

@@ -15,8 +15,13 @@ public enum StrategyRegistry {
         ReplaceStrategy.self,
     ]}
 
+    /// Ways to get the data without importing it, run only when named.
+    public static var alternatives: [any ImportStrategy.Type] {[
+        SeedCopyStrategy.self,
+    ]}
+
     /// Every strategy `--strategy` accepts by name, in listing order, pitfalls last.
-    public static var known: [any ImportStrategy.Type] { all + pitfalls }
+    public static var known: [any ImportStrategy.Type] { all + alternatives + pitfalls }
 
     /// The names `--strategy all` runs, in listing order.
     public static var names: [String] { all.map { $0.name } }

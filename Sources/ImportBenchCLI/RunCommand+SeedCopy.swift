@@ -1,0 +1,49 @@
+import ArgumentParser
+import Foundation
+import ImportBenchCore
+import ImportBenchReport
+
+/// seed-copy in `bench run`: adopting a store built ahead of time, measured beside the imports.
+extension RunCommand {
+    static var alternativesHelp: String {
+        let names = StrategyRegistry.alternatives.map { $0.name }.joined(separator: ", ")
+        return "\(names), run only by name, which imports nothing: it adopts a store built ahead of time (see --seed-db)"
+    }
+
+    static let seedDBHelp = """
+        The store --strategy seed-copy adopts, built by bench seed-db from the same payload (its scenario and \
+        payload fingerprint must match the run's; the error gives the seed-db command that builds a matching one). \
+        Without it, bench builds one from the payload first, untimed, and the header says what that cost. \
+        seed-copy's time is copying the file (and its -wal, never its -shm) to a temporary name beside the store, \
+        PRAGMA quick_check and the metadata check, the rename into place, and opening it with --journal and \
+        --synchronous; its data is then verified like every strategy's. seed-copy cannot be combined with \
+        --preload: adopting a seed replaces the store, so there is no refresh to measure.
+        """
+
+    func validateSeedCopy() throws {
+        let adoptsSeed = try resolvedStrategies().contains { $0 is SeedCopyStrategy.Type }
+        if let seedDB {
+            guard adoptsSeed else {
+                throw ValidationError("--seed-db is the store \(SeedCopyStrategy.name) adopts: add --strategy \(SeedCopyStrategy.name) (for example --strategy prewarm,\(SeedCopyStrategy.name))")
+            }
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: seedDB, isDirectory: &isDirectory), !isDirectory.boolValue else {
+                throw ValidationError("--seed-db \(seedDB): no such file; build one with bench seed-db --scenario \(scenarioOptions.scenario) --scale \(scenarioOptions.scale) --out \(seedDB)")
+            }
+        }
+        if adoptsSeed && preload != nil {
+            throw ValidationError("\(SeedCopyStrategy.name) cannot run with --preload: adopting a seed store replaces the store, so there is no refresh to measure; run it without --preload")
+        }
+    }
+
+    /// The header line: where the adopted seed store came from and what it is.
+    static func seedStoreLine(_ report: SeedStoreReport) -> String {
+        let megabytes = String(format: "%.1f", Double(report.bytes) / 1_048_576)
+        if let times = report.buildTimes {
+            return "\(SeedCopyStrategy.name): seed store built in \(String(format: "%.2f", times.total)) s, \(megabytes) MB "
+                + "(untimed; \(SummaryTable.count(report.metadata.objects)) objects)\n"
+        }
+        return "\(SeedCopyStrategy.name): adopting \(report.path), \(megabytes) MB, built \(report.metadata.builtAt) from "
+            + "\(report.metadata.describedSource) by bench \(report.metadata.benchVersion)\n"
+    }
+}

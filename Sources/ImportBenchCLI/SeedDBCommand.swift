@@ -1,0 +1,117 @@
+import ArgumentParser
+import Foundation
+import ImportBenchCore
+import ImportBenchReport
+
+/// `bench seed-db`: build the store an app ships or downloads instead of importing.
+struct SeedDBCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "seed-db",
+        abstract: "Build a pre-populated store to ship instead of importing: one file, indexed, vacuumed, analysed.",
+        discussion: """
+            The fastest import is often none at all: build the store ahead of time, ship or download it, \
+            and let the app adopt a copy. bench run --strategy seed-copy --seed-db PATH measures what adopting \
+            it costs, beside the imports.
+
+            The tables are created without their secondary indexes and filled with plain inserts of the \
+            payload's distinct objects in one transaction, with no journal and no syncs; then the indexes \
+            are built, the file is vacuumed and analysed, and it is left in journal mode DELETE: one \
+            self-contained file, no -wal or -shm. It is written at OUT.partial and renamed to OUT only when \
+            complete, so a failed or interrupted build leaves nothing at OUT (an older store there stays as \
+            it was). A table importbench_seed records the scenario, scale, seed, payload fingerprint, \
+            content digest, bench and SQLite versions and build time, so whoever adopts it can check it \
+            matches.
+
+            Exit status: 0 built; 1 the payload or the output path is unusable (nothing written); 130 interrupted.
+            """
+    )
+
+    @OptionGroup var scenarioOptions: ScenarioOptions
+
+    @Option(help: ArgumentHelp(
+        "Build from this recorded payload (a file of the scenario's shape; a GTFS directory for transit) instead of generating one from --scale and --seed.",
+        valueName: "path"))
+    var payload: String?
+
+    @Option(help: ArgumentHelp(
+        "Where to write the store; replaced only once the new one is complete (built at PATH.partial, then renamed).",
+        valueName: "path"))
+    var out: String
+
+    func validate() throws {
+        guard scenarioOptions.resolvedScales.count == 1 else { throw ValidationError("seed-db builds one store: give one --scale") }
+        guard !out.isEmpty else { throw ValidationError("--out needs a file path") }
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: out, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw ValidationError("--out \(out) is a directory; give the path of the store file to write")
+        }
+    }
+
+    func run() throws {
+        InterruptHandler.install()
+        let directory = (out as NSString).deletingLastPathComponent
+        let parent = directory.isEmpty ? "." : directory
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: parent, isDirectory: &isDirectory), isDirectory.boolValue,
+            FileManager.default.isWritableFile(atPath: parent)
+        else {
+            throw CommandFailure.failed(
+                "cannot write \(out): \(parent) is not a writable directory; create it or choose another --out. Nothing was written.")
+        }
+        let scenario = scenarioOptions.resolvedScenario
+        let scale = scenarioOptions.resolvedScale
+        var generatedIn: URL?
+        defer { if let generatedIn { try? FileManager.default.removeItem(at: generatedIn) } }
+        let payloadPath: String
+        var generationSeconds: Double?
+        if let payload {
+            guard FileManager.default.fileExists(atPath: payload) else {
+                throw CommandFailure.failed("cannot read --payload \(payload): no such file. Nothing was written at \(out).")
+            }
+            payloadPath = payload
+        } else {
+            let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("importbench-seed-\(UUID().uuidString.prefix(8))")
+            do {
+                try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+                generatedIn = temporary
+                payloadPath = temporary.appendingPathComponent("\(scenario.name)-\(scale)-seed\(scenarioOptions.seed)").path
+                let start = Date()
+                try scenario.generate(scale: scale.factor, seed: scenarioOptions.seed, to: payloadPath)
+                generationSeconds = Date().timeIntervalSince(start)
+            } catch {
+                throw CommandFailure.failed("cannot generate the \(scenario.name) payload in \(temporary.path): \(error). Nothing was written at \(out).")
+            }
+        }
+
+        let report: SeedStoreReport
+        do {
+            let builder = SeedStoreBuilder(
+                scenario: scenario, payloadPath: payloadPath, scale: payload == nil ? scale : nil,
+                seed: payload == nil ? scenarioOptions.seed : nil)
+            report = try builder.build(at: out)
+        } catch is Interrupted {
+            throw CommandFailure.interrupted("interrupted; nothing was written at \(out)")
+        } catch {
+            throw CommandFailure.failed(String(describing: error))
+        }
+        print(Self.summary(report, generationSeconds: generationSeconds))
+    }
+
+    /// What was built and what each phase cost.
+    static func summary(_ report: SeedStoreReport, generationSeconds: Double?) -> String {
+        let metadata = report.metadata
+        var text = "wrote \(report.path): \(metadata.describedSource), \(SummaryTable.count(metadata.objects)) objects, "
+            + "\(megabytes(report.bytes)) MB, digest \(metadata.digest)\n"
+        if let times = report.buildTimes {
+            text += "built in \(seconds(times.total)) s: load \(seconds(times.load)) s, indexes \(seconds(times.indexes)) s, "
+                + "vacuum \(seconds(times.vacuum)) s, analyze \(seconds(times.analyze)) s, "
+                + "digest, metadata and sync \(seconds(max(0, times.total - times.load - times.indexes - times.vacuum - times.analyze))) s"
+        }
+        if let generationSeconds { text += " (payload generated first in \(seconds(generationSeconds)) s, not included)" }
+        return text
+    }
+
+    static func seconds(_ value: Double) -> String { String(format: "%.3f", value) }
+
+    static func megabytes(_ bytes: Int64) -> String { String(format: "%.1f", Double(bytes) / 1_048_576) }
+}

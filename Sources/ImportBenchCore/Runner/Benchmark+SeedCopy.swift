@@ -1,0 +1,50 @@
+import Foundation
+
+extension Benchmark {
+    /// Every run goes through here, so a seed-copy run (built anywhere in the benchmark) is pointed
+    /// at the seed store it adopts.
+    func execute(_ run: ImportRun, _ progress: @escaping (Int) -> Void) throws -> ImportMeasurement {
+        var run = run
+        if run.strategy is SeedCopyStrategy.Type {
+            // Only a payload that cannot be imported gets here without one: none was built from it.
+            guard let seedStore else {
+                throw ImportError.invalidRequest("no seed store to adopt: it is built from the payload, which cannot be imported")
+            }
+            run.seedStorePath = seedStore.path
+        }
+        return try executor(run, progress)
+    }
+
+    /// The seed store seed-copy adopts, when it is planned: the given one, checked against the payload
+    /// first so a mismatch stops the benchmark before any run, or one built now, untimed, in the work
+    /// directory from the same payload.
+    func prepareSeedStore(payloadPath: String, in workDirectory: URL, _ observe: (BenchmarkEvent) -> Void) throws -> SeedStoreReport? {
+        guard configuration.plannedStrategies.contains(where: { $0 is SeedCopyStrategy.Type }) else { return nil }
+        guard configuration.preload == nil else {
+            throw ImportError.invalidRequest(
+                "\(SeedCopyStrategy.name) cannot measure a refresh: adopting a seed store replaces the store, so a preload has nothing to "
+                    + "refresh; run \(SeedCopyStrategy.name) without --preload")
+        }
+        let recorded = configuration.payloadPath != nil
+        let scale = recorded ? nil : configuration.scale
+        let seed = recorded ? nil : configuration.seed
+        guard let given = configuration.seedStorePath else {
+            let path = workDirectory.appendingPathComponent("seed.sqlite").path
+            observe(.buildingSeedStore(path: path))
+            return try SeedStoreBuilder(
+                scenario: configuration.scenario, payloadPath: payloadPath, scale: scale, seed: seed, onError: configuration.onError
+            ).build(at: path)
+        }
+        let metadata = try SeedStoreMetadata.read(at: given)
+        let differences = metadata.differences(
+            scenario: configuration.scenario.name, scale: scale?.description, seed: seed, payloadFingerprint: PayloadFingerprint.of(payloadPath))
+        guard differences.isEmpty else {
+            let source = configuration.payloadPath.map { "--payload \($0)" } ?? "--scale \(configuration.scale) --seed \(configuration.seed)"
+            throw ImportError.seedStore(
+                path: given,
+                problem: "was built from \(metadata.describedSource), not from this run's payload (\(differences.joined(separator: "; "))). "
+                    + "Build a matching one with: bench seed-db --scenario \(configuration.scenario.name) \(source) --out \(given)")
+        }
+        return SeedStoreReport(path: given, metadata: metadata, bytes: DatabaseFile.size(given), buildTimes: nil)
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import ImportBenchStore
+
+extension ImportRun {
+    /// What an app pays to adopt a seed store instead of importing, timed like an import: copy the
+    /// store to a staging name beside the destination, open and check it, rename it into place, open
+    /// it with the run's settings. The digest is taken afterwards, untimed, as for every strategy.
+    func adoptSeedStore() throws -> ImportMeasurement {
+        guard let seedStorePath else {
+            throw ImportError.invalidRequest(
+                "\(strategy.name) has no seed store to adopt; give bench run --seed-db PATH, or leave it out and bench builds one")
+        }
+        DatabaseFile.remove(databasePath)
+        let staged = databasePath + ".adopting"
+        DatabaseFile.remove(staged)
+        defer { DatabaseFile.remove(staged) }
+
+        var measurement = ImportMeasurement()
+        // measure counts the statements of a connection opened before its clock starts; adopting opens
+        // its connections inside the clock, so measure watches an idle one and the counts come from them.
+        let idle = try Connection(path: ":memory:")
+        var checkCounts = StatementCounts()
+        var adopted: Connection?
+        // No reader probe: until the copy is in place there is no store for a screen to read.
+        try measure(into: &measurement, store: idle, probeHz: nil) { _ in
+            try stage(seedStorePath, at: staged)
+            checkCounts = try check(staged, copiedFrom: seedStorePath)
+            try DatabaseFile.publish(staged, as: databasePath, durable: settings.synchronous != .off)
+            let store = try Connection(path: databasePath)
+            try configure(store)
+            adopted = store
+        }
+        guard let store = adopted else {
+            throw ImportError.seedStore(path: seedStorePath, problem: "was not adopted at \(databasePath)")
+        }
+        measurement.counts = checkCounts + store.counter.counts
+        measurement.digest = try scenario.schema.digest(of: store)
+        measurement.databaseBytes = DatabaseFile.size(databasePath)
+        return measurement
+    }
+
+    /// Copies the seed's main file and its -wal, which may hold committed pages the main file lacks;
+    /// never its -shm, an index SQLite rebuilds from the WAL. A non-empty -journal means a write to
+    /// the seed was cut short and its main file may be torn, so the seed is refused.
+    private func stage(_ seed: String, at staged: String) throws {
+        let journal = seed + "-journal"
+        if let size = (try? FileManager.default.attributesOfItem(atPath: journal))?[.size] as? NSNumber, size.int64Value > 0 {
+            throw ImportError.seedStore(
+                path: seed, problem: "has a hot rollback journal (\(journal)): a write to it was interrupted; open it once with sqlite3 to roll that back, or rebuild it with bench seed-db")
+        }
+        try DatabaseFile.copyContents(from: seed, to: staged)
+        if FileManager.default.fileExists(atPath: seed + "-wal") {
+            try DatabaseFile.copyContents(from: seed + "-wal", to: staged + "-wal")
+        }
+    }
+
+    /// Opens the staged copy as a careful app would before trusting it: `PRAGMA quick_check` must
+    /// say ok and the metadata must name this scenario. A copied WAL is checkpointed into the main
+    /// file, so the one file renamed into place holds everything. Returns what its statements cost.
+    private func check(_ staged: String, copiedFrom seed: String) throws -> StatementCounts {
+        let store = try Connection(path: staged)
+        let quickCheck = try store.prepare("PRAGMA quick_check")
+        var problems: [String] = []
+        while try quickCheck.step() {
+            if case .text(let line) = quickCheck.value(at: 0), line != "ok" { problems.append(line) }
+        }
+        quickCheck.reset()
+        guard problems.isEmpty else {
+            throw ImportError.seedStore(
+                path: seed, problem: "fails PRAGMA quick_check (\(problems.prefix(3).joined(separator: "; "))); rebuild it with bench seed-db")
+        }
+        guard let metadata = try SeedStoreMetadata.read(from: store) else {
+            throw ImportError.seedStore(path: seed, problem: "has no \(SeedStoreMetadata.table) table; build one with bench seed-db")
+        }
+        guard metadata.scenario == scenario.name else {
+            throw ImportError.seedStore(
+                path: seed, problem: "holds the \(metadata.scenario) scenario, not \(scenario.name); build one with bench seed-db --scenario \(scenario.name)")
+        }
+        if FileManager.default.fileExists(atPath: staged + "-wal") {
+            let checkpoint = try store.prepare("PRAGMA wal_checkpoint(TRUNCATE)")
+            defer { checkpoint.reset() }
+            guard try checkpoint.step(), checkpoint.int64(at: 0) == 0 else {
+                throw ImportError.seedStore(path: seed, problem: "its -wal could not be checkpointed into the copy at \(staged)")
+            }
+        }
+        return store.counter.counts
+    }
+}

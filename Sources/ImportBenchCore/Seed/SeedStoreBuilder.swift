@@ -1,0 +1,124 @@
+import Foundation
+import ImportBenchStore
+
+/// Builds a seed store: the store an app ships or downloads instead of importing. Built as fast as
+/// SQLite allows (tables without secondary indexes, the ceiling's plain inserts in one transaction,
+/// no journal, no syncs), then indexed, vacuumed and analysed, and published as one self-contained
+/// file in journal mode DELETE. It is written at `PATH.partial` and renamed only when complete.
+public struct SeedStoreBuilder {
+    public let scenario: any Scenario
+    public let payloadPath: String
+    /// The generator's scale and seed the payload came from, recorded in the metadata; nil for a recorded payload.
+    public var scale: Scale?
+    public var seed: UInt64?
+    public var onError: PayloadErrorPolicy
+    /// Asked between batches and phases; true stops the build and leaves nothing at the destination.
+    public var stopRequested: () -> Bool = { ImportInterruption.isRequested }
+
+    /// Occurrences decoded per step: the ceiling keeps the unique objects anyway, this bounds the rest.
+    private static let batchSize = BatchSize.occurrences(10_000)
+
+    public init(scenario: any Scenario, payloadPath: String, scale: Scale? = nil, seed: UInt64? = nil, onError: PayloadErrorPolicy = .fail) {
+        self.scenario = scenario
+        self.payloadPath = payloadPath
+        self.scale = scale
+        self.seed = seed
+        self.onError = onError
+    }
+
+    /// Builds the store at `path`, replacing what is there only once the new one is complete. On
+    /// failure nothing is left at `path` (an older store there stays as it was) and the error says why
+    /// and what to do; an interruption is rethrown as `Interrupted`.
+    public func build(at path: String) throws -> SeedStoreReport {
+        let staged = path + ".partial"
+        let start = MonotonicClock.now()
+        DatabaseFile.remove(staged)
+        do {
+            let (metadata, measured, occurrences) = try populate(staged, start: start)
+            var times = measured
+            if stopRequested() { throw Interrupted() }
+            for suffix in ["-wal", "-shm", "-journal"] where FileManager.default.fileExists(atPath: staged + suffix) {
+                throw ImportError.seedStore(path: staged, problem: "SQLite left \(staged + suffix) beside it; it is not self-contained")
+            }
+            try DatabaseFile.publish(staged, as: path, durable: true)
+            times.total = MonotonicClock.now() - start
+            return SeedStoreReport(path: path, metadata: metadata, bytes: DatabaseFile.size(path), buildTimes: times, occurrences: occurrences)
+        } catch {
+            DatabaseFile.remove(staged)
+            if error is Interrupted { throw error }
+            throw ImportError.seedStore(
+                path: path, problem: "not built: \(error). Nothing was written at \(path); \(remedy(for: error, at: path))")
+        }
+    }
+
+    /// Fills the staging file and leaves it closed, in journal mode DELETE.
+    private func populate(_ staged: String, start: Double) throws -> (SeedStoreMetadata, SeedStoreBuildTimes, Int) {
+        let schema = scenario.schema
+        let store = try Connection(path: staged)
+        // Nothing to roll back to and nothing to survive: a failed build is deleted. The ceiling resolves
+        // every reference from its own key map and throws on a dangling one, so the foreign-key check
+        // would only repeat it. A larger cache lets CREATE INDEX sort in memory.
+        try store.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA foreign_keys = OFF; PRAGMA cache_size = -65536")
+        var times = SeedStoreBuildTimes()
+        var occurrences = 0
+
+        var phaseStart = MonotonicClock.now()
+        try store.inTransaction {
+            for statement in schema.tableDDL { try store.execute(statement) }
+            try store.execute(SeedStoreMetadata.ddl)
+            // Generation 0, as a preload: any later import into an adopted copy stamps a higher one.
+            let loader = try CeilingStrategy(context: StrategyContext(schema: schema, store: store, generation: 0))
+            let batcher = RecordBatcher(reader: try scenario.openReader(path: payloadPath, onError: onError), batchSize: Self.batchSize)
+            while let batch = try batcher.next() {
+                if stopRequested() { throw Interrupted() }
+                try loader.write(batch, pass: 0)
+                occurrences += batch.occurrences.count
+            }
+            try loader.finishPass(0)
+        }
+        times.load = MonotonicClock.now() - phaseStart
+
+        if stopRequested() { throw Interrupted() }
+        phaseStart = MonotonicClock.now()
+        try store.inTransaction {
+            for statement in schema.indexDDL { try store.execute(statement) }
+        }
+        times.indexes = MonotonicClock.now() - phaseStart
+
+        let digest = try schema.digest(of: store)
+        var metadata = SeedStoreMetadata(
+            scenario: scenario.name, scale: scale?.description, seed: seed, payloadFingerprint: PayloadFingerprint.of(payloadPath),
+            digest: digest.value, objects: digest.tables.filter { !$0.name.contains(".") }.reduce(0) { $0 + $1.rows },
+            builtAt: ISO8601DateFormatter().string(from: Date()), buildSeconds: 0)
+
+        if stopRequested() { throw Interrupted() }
+        phaseStart = MonotonicClock.now()
+        try store.execute("VACUUM")
+        times.vacuum = MonotonicClock.now() - phaseStart
+
+        phaseStart = MonotonicClock.now()
+        try store.execute("ANALYZE")
+        times.analyze = MonotonicClock.now() - phaseStart
+
+        metadata.buildSeconds = MonotonicClock.now() - start
+        try metadata.insert(into: store)
+        let mode = try store.prepare("PRAGMA journal_mode = DELETE")
+        defer { mode.reset() }
+        guard try mode.step(), mode.value(at: 0) == .text("delete") else {
+            throw ImportError.seedStore(path: staged, problem: "SQLite refused journal mode DELETE (\(mode.value(at: 0)))")
+        }
+        return (metadata, times, occurrences)
+    }
+
+    private func remedy(for error: any Error, at path: String) -> String {
+        switch error {
+        case is PayloadError:
+            return "fix or replace the payload, then run again"
+        case ImportError.danglingReference:
+            return "the payload refers to an object it does not contain; fix the payload, then run again"
+        default:
+            let directory = (path as NSString).deletingLastPathComponent
+            return "check that \(directory.isEmpty ? "the current directory" : directory) exists, is writable and has room, then run again"
+        }
+    }
+}

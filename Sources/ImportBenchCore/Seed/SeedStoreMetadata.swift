@@ -1,0 +1,128 @@
+import Foundation
+import ImportBenchStore
+
+/// What a seed store was built from, kept in the store itself (table `importbench_seed`, one row),
+/// so whoever adopts it can tell whether it holds the payload they expect without reading that payload.
+public struct SeedStoreMetadata: Sendable, Equatable {
+    public var scenario: String
+    /// The generator's scale (`2x`); nil when built from a recorded payload.
+    public var scale: String?
+    /// The generator's seed; nil when built from a recorded payload.
+    public var seed: UInt64?
+    /// `PayloadFingerprint` of the payload it holds: the same bytes give the same fingerprint.
+    public var payloadFingerprint: String
+    /// The content digest (`Schema.digest(of:)`) of what it holds.
+    public var digest: String
+    /// Distinct objects it holds.
+    public var objects: Int
+    public var benchVersion: String
+    public var sqliteVersion: String
+    /// When it was built, ISO 8601 in UTC.
+    public var builtAt: String
+    /// How long building it took, from opening the staging file to the end of ANALYZE.
+    public var buildSeconds: Double
+
+    public init(
+        scenario: String, scale: String?, seed: UInt64?, payloadFingerprint: String, digest: String, objects: Int,
+        benchVersion: String = BenchVersion.current, sqliteVersion: String = Connection.sqliteVersion,
+        builtAt: String, buildSeconds: Double
+    ) {
+        self.scenario = scenario
+        self.scale = scale
+        self.seed = seed
+        self.payloadFingerprint = payloadFingerprint
+        self.digest = digest
+        self.objects = objects
+        self.benchVersion = benchVersion
+        self.sqliteVersion = sqliteVersion
+        self.builtAt = builtAt
+        self.buildSeconds = buildSeconds
+    }
+
+    static let table = "importbench_seed"
+
+    static let ddl = """
+        CREATE TABLE \(table) (scenario TEXT NOT NULL, scale TEXT, seed INTEGER, payload_fingerprint TEXT NOT NULL, \
+        digest TEXT NOT NULL, objects INTEGER NOT NULL, bench_version TEXT NOT NULL, sqlite_version TEXT NOT NULL, \
+        built_at TEXT NOT NULL, build_seconds REAL NOT NULL)
+        """
+
+    private static let columns =
+        "scenario, scale, seed, payload_fingerprint, digest, objects, bench_version, sqlite_version, built_at, build_seconds"
+
+    func insert(into store: Connection) throws {
+        let statement = try store.prepare("INSERT INTO \(Self.table) (\(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+        statement.bind([
+            .text(scenario), scale.map(DatabaseValue.text) ?? .null, seed.map { .integer(Int64(bitPattern: $0)) } ?? .null,
+            .text(payloadFingerprint), .text(digest), .integer(Int64(objects)), .text(benchVersion), .text(sqliteVersion),
+            .text(builtAt), .real(buildSeconds),
+        ])
+        try statement.execute()
+    }
+
+    /// The store's metadata row, or nil when it has none (not a store `bench seed-db` built).
+    static func read(from store: Connection) throws -> SeedStoreMetadata? {
+        let exists = try store.prepare("SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = '\(table)'").scalarInt64() ?? 0
+        guard exists > 0 else { return nil }
+        let statement = try store.prepare("SELECT \(columns) FROM \(table) LIMIT 1")
+        defer { statement.reset() }
+        guard try statement.step() else { return nil }
+        func text(_ column: Int32) -> String? {
+            if case .text(let value) = statement.value(at: column) { return value }
+            return nil
+        }
+        guard let scenario = text(0), let fingerprint = text(3), let digest = text(4) else { return nil }
+        let seed: UInt64? = if case .integer(let value) = statement.value(at: 2) { UInt64(bitPattern: value) } else { nil }
+        let seconds: Double = if case .real(let value) = statement.value(at: 9) { value } else { 0 }
+        return SeedStoreMetadata(
+            scenario: scenario, scale: text(1), seed: seed, payloadFingerprint: fingerprint, digest: digest,
+            objects: Int(statement.int64(at: 5)), benchVersion: text(6) ?? "?", sqliteVersion: text(7) ?? "?",
+            builtAt: text(8) ?? "?", buildSeconds: seconds)
+    }
+
+    /// Reads the metadata of the seed store at `path` without writing to it (its WAL stays as it is).
+    public static func read(at path: String) throws -> SeedStoreMetadata {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
+            throw ImportError.seedStore(path: path, problem: "no such file; build one with bench seed-db")
+        }
+        let metadata: SeedStoreMetadata?
+        do {
+            metadata = try read(from: Connection(path: path, readOnly: true))
+        } catch {
+            throw ImportError.seedStore(path: path, problem: "cannot be read as a SQLite store (\(error)); build one with bench seed-db")
+        }
+        guard let metadata else {
+            throw ImportError.seedStore(
+                path: path, problem: "has no \(table) table, so it was not built by bench seed-db; build one with bench seed-db")
+        }
+        return metadata
+    }
+
+    /// One line per way this store differs from the payload a run imports; empty when it holds that payload.
+    /// `scale` and `seed` are nil for a recorded payload.
+    public func differences(scenario: String, scale: String?, seed: UInt64?, payloadFingerprint: String) -> [String] {
+        var lines: [String] = []
+        if scenario != self.scenario {
+            lines.append("scenario: built for \(self.scenario), the run imports \(scenario)")
+        }
+        guard payloadFingerprint != self.payloadFingerprint else { return lines }
+        if let scale, let built = self.scale, scale != built {
+            lines.append("scale: built at \(built), the run imports \(scale)")
+        }
+        if let seed, let built = self.seed, seed != built {
+            lines.append("seed: built with seed \(built), the run uses seed \(seed)")
+        }
+        if lines.isEmpty {
+            lines.append("payload: built from \(self.describedSource) (fingerprint \(self.payloadFingerprint)), "
+                + "the run imports another (fingerprint \(payloadFingerprint))")
+        }
+        return lines
+    }
+
+    /// Where the store's content came from, in words.
+    public var describedSource: String {
+        if let scale, let seed { return "the \(scenario) generator at \(scale), seed \(seed)" }
+        return "a recorded \(scenario) payload"
+    }
+}

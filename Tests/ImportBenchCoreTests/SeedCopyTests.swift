@@ -1,0 +1,162 @@
+import Foundation
+import ImportBenchCore
+import ImportBenchStore
+import Testing
+
+@Suite("seed-copy through the benchmark")
+struct SeedCopyTests {
+    static func configuration(
+        _ scenario: any Scenario = ChatScenario(), strategies: [any ImportStrategy.Type], seed: UInt64 = 1
+    ) throws -> BenchmarkConfiguration {
+        BenchmarkConfiguration(scenario: scenario, scale: try #require(Scale(parsing: "0.05x")), seed: seed, strategies: strategies)
+    }
+
+    /// A seed store built by the builder, as `bench seed-db` would, from the generator at 0.05x.
+    static func seedStore(_ scenario: any Scenario = ChatScenario(), seed: UInt64, at path: String, in directory: TemporaryDirectory) throws -> SeedStoreReport {
+        let payload = try SeedStoreBuilderTests.payload(scenario, seed: seed, in: directory)
+        return try SeedStoreBuilderTests.builder(scenario, payload: payload, seed: seed).build(at: path)
+    }
+
+    @Test("seed-copy is run only by name, listed apart from the imports and the pitfalls")
+    func registry() throws {
+        #expect(!StrategyRegistry.names.contains(SeedCopyStrategy.name))
+        #expect(StrategyRegistry.alternatives.map { $0.name } == [SeedCopyStrategy.name])
+        #expect(StrategyRegistry.knownNames.contains(SeedCopyStrategy.name))
+        #expect(StrategyRegistry.strategy(named: "seed-copy") != nil)
+        #expect(SeedCopyStrategy.role == .alternative)
+    }
+
+    @Test("prewarm and seed-copy, the seed built by the benchmark: both valid, one digest", arguments: ScenarioRegistry.names)
+    func beside(scenarioName: String) throws {
+        let scenario = try #require(ScenarioRegistry.scenario(named: scenarioName))
+        let outcome = try Benchmark(configuration: Self.configuration(scenario, strategies: [PrewarmStrategy.self, SeedCopyStrategy.self])).run()
+        #expect(outcome.results.map(\.strategy) == ["prewarm", "ceiling", "seed-copy"])
+        for result in outcome.results { #expect(result.valid, "\(result.strategy): \(result.differences)") }
+        #expect(Set(outcome.results.map(\.digest)).count == 1)
+        let seedStore = try #require(outcome.seedStore)
+        #expect(seedStore.buildTimes != nil)
+        #expect(seedStore.metadata.digest == outcome.expected.digest.value)
+        let seedCopy = try #require(outcome.results.last)
+        #expect(seedCopy.measurement.counts.inserts == 0 && seedCopy.measurement.counts.statements > 0)
+        #expect(seedCopy.measurement.databaseBytes > 0)
+    }
+
+    @Test("a given seed store is adopted, in a child-process spec too, and leaves no temporary file beside the copy")
+    func givenStore() throws {
+        let directory = try TemporaryDirectory()
+        defer { withExtendedLifetime(directory) {} }
+        let seedPath = directory.path("seed.sqlite")
+        _ = try Self.seedStore(seed: 1, at: seedPath, in: directory)
+        let kept = directory.path("kept")
+        try FileManager.default.createDirectory(atPath: kept, withIntermediateDirectories: true)
+        var configuration = try Self.configuration(strategies: [SeedCopyStrategy.self])
+        configuration.seedStorePath = seedPath
+        configuration.databasePath = kept + "/store.sqlite"
+        var specs: [ImportRunSpec] = []
+        let outcome = try Benchmark(configuration: configuration, executor: { run, progress in
+            specs.append(ImportRunSpec(run))
+            return try ImportRunSpec(run).makeRun().execute(progress: progress)
+        }).run()
+        for result in outcome.results { #expect(result.valid, "\(result.strategy): \(result.differences)") }
+        #expect(outcome.seedStore?.path == seedPath && outcome.seedStore?.buildTimes == nil)
+        #expect(specs.first { $0.strategy == SeedCopyStrategy.name }?.seedStorePath == seedPath)
+        #expect(specs.first { $0.strategy == CeilingStrategy.name }?.seedStorePath == nil)
+        let files = try FileManager.default.contentsOfDirectory(atPath: kept).sorted()
+        #expect(files == ["store-ceiling.sqlite", "store-seed-copy.sqlite"])
+        // The seed itself is left as it was.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).filter { $0.hasPrefix("seed.sqlite") } == ["seed.sqlite"])
+    }
+
+    @Test("a seed store built for another seed is refused before any run, naming what differs and the command that fixes it")
+    func mismatchedSeed() throws {
+        let directory = try TemporaryDirectory()
+        defer { withExtendedLifetime(directory) {} }
+        let seedPath = directory.path("seed.sqlite")
+        _ = try Self.seedStore(seed: 2, at: seedPath, in: directory)
+        var configuration = try Self.configuration(strategies: [PrewarmStrategy.self, SeedCopyStrategy.self], seed: 1)
+        configuration.seedStorePath = seedPath
+        var started: [String] = []
+        let error = #expect(throws: ImportError.self) {
+            try Benchmark(configuration: configuration).run { event in
+                if case .runStarted(let strategy, _, _, _) = event { started.append(strategy) }
+            }
+        }
+        let message = error?.description ?? ""
+        #expect(message.contains(seedPath))
+        #expect(message.contains("seed: built with seed 2, the run uses seed 1"))
+        #expect(message.contains("bench seed-db --scenario chat --scale 0.05x --seed 1 --out \(seedPath)"))
+        #expect(started.isEmpty)
+    }
+
+    @Test("a seed store of another scenario is refused, naming the scenarios")
+    func mismatchedScenario() throws {
+        let directory = try TemporaryDirectory()
+        defer { withExtendedLifetime(directory) {} }
+        let seedPath = directory.path("seed.sqlite")
+        _ = try Self.seedStore(ProductsScenario(), seed: 1, at: seedPath, in: directory)
+        var configuration = try Self.configuration(QuakesScenario(), strategies: [SeedCopyStrategy.self])
+        configuration.seedStorePath = seedPath
+        let error = #expect(throws: ImportError.self) { try Benchmark(configuration: configuration).run() }
+        #expect(error?.description.contains("scenario: built for products, the run imports quakes") == true)
+    }
+
+    @Test("seed-copy with a preload is refused: adopting replaces the store")
+    func refusesPreload() throws {
+        var configuration = try Self.configuration(QuakesScenario(), strategies: [SeedCopyStrategy.self])
+        configuration.preload = .generated(overlap: 0.5, changed: 0.5)
+        let error = #expect(throws: ImportError.self) { try Benchmark(configuration: configuration).run() }
+        #expect(error?.description.contains("--preload") == true)
+    }
+
+    @Test("a seed store whose latest commits are only in its -wal is adopted with them", arguments: [StoreSettings.Journal.wal, .delete])
+    func walCompanion(journal: StoreSettings.Journal) throws {
+        let directory = try TemporaryDirectory()
+        defer { withExtendedLifetime(directory) {} }
+        let scenario = ChatScenario()
+        let seedPath = directory.path("seed.sqlite")
+        let built = try Self.seedStore(scenario, seed: 1, at: seedPath, in: directory)
+        let table = try #require(scenario.schema.entities.last).name
+
+        // The main file loses a table's rows; the -wal, never checkpointed, brings them back.
+        let writer = try Connection(path: seedPath)
+        try writer.execute("PRAGMA foreign_keys = OFF")
+        try writer.execute("CREATE TABLE saved AS SELECT * FROM \"\(table)\"; DELETE FROM \"\(table)\"")
+        try writer.execute("PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 0")
+        try writer.execute("INSERT INTO \"\(table)\" SELECT * FROM saved; DROP TABLE saved")
+        let walSize = (try FileManager.default.attributesOfItem(atPath: seedPath + "-wal")[.size] as? NSNumber)?.int64Value ?? 0
+        #expect(walSize > 0)
+        #expect(FileManager.default.fileExists(atPath: seedPath + "-shm"))
+
+        // Without its -wal the seed would be missing the table's rows.
+        let mainOnly = directory.path("main-only.sqlite")
+        try FileManager.default.copyItem(atPath: seedPath, toPath: mainOnly)
+        #expect(try scenario.schema.digest(of: Connection(path: mainOnly)).value != built.metadata.digest)
+
+        var configuration = try Self.configuration(strategies: [SeedCopyStrategy.self])
+        configuration.seedStorePath = seedPath
+        configuration.settings = StoreSettings(journal: journal)
+        let kept = directory.path("kept")
+        try FileManager.default.createDirectory(atPath: kept, withIntermediateDirectories: true)
+        configuration.databasePath = kept + "/store.sqlite"
+        let outcome = try Benchmark(configuration: configuration).run()
+        let seedCopy = try #require(outcome.results.first { $0.strategy == SeedCopyStrategy.name })
+        #expect(seedCopy.valid, "\(seedCopy.differences)")
+        #expect(seedCopy.digest == built.metadata.digest)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: kept).sorted() == ["store-ceiling.sqlite", "store-seed-copy.sqlite"])
+        let adopted = try Connection(path: kept + "/store-seed-copy.sqlite")
+        #expect(try SeedStoreBuilderTests.text("PRAGMA journal_mode", in: adopted) == journal.rawValue)
+        withExtendedLifetime(writer) {}
+    }
+
+    @Test("a store that is not a seed store is refused with what to do")
+    func notASeedStore() throws {
+        let directory = try TemporaryDirectory()
+        defer { withExtendedLifetime(directory) {} }
+        let path = directory.path("plain.sqlite")
+        try Connection(path: path).execute("CREATE TABLE t (x)")
+        var configuration = try Self.configuration(strategies: [SeedCopyStrategy.self])
+        configuration.seedStorePath = path
+        let error = #expect(throws: ImportError.self) { try Benchmark(configuration: configuration).run() }
+        #expect(error?.description.contains("bench seed-db") == true)
+    }
+}
