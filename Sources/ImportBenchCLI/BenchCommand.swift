@@ -15,7 +15,10 @@ public struct BenchCommand: ParsableCommand {
             Start with: bench run --strategy prewarm --scale 2x
             """,
         version: BenchVersion.current,
-        subcommands: [RunCommand.self, CompareCommand.self, GenerateCommand.self, SeedDBCommand.self, ListCommand.self, MeasureOneCommand.self]
+        subcommands: [
+            RunCommand.self, CompareCommand.self, ReportCommand.self, GenerateCommand.self, SeedDBCommand.self, ListCommand.self,
+            MeasureOneCommand.self,
+        ]
     )
 
     public init() {}

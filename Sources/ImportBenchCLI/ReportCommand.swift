@@ -1,0 +1,80 @@
+import ArgumentParser
+import Foundation
+import ImportBenchCore
+import ImportBenchReport
+
+/// `bench report`: turn results CSVs into charts a reviewer can read without running anything.
+struct ReportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "report",
+        abstract: "Draw charts from results CSVs: one self-contained HTML page, or one SVG file per chart.",
+        discussion: """
+            Per scenario (and preload): wall time and fetches against the payload's occurrences on log-log axes, \
+            with each strategy's growth exponent k (time ~ size^k) in the legend; peak memory per strategy and scale; \
+            and, for runs made with --probe-reads, a reader's p99 latency per batch size against one 60 Hz frame (16 ms). \
+            Repetitions are drawn as their median with a min-max whisker; settings that vary (batch size, journal, \
+            synchronous) get a panel each. CSVs of any csv_version work; charts whose columns a file lacks \
+            are left out with a note. The output holds no timestamp: the same CSVs give the same bytes.
+
+            Exit status: 0 written; 1 a CSV is missing, unreadable or not a results CSV (the message names the file).
+            """
+    )
+
+    enum Format: String, CaseIterable, ExpressibleByArgument {
+        case html, svg
+    }
+
+    @Argument(help: ArgumentHelp("Results CSVs written by bench run; several are drawn together.", valueName: "csv"))
+    var files: [String]
+
+    @Option(help: ArgumentHelp(
+        "Where to write: the HTML file (default report.html), or for --format svg the directory the SVG files go in (default report-charts, created if missing).",
+        valueName: "path"))
+    var out: String?
+
+    @Option(help: ArgumentHelp(
+        "html: one page with every chart inline and the environment table; svg: each chart as a standalone file named after its scenario and metric (chat-time.svg, chat-fetches.svg, chat-memory.svg, chat-reader-p99.svg).",
+        valueName: "html|svg"))
+    var format: Format = .html
+
+    func run() throws {
+        let report: ChartReport
+        do {
+            report = ChartReport(try ReportInput(paths: files))
+        } catch {
+            throw CommandFailure.failed("cannot report: \(error)")
+        }
+        switch format {
+        case .html:
+            let path = out ?? "report.html"
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+                throw CommandFailure.failed("cannot write the report to \(path): it is a directory; give a file name such as \(path)/report.html")
+            }
+            do {
+                try HTMLReport.write(report, to: path)
+            } catch {
+                throw CommandFailure.failed("cannot write the report to \(path): \(error.localizedDescription)")
+            }
+            print(path)
+        case .svg:
+            let directory = out ?? "report-charts"
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), !isDirectory.boolValue {
+                throw CommandFailure.failed("cannot write SVG files into \(directory): it is a file; --format svg needs a directory")
+            }
+            let paths: [String]
+            do {
+                paths = try report.writeSVGFiles(into: directory)
+            } catch {
+                throw CommandFailure.failed("cannot write SVG files into \(directory): \(error.localizedDescription)")
+            }
+            for path in paths { print(path) }
+            for section in report.sections {
+                for (metric, note) in section.notes.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+                    FileHandle.standardError.write(Data("\(section.title): no \(metric.rawValue) chart. \(note)\n".utf8))
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,66 @@
+import ArgumentParser
+import Foundation
+@testable import ImportBenchCLI
+import ImportBenchCore
+import Testing
+
+@Suite("bench report")
+struct ReportCommandTests {
+    private func parseReport(_ arguments: [String]) throws -> ReportCommand {
+        try #require(try BenchCommand.parseAsRoot(["report"] + arguments) as? ReportCommand)
+    }
+
+    @Test("--help explains every option and both formats")
+    func help() {
+        let help = BenchCommand.helpMessage(for: ReportCommand.self)
+        for text in ["--out", "--format", "html", "svg", "--probe-reads", "report.html", "chat-time.svg"] {
+            #expect(help.contains(text), "help lacks \(text)")
+        }
+    }
+
+    @Test("several CSVs, a format and an output")
+    func parsing() throws {
+        let command = try parseReport(["a.csv", "b.csv", "--format", "svg", "--out", "charts"])
+        #expect(command.files == ["a.csv", "b.csv"])
+        #expect(command.format == .svg)
+        #expect(command.out == "charts")
+        #expect(try parseReport(["a.csv"]).format == .html)
+    }
+
+    @Test("no CSV or an unknown format is refused")
+    func refused() {
+        #expect(throws: (any Error).self) { _ = try BenchCommand.parseAsRoot(["report"]) }
+        #expect(throws: (any Error).self) { _ = try BenchCommand.parseAsRoot(["report", "a.csv", "--format", "pdf"]) }
+    }
+
+    @Test("a missing CSV fails with exit 1 and a message naming it")
+    func missingFile() throws {
+        let command = try parseReport(["/nonexistent/results.csv", "--out", "/nonexistent/report.html"])
+        let error = #expect(throws: CommandFailure.self) { try command.run() }
+        #expect(error?.message.contains("/nonexistent/results.csv") == true)
+        #expect(error?.exitCode == 1)
+    }
+
+    @Test("a real sweep's CSV becomes a page with its charts, and SVG files")
+    func endToEnd() throws {
+        let directory = try RunCommandEndToEndTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let csv = directory.appendingPathComponent("sweep.csv").path
+        let sweep = try #require(try BenchCommand.parseAsRoot([
+            "run", "--strategy", "prewarm,upsert", "--scale", "0.02,0.04", "--csv", csv, "--quiet", "--no-isolate",
+        ]) as? RunCommand)
+        try sweep.run()
+
+        let html = directory.appendingPathComponent("out/report.html").path
+        try parseReport([csv, "--out", html]).run()
+        let page = try String(contentsOfFile: html, encoding: .utf8)
+        #expect(page.components(separatedBy: "<svg ").count - 1 == 3)
+        #expect(page.contains("prewarm (k = "))
+        #expect(page.contains(">upsert: no fetches</text>"))
+
+        let charts = directory.appendingPathComponent("charts").path
+        try parseReport([csv, "--format", "svg", "--out", charts]).run()
+        let files = try FileManager.default.contentsOfDirectory(atPath: charts).sorted()
+        #expect(files == ["chat-fetches.svg", "chat-memory.svg", "chat-time.svg"])
+    }
+}
