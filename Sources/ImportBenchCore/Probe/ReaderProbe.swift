@@ -25,6 +25,8 @@ final class ReaderProbe: Sendable {
     private let stopRequested = Atomic<Bool>(false)
     /// Queries finished so far, readable while the probe runs.
     let completedQueries = Atomic<Int>(0)
+    /// Times a query met SQLITE_BUSY and tried again.
+    let busyRetries = Atomic<Int>(0)
     private let outcome = Mutex<Result<(ReaderLatencies, Cost), any Error>?>(nil)
     private let finished = DispatchSemaphore(value: 0)
 
@@ -60,7 +62,7 @@ final class ReaderProbe: Sendable {
         let cpuBefore = CPUTime.currentThread()
         var latencies = ReaderLatencies(hz: hz)
         do {
-            let connection = try Connection(path: databasePath)
+            let connection = try Connection(path: databasePath, readOnly: true)
             // A statement must not outlive its connection.
             defer { withExtendedLifetime(connection) {} }
             var statement: Statement?
@@ -75,20 +77,7 @@ final class ReaderProbe: Sendable {
                     continue
                 }
                 let started = MonotonicClock.now()
-                var blockedSince: Double?
-                while true {
-                    do {
-                        let prepared = try statement ?? connection.prepare(query)
-                        statement = prepared
-                        while try prepared.step() { _ = prepared.row() }
-                        prepared.reset()
-                        break
-                    } catch let error as StoreError where error.isBusy {
-                        statement?.reset()
-                        if blockedSince == nil { blockedSince = MonotonicClock.now() }
-                        usleep(100)
-                    }
-                }
+                let blockedSince = try runQuery(&statement, on: connection)
                 let ended = MonotonicClock.now()
                 latencies.record(latency: ended - started, blocked: blockedSince.map { ended - $0 } ?? 0)
                 completedQueries.add(1, ordering: .relaxed)
@@ -104,5 +93,26 @@ final class ReaderProbe: Sendable {
             cpu: CPUTime.currentThread() - cpuBefore,
             allocationRequests: AllocatorStatistics.isolatedThreadRequests() &- allocationsBefore)
         return (latencies, cost)
+    }
+
+    /// Runs the query to its last row, waiting out the writer's lock; returns when the wait began, if
+    /// it had to wait. A stop while locked out ends the wait: what was waited so far is still a wait.
+    private func runQuery(_ statement: inout Statement?, on connection: Connection) throws -> Double? {
+        var blockedSince: Double?
+        while true {
+            do {
+                let prepared = try statement ?? connection.prepare(query)
+                statement = prepared
+                while try prepared.step() { _ = prepared.row() }
+                prepared.reset()
+                return blockedSince
+            } catch let error as StoreError where error.isBusy {
+                statement?.reset()
+                if blockedSince == nil { blockedSince = MonotonicClock.now() }
+                busyRetries.add(1, ordering: .relaxed)
+                if stopRequested.load(ordering: .relaxed) { return blockedSince }
+                usleep(100)
+            }
+        }
     }
 }
