@@ -63,4 +63,24 @@ struct ReportCommandTests {
         let files = try FileManager.default.contentsOfDirectory(atPath: charts).sorted()
         #expect(files == ["chat-fetches.svg", "chat-memory.svg", "chat-time.svg"])
     }
+
+    @Test("two processes render the same CSV to the same bytes: no order comes from a hash seed",
+          .enabled(if: IsolatedRunTests.available, "build bench first (swift build)"))
+    func sameBytesAcrossProcesses() throws {
+        let directory = try RunCommandEndToEndTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let csv = directory.appendingPathComponent("sweep.csv").path
+        let sweep = try IsolatedRunTests.bench([
+            "run", "--scenario", "products", "--scale", "0.02,0.04", "--batch-size", "100,all", "--csv", csv, "--quiet", "--no-isolate",
+        ])
+        try #require(sweep.status == 0, "\(sweep.output)")
+        var pages: [String] = []
+        for name in ["a.html", "b.html"] {
+            let page = directory.appendingPathComponent(name).path
+            #expect(try IsolatedRunTests.bench(["report", csv, "--out", page]).status == 0)
+            pages.append(try String(contentsOfFile: page, encoding: .utf8))
+        }
+        #expect(pages[0].contains("<svg "))
+        #expect(pages[0] == pages[1])
+    }
 }

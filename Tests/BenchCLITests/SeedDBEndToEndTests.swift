@@ -8,27 +8,6 @@ import Testing
 struct SeedDBEndToEndTests {
     static var available: Bool { IsolatedRunTests.available }
 
-    private func bench(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = IsolatedRunTests.binary
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, text)
-    }
-
-    private func csvRows(_ path: String) throws -> [[String: String]] {
-        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\r\n")
-            .map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
-        let header = try #require(lines.first)
-        return lines.dropFirst().map { Dictionary(uniqueKeysWithValues: zip(header, $0)) }
-    }
-
     @Test("seed-db builds a store; run --strategy prewarm,seed-copy --seed-db adopts it: exit 0, one digest",
           .enabled(if: SeedDBEndToEndTests.available, "build bench first (swift build) to run it end to end"))
     func buildThenAdopt() throws {
@@ -37,18 +16,18 @@ struct SeedDBEndToEndTests {
         let seed = directory.appendingPathComponent("seed.sqlite").path
         let csv = directory.appendingPathComponent("r.csv").path
 
-        let built = try bench(["seed-db", "--scenario", "chat", "--scale", "0.05x", "--out", seed])
+        let built = try IsolatedRunTests.bench(["seed-db", "--scenario", "chat", "--scale", "0.05x", "--out", seed])
         #expect(built.status == 0, "\(built.output)")
         #expect(built.output.contains("wrote \(seed)"))
         for phase in ["load", "indexes", "vacuum", "analyze", "objects", "MB", "digest"] { #expect(built.output.contains(phase)) }
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["seed.sqlite"])
 
-        let run = try bench([
+        let run = try IsolatedRunTests.bench([
             "run", "--scenario", "chat", "--scale", "0.05x", "--strategy", "prewarm,seed-copy", "--seed-db", seed, "--csv", csv,
         ])
         #expect(run.status == 0, "\(run.output)")
         #expect(run.output.contains("seed-copy: adopting \(seed)"))
-        let rows = try csvRows(csv)
+        let rows = try RunCommandEndToEndTests.csvRows(csv)
         #expect(rows.map { $0["strategy"] } == ["prewarm", "ceiling", "seed-copy"])
         #expect(rows.allSatisfy { $0["valid"] == "true" })
         let prewarm = try #require(rows.first { $0["strategy"] == "prewarm" })
@@ -56,7 +35,7 @@ struct SeedDBEndToEndTests {
         #expect(prewarm["digest"] == seedCopy["digest"])
         #expect(seedCopy["digest"]?.isEmpty == false)
 
-        let other = try bench(["run", "--scenario", "chat", "--scale", "0.05x", "--seed", "2", "--strategy", "seed-copy", "--seed-db", seed, "--quiet"])
+        let other = try IsolatedRunTests.bench(["run", "--scenario", "chat", "--scale", "0.05x", "--seed", "2", "--strategy", "seed-copy", "--seed-db", seed, "--quiet"])
         #expect(other.status == 1)
         #expect(other.output.contains("bench seed-db --scenario chat --scale 0.05x --seed 2"))
     }
@@ -69,7 +48,7 @@ struct SeedDBEndToEndTests {
         let file = directory.appendingPathComponent("a-file").path
         try Data("x".utf8).write(to: URL(fileURLWithPath: file))
         for out in [file + "/seed.sqlite", directory.appendingPathComponent("missing/seed.sqlite").path] {
-            let result = try bench(["seed-db", "--scenario", "products", "--scale", "0.05x", "--out", out])
+            let result = try IsolatedRunTests.bench(["seed-db", "--scenario", "products", "--scale", "0.05x", "--out", out])
             #expect(result.status != 0)
             #expect(result.output.contains(out))
         }

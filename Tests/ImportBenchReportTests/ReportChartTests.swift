@@ -15,10 +15,10 @@ private struct SyntheticCSV {
 
     /// naive: time = 2e-7 * records^2 (k = 2), 2 fetches per record; prewarm: linear time, records/100
     /// fetches; upsert: no fetches at all. Three repetitions at 0.9, 1 and 1.1 times the value, so
-    /// the median is the value itself. Reader p99 only where `probedScale` says.
+    /// the median is the value itself. Every run probed at 60 Hz unless `probed` is false.
     static func sweep(
         scenario: String = "chat", strategies: [String] = ["naive", "prewarm", "upsert"], batchSizes: [String] = ["100", "all"],
-        journals: [String] = ["wal", "delete"], probedScale: String? = "4x"
+        journals: [String] = ["wal", "delete"], probed: Bool = true
     ) -> SyntheticCSV {
         var csv = SyntheticCSV()
         for (scale, records) in scales {
@@ -33,7 +33,7 @@ private struct SyntheticCSV {
                             case "prewarm": (wall, fetches) = (1e-4 * records, records / 100)
                             default: (wall, fetches) = (5e-5 * records, 0)
                             }
-                            let p99 = scale == probedScale ? (journal == "wal" ? 0.002 : 0.040) * (batch == "all" ? 10 : 1) * factor : nil
+                            let p99 = probed ? (journal == "wal" ? 0.002 : 0.040) * (batch == "all" ? 10 : 1) * factor : nil
                             csv.rows.append([
                                 "scenario": scenario, "strategy": strategy, "scale": scale, "seed": "1", "preload": "",
                                 "batch_size": batch, "repetition": String(repetition + 1), "records": String(Int(records)),
@@ -115,11 +115,11 @@ struct ReportChartTests {
     func structure() throws {
         let (html, report) = try render(SyntheticCSV.sweep().text())
         let svgs = svgDocuments(in: html)
-        // Time, fetches and memory: a panel per batch size (100, all) and journal (wal, delete); reader p99: the one probed scale.
-        #expect(svgs.count == 13)
+        // Time, fetches and memory: a panel per batch size (100, all) and journal (wal, delete); reader p99: one per scale.
+        #expect(svgs.count == 4 * 3 + SyntheticCSV.scales.count)
         #expect(svgs.count == report.charts.count)
         #expect(svgs.map(chartKind) == Array(repeating: "time", count: 4) + Array(repeating: "fetches", count: 4)
-            + Array(repeating: "memory", count: 4) + ["reader-p99"])
+            + Array(repeating: "memory", count: 4) + Array(repeating: "reader-p99", count: SyntheticCSV.scales.count))
         for svg in svgs {
             #expect(isWellFormedXML(svg), "not well-formed: \(svg.prefix(200))")
             #expect(occurrences(of: "class=\"axis-label\"", in: svg) == 2)
@@ -199,7 +199,7 @@ struct ReportChartTests {
 
     @Test("without probe data: the --probe-reads sentence and no reader chart")
     func unprobed() throws {
-        let (html, report) = try render(SyntheticCSV.sweep(probedScale: nil).text())
+        let (html, report) = try render(SyntheticCSV.sweep(probed: false).text())
         #expect(html.contains("--probe-reads HZ"))
         #expect(!html.contains("data-chart=\"reader-p99\""))
         #expect(report.sections.first?.notes[.readerP99] == ChartReport.unprobedNote)
@@ -210,7 +210,7 @@ struct ReportChartTests {
     func olderVersions(version: Int) throws {
         let columns = SyntheticCSV.columns(version: version)
         #expect(!columns.contains("reader_p99_s"))
-        let (html, report) = try render(SyntheticCSV.sweep(journals: [""], probedScale: nil).text(columns: columns))
+        let (html, report) = try render(SyntheticCSV.sweep(journals: [""], probed: false).text(columns: columns))
         // Without journal columns the only varying setting is the batch size: two panels per metric.
         #expect(report.charts.map(\.metric) == [.time, .time, .fetches, .fetches, .memory, .memory])
         #expect(report.charts.first?.fileName == "chat-time-batch-100.svg")
@@ -268,6 +268,17 @@ struct ReportChartTests {
         }
     }
 
+    @Test("probed and unprobed runs are never folded into one point: a probed import is slower")
+    func probedRunsApart() throws {
+        var csv = SyntheticCSV.sweep(batchSizes: ["all"], journals: ["wal"], probed: false)
+        csv.rows += SyntheticCSV.sweep(batchSizes: ["all"], journals: ["wal"]).rows
+        let (_, report) = try render(csv.text())
+        let time = report.charts.filter { $0.metric == .time }
+        #expect(time.map(\.fileName) == ["chat-time-probe-60hz.svg", "chat-time-unprobed.svg"])
+        // Each panel holds its own three repetitions per point, not six.
+        for chart in time { #expect(chart.svg.contains("median of 3 runs per point")) }
+    }
+
     @Test("the same CSVs give the same bytes")
     func deterministic() throws {
         let folder = try TemporaryFolder()
@@ -285,8 +296,8 @@ struct ReportChartTests {
         let out = folder.url.appendingPathComponent("charts/nested").path
         let written = try ChartReport(try ReportInput(paths: [path])).writeSVGFiles(into: out)
         #expect(written.map { URL(fileURLWithPath: $0).lastPathComponent } == [
-            "chat-time.svg", "chat-fetches.svg", "chat-memory.svg", "chat-reader-p99.svg",
-        ])
+            "chat-time.svg", "chat-fetches.svg", "chat-memory.svg",
+        ] + SyntheticCSV.scales.map { "chat-reader-p99-\($0.0).svg" })
         for file in written {
             let text = try String(contentsOfFile: file, encoding: .utf8)
             #expect(text.hasPrefix("<svg"))
@@ -297,8 +308,8 @@ struct ReportChartTests {
 
     @Test("scenarios and preloads are charted apart, each with its own set of charts")
     func groupsByScenario() throws {
-        var csv = SyntheticCSV.sweep(batchSizes: ["all"], journals: ["wal"], probedScale: nil)
-        csv.rows += SyntheticCSV.sweep(scenario: "quakes", batchSizes: ["all"], journals: ["wal"], probedScale: nil).rows.map {
+        var csv = SyntheticCSV.sweep(batchSizes: ["all"], journals: ["wal"], probed: false)
+        csv.rows += SyntheticCSV.sweep(scenario: "quakes", batchSizes: ["all"], journals: ["wal"], probed: false).rows.map {
             var row = $0
             row["preload"] = "overlap=0.5,changed=0.1"
             return row
@@ -314,7 +325,7 @@ struct ReportChartTests {
 
     @Test("a resumed run is left out, and said to be")
     func resumedRuns() throws {
-        var csv = SyntheticCSV.sweep(batchSizes: ["all"], journals: ["wal"], probedScale: nil)
+        var csv = SyntheticCSV.sweep(batchSizes: ["all"], journals: ["wal"], probed: false)
         // A resumed copy with a tiny time: counted in, it would pull naive's 1x median down and k away from 2.
         var resumed = csv.rows[0]
         resumed["resumed_from"] = "1/3"

@@ -4,9 +4,9 @@ import ImportBenchCore
 /// The charts a report draws from results CSVs: per scenario (and preload), wall time and fetches
 /// against payload size on log-log axes with the fitted growth exponent, peak memory, and reader
 /// latency by batch size when the runs were probed. Repetitions fold into a median with a min-max
-/// whisker; every store setting that varies (batch size, journal, synchronous) gets its own panel,
-/// with the same axes across panels so they compare at a glance. Probed and unprobed runs share a
-/// panel (the subtitle says which were probed): splitting them would cut a growth line in two.
+/// whisker; every setting that varies (batch size, journal, synchronous, probe rate) gets its own
+/// panel, with the same axes across panels so they compare at a glance. A probed run is slower (the
+/// reader holds locks the writer waits for), so probed and unprobed runs are never folded together.
 public struct ChartReport: Sendable {
     public enum Metric: String, Sendable, CaseIterable {
         case time, fetches, memory
@@ -101,16 +101,19 @@ struct RunSettings: Hashable, Comparable {
     var batchSize: String
     var journal: String
     var synchronous: String
+    /// Empty for an unprobed run.
+    var probeHz: String
 
     init(_ run: ReportRun) {
         batchSize = run.batchSize
         journal = run.journalMode
         synchronous = run.synchronous
+        probeHz = run.probeHz
     }
 
     private var sortKey: [String] {
         [Self.batchKey(batchSize), Self.listedKey(journal, StoreSettings.Journal.allCases.map(\.rawValue)),
-         Self.listedKey(synchronous, StoreSettings.Synchronous.allCases.map(\.rawValue))]
+         Self.listedKey(synchronous, StoreSettings.Synchronous.allCases.map(\.rawValue)), Self.numberKey(probeHz)]
     }
 
     static func < (lhs: RunSettings, rhs: RunSettings) -> Bool { lhs.sortKey.lexicographicallyPrecedes(rhs.sortKey) }
@@ -215,6 +218,7 @@ private struct SectionBuilder {
         if Set(all.map(\.batchSize)).count > 1 { parts.append("batch-\(settings.batchSize)") }
         if Set(all.map(\.journal)).count > 1 { parts.append(settings.journal.isEmpty ? "journal-unknown" : settings.journal) }
         if Set(all.map(\.synchronous)).count > 1 { parts.append("sync-\(settings.synchronous.isEmpty ? "unknown" : settings.synchronous)") }
+        if Set(all.map(\.probeHz)).count > 1 { parts.append(settings.probeHz.isEmpty ? "unprobed" : "probe-\(settings.probeHz)hz") }
         let joined = parts.joined(separator: "-")
         return joined.isEmpty ? "" : "-" + ChartReport.slug(joined, fallback: "panel")
     }
