@@ -23,7 +23,9 @@ struct ListCommand: ParsableCommand {
         }
     }
 
+    /// Names in one column, as wide as the longest scenario or strategy name and two spaces.
     private func pad(_ name: String) -> String {
-        name + String(repeating: " ", count: max(1, 11 - name.count))
+        let width = (ScenarioRegistry.all.map(\.name) + StrategyRegistry.known.map { $0.name }).map(\.count).max() ?? 0
+        return name + String(repeating: " ", count: width + 2 - name.count)
     }
 }

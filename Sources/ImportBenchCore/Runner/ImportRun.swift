@@ -322,8 +322,11 @@ public struct ResumePoint: Sendable, Codable, Equatable {
 
 /// A database file and its WAL and shared-memory companions.
 enum DatabaseFile {
+    /// The files SQLite keeps beside a database: its write-ahead log, the log's index, a rollback journal.
+    static let companionSuffixes = ["-wal", "-shm", "-journal"]
+
     static func remove(_ path: String) {
-        for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        for suffix in [""] + companionSuffixes { try? FileManager.default.removeItem(atPath: path + suffix) }
     }
 
     static func size(_ path: String) -> Int64 {

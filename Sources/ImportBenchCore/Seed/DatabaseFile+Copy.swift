@@ -44,7 +44,7 @@ extension DatabaseFile {
     /// old store or the new one, never a torn one.
     static func publish(_ staged: String, as destination: String, durable: Bool) throws {
         if durable { try synchronize(staged) }
-        for suffix in ["-wal", "-shm", "-journal"] {
+        for suffix in companionSuffixes {
             let companion = destination + suffix
             if unlink(companion) != 0 && errno != ENOENT { throw failure("remove", companion) }
         }

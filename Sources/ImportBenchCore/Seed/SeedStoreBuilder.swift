@@ -37,7 +37,7 @@ public struct SeedStoreBuilder {
             let (metadata, measured, occurrences) = try populate(staged, start: start)
             var times = measured
             if stopRequested() { throw Interrupted() }
-            for suffix in ["-wal", "-shm", "-journal"] where FileManager.default.fileExists(atPath: staged + suffix) {
+            for suffix in DatabaseFile.companionSuffixes where FileManager.default.fileExists(atPath: staged + suffix) {
                 throw ImportError.seedStore(path: staged, problem: "SQLite left \(staged + suffix) beside it; it is not self-contained")
             }
             try DatabaseFile.publish(staged, as: path, durable: true)
@@ -88,7 +88,7 @@ public struct SeedStoreBuilder {
         let digest = try schema.digest(of: store)
         var metadata = SeedStoreMetadata(
             scenario: scenario.name, scale: scale?.description, seed: seed, payloadFingerprint: PayloadFingerprint.of(payloadPath),
-            digest: digest.value, objects: digest.tables.filter { !$0.name.contains(".") }.reduce(0) { $0 + $1.rows },
+            digest: digest.value, objects: digest.objectCount,
             builtAt: ISO8601DateFormatter().string(from: Date()), buildSeconds: 0)
 
         if stopRequested() { throw Interrupted() }

@@ -39,6 +39,9 @@ public struct ContentDigest: Equatable, Sendable, Codable {
 
     public var rowCount: Int { tables.reduce(0) { $0 + $1.rows } }
 
+    /// Rows of the entity tables alone: the objects, without many-to-many pairs.
+    public var objectCount: Int { tables.filter { !$0.name.contains(".") }.reduce(0) { $0 + $1.rows } }
+
     /// One line per relationship that lost links and per table that differs from `expected`, lost
     /// relationships first: they name what a user must fix.
     public func differences(from expected: ContentDigest) -> [String] {

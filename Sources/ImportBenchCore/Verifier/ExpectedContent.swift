@@ -35,7 +35,7 @@ public struct ExpectedContent: Sendable {
             try connection.inTransaction { try schema.removeUnlistedChildren(in: connection) }
             let outcome = try schema.refreshOutcome(in: connection, preloaded: preload != nil)
             let digest = try schema.referenceDigest(of: connection)
-            let uniqueObjects = digest.tables.filter { !$0.name.contains(".") }.reduce(0) { $0 + $1.rows }
+            let uniqueObjects = digest.objectCount
             return ExpectedContent(
                 digest: digest, occurrences: counts.occurrences, uniqueObjects: uniqueObjects,
                 keyOnlyReferences: counts.keyOnlyReferences, outcome: outcome)

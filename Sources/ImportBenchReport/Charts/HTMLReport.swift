@@ -72,7 +72,7 @@ public enum HTMLReport {
         case .memory:
             return "Peak resident set size of the process that ran the import."
         case .readerP99:
-            return "The 99th percentile of a second connection's screen query while the import writes, its wait for the writer's lock included: above the dashed line, a 60 Hz interface drops a frame."
+            return "The 99th percentile of a second connection's screen query while the import writes, its wait for the writer's lock included: above the dotted line, a 60 Hz interface drops a frame. WAL runs are drawn solid, rollback-journal (delete) runs dashed."
         }
     }
 
