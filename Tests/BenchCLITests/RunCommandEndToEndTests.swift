@@ -6,6 +6,16 @@ import Testing
 
 @Suite("bench run end to end")
 struct RunCommandEndToEndTests {
+    /// The first half of a small chat payload, as cut.json in `directory`: JSON that ends mid-value.
+    static func halfPayload(in directory: URL) throws -> String {
+        let full = directory.appendingPathComponent("full.json").path
+        try ChatScenario().generate(scale: 0.02, seed: 1, to: full)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: full))
+        let cut = directory.appendingPathComponent("cut.json").path
+        try bytes.prefix(bytes.count / 2).write(to: URL(fileURLWithPath: cut))
+        return cut
+    }
+
     /// A CSV written by bench run, as one dictionary per row keyed by column name.
     static func csvRows(_ path: String) throws -> [[String: String]] {
         let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\r\n")
@@ -50,11 +60,7 @@ struct RunCommandEndToEndTests {
     func truncatedPayload() throws {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let full = directory.appendingPathComponent("full.json").path
-        try ChatScenario().generate(scale: 0.02, seed: 1, to: full)
-        let bytes = try Data(contentsOf: URL(fileURLWithPath: full))
-        let cut = directory.appendingPathComponent("cut.json").path
-        try bytes.prefix(bytes.count / 2).write(to: URL(fileURLWithPath: cut))
+        let cut = try Self.halfPayload(in: directory)
 
         let command = try #require(try BenchCommand.parseAsRoot(["run", "--payload", cut, "--quiet", "--no-isolate", "--csv", directory.appendingPathComponent("r.csv").path]) as? RunCommand)
         let error = #expect(throws: CommandFailure.self) { try command.run() }

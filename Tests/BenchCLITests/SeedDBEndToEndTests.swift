@@ -59,11 +59,7 @@ struct SeedDBEndToEndTests {
     func truncatedPayload() throws {
         let directory = try RunCommandEndToEndTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let full = directory.appendingPathComponent("full.json").path
-        try ChatScenario().generate(scale: 0.02, seed: 1, to: full)
-        let bytes = try Data(contentsOf: URL(fileURLWithPath: full))
-        let cut = directory.appendingPathComponent("cut.json").path
-        try bytes.prefix(bytes.count / 2).write(to: URL(fileURLWithPath: cut))
+        let cut = try RunCommandEndToEndTests.halfPayload(in: directory)
         let out = directory.appendingPathComponent("seed.sqlite").path
         let command = try #require(try BenchCommand.parseAsRoot(["seed-db", "--payload", cut, "--out", out]) as? SeedDBCommand)
         let error = #expect(throws: CommandFailure.self) { try command.run() }
