@@ -74,7 +74,7 @@ struct SeedDBCommand: ParsableCommand {
             do {
                 try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
                 generatedIn = temporary
-                payloadPath = temporary.appendingPathComponent("\(scenario.name)-\(scale)-seed\(scenarioOptions.seed)").path
+                payloadPath = scenario.generatedPayloadPath(in: temporary, scale: scale, seed: scenarioOptions.seed)
                 let start = Date()
                 try scenario.generate(scale: scale.factor, seed: scenarioOptions.seed, to: payloadPath)
                 generationSeconds = Date().timeIntervalSince(start)

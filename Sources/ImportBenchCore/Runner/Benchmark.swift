@@ -115,7 +115,7 @@ public final class Benchmark {
             }
             payloadPath = recorded
         } else {
-            payloadPath = workDirectory.appendingPathComponent("\(scenario.name)-\(configuration.scale)-seed\(configuration.seed)").path
+            payloadPath = scenario.generatedPayloadPath(in: workDirectory, scale: configuration.scale, seed: configuration.seed)
             observe(.generatingPayload(path: payloadPath))
             try scenario.generate(scale: configuration.scale.factor, seed: configuration.seed, to: payloadPath)
         }

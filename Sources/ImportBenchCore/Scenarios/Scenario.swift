@@ -1,3 +1,5 @@
+import Foundation
+
 /// A payload family: its schema, a deterministic generator and a streaming reader for files of its shape.
 public protocol Scenario: Sendable {
     /// The name used on the command line (`chat`).
@@ -20,6 +22,11 @@ public protocol Scenario: Sendable {
 }
 
 extension Scenario {
+    /// Where a generated payload goes in `directory`: named for what generated it, so a kept file says so.
+    public func generatedPayloadPath(in directory: URL, scale: Scale, seed: UInt64) -> String {
+        directory.appendingPathComponent("\(name)-\(scale)-seed\(seed)").path
+    }
+
     public func openReader(path: String) throws -> any RecordReader {
         try openReader(path: path, onError: .fail)
     }
