@@ -126,13 +126,9 @@ public struct ImportRun {
         }
     }
 
-    /// Fills the empty store with the ceiling's plain inserts, the cheapest faithful load there is.
-    /// Its rows carry generation 0, below every import's.
+    /// The earlier payload a refresh starts from, inside the store's creating transaction.
     private func preload(_ path: String, into store: Connection) throws {
-        let loader = try CeilingStrategy(context: StrategyContext(schema: scenario.schema, store: store, generation: 0))
-        let batcher = RecordBatcher(reader: try scenario.openReader(path: path, onError: onError), batchSize: .all)
-        while let batch = try batcher.next() { try loader.write(batch, pass: 0) }
-        try loader.finishPass(0)
+        try CeilingStrategy.load(try scenario.openReader(path: path, onError: onError), schema: scenario.schema, into: store, batchSize: .all)
     }
 
     /// Counts and changes of the ledger's own statements, taken out of the strategy's.

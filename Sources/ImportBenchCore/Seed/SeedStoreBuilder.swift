@@ -67,14 +67,9 @@ public struct SeedStoreBuilder {
             for statement in schema.tableDDL { try store.execute(statement) }
             try store.execute(SeedStoreMetadata.ddl)
             // Generation 0, as a preload: any later import into an adopted copy stamps a higher one.
-            let loader = try CeilingStrategy(context: StrategyContext(schema: schema, store: store, generation: 0))
-            let batcher = RecordBatcher(reader: try scenario.openReader(path: payloadPath, onError: onError), batchSize: Self.batchSize)
-            while let batch = try batcher.next() {
-                if stopRequested() { throw Interrupted() }
-                try loader.write(batch, pass: 0)
-                occurrences += batch.occurrences.count
-            }
-            try loader.finishPass(0)
+            occurrences = try CeilingStrategy.load(
+                try scenario.openReader(path: payloadPath, onError: onError), schema: schema, into: store, batchSize: Self.batchSize
+            ) { if stopRequested() { throw Interrupted() } }
         }
         times.load = MonotonicClock.now() - phaseStart
 

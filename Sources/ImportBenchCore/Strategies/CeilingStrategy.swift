@@ -67,3 +67,25 @@ public final class CeilingStrategy: ImportStrategy {
         unique.slot(entity: entity, key: key).map { Int64($0 + 1) }
     }
 }
+
+extension CeilingStrategy {
+    /// Loads every record of `reader` into an empty store at generation 0, below every import's: the
+    /// cheapest faithful load, for a refresh's preload and for a seed store. The caller owns the
+    /// transaction; `beforeBatch` may throw to stop. Returns the occurrences read.
+    @discardableResult
+    static func load(
+        _ reader: any RecordReader, schema: Schema, into store: Connection, batchSize: BatchSize,
+        beforeBatch: () throws -> Void = {}
+    ) throws -> Int {
+        let loader = try CeilingStrategy(context: StrategyContext(schema: schema, store: store, generation: 0))
+        let batcher = RecordBatcher(reader: reader, batchSize: batchSize)
+        var occurrences = 0
+        while let batch = try batcher.next() {
+            try beforeBatch()
+            try loader.write(batch, pass: 0)
+            occurrences += batch.occurrences.count
+        }
+        try loader.finishPass(0)
+        return occurrences
+    }
+}
