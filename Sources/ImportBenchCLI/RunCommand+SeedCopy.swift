@@ -38,7 +38,7 @@ extension RunCommand {
 
     /// The header line: where the adopted seed store came from and what it is.
     static func seedStoreLine(_ report: SeedStoreReport) -> String {
-        let megabytes = String(format: "%.1f", Double(report.bytes) / 1_048_576)
+        let megabytes = SummaryTable.megabytes(report.bytes)
         if let times = report.buildTimes {
             return "\(SeedCopyStrategy.name): seed store built in \(String(format: "%.2f", times.total)) s, \(megabytes) MB "
                 + "(untimed; \(SummaryTable.count(report.metadata.objects)) objects)\n"

@@ -245,7 +245,7 @@ struct RunCommand: ParsableCommand {
 
     private func header(_ outcome: BenchmarkOutcome, _ configuration: BenchmarkConfiguration) -> String {
         let source = configuration.payloadPath.map { "payload \($0)" } ?? "scale \(configuration.scale), seed \(configuration.seed)"
-        let megabytes = String(format: "%.1f", Double(outcome.payloadBytes) / 1_048_576)
+        let megabytes = SummaryTable.megabytes(outcome.payloadBytes)
         let change = outcome.expected.outcome
         var text = "\(configuration.scenario.name): \(source), \(megabytes) MB, batch size \(configuration.batchSize), \(configuration.settings), "
             + "\(SummaryTable.count(outcome.expected.occurrences)) occurrences of "

@@ -101,7 +101,7 @@ struct SeedDBCommand: ParsableCommand {
     static func summary(_ report: SeedStoreReport, generationSeconds: Double?) -> String {
         let metadata = report.metadata
         var text = "wrote \(report.path): \(metadata.describedSource), \(SummaryTable.count(metadata.objects)) objects, "
-            + "\(megabytes(report.bytes)) MB, digest \(metadata.digest)\n"
+            + "\(SummaryTable.megabytes(report.bytes)) MB, digest \(metadata.digest)\n"
         if let times = report.buildTimes {
             text += "built in \(seconds(times.total)) s: load \(seconds(times.load)) s, indexes \(seconds(times.indexes)) s, "
                 + "vacuum \(seconds(times.vacuum)) s, analyze \(seconds(times.analyze)) s, "
@@ -113,5 +113,4 @@ struct SeedDBCommand: ParsableCommand {
 
     static func seconds(_ value: Double) -> String { String(format: "%.3f", value) }
 
-    static func megabytes(_ bytes: Int64) -> String { String(format: "%.1f", Double(bytes) / 1_048_576) }
 }

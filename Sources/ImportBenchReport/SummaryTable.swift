@@ -67,6 +67,9 @@ public enum SummaryTable {
         return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
     }
 
+    /// Bytes as MB with one decimal, as every header and table line states a size.
+    public static func megabytes(_ bytes: Int64) -> String { String(format: "%.1f", Double(bytes) / 1_048_576) }
+
     /// Thousands separated, so 66,412 reads at a glance.
     public static func count(_ value: Int) -> String {
         let digits = String(value.magnitude)
