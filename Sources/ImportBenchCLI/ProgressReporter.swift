@@ -27,6 +27,8 @@ final class ProgressReporter {
             draw(current, force: true)
         case .runProgress(_, let occurrences, let expected):
             draw("\(current): \(occurrences)/\(expected) occurrences", force: false)
+        case .replayingCReference:
+            draw("\(current): replaying its rows through the C reference (untimed)...", force: true)
         case .runFinished(let result):
             let line = "\(current): \(String(format: "%.3f", result.measurement.wallSeconds)) s, \(result.valid ? "valid" : "INVALID")"
             draw(line, force: true)

@@ -254,6 +254,7 @@ struct RunCommand: ParsableCommand {
             text += "skipped \(SummaryTable.count(count)) records, in every run: \(reason)\n"
         }
         for error in outcome.skippedErrors.prefix(3) { text += "  for example: \(error)\n" }
+        text += SummaryTable.harnessLines(outcome.results)
         if let seedStore = outcome.seedStore { text += Self.seedStoreLine(seedStore) }
         if outcome.results.contains(where: { $0.measurement.resumedFrom != nil }) {
             text += "(resumed) continued a checkpointed import: its counts and times cover only the batches after the checkpoint\n"

@@ -4,7 +4,7 @@ import ImportBenchCore
 /// The CSV contract: one row per run, columns in this order, units in the names. Adding a column
 /// appends it and bumps `version`; renaming or reordering is a breaking change.
 public enum ResultColumns {
-    public static let version = 3
+    public static let version = 4
 
     struct Column: Sendable {
         let name: String
@@ -72,6 +72,10 @@ public enum ResultColumns {
         Column(name: "reader_p99_s") { r, _ in r.measurement.readerProbe.map { seconds($0.p99Seconds) } ?? "" },
         Column(name: "reader_max_s") { r, _ in r.measurement.readerProbe.map { seconds($0.maxSeconds) } ?? "" },
         Column(name: "reader_longest_blocked_s") { r, _ in r.measurement.readerProbe.map { seconds($0.longestBlockedSeconds) } ?? "" },
+        // Version 4. The C reference's time for the rows the same repetition's ceiling wrote (empty
+        // when no ceiling ran), and the payload's size, so decode rates and the harness's share follow.
+        Column(name: "c_reference_s") { r, _ in r.cReferenceSeconds.map(seconds) ?? "" },
+        Column(name: "payload_bytes") { r, _ in String(r.payloadBytes) },
     ]
 
     public static var names: [String] { columns.map(\.name) }

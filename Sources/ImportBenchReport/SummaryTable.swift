@@ -43,6 +43,30 @@ public enum SummaryTable {
         return table
     }
 
+    /// What the harness costs on its own, from the ceiling's runs: its writes and commit against the
+    /// C reference inserting the same rows (SQLite's own price), and how fast the payload decoded.
+    /// Medians over repetitions; empty when no ceiling ran.
+    public static func harnessLines(_ results: [RunResult]) -> String {
+        let ceilings = results.filter { $0.strategy == StrategyRegistry.reference.name }
+        var text = ""
+        let referenced = ceilings.compactMap { run in run.cReferenceSeconds.map { (run: run, reference: $0) } }
+            .filter { $0.reference > 0 }
+        if !referenced.isEmpty {
+            let store = median(referenced.map { ($0.run.measurement.writeSeconds + $0.run.measurement.commitSeconds) / $0.reference })
+            let wall = median(referenced.map { $0.run.measurement.wallSeconds / $0.reference })
+            text += "ceiling = \(String(format: "%.2f", store)) x the C reference on the same rows (writes and commit; "
+                + "\(String(format: "%.2f", wall)) x with decoding); C reference \(seconds(median(referenced.map(\.reference)))) s\n"
+        }
+        let decoded = ceilings.filter { $0.measurement.decodeSeconds > 0 && $0.payloadBytes > 0 }
+        if !decoded.isEmpty {
+            let rate = median(decoded.map { Double($0.payloadBytes) / $0.measurement.decodeSeconds / 1_000_000 })
+            let occurrences = median(decoded.map { Double($0.records) / $0.measurement.decodeSeconds / 1_000_000 })
+            text += "decoding: \(String(format: "%.0f", rate)) MB/s, \(String(format: "%.2f", occurrences)) million occurrences/s "
+                + "(the ceiling's payload bytes and records over its decode time)\n"
+        }
+        return text
+    }
+
     /// The worst of the repetitions: a stall seen once is a stall the user sees.
     static func probeCells(_ runs: [RunResult]) -> [String] {
         let probes = runs.compactMap(\.measurement.readerProbe)

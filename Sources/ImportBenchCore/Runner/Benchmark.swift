@@ -64,6 +64,8 @@ public enum BenchmarkEvent {
     case runStarted(strategy: String, repetition: Int, index: Int, total: Int)
     case runProgress(strategy: String, occurrences: Int, expected: Int)
     case runFinished(RunResult)
+    /// The C reference replays the ceiling's rows (untimed for the run, outside every measurement).
+    case replayingCReference(repetition: Int)
 }
 
 public struct BenchmarkOutcome: Sendable {
@@ -172,6 +174,9 @@ public final class Benchmark {
                 DatabaseFile.remove(databasePath)
             }
         }
+        let payloadBytes = PayloadSize.bytes(at: payloadPath)
+        // Per repetition, the C reference's time for the rows that repetition's ceiling wrote.
+        var cReferenceSeconds: [Int: Double] = [:]
         for repetition in 1...max(1, configuration.repetitions) {
             for strategy in strategies {
                 try Self.stopIfInterrupted()
@@ -190,20 +195,28 @@ public final class Benchmark {
                         observe(.runProgress(strategy: strategy.name, occurrences: occurrences, expected: expected.occurrences))
                     }
                 }
-                if configuration.databasePath == nil { DatabaseFile.remove(databasePath) }
                 let differences = measurement.digest.differences(from: target.digest)
+                if strategy.role == .reference, differences.isEmpty {
+                    observe(.replayingCReference(repetition: repetition))
+                    cReferenceSeconds[repetition] = try CReference.replay(
+                        store: databasePath, digest: measurement.digest, schema: scenario.schema, settings: configuration.settings,
+                        scratchPath: workDirectory.appendingPathComponent("c-reference.sqlite").path
+                    ).seconds
+                }
+                if configuration.databasePath == nil { DatabaseFile.remove(databasePath) }
                 let result = RunResult(
                     scenario: scenario.name, strategy: strategy.name, scale: configuration.payloadPath == nil ? configuration.scale.description : "recorded",
                     seed: configuration.seed, batchSize: configuration.batchSize, repetition: repetition,
                     measurement: measurement, uniqueRecords: target.uniqueObjects, outcome: target.outcome,
                     preload: isReference ? nil : configuration.preload?.description, digest: measurement.digest.value,
                     valid: differences.isEmpty && measurement.digest == target.digest, differences: differences,
-                    sqliteVersion: Connection.sqliteVersion, benchVersion: BenchVersion.current, settings: configuration.settings)
+                    sqliteVersion: Connection.sqliteVersion, benchVersion: BenchVersion.current, settings: configuration.settings,
+                    payloadBytes: payloadBytes)
                 results.append(result)
                 observe(.runFinished(result))
             }
         }
-        let payloadBytes = PayloadSize.bytes(at: payloadPath)
+        for index in results.indices { results[index].cReferenceSeconds = cReferenceSeconds[results[index].repetition] }
         return BenchmarkOutcome(
             results: results, expected: expected, expectedWithoutPreload: expectedWithoutPreload, referenceSkipped: referenceSkipped,
             skippedRecords: skippedRecords, skippedErrors: skippedErrors,

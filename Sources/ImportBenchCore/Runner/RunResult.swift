@@ -25,13 +25,19 @@ public struct RunResult: Sendable {
     public var environment: MachineEnvironment = .current
     /// The store's journal and synchronous setting the run used.
     public var settings: StoreSettings
+    /// The size of the payload file (or files) the run read.
+    public var payloadBytes: Int64
+    /// What the C reference took to insert the rows of the same repetition's ceiling (see
+    /// `CReference`); nil when no ceiling ran.
+    public var cReferenceSeconds: Double?
 
     public var records: Int { measurement.occurrences }
 
     public init(
         scenario: String, strategy: String, scale: String, seed: UInt64, batchSize: BatchSize, repetition: Int,
         measurement: ImportMeasurement, uniqueRecords: Int, outcome: RefreshOutcome, preload: String?, digest: String, valid: Bool, differences: [String],
-        sqliteVersion: String, benchVersion: String, settings: StoreSettings = .default
+        sqliteVersion: String, benchVersion: String, settings: StoreSettings = .default, payloadBytes: Int64 = 0,
+        cReferenceSeconds: Double? = nil
     ) {
         self.scenario = scenario
         self.strategy = strategy
@@ -49,6 +55,8 @@ public struct RunResult: Sendable {
         self.sqliteVersion = sqliteVersion
         self.benchVersion = benchVersion
         self.settings = settings
+        self.payloadBytes = payloadBytes
+        self.cReferenceSeconds = cReferenceSeconds
     }
 }
 

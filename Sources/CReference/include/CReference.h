@@ -1,0 +1,27 @@
+#ifndef IMPORTBENCH_C_REFERENCE_H
+#define IMPORTBENCH_C_REFERENCE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/// What one replay measured, or why it failed.
+typedef struct {
+    /// From BEGIN to the end of COMMIT: the inserts alone, statements already prepared.
+    double seconds;
+    /// Rows inserted, over every table.
+    int64_t rows;
+    /// SQLITE_OK, or the result code of the call that failed.
+    int sqlite_code;
+    /// SQLite's message and the statement or table concerned, when sqlite_code is not SQLITE_OK.
+    char message[512];
+} creference_result;
+
+/// Replays every row of `tables` (in that order) from the store at `source_path` into a new store
+/// at `target_path`, which `setup_sql` (pragmas, then the schema) prepares. The rows are read into
+/// memory first, untimed; then one transaction of prepared INSERTs binds them with SQLITE_STATIC,
+/// as fast as SQLite allows. Returns sqlite_code.
+int creference_replay(
+    const char *source_path, const char *target_path, const char *setup_sql,
+    const char *const *tables, int table_count, creference_result *result);
+
+#endif

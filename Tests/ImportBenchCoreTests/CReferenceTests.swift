@@ -1,0 +1,100 @@
+import Foundation
+import ImportBenchCore
+import ImportBenchStore
+import Testing
+
+@Suite("C reference")
+struct CReferenceTests {
+    /// Rows over every table of a store, join tables included.
+    static func totalRows(_ store: Connection, schema: Schema) throws -> Int64 {
+        var total: Int64 = 0
+        for table in try tableNames(store) {
+            total += try store.prepare("SELECT count(*) FROM \"\(table)\"").scalarInt64() ?? 0
+        }
+        return total
+    }
+
+    static func tableNames(_ store: Connection) throws -> [String] {
+        let statement = try store.prepare(
+            "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'importbench_%'")
+        defer { statement.reset() }
+        var names: [String] = []
+        while try statement.step() {
+            if case .text(let name) = statement.value(at: 0) { names.append(name) }
+        }
+        return names
+    }
+
+    @Test("replays every row a ceiling wrote, and its store has the ceiling's digest", arguments: ScenarioRegistry.names)
+    func replaysCeiling(scenarioName: String) throws {
+        let scenario = try #require(ScenarioRegistry.scenario(named: scenarioName))
+        let directory = try TemporaryDirectory()
+        defer { withExtendedLifetime(directory) {} }
+        let payload = directory.path("payload")
+        try scenario.generate(scale: 0.05, seed: 3, to: payload)
+        let storePath = directory.path("ceiling.sqlite")
+        let ceiling = try ImportRun(
+            scenario: scenario, payloadPath: payload, strategy: CeilingStrategy.self, batchSize: .all, databasePath: storePath
+        ).execute()
+        let scratch = directory.path("reference.sqlite")
+
+        let measurement = try CReference.replay(
+            store: storePath, digest: ceiling.digest, schema: scenario.schema, settings: .default, scratchPath: scratch)
+        for suffix in ["-wal", "-shm", "-journal"] {
+            #expect(!FileManager.default.fileExists(atPath: storePath + suffix), "reading the ceiling's store left \(suffix)")
+        }
+
+        let ceilingRows = try Self.totalRows(Connection(path: storePath), schema: scenario.schema)
+        #expect(ceilingRows > 0)
+        #expect(measurement.rows == ceilingRows)
+        #expect(measurement.seconds > 0)
+        for suffix in ["", "-wal", "-shm", "-journal"] {
+            #expect(!FileManager.default.fileExists(atPath: scratch + suffix), "the scratch store\(suffix) is left behind")
+        }
+        // Replayed rows that do not match the digest the ceiling's store had are refused.
+        #expect {
+            try CReference.replay(
+                store: storePath, digest: ContentDigest(tables: []), schema: scenario.schema, settings: .default, scratchPath: scratch)
+        } throws: { error in
+            guard case CReferenceError.differentContent = error else { return false }
+            return true
+        }
+    }
+
+    @Test("a store that cannot be replayed fails with SQLite's message, naming the table")
+    func failureIsReported() throws {
+        let scenario = try #require(ScenarioRegistry.scenario(named: "products"))
+        let directory = try TemporaryDirectory()
+        defer { withExtendedLifetime(directory) {} }
+        let empty = directory.path("empty.sqlite")
+        try Connection(path: empty).execute("CREATE TABLE unrelated (x)")
+
+        #expect {
+            try CReference.replay(
+                store: empty, digest: ContentDigest(tables: []), schema: scenario.schema, settings: .default,
+                scratchPath: directory.path("r.sqlite"))
+        } throws: { error in
+            guard case CReferenceError.replayFailed(_, let message) = error else { return false }
+            return message.contains("no such table") && message.contains("product")
+        }
+    }
+
+    @Test("every run of a benchmark carries its repetition's C reference time")
+    func benchmarkCarriesReference() throws {
+        let scenario = try #require(ScenarioRegistry.scenario(named: "chat"))
+        var configuration = BenchmarkConfiguration(
+            scenario: scenario, scale: try #require(Scale(parsing: "0.05x")),
+            strategies: [NaiveStrategy.self, UpsertStrategy.self], repetitions: 2)
+        configuration.warmup = 0
+        let outcome = try Benchmark(configuration: configuration).run()
+
+        #expect(outcome.results.count == 6)
+        for repetition in 1...2 {
+            let runs = outcome.results.filter { $0.repetition == repetition }
+            let reference = try #require(runs.first?.cReferenceSeconds)
+            #expect(reference > 0)
+            #expect(runs.allSatisfy { $0.cReferenceSeconds == reference })
+            #expect(runs.allSatisfy { $0.payloadBytes == outcome.payloadBytes && $0.payloadBytes > 0 })
+        }
+    }
+}
