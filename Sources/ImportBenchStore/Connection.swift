@@ -101,7 +101,12 @@ public final class Connection {
 
     // MARK: Facts
 
-    public var lastInsertRowid: Int64 { sqlite3_last_insert_rowid(handle) }
+    /// The rowid of the last row an INSERT added on this connection. Setting it (to 0, say) before
+    /// an upsert tells afterwards whether the upsert inserted, since its update path leaves it alone.
+    public var lastInsertRowid: Int64 {
+        get { sqlite3_last_insert_rowid(handle) }
+        set { sqlite3_set_last_insert_rowid(handle, newValue) }
+    }
 
     /// Rows inserted, updated or deleted since the connection opened (triggers and cascades excluded).
     public var totalChanges: Int64 { sqlite3_total_changes64(handle) }

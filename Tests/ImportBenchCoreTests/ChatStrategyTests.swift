@@ -115,6 +115,42 @@ struct ChatRefreshTests {
         #expect(replace.differences.first?.hasPrefix("relationship ") == true)
     }
 
+    @Test("upsert runs no RETURNING and upsert-returning does; both write the same content with no fetches")
+    func returningOrNot() throws {
+        let scenario = ChatScenario()
+        let directory = try TemporaryDirectory()
+        defer { withExtendedLifetime(directory) {} }
+        let payload = directory.path("chat.json")
+        try scenario.generate(scale: 0.02, seed: 4, to: payload)
+        var digests: [ContentDigest] = []
+        for strategy in [UpsertStrategy.self, UpsertReturningStrategy.self] as [any ImportStrategy.Type] {
+            let store = try Connection(path: directory.path("\(strategy.name).sqlite"))
+            for statement in scenario.schema.ddl { try store.execute(statement) }
+            var returning = 0
+            var statements = 0
+            store.traceStatements { sql in
+                statements += 1
+                if sql.uppercased().contains("RETURNING") { returning += 1 }
+            }
+            let instance = try strategy.init(context: StrategyContext(schema: scenario.schema, store: store))
+            let batcher = RecordBatcher(reader: try scenario.openReader(path: payload), batchSize: .occurrences(200))
+            try store.inTransaction {
+                while let batch = try batcher.next() { try instance.write(batch, pass: 0) }
+                try instance.finishPass(0)
+            }
+            store.stopTracing()
+            #expect(store.counter.counts.fetches == 0)
+            #expect(statements > 100)
+            if strategy.name == UpsertStrategy.name {
+                #expect(returning == 0)
+            } else {
+                #expect(returning > 100)
+            }
+            digests.append(try scenario.schema.digest(of: store))
+        }
+        #expect(digests[0] == digests[1])
+    }
+
     @Test("replace is listed but never run by --strategy all")
     func replaceIsAPitfall() {
         #expect(StrategyRegistry.pitfalls.map { $0.name } == ["replace"])

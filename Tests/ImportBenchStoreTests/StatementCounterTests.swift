@@ -126,3 +126,34 @@ struct StatementCounterTests {
         #expect(error?.message.contains("/nonexistent-dir/x/y.sqlite") == true)
     }
 }
+
+@Suite("Last insert rowid")
+struct LastInsertRowidTests {
+    @Test("an upsert that updates leaves a cleared last insert rowid at 0; one that inserts sets it")
+    func upsertPaths() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("importbench-rowid-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try Connection(path: directory.appendingPathComponent("s.sqlite").path)
+        try store.execute("CREATE TABLE t (pk INTEGER PRIMARY KEY, k TEXT NOT NULL UNIQUE, v INTEGER)")
+        let upsert = try store.prepare("INSERT INTO t (k, v) VALUES (?, ?) ON CONFLICT(k) DO UPDATE SET v = excluded.v")
+
+        store.lastInsertRowid = 0
+        upsert.bind(.text("a"), at: 1)
+        upsert.bind(Int64(1), at: 2)
+        try upsert.execute()
+        #expect(store.lastInsertRowid == 1)
+
+        store.lastInsertRowid = 0
+        upsert.bind(.text("a"), at: 1)
+        upsert.bind(Int64(2), at: 2)
+        try upsert.execute()
+        #expect(store.lastInsertRowid == 0)
+        #expect(try store.prepare("SELECT v FROM t WHERE k = 'a'").scalarInt64() == 2)
+
+        store.lastInsertRowid = 0
+        upsert.bind(.text("b"), at: 1)
+        try upsert.execute()
+        #expect(store.lastInsertRowid == 2)
+    }
+}

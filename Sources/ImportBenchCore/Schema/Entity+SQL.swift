@@ -89,6 +89,26 @@ extension Entity {
             + "ON CONFLICT(\(keyColumn)) DO \(updateClause(attributeColumns + foreignKeyColumns)) RETURNING \(returning)"
     }
 
+    /// Insert or update a whole object in one statement, as SQLite users write it: no RETURNING.
+    /// Parameters as `upsertObjectSQL`; a foreign key the caller has no pk for is resolved inside
+    /// the statement from the target's key. A key that names no row becomes -1, which no row has,
+    /// so the foreign key constraint fails the statement: a dangling reference stops the import, as
+    /// it does in every strategy, instead of being stored as NULL.
+    func upsertObjectWithoutReturningSQL(in schema: Schema, generation value: Int64) -> String {
+        var values = (1...(1 + attributes.count)).map { "?\($0)" }
+        for (index, relationship) in toOne.enumerated() {
+            let target = schema.entities[schema.targetIndex(of: relationship)]
+            let pk = 2 + attributes.count + 2 * index
+            let key = pk + 1
+            values.append(
+                "coalesce(?\(pk), (SELECT pk FROM \(target.table) WHERE \(target.keyColumn) = ?\(key)), "
+                    + "CASE WHEN ?\(key) IS NULL THEN NULL ELSE -1 END)")
+        }
+        return "INSERT INTO \(table) (\(objectColumns.joined(separator: ", ")), \(generation)) "
+            + "VALUES (\(values.joined(separator: ", ")), \(value)) "
+            + "ON CONFLICT(\(keyColumn)) DO \(updateClause(attributeColumns + foreignKeyColumns))"
+    }
+
     /// Key and attribute parameters, then per foreign key `coalesce(?, (SELECT pk ... WHERE key = ?))`.
     private func objectValues(in schema: Schema) -> String {
         var values = ["?"] + attributes.map { _ in "?" }
@@ -115,6 +135,17 @@ extension Entity {
         let target = schema.entities[schema.targetIndex(of: relationship)]
         return "INSERT INTO \(quoted(joinTable(relationship))) (source_pk, target_pk, \(generation)) "
             + "VALUES (?, coalesce(?, (SELECT pk FROM \(target.table) WHERE \(target.keyColumn) = ?)), \(value)) "
+            + "ON CONFLICT DO UPDATE SET \(generation) = excluded.\(generation)"
+    }
+
+    /// As `upsertJoinSQL`, with the source resolved inside the statement too: source pk or NULL,
+    /// source key, target pk or NULL, target key. An unknown target leaves `target_pk` NULL, which
+    /// its NOT NULL constraint refuses.
+    func upsertJoinByKeysSQL(_ relationship: ManyToManyRelationship, in schema: Schema, generation value: Int64) -> String {
+        let target = schema.entities[schema.targetIndex(of: relationship)]
+        return "INSERT INTO \(quoted(joinTable(relationship))) (source_pk, target_pk, \(generation)) "
+            + "VALUES (coalesce(?, (SELECT pk FROM \(table) WHERE \(keyColumn) = ?)), "
+            + "coalesce(?, (SELECT pk FROM \(target.table) WHERE \(target.keyColumn) = ?)), \(value)) "
             + "ON CONFLICT DO UPDATE SET \(generation) = excluded.\(generation)"
     }
 

@@ -1,31 +1,53 @@
 import ImportBenchStore
 
-/// Writes each unique object of a batch with one statement that inserts or overwrites it and returns
-/// its pk and foreign keys (upsert and the replace pitfall differ only in that statement's verb).
+/// Writes each unique object of a batch with one statement that inserts or overwrites it (upsert,
+/// upsert-returning and the replace pitfall differ in that statement and in how they learn the pk).
 struct OneStatementWriter {
+    /// How the writer learns the pk of the row its statement wrote.
+    enum PKSource {
+        /// The statement ends in `RETURNING pk, <foreign keys>`: the pk is always known, and a NULL
+        /// foreign key returned for a named target is a dangling reference. Join statements take
+        /// source pk, then (target pk or NULL, target key).
+        case returning
+        /// No RETURNING: an inserted row's pk is the connection's last insert rowid (cleared before
+        /// each execution); an updated row's stays unknown and later statements resolve it by key.
+        /// A dangling reference fails the statement's constraints. Join statements take (source pk
+        /// or NULL, source key), then (target pk or NULL, target key).
+        case lastInsertRowid
+    }
+
     let schema: Schema
-    /// Per entity: key, attributes, then per foreign key (pk or NULL, target key); returns pk, foreign keys.
+    let store: Connection
+    let pkSource: PKSource
+    /// Per entity: key, attributes, then per foreign key (pk or NULL, target key).
     let objectStatements: [Statement]
-    /// Per entity and many-to-many relationship: source pk, then (target pk or NULL, target key).
+    /// Per entity and many-to-many relationship.
     let joinStatements: [[Statement]]
+    /// Per entity: whether any relationship points at it. Only such pks are worth remembering.
+    let isReferenced: [Bool]
 
     /// Prepares `objectSQL` per entity and `joinSQL` per many-to-many relationship, given the import's generation.
     init(
-        context: StrategyContext, objectSQL: (Entity, Schema, Int64) -> String,
+        context: StrategyContext, pkSource: PKSource, objectSQL: (Entity, Schema, Int64) -> String,
         joinSQL: (Entity, ManyToManyRelationship, Schema, Int64) -> String
     ) throws {
         let schema = context.schema
         let store = context.store
         let generation = context.generation
         self.schema = schema
+        self.store = store
+        self.pkSource = pkSource
         objectStatements = try schema.entities.map { try store.prepare(objectSQL($0, schema, generation)) }
         joinStatements = try schema.entities.map { entity in
             try entity.manyToMany.map { try store.prepare(joinSQL(entity, $0, schema, generation)) }
         }
+        var isReferenced = Array(repeating: false, count: schema.entities.count)
+        for target in (schema.toOneTargets + schema.manyToManyTargets).joined() { isReferenced[target] = true }
+        self.isReferenced = isReferenced
     }
 
     func write(_ batch: RecordBatch) throws {
-        // pks this batch has written: references to them need no lookup inside the statement.
+        // pks this batch has learnt: references to them need no lookup inside the statement.
         var known = KnownPKs(entityCount: schema.entities.count)
         let unique = UniqueObjects(entityCount: schema.entities.count, occurrences: batch.occurrences)
         for entity in schema.entities.indices {
@@ -43,15 +65,20 @@ struct OneStatementWriter {
                     statement.bind(reference?.key ?? .null, at: index + 1)
                     index += 2
                 }
-                let pk = try run(statement, for: occurrence)
-                known[entity, occurrence.key] = pk
+                let pk = try run(statement, for: occurrence, known: known)
+                if let pk, isReferenced[entity] { known[entity, occurrence.key] = pk }
                 for (relationship, keys) in object.manyToManyKeys.enumerated() {
                     let target = schema.manyToManyTargets[entity][relationship]
                     let join = joinStatements[entity][relationship]
+                    var index: Int32 = 1
+                    if let pk { join.bind(pk, at: index) } else { join.bindNull(at: index) }
+                    if pkSource == .lastInsertRowid {
+                        join.bind(occurrence.key, at: index + 1)
+                        index += 1
+                    }
                     for key in keys {
-                        join.bind(pk, at: 1)
-                        if let targetPK = known[target, key] { join.bind(targetPK, at: 2) } else { join.bindNull(at: 2) }
-                        join.bind(key, at: 3)
+                        if let targetPK = known[target, key] { join.bind(targetPK, at: index + 1) } else { join.bindNull(at: index + 1) }
+                        join.bind(key, at: index + 2)
                         do {
                             try join.execute()
                         } catch let error as StoreError where error.isConstraintViolation {
@@ -63,19 +90,44 @@ struct OneStatementWriter {
         }
     }
 
-    /// Executes the statement; a NULL foreign key returned for a named target is a dangling reference.
-    private func run(_ statement: Statement, for occurrence: RecordOccurrence) throws -> Int64 {
+    /// Executes the object's statement; returns its pk when the writer can know it.
+    private func run(_ statement: Statement, for occurrence: RecordOccurrence, known: KnownPKs) throws -> Int64? {
         defer { statement.reset() }
-        guard try statement.step() else {
-            throw StoreError(extendedCode: 1, message: "\(statement.kind) returned no row", sql: statement.sql)
-        }
-        for (index, reference) in occurrence.toOne.enumerated() where reference != nil {
-            if case .null = statement.value(at: Int32(index + 1)) {
-                throw ImportError.dangling(occurrence, toOne: index, in: schema)
+        switch pkSource {
+        case .lastInsertRowid:
+            store.lastInsertRowid = 0
+            do {
+                while try statement.step() {}
+            } catch let error as StoreError where error.isConstraintViolation {
+                throw try danglingReference(of: occurrence, known: known) ?? error
             }
+            let inserted = store.lastInsertRowid
+            return inserted != 0 ? inserted : nil
+        case .returning:
+            guard try statement.step() else {
+                throw StoreError(extendedCode: 1, message: "\(statement.kind) returned no row", sql: statement.sql)
+            }
+            for (index, reference) in occurrence.toOne.enumerated() where reference != nil {
+                if case .null = statement.value(at: Int32(index + 1)) {
+                    throw ImportError.dangling(occurrence, toOne: index, in: schema)
+                }
+            }
+            let pk = statement.int64(at: 0)
+            while try statement.step() {}
+            return pk
         }
-        let pk = statement.int64(at: 0)
-        while try statement.step() {}
-        return pk
+    }
+
+    /// After a failed statement: the first to-one reference whose target is neither known nor stored.
+    /// Only a failing import pays for these lookups.
+    private func danglingReference(of occurrence: RecordOccurrence, known: KnownPKs) throws -> ImportError? {
+        let targets = schema.toOneTargets[occurrence.entity]
+        for (index, reference) in occurrence.toOne.enumerated() {
+            guard let reference, known[targets[index], reference.key] == nil else { continue }
+            let lookup = try store.prepare(schema.entities[targets[index]].selectPKByKeySQL)
+            lookup.bind(reference.key, at: 1)
+            if try lookup.scalarInt64() == nil { return ImportError.dangling(occurrence, toOne: index, in: schema) }
+        }
+        return nil
     }
 }

@@ -13,7 +13,7 @@ public final class ReplaceStrategy: ImportStrategy {
 
     public init(context: StrategyContext) throws {
         writer = try OneStatementWriter(
-            context: context,
+            context: context, pkSource: .returning,
             objectSQL: { entity, schema, generation in entity.replaceObjectSQL(in: schema, generation: generation) },
             joinSQL: { entity, relationship, schema, generation in
                 entity.replaceJoinSQL(relationship, in: schema, generation: generation)

@@ -6,6 +6,7 @@ public enum StrategyRegistry {
         CacheStrategy.self,
         PrewarmStrategy.self,
         UpsertStrategy.self,
+        UpsertReturningStrategy.self,
         IDCacheStrategy.self,
         CeilingStrategy.self,
     ]}
