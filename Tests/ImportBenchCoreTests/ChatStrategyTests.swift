@@ -132,8 +132,11 @@ struct ChatRefreshTests {
                 statements += 1
                 if sql.uppercased().contains("RETURNING") { returning += 1 }
             }
-            let instance = try strategy.init(context: StrategyContext(schema: scenario.schema, store: store))
-            let batcher = RecordBatcher(reader: try scenario.openReader(path: payload), batchSize: .occurrences(200))
+            let context = StrategyContext(schema: scenario.schema, store: store)
+            let instance = try strategy.init(context: context)
+            let batcher = RecordBatcher(
+                reader: try scenario.openReader(path: payload), batchSize: .occurrences(200), schema: scenario.schema,
+                interner: context.interner)
             try store.inTransaction {
                 while let batch = try batcher.next() { try instance.write(batch, pass: 0) }
                 try instance.finishPass(0)

@@ -84,7 +84,9 @@ struct StrategyTests {
         let context = StrategyContext(schema: FixtureScenario.schema, store: store)
         let instance = try #require(StrategyRegistry.strategy(named: strategy)).init(context: context)
         for pass in 0..<type(of: instance).passes {
-            let batcher = RecordBatcher(reader: ArrayRecordReader(FixtureScenario.forumUnits), batchSize: .occurrences(5))
+            let batcher = RecordBatcher(
+                reader: ArrayRecordReader(FixtureScenario.forumUnits), batchSize: .occurrences(5), schema: FixtureScenario.schema,
+                interner: context.interner)
             while let batch = try batcher.next() {
                 try store.inTransaction { try instance.write(batch, pass: pass) }
             }

@@ -1,8 +1,13 @@
 /// Cuts a reader's units into batches of exactly `batchSize` occurrences (the last may be shorter),
-/// numbering each occurrence's ordinal and unit. A unit may straddle two batches, as a long channel does.
+/// numbering each occurrence's ordinal and unit and giving every key its ID in `interner`. A unit
+/// may straddle two batches, as a long channel does.
 public final class RecordBatcher {
     private let reader: any RecordReader
     private let limit: Int
+    /// Where keys get their IDs: shared by every pass of one import.
+    public let interner: KeyInterner
+    private let toOneTargets: [[Int]]
+    private let manyToManyTargets: [[Int]]
     private var pending: [RecordOccurrence] = []
     private var pendingStart = 0
     private var nextOrdinal = 0
@@ -10,8 +15,11 @@ public final class RecordBatcher {
     private var nextBatch = 0
     private var exhausted = false
 
-    public init(reader: any RecordReader, batchSize: BatchSize) {
+    public init(reader: any RecordReader, batchSize: BatchSize, schema: Schema, interner: KeyInterner? = nil) {
         self.reader = reader
+        self.interner = interner ?? KeyInterner(entityCount: schema.entities.count)
+        toOneTargets = schema.toOneTargets
+        manyToManyTargets = schema.manyToManyTargets
         switch batchSize {
         case .occurrences(let count): limit = count
         case .all: limit = Int.max
@@ -51,22 +59,43 @@ public final class RecordBatcher {
             pendingStart = 0
         }
         let base = nextOrdinal
+        // Where the unit's occurrences start in `pending`: an embedded reference takes its target's ID from there.
+        let start = pending.count
+        pending.reserveCapacity(start + unit.occurrences.count)
         for var occurrence in unit.occurrences {
             occurrence.ordinal = nextOrdinal
             occurrence.unit = nextUnit
+            occurrence.keyID = interner.id(entity: occurrence.entity, key: occurrence.key)
             nextOrdinal += 1
+            let toOne = toOneTargets[occurrence.entity]
             for index in occurrence.toOne.indices {
-                if let local = occurrence.toOne[index]?.embeddedOrdinal { occurrence.toOne[index]?.embeddedOrdinal = base + local }
+                guard var reference = occurrence.toOne[index] else { continue }
+                intern(&reference, target: toOne[index], base: base, start: start)
+                occurrence.toOne[index] = reference
             }
+            let manyToMany = manyToManyTargets[occurrence.entity]
             for relationship in occurrence.manyToMany.indices {
                 for index in occurrence.manyToMany[relationship].indices {
-                    if let local = occurrence.manyToMany[relationship][index].embeddedOrdinal {
-                        occurrence.manyToMany[relationship][index].embeddedOrdinal = base + local
-                    }
+                    intern(&occurrence.manyToMany[relationship][index], target: manyToMany[relationship], base: base, start: start)
                 }
             }
             pending.append(occurrence)
         }
         nextUnit += 1
+    }
+
+    /// Turns an embedded reference's index within the unit into a stream ordinal, and gives the
+    /// reference its key's ID: the embedded target's, already interned, or the interner's.
+    @inline(__always)
+    private func intern(_ reference: inout Reference, target: Int, base: Int, start: Int) {
+        if let local = reference.embeddedOrdinal {
+            reference.embeddedOrdinal = base + local
+            let embedded = start + local
+            if embedded < pending.count, pending[embedded].entity == target, pending[embedded].key == reference.key {
+                reference.keyID = pending[embedded].keyID
+                return
+            }
+        }
+        reference.keyID = interner.id(entity: target, key: reference.key)
     }
 }

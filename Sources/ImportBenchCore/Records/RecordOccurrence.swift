@@ -16,6 +16,8 @@ public struct RecordOccurrence: Sendable {
     public var ordinal: Int = 0
     /// Index of the top-level payload element (a chat channel) this occurrence came from, set by the batcher.
     public var unit: Int = 0
+    /// The key's ID in the import's `KeyInterner`, set by the batcher; -1 before.
+    public var keyID: Int32 = -1
 
     public init(
         entity: Int,

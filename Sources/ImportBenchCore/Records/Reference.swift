@@ -7,6 +7,9 @@ public struct Reference: Sendable, Hashable {
     /// Readers fill in the index within the unit; the batcher turns it into a stream ordinal.
     /// nil for a reference given by key only (a `channel_id`, a GTFS `stop_id`).
     public var embeddedOrdinal: Int?
+    /// The target key's ID in the import's `KeyInterner`, set by the batcher; -1 before. Not part
+    /// of the reference's identity: two references to one key are equal, interned or not.
+    public var keyID: Int32 = -1
 
     public init(key: DatabaseValue, embeddedOrdinal: Int? = nil) {
         self.key = key
@@ -22,4 +25,13 @@ public struct Reference: Sendable, Hashable {
     }
 
     public var isKeyOnly: Bool { embeddedOrdinal == nil }
+
+    public static func == (lhs: Reference, rhs: Reference) -> Bool {
+        lhs.key == rhs.key && lhs.embeddedOrdinal == rhs.embeddedOrdinal
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(key)
+        hasher.combine(embeddedOrdinal)
+    }
 }

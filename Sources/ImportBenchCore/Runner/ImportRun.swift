@@ -70,15 +70,16 @@ public struct ImportRun {
             } else {
                 generation = try createStore(store, ledger: ledger)
             }
-            let instance = try strategy.init(context: StrategyContext(
-                schema: scenario.schema, store: store, prewarmChunkSize: prewarmChunkSize, generation: generation))
+            let context = StrategyContext(
+                schema: scenario.schema, store: store, prewarmChunkSize: prewarmChunkSize, generation: generation)
+            let instance = try strategy.init(context: context)
 
             var progressState = ImportProgress(generation: generation, resumePoint: resumePoint)
             var phases = ImportMeasurement()
             try measure(into: &measurement, store: store, probeHz: probeReadsHz) { bookkeeping in
                 if let resumePoint { try instance.resume(atPass: resumePoint.pass) }
                 try importPayload(
-                    with: instance, into: store, ledger: ledger, state: &progressState, phases: &phases,
+                    with: instance, interner: context.interner, into: store, ledger: ledger, state: &progressState, phases: &phases,
                     bookkeeping: &bookkeeping, progress: progress)
             }
             measurement.occurrences = phases.occurrences
@@ -188,7 +189,7 @@ public struct ImportRun {
     }
 
     private func importPayload(
-        with instance: any ImportStrategy, into store: Connection, ledger: ImportLedger, state: inout ImportProgress,
+        with instance: any ImportStrategy, interner: KeyInterner, into store: Connection, ledger: ImportLedger, state: inout ImportProgress,
         phases measurement: inout ImportMeasurement, bookkeeping: inout Bookkeeping, progress: ((Int) -> Void)?
     ) throws {
         /// Records where the import stands, inside the transaction being committed, uncounted.
@@ -232,7 +233,9 @@ public struct ImportRun {
 
             let batcher: RecordBatcher
             do {
-                batcher = RecordBatcher(reader: try scenario.openReader(path: payloadPath, onError: onError), batchSize: batchSize)
+                batcher = RecordBatcher(
+                    reader: try scenario.openReader(path: payloadPath, onError: onError), batchSize: batchSize,
+                    schema: scenario.schema, interner: interner)
             } catch {
                 throw fail(.reading, batch: nil, index: 0, error)
             }

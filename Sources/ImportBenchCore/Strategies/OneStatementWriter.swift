@@ -2,7 +2,7 @@ import ImportBenchStore
 
 /// Writes each unique object of a batch with one statement that inserts or overwrites it (upsert,
 /// upsert-returning and the replace pitfall differ in that statement and in how they learn the pk).
-struct OneStatementWriter {
+final class OneStatementWriter {
     /// How the writer learns the pk of the row its statement wrote.
     enum PKSource {
         /// The statement ends in `RETURNING pk, <foreign keys>`: the pk is always known, and a NULL
@@ -25,6 +25,9 @@ struct OneStatementWriter {
     let joinStatements: [[Statement]]
     /// Per entity: whether any relationship points at it. Only such pks are worth remembering.
     let isReferenced: [Bool]
+    /// pks this batch has learnt: references to them need no lookup inside the statement.
+    private var known: KnownPKs
+    private var unique: UniqueObjects
 
     /// Prepares `objectSQL` per entity and `joinSQL` per many-to-many relationship, given the import's generation.
     init(
@@ -44,20 +47,21 @@ struct OneStatementWriter {
         var isReferenced = Array(repeating: false, count: schema.entities.count)
         for target in (schema.toOneTargets + schema.manyToManyTargets).joined() { isReferenced[target] = true }
         self.isReferenced = isReferenced
+        known = KnownPKs(entityCount: schema.entities.count)
+        unique = UniqueObjects(entityCount: schema.entities.count)
     }
 
     func write(_ batch: RecordBatch) throws {
-        // pks this batch has learnt: references to them need no lookup inside the statement.
-        var known = KnownPKs(entityCount: schema.entities.count)
-        let unique = UniqueObjects(entityCount: schema.entities.count, occurrences: batch.occurrences)
+        known.removeAll()
+        unique.collect(batch.occurrences)
         for entity in schema.entities.indices {
             let statement = objectStatements[entity]
             let targets = schema.toOneTargets[entity]
             for object in unique.objects[entity] {
-                let occurrence = object.occurrence
+                let occurrence = unique.occurrence(object)
                 var index = statement.bindObject(occurrence, foreignKeys: [])
                 for (relationship, reference) in occurrence.toOne.enumerated() {
-                    if let reference, let pk = known[targets[relationship], reference.key] {
+                    if let reference, let pk = known[targets[relationship], reference.keyID] {
                         statement.bind(pk, at: index)
                     } else {
                         statement.bindNull(at: index)
@@ -65,9 +69,10 @@ struct OneStatementWriter {
                     statement.bind(reference?.key ?? .null, at: index + 1)
                     index += 2
                 }
-                let pk = try run(statement, for: occurrence, known: known)
-                if let pk, isReferenced[entity] { known[entity, occurrence.key] = pk }
-                for (relationship, keys) in object.manyToManyKeys.enumerated() {
+                let pk = try run(statement, for: occurrence)
+                if let pk, isReferenced[entity] { known[entity, occurrence.keyID] = pk }
+                guard !occurrence.manyToMany.isEmpty else { continue }
+                for (relationship, references) in unique.manyToMany(object).enumerated() {
                     let target = schema.manyToManyTargets[entity][relationship]
                     let join = joinStatements[entity][relationship]
                     var index: Int32 = 1
@@ -76,13 +81,17 @@ struct OneStatementWriter {
                         join.bind(occurrence.key, at: index + 1)
                         index += 1
                     }
-                    for key in keys {
-                        if let targetPK = known[target, key] { join.bind(targetPK, at: index + 1) } else { join.bindNull(at: index + 1) }
-                        join.bind(key, at: index + 2)
+                    for reference in references {
+                        if let targetPK = known[target, reference.keyID] {
+                            join.bind(targetPK, at: index + 1)
+                        } else {
+                            join.bindNull(at: index + 1)
+                        }
+                        join.bind(reference.key, at: index + 2)
                         do {
                             try join.execute()
                         } catch let error as StoreError where error.isConstraintViolation {
-                            throw ImportError.dangling(occurrence, manyToMany: relationship, targetKey: key, in: schema)
+                            throw ImportError.dangling(occurrence, manyToMany: relationship, targetKey: reference.key, in: schema)
                         }
                     }
                 }
@@ -91,7 +100,7 @@ struct OneStatementWriter {
     }
 
     /// Executes the object's statement; returns its pk when the writer can know it.
-    private func run(_ statement: Statement, for occurrence: RecordOccurrence, known: KnownPKs) throws -> Int64? {
+    private func run(_ statement: Statement, for occurrence: RecordOccurrence) throws -> Int64? {
         defer { statement.reset() }
         switch pkSource {
         case .lastInsertRowid:
@@ -99,7 +108,7 @@ struct OneStatementWriter {
             do {
                 while try statement.step() {}
             } catch let error as StoreError where error.isConstraintViolation {
-                throw try danglingReference(of: occurrence, known: known) ?? error
+                throw try danglingReference(of: occurrence) ?? error
             }
             let inserted = store.lastInsertRowid
             return inserted != 0 ? inserted : nil
@@ -120,10 +129,10 @@ struct OneStatementWriter {
 
     /// After a failed statement: the first to-one reference whose target is neither known nor stored.
     /// Only a failing import pays for these lookups.
-    private func danglingReference(of occurrence: RecordOccurrence, known: KnownPKs) throws -> ImportError? {
+    private func danglingReference(of occurrence: RecordOccurrence) throws -> ImportError? {
         let targets = schema.toOneTargets[occurrence.entity]
         for (index, reference) in occurrence.toOne.enumerated() {
-            guard let reference, known[targets[index], reference.key] == nil else { continue }
+            guard let reference, known[targets[index], reference.keyID] == nil else { continue }
             let lookup = try store.prepare(schema.entities[targets[index]].selectPKByKeySQL)
             lookup.bind(reference.key, at: 1)
             if try lookup.scalarInt64() == nil { return ImportError.dangling(occurrence, toOne: index, in: schema) }

@@ -16,10 +16,20 @@ public final class PrewarmStrategy: ImportStrategy {
     /// Prepared IN-list fetches per entity, by number of keys.
     private var fetchByCount: [[Int: Statement]]
 
+    private let interner: KeyInterner
+    private var known: KnownPKs
+    private var unique: UniqueObjects
+    /// Per entity, by key ID: the batch stamp of the last batch that named the key.
+    private var namedInBatch: [[UInt32]]
+    private var batchStamp: UInt32 = 0
+    /// The distinct keys the current batch names, per entity, in order of first naming.
+    private var named: [[DatabaseValue]]
+
     public init(context: StrategyContext) throws {
         schema = context.schema
         store = context.store
         chunkSize = context.prewarmChunkSize
+        interner = context.interner
         let store = context.store
         let generation = context.generation
         insert = try schema.entities.map { try store.prepare($0.insertObjectSQL(generation: generation)) }
@@ -29,6 +39,10 @@ public final class PrewarmStrategy: ImportStrategy {
         }
         sweep = try RefreshSweep(context: context)
         fetchByCount = Array(repeating: [:], count: schema.entities.count)
+        known = KnownPKs(entityCount: schema.entities.count)
+        unique = UniqueObjects(entityCount: schema.entities.count)
+        namedInBatch = Array(repeating: [], count: schema.entities.count)
+        named = Array(repeating: [], count: schema.entities.count)
     }
 
     public func finishPass(_ pass: Int) throws {
@@ -36,15 +50,15 @@ public final class PrewarmStrategy: ImportStrategy {
     }
 
     public func write(_ batch: RecordBatch, pass: Int) throws {
-        var known = KnownPKs(entityCount: schema.entities.count)
-        try prewarm(&known, for: batch)
-        let unique = UniqueObjects(entityCount: schema.entities.count, occurrences: batch.occurrences)
+        known.removeAll()
+        try prewarm(for: batch)
+        unique.collect(batch.occurrences)
         for entity in schema.entities.indices {
             for object in unique.objects[entity] {
-                let occurrence = object.occurrence
+                let occurrence = unique.occurrence(object)
                 let foreignKeys = try known.foreignKeys(of: occurrence, in: schema)
                 let pk: Int64
-                if let existing = known[entity, occurrence.key] {
+                if let existing = known[entity, occurrence.keyID] {
                     update[entity].bindUpdate(occurrence, foreignKeys: foreignKeys, pk: existing)
                     try update[entity].execute()
                     pk = existing
@@ -52,13 +66,14 @@ public final class PrewarmStrategy: ImportStrategy {
                     insert[entity].bindObject(occurrence, foreignKeys: foreignKeys)
                     try insert[entity].execute()
                     pk = store.lastInsertRowid
-                    known[entity, occurrence.key] = pk
+                    known[entity, occurrence.keyID] = pk
                 }
-                for (relationship, keys) in object.manyToManyKeys.enumerated() {
+                guard !occurrence.manyToMany.isEmpty else { continue }
+                for (relationship, references) in unique.manyToMany(object).enumerated() {
                     let target = schema.manyToManyTargets[entity][relationship]
-                    for key in keys {
-                        guard let targetPK = known[target, key] else {
-                            throw ImportError.dangling(occurrence, manyToMany: relationship, targetKey: key, in: schema)
+                    for reference in references {
+                        guard let targetPK = known[target, reference.keyID] else {
+                            throw ImportError.dangling(occurrence, manyToMany: relationship, targetKey: reference.key, in: schema)
                         }
                         let statement = insertJoin[entity][relationship]
                         statement.bind(pk, at: 1)
@@ -71,8 +86,9 @@ public final class PrewarmStrategy: ImportStrategy {
     }
 
     /// Fetches the pks of every stored object the batch names, as an occurrence or a reference.
-    private func prewarm(_ known: inout KnownPKs, for batch: RecordBatch) throws {
-        for (entity, keys) in Self.keysNamed(by: batch.occurrences, in: schema).enumerated() where !keys.isEmpty {
+    private func prewarm(for batch: RecordBatch) throws {
+        collectNamedKeys(batch.occurrences)
+        for (entity, keys) in named.enumerated() where !keys.isEmpty {
             var start = 0
             while start < keys.count {
                 let chunk = keys[start..<min(start + chunkSize, keys.count)]
@@ -80,9 +96,40 @@ public final class PrewarmStrategy: ImportStrategy {
                 for (offset, key) in chunk.enumerated() { statement.bind(key, at: Int32(offset + 1)) }
                 defer { statement.reset() }
                 while try statement.step() {
-                    known[entity, statement.value(at: 0)] = statement.int64(at: 1)
+                    known[entity, interner.id(entity: entity, key: statement.value(at: 0))] = statement.int64(at: 1)
                 }
                 start += chunkSize
+            }
+        }
+    }
+
+    /// `keysNamed(by:in:)` by key ID: the same keys in the same order, hashing nothing.
+    private func collectNamedKeys(_ occurrences: [RecordOccurrence]) {
+        batchStamp &+= 1
+        if batchStamp == 0 {
+            for entity in namedInBatch.indices { namedInBatch[entity] = Array(repeating: 0, count: namedInBatch[entity].count) }
+            batchStamp = 1
+        }
+        for entity in named.indices { named[entity].removeAll(keepingCapacity: true) }
+        func note(_ entity: Int, _ id: Int32, _ key: DatabaseValue) {
+            let index = Int(id)
+            if index >= namedInBatch[entity].count {
+                let grown = Swift.max(index + 1, namedInBatch[entity].count * 2)
+                namedInBatch[entity].append(contentsOf: repeatElement(0, count: grown - namedInBatch[entity].count))
+            }
+            guard namedInBatch[entity][index] != batchStamp else { return }
+            namedInBatch[entity][index] = batchStamp
+            named[entity].append(key)
+        }
+        for occurrence in occurrences {
+            note(occurrence.entity, occurrence.keyID, occurrence.key)
+            for (index, reference) in occurrence.toOne.enumerated() {
+                if let reference { note(schema.toOneTargets[occurrence.entity][index], reference.keyID, reference.key) }
+            }
+            for (index, references) in occurrence.manyToMany.enumerated() {
+                for reference in references {
+                    note(schema.manyToManyTargets[occurrence.entity][index], reference.keyID, reference.key)
+                }
             }
         }
     }

@@ -1,56 +1,109 @@
 import ImportBenchStore
 
-/// The distinct objects of a run of occurrences, per entity, in order of first appearance.
+/// The distinct objects of runs of occurrences, per entity, in order of first appearance.
 /// The last occurrence wins for attributes and to-one relationships; many-to-many sets are unioned.
+/// Objects are found by interned key ID and point into the runs they came from, so collecting a
+/// batch neither hashes a key nor copies an occurrence; one instance is reused batch after batch.
 struct UniqueObjects {
     struct Object {
-        var occurrence: RecordOccurrence
-        /// Target keys per many-to-many relationship, each distinct, in order of first appearance.
-        var manyToManyKeys: [[DatabaseValue]]
+        /// Where its last occurrence is: the run, and the position in it.
+        fileprivate(set) var run: Int32
+        fileprivate(set) var index: Int32
+        /// The union of its occurrences' sets, once it has occurred twice; nil before.
+        fileprivate var mergedManyToMany: [[Reference]]?
     }
 
+    private(set) var runs: [[RecordOccurrence]] = []
     private(set) var objects: [[Object]]
-    private var slots: [[DatabaseValue: Int]]
+    /// Per entity, by key ID: slot + 1 in `objects` when `stampByID` holds the current stamp.
+    private var slotByID: [[Int32]]
+    private var stampByID: [[UInt32]]
+    private var stamp: UInt32 = 1
 
     init(entityCount: Int) {
         objects = Array(repeating: [], count: entityCount)
-        slots = Array(repeating: [:], count: entityCount)
+        slotByID = Array(repeating: [], count: entityCount)
+        stampByID = Array(repeating: [], count: entityCount)
     }
 
-    init(entityCount: Int, occurrences: [RecordOccurrence]) {
-        self.init(entityCount: entityCount)
-        for occurrence in occurrences { add(occurrence) }
+    /// Forgets what was collected, then collects `occurrences`.
+    mutating func collect(_ occurrences: [RecordOccurrence]) {
+        removeAll()
+        add(occurrences)
     }
 
-    mutating func add(_ occurrence: RecordOccurrence) {
-        let entity = occurrence.entity
-        if let slot = slots[entity][occurrence.key] {
-            objects[entity][slot].occurrence = occurrence
-            for (relationship, references) in occurrence.manyToMany.enumerated() {
-                for reference in references where !objects[entity][slot].manyToManyKeys[relationship].contains(reference.key) {
-                    objects[entity][slot].manyToManyKeys[relationship].append(reference.key)
+    /// Adds a run of occurrences to what is collected.
+    mutating func add(_ occurrences: [RecordOccurrence]) {
+        let run = Int32(runs.count)
+        runs.append(occurrences)
+        for (index, occurrence) in occurrences.enumerated() {
+            let entity = occurrence.entity
+            let id = Int(occurrence.keyID)
+            precondition(id >= 0, "a key without an ID: records must come through a RecordBatcher")
+            if id >= slotByID[entity].count {
+                let grown = Swift.max(id + 1, slotByID[entity].count * 2)
+                slotByID[entity].append(contentsOf: repeatElement(0, count: grown - slotByID[entity].count))
+                stampByID[entity].append(contentsOf: repeatElement(0, count: grown - stampByID[entity].count))
+            }
+            if stampByID[entity][id] == stamp {
+                let slot = Int(slotByID[entity][id] - 1)
+                let earlier = objects[entity][slot]
+                if !occurrence.manyToMany.isEmpty {
+                    var merged = earlier.mergedManyToMany ?? runs[Int(earlier.run)][Int(earlier.index)].manyToMany.map(Self.distinct)
+                    for (relationship, references) in occurrence.manyToMany.enumerated() {
+                        for reference in references where !merged[relationship].contains(where: { $0.keyID == reference.keyID }) {
+                            merged[relationship].append(reference)
+                        }
+                    }
+                    objects[entity][slot].mergedManyToMany = merged
                 }
+                objects[entity][slot].run = run
+                objects[entity][slot].index = Int32(index)
+            } else {
+                stampByID[entity][id] = stamp
+                slotByID[entity][id] = Int32(objects[entity].count + 1)
+                objects[entity].append(Object(run: run, index: Int32(index), mergedManyToMany: nil))
             }
-        } else {
-            slots[entity][occurrence.key] = objects[entity].count
-            let keys = occurrence.manyToMany.map { references in
-                var distinct: [DatabaseValue] = []
-                for reference in references where !distinct.contains(reference.key) { distinct.append(reference.key) }
-                return distinct
-            }
-            objects[entity].append(Object(occurrence: occurrence, manyToManyKeys: keys))
         }
     }
 
+    /// The object's last occurrence.
+    @inline(__always)
+    func occurrence(_ object: Object) -> RecordOccurrence {
+        runs[Int(object.run)][Int(object.index)]
+    }
+
+    /// Distinct target references per many-to-many relationship, in order of first appearance.
+    func manyToMany(_ object: Object) -> [[Reference]] {
+        object.mergedManyToMany ?? occurrence(object).manyToMany.map(Self.distinct)
+    }
+
+    private static func distinct(_ references: [Reference]) -> [Reference] {
+        var distinct: [Reference] = []
+        distinct.reserveCapacity(references.count)
+        for reference in references where !distinct.contains(where: { $0.keyID == reference.keyID }) {
+            distinct.append(reference)
+        }
+        return distinct
+    }
+
     /// Position of an object among its entity's unique objects.
-    func slot(entity: Int, key: DatabaseValue) -> Int? { slots[entity][key] }
+    func slot(entity: Int, id: Int32) -> Int? {
+        let index = Int(id)
+        guard index >= 0, index < stampByID[entity].count, stampByID[entity][index] == stamp else { return nil }
+        return Int(slotByID[entity][index] - 1)
+    }
 
     var count: Int { objects.reduce(0) { $0 + $1.count } }
 
     mutating func removeAll() {
-        for entity in objects.indices {
-            objects[entity].removeAll(keepingCapacity: true)
-            slots[entity].removeAll(keepingCapacity: true)
+        for entity in objects.indices { objects[entity].removeAll(keepingCapacity: true) }
+        runs.removeAll(keepingCapacity: true)
+        stamp &+= 1
+        if stamp == 0 {
+            // After 2^32 batches the stamps would repeat: start them over.
+            for entity in stampByID.indices { stampByID[entity] = Array(repeating: 0, count: stampByID[entity].count) }
+            stamp = 1
         }
     }
 }
