@@ -1,3 +1,4 @@
+import Foundation
 import ImportBenchStore
 
 /// Dense integer IDs for natural keys, per entity, in order of first appearance. The batcher gives
@@ -70,7 +71,16 @@ struct KeyTable {
     /// canonically equivalent spellings, which a UNIQUE index keeps apart).
     private static func identical(_ a: DatabaseValue, _ b: DatabaseValue) -> Bool {
         switch (a, b) {
-        case (.text(let x), .text(let y)): return x.utf8.elementsEqual(y.utf8)
+        case (.text(let x), .text(let y)):
+            guard x.utf8.count == y.utf8.count else { return false }
+            // Native strings lend their bytes; comparing them whole beats walking two UTF-8 views.
+            let same = x.utf8.withContiguousStorageIfAvailable { left in
+                y.utf8.withContiguousStorageIfAvailable { right in
+                    guard let a = left.baseAddress, let b = right.baseAddress else { return true }
+                    return memcmp(a, b, left.count) == 0
+                }
+            }
+            return (same ?? nil) ?? x.utf8.elementsEqual(y.utf8)
         case (.real(let x), .real(let y)): return x.bitPattern == y.bitPattern
         default: return a == b
         }
