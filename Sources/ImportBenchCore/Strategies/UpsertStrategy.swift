@@ -4,19 +4,30 @@ import ImportBenchStore
 /// object, as SQLite users write it: no reads and no RETURNING. Foreign keys come from the pks this
 /// batch has inserted, or are resolved inside the statement from the target's key. Never
 /// `INSERT OR REPLACE`: that deletes the row and its children.
-public final class UpsertStrategy: ImportStrategy {
-    public static let name = "upsert"
-    public static let summary = "INSERT ... ON CONFLICT(key) DO UPDATE per unique object, foreign keys resolved by key inside it; no fetches"
+public class UpsertStrategy: ImportStrategy {
+    public class var name: String { "upsert" }
+    public class var summary: String {
+        "INSERT ... ON CONFLICT(key) DO UPDATE per unique object, foreign keys resolved by key inside it; no fetches"
+    }
+    /// Whether the statement returns the pk and foreign keys it wrote.
+    class var returning: Bool { false }
 
     private let writer: OneStatementWriter
     private let sweep: RefreshSweep
 
-    public init(context: StrategyContext) throws {
+    public required init(context: StrategyContext) throws {
+        let returning = Self.returning
         writer = try OneStatementWriter(
-            context: context, pkSource: .lastInsertRowid,
-            objectSQL: { entity, schema, generation in entity.upsertObjectWithoutReturningSQL(in: schema, generation: generation) },
+            context: context, pkSource: returning ? .returning : .lastInsertRowid,
+            objectSQL: { entity, schema, generation in
+                returning
+                    ? entity.upsertObjectSQL(in: schema, generation: generation)
+                    : entity.upsertObjectWithoutReturningSQL(in: schema, generation: generation)
+            },
             joinSQL: { entity, relationship, schema, generation in
-                entity.upsertJoinByKeysSQL(relationship, in: schema, generation: generation)
+                returning
+                    ? entity.upsertJoinSQL(relationship, in: schema, generation: generation)
+                    : entity.upsertJoinByKeysSQL(relationship, in: schema, generation: generation)
             })
         sweep = try RefreshSweep(context: context)
     }
