@@ -50,16 +50,23 @@ public final class Statement {
         sqlite3_bind_null(handle, index)
     }
 
+    /// SQLite copies the text (SQLITE_TRANSIENT): a Swift string's bytes are only lent for the call.
+    /// Read through the UTF-8 view, which lends a native string's bytes without copying the string.
     public func bind(_ text: String, at index: Int32) {
-        var text = text
-        text.withUTF8 { bytes in
-            if let base = bytes.baseAddress {
-                _ = base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
-                    sqlite3_bind_text(handle, index, $0, Int32(bytes.count), csqlite_transient())
-                }
-            } else {
-                sqlite3_bind_text(handle, index, "", 0, csqlite_transient())
+        if text.utf8.withContiguousStorageIfAvailable({ bindText($0, at: index) }) == nil {
+            var copy = text
+            copy.withUTF8 { bindText($0, at: index) }
+        }
+    }
+
+    @inline(__always)
+    private func bindText(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int32) {
+        if let base = bytes.baseAddress {
+            _ = base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
+                sqlite3_bind_text(handle, index, $0, Int32(bytes.count), csqlite_transient())
             }
+        } else {
+            sqlite3_bind_text(handle, index, "", 0, csqlite_transient())
         }
     }
 
