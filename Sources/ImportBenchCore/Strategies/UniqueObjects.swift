@@ -32,13 +32,18 @@ struct UniqueObjects {
         add(occurrences)
     }
 
-    /// Adds a run of occurrences to what is collected.
+    /// Adds a run of occurrences to what is collected. It reads each occurrence where it lies:
+    /// iterating the array would copy, and so retain, every occurrence's key and arrays.
     mutating func add(_ occurrences: [RecordOccurrence]) {
-        let run = Int32(runs.count)
-        runs.append(occurrences)
-        for (index, occurrence) in occurrences.enumerated() {
-            let entity = occurrence.entity
-            let id = Int(occurrence.keyID)
+        occurrences.withUnsafeBufferPointer { add($0, keeping: occurrences) }
+    }
+
+    private mutating func add(_ occurrences: UnsafeBufferPointer<RecordOccurrence>, keeping run: [RecordOccurrence]) {
+        let runIndex = Int32(runs.count)
+        runs.append(run)
+        for index in occurrences.indices {
+            let entity = occurrences[index].entity
+            let id = Int(occurrences[index].keyID)
             precondition(id >= 0, "a key without an ID: records must come through a RecordBatcher")
             if id >= slotByID[entity].count {
                 let grown = Swift.max(id + 1, slotByID[entity].count * 2)
@@ -48,7 +53,8 @@ struct UniqueObjects {
             if stampByID[entity][id] == stamp {
                 let slot = Int(slotByID[entity][id] - 1)
                 let earlier = objects[entity][slot]
-                if !occurrence.manyToMany.isEmpty {
+                if !occurrences[index].manyToMany.isEmpty {
+                    let occurrence = occurrences[index]
                     var merged = earlier.mergedManyToMany ?? runs[Int(earlier.run)][Int(earlier.index)].manyToMany.map(Self.distinct)
                     for (relationship, references) in occurrence.manyToMany.enumerated() {
                         for reference in references where !merged[relationship].contains(where: { $0.keyID == reference.keyID }) {
@@ -57,12 +63,12 @@ struct UniqueObjects {
                     }
                     objects[entity][slot].mergedManyToMany = merged
                 }
-                objects[entity][slot].run = run
+                objects[entity][slot].run = runIndex
                 objects[entity][slot].index = Int32(index)
             } else {
                 stampByID[entity][id] = stamp
                 slotByID[entity][id] = Int32(objects[entity].count + 1)
-                objects[entity].append(Object(run: run, index: Int32(index), mergedManyToMany: nil))
+                objects[entity].append(Object(run: runIndex, index: Int32(index), mergedManyToMany: nil))
             }
         }
     }
