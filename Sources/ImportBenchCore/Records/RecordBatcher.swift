@@ -43,43 +43,57 @@ public final class RecordBatcher {
         let available = pending.count - pendingStart
         guard available > 0 else { return nil }
         let count = min(limit, available)
-        let occurrences = Array(pending[pendingStart..<(pendingStart + count)])
-        pendingStart += count
-        if pendingStart == pending.count {
-            pending.removeAll(keepingCapacity: true)
-            pendingStart = 0
+        let occurrences: [RecordOccurrence]
+        if pendingStart == 0, count == pending.count {
+            // The batch is everything queued (always so with --batch-size all): hand it over, no copy.
+            occurrences = pending
+            pending = []
+        } else {
+            occurrences = Array(pending[pendingStart..<(pendingStart + count)])
+            pendingStart += count
+            if pendingStart == pending.count {
+                pending.removeAll(keepingCapacity: true)
+                pendingStart = 0
+            }
         }
         defer { nextBatch += 1 }
         return RecordBatch(index: nextBatch, occurrences: occurrences)
     }
 
-    private func append(_ unit: RecordUnit) {
+    /// Numbers the unit's occurrences and interns their keys in place (the unit is consumed, so its
+    /// arrays are not copied), then queues them.
+    private func append(_ unit: consuming RecordUnit) {
         if pendingStart > 0 {
             pending.removeFirst(pendingStart)
             pendingStart = 0
         }
         let base = nextOrdinal
-        // Where the unit's occurrences start in `pending`: an embedded reference takes its target's ID from there.
-        let start = pending.count
-        pending.reserveCapacity(start + unit.occurrences.count)
-        for var occurrence in unit.occurrences {
-            occurrence.ordinal = nextOrdinal
-            occurrence.unit = nextUnit
-            occurrence.keyID = interner.id(entity: occurrence.entity, key: occurrence.key)
+        var occurrences = unit.occurrences
+        for position in occurrences.indices {
+            occurrences[position].ordinal = nextOrdinal
+            occurrences[position].unit = nextUnit
+            occurrences[position].keyID = interner.id(entity: occurrences[position].entity, key: occurrences[position].key)
             nextOrdinal += 1
-            let toOne = toOneTargets[occurrence.entity]
-            for index in occurrence.toOne.indices {
-                guard var reference = occurrence.toOne[index] else { continue }
-                intern(&reference, target: toOne[index], base: base, start: start)
-                occurrence.toOne[index] = reference
+            let entity = occurrences[position].entity
+            let toOne = toOneTargets[entity]
+            for index in occurrences[position].toOne.indices {
+                guard var reference = occurrences[position].toOne[index] else { continue }
+                intern(&reference, target: toOne[index], base: base, in: occurrences)
+                occurrences[position].toOne[index] = reference
             }
-            let manyToMany = manyToManyTargets[occurrence.entity]
-            for relationship in occurrence.manyToMany.indices {
-                for index in occurrence.manyToMany[relationship].indices {
-                    intern(&occurrence.manyToMany[relationship][index], target: manyToMany[relationship], base: base, start: start)
+            let manyToMany = manyToManyTargets[entity]
+            for relationship in occurrences[position].manyToMany.indices {
+                for index in occurrences[position].manyToMany[relationship].indices {
+                    var reference = occurrences[position].manyToMany[relationship][index]
+                    intern(&reference, target: manyToMany[relationship], base: base, in: occurrences)
+                    occurrences[position].manyToMany[relationship][index] = reference
                 }
             }
-            pending.append(occurrence)
+        }
+        if pending.isEmpty {
+            pending = occurrences
+        } else {
+            pending.append(contentsOf: occurrences)
         }
         nextUnit += 1
     }
@@ -87,12 +101,11 @@ public final class RecordBatcher {
     /// Turns an embedded reference's index within the unit into a stream ordinal, and gives the
     /// reference its key's ID: the embedded target's, already interned, or the interner's.
     @inline(__always)
-    private func intern(_ reference: inout Reference, target: Int, base: Int, start: Int) {
+    private func intern(_ reference: inout Reference, target: Int, base: Int, in unit: [RecordOccurrence]) {
         if let local = reference.embeddedOrdinal {
             reference.embeddedOrdinal = base + local
-            let embedded = start + local
-            if embedded < pending.count, pending[embedded].entity == target, pending[embedded].key == reference.key {
-                reference.keyID = pending[embedded].keyID
+            if local < unit.count, unit[local].entity == target, unit[local].keyID >= 0, unit[local].key == reference.key {
+                reference.keyID = unit[local].keyID
                 return
             }
         }
