@@ -7,6 +7,9 @@ public final class Statement {
     public let kind: StatementKind
     let handle: OpaquePointer
     private unowned let connection: Connection
+    /// The connection's counter, held directly: reaching it through the unowned connection costs a
+    /// reference-count round trip on every step and reset.
+    private let counter: StatementCounter
     /// True between the first step of an execution and the reset that ends it.
     private var executing = false
 
@@ -21,6 +24,7 @@ public final class Statement {
         self.kind = StatementKind(sql: sql)
         self.handle = handle
         self.connection = connection
+        self.counter = connection.counter
     }
 
     deinit {
@@ -82,7 +86,7 @@ public final class Statement {
     public func step() throws -> Bool {
         if !executing {
             executing = true
-            connection.counter.recordExecution(of: kind)
+            counter.recordExecution(of: kind)
         }
         let code = sqlite3_step(handle)
         switch code {
@@ -101,7 +105,7 @@ public final class Statement {
     public func reset() {
         if executing {
             executing = false
-            connection.counter.recordVMSteps(sqlite3_stmt_status(handle, SQLITE_STMTSTATUS_VM_STEP, 1))
+            counter.recordVMSteps(sqlite3_stmt_status(handle, SQLITE_STMTSTATUS_VM_STEP, 1))
         }
         sqlite3_reset(handle)
     }
