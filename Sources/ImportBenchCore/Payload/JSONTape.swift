@@ -85,33 +85,38 @@ public final class JSONTape: @unchecked Sendable {
     /// hiding which of two conflicting values the producer meant. Only objects the parser marked as
     /// repeating a key are searched past the first match, so lookups elsewhere cost what they did.
     func memberValueIndex(inObject object: Int, key: String) throws(PayloadError) -> Int? {
-        var key = key
-        var repeated = -1
-        let mayRepeat = tokens[object].flags.contains(.mayRepeatKeys)
-        let found = key.withUTF8 { wanted -> Int in
-            var member = object + 1
-            var remaining = Int(tokens[object].count)
-            while remaining > 0 {
-                remaining -= 1
-                if keyMatches(tokens[member], wanted) {
-                    let value = member + 1
-                    member = Int(tokens[value].next)
-                    while mayRepeat, remaining > 0 {
-                        remaining -= 1
-                        if keyMatches(tokens[member], wanted), !sameValue(value, member + 1) {
-                            repeated = member
-                            break
-                        }
-                        member = Int(tokens[member + 1].next)
-                    }
-                    return value
-                }
-                member = Int(tokens[member + 1].next)
-            }
-            return -1
+        // The UTF-8 view lends the bytes of the literal keys readers pass; `withUTF8` would copy the string first.
+        var search = key.utf8.withContiguousStorageIfAvailable { findMember(inObject: object, wanted: $0) }
+        if search == nil {
+            var copy = key
+            search = copy.withUTF8 { findMember(inObject: object, wanted: $0) }
         }
-        if repeated >= 0 { throw duplicateKey(key, firstValue: found, secondKey: repeated) }
+        guard let (found, repeated) = search else { return nil }
+        if let repeated { throw duplicateKey(key, firstValue: found, secondKey: repeated) }
         return found >= 0 ? found : nil
+    }
+
+    /// The member value's token index (-1 when absent) and, in an object that may repeat keys, the
+    /// key token of a second member with that name and another value.
+    private func findMember(inObject object: Int, wanted: UnsafeBufferPointer<UInt8>) -> (found: Int, repeated: Int?) {
+        let mayRepeat = tokens[object].flags.contains(.mayRepeatKeys)
+        var member = object + 1
+        var remaining = Int(tokens[object].count)
+        while remaining > 0 {
+            remaining -= 1
+            if keyMatches(tokens[member], wanted) {
+                let value = member + 1
+                member = Int(tokens[value].next)
+                while mayRepeat, remaining > 0 {
+                    remaining -= 1
+                    if keyMatches(tokens[member], wanted), !sameValue(value, member + 1) { return (value, member) }
+                    member = Int(tokens[member + 1].next)
+                }
+                return (value, nil)
+            }
+            member = Int(tokens[member + 1].next)
+        }
+        return (-1, nil)
     }
 
     /// Whether two values have the same JSON text, whitespace aside.
