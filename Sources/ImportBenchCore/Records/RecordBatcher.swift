@@ -68,7 +68,9 @@ public final class RecordBatcher {
             pendingStart = 0
         }
         let base = nextOrdinal
-        var occurrences = unit.occurrences
+        // Taken out of the unit, so the array is uniquely held and edits below do not copy it.
+        var occurrences: [RecordOccurrence] = []
+        swap(&occurrences, &unit.occurrences)
         for position in occurrences.indices {
             occurrences[position].ordinal = nextOrdinal
             occurrences[position].unit = nextUnit
