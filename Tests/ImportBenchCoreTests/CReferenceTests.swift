@@ -88,7 +88,7 @@ struct CReferenceTests {
         configuration.warmup = 0
         let outcome = try Benchmark(configuration: configuration).run()
 
-        #expect(outcome.results.count == 6)
+        #expect(outcome.results.count == configuration.plannedStrategies.count * configuration.repetitions)
         for repetition in 1...2 {
             let runs = outcome.results.filter { $0.repetition == repetition }
             let reference = try #require(runs.first?.cReferenceSeconds)

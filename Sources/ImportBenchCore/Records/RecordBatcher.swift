@@ -5,7 +5,7 @@ public final class RecordBatcher {
     private let reader: any RecordReader
     private let limit: Int
     /// Where keys get their IDs: shared by every pass of one import.
-    public let interner: KeyInterner
+    private let interner: KeyInterner
     private let toOneTargets: [[Int]]
     private let manyToManyTargets: [[Int]]
     private var pending: [RecordOccurrence] = []

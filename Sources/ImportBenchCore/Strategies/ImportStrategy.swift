@@ -21,14 +21,12 @@ public struct StrategyContext {
     /// theirs here too.
     public let interner: KeyInterner
 
-    public init(
-        schema: Schema, store: Connection, prewarmChunkSize: Int = 500, generation: Int64 = 1, interner: KeyInterner? = nil
-    ) {
+    public init(schema: Schema, store: Connection, prewarmChunkSize: Int = 500, generation: Int64 = 1) {
         self.schema = schema
         self.store = store
         self.prewarmChunkSize = max(1, min(prewarmChunkSize, store.variableLimit))
         self.generation = generation
-        self.interner = interner ?? KeyInterner(entityCount: schema.entities.count)
+        self.interner = KeyInterner(entityCount: schema.entities.count)
     }
 }
 

@@ -19,9 +19,8 @@ public final class PrewarmStrategy: ImportStrategy {
     private let interner: KeyInterner
     private var known: KnownPKs
     private var unique: UniqueObjects
-    /// Per entity, by key ID: the batch stamp of the last batch that named the key.
-    private var namedInBatch: [[UInt32]]
-    private var batchStamp: UInt32 = 0
+    /// Per entity, by key ID: whether the current batch has named the key.
+    private var namedInBatch: ValuesByKeyID<Bool>
     /// The distinct keys the current batch names, per entity, in order of first naming.
     private var named: [[DatabaseValue]]
 
@@ -41,7 +40,7 @@ public final class PrewarmStrategy: ImportStrategy {
         fetchByCount = Array(repeating: [:], count: schema.entities.count)
         known = KnownPKs(entityCount: schema.entities.count)
         unique = UniqueObjects(entityCount: schema.entities.count)
-        namedInBatch = Array(repeating: [], count: schema.entities.count)
+        namedInBatch = ValuesByKeyID(entityCount: schema.entities.count)
         named = Array(repeating: [], count: schema.entities.count)
     }
 
@@ -105,20 +104,11 @@ public final class PrewarmStrategy: ImportStrategy {
 
     /// `keysNamed(by:in:)` by key ID: the same keys in the same order, hashing nothing.
     private func collectNamedKeys(_ occurrences: [RecordOccurrence]) {
-        batchStamp &+= 1
-        if batchStamp == 0 {
-            for entity in namedInBatch.indices { namedInBatch[entity] = Array(repeating: 0, count: namedInBatch[entity].count) }
-            batchStamp = 1
-        }
+        namedInBatch.removeAll()
         for entity in named.indices { named[entity].removeAll(keepingCapacity: true) }
         func note(_ entity: Int, _ id: Int32, _ key: DatabaseValue) {
-            let index = Int(id)
-            if index >= namedInBatch[entity].count {
-                let grown = Swift.max(index + 1, namedInBatch[entity].count * 2)
-                namedInBatch[entity].append(contentsOf: repeatElement(0, count: grown - namedInBatch[entity].count))
-            }
-            guard namedInBatch[entity][index] != batchStamp else { return }
-            namedInBatch[entity][index] = batchStamp
+            guard namedInBatch[entity, id] == nil else { return }
+            namedInBatch[entity, id] = true
             named[entity].append(key)
         }
         for occurrence in occurrences {

@@ -15,15 +15,12 @@ struct UniqueObjects {
 
     private(set) var runs: [[RecordOccurrence]] = []
     private(set) var objects: [[Object]]
-    /// Per entity, by key ID: slot + 1 in `objects` when `stampByID` holds the current stamp.
-    private var slotByID: [[Int32]]
-    private var stampByID: [[UInt32]]
-    private var stamp: UInt32 = 1
+    /// Per entity, by key ID: the object's position in `objects`.
+    private var slots: ValuesByKeyID<Int32>
 
     init(entityCount: Int) {
         objects = Array(repeating: [], count: entityCount)
-        slotByID = Array(repeating: [], count: entityCount)
-        stampByID = Array(repeating: [], count: entityCount)
+        slots = ValuesByKeyID(entityCount: entityCount)
     }
 
     /// Forgets what was collected, then collects `occurrences`.
@@ -43,15 +40,9 @@ struct UniqueObjects {
         runs.append(run)
         for index in occurrences.indices {
             let entity = occurrences[index].entity
-            let id = Int(occurrences[index].keyID)
-            precondition(id >= 0, "a key without an ID: records must come through a RecordBatcher")
-            if id >= slotByID[entity].count {
-                let grown = Swift.max(id + 1, slotByID[entity].count * 2)
-                slotByID[entity].append(contentsOf: repeatElement(0, count: grown - slotByID[entity].count))
-                stampByID[entity].append(contentsOf: repeatElement(0, count: grown - stampByID[entity].count))
-            }
-            if stampByID[entity][id] == stamp {
-                let slot = Int(slotByID[entity][id] - 1)
+            let id = occurrences[index].keyID
+            if let found = slots[entity, id] {
+                let slot = Int(found)
                 let earlier = objects[entity][slot]
                 if !occurrences[index].manyToMany.isEmpty {
                     let occurrence = occurrences[index]
@@ -66,8 +57,7 @@ struct UniqueObjects {
                 objects[entity][slot].run = runIndex
                 objects[entity][slot].index = Int32(index)
             } else {
-                stampByID[entity][id] = stamp
-                slotByID[entity][id] = Int32(objects[entity].count + 1)
+                slots[entity, id] = Int32(objects[entity].count)
                 objects[entity].append(Object(run: runIndex, index: Int32(index), mergedManyToMany: nil))
             }
         }
@@ -95,9 +85,7 @@ struct UniqueObjects {
 
     /// Position of an object among its entity's unique objects.
     func slot(entity: Int, id: Int32) -> Int? {
-        let index = Int(id)
-        guard index >= 0, index < stampByID[entity].count, stampByID[entity][index] == stamp else { return nil }
-        return Int(slotByID[entity][index] - 1)
+        slots[entity, id].map(Int.init)
     }
 
     var count: Int { objects.reduce(0) { $0 + $1.count } }
@@ -105,11 +93,6 @@ struct UniqueObjects {
     mutating func removeAll() {
         for entity in objects.indices { objects[entity].removeAll(keepingCapacity: true) }
         runs.removeAll(keepingCapacity: true)
-        stamp &+= 1
-        if stamp == 0 {
-            // After 2^32 batches the stamps would repeat: start them over.
-            for entity in stampByID.indices { stampByID[entity] = Array(repeating: 0, count: stampByID[entity].count) }
-            stamp = 1
-        }
+        slots.removeAll()
     }
 }
