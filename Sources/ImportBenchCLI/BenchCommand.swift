@@ -16,7 +16,8 @@ public struct BenchCommand: ParsableCommand {
             """,
         version: BenchVersion.current,
         subcommands: [
-            RunCommand.self, CompareCommand.self, ReportCommand.self, GenerateCommand.self, SeedDBCommand.self, ListCommand.self,
+            RunCommand.self, CompareCommand.self, ReportCommand.self, GenerateCommand.self, SeedDBCommand.self, DecodeCommand.self,
+            ListCommand.self,
             MeasureOneCommand.self,
         ]
     )

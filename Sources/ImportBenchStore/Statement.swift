@@ -50,6 +50,23 @@ public final class Statement {
         sqlite3_bind_int64(handle, index, integer)
     }
 
+    @inline(__always)
+    public func bind(_ real: Double, at index: Int32) {
+        sqlite3_bind_double(handle, index, real)
+    }
+
+    /// Binds text without a copy (SQLITE_STATIC), as a C program binds from its own buffers. The
+    /// caller keeps the bytes alive and unchanged through every execution that uses the binding,
+    /// and binds the parameter anew before executing once they are gone. Valid UTF-8 only.
+    @inline(__always)
+    public func bindBorrowedText(_ bytes: UnsafeRawBufferPointer, at index: Int32) {
+        if let base = bytes.baseAddress {
+            sqlite3_bind_text(handle, index, base.assumingMemoryBound(to: CChar.self), Int32(bytes.count), nil)
+        } else {
+            sqlite3_bind_text(handle, index, "", 0, nil)
+        }
+    }
+
     public func bindNull(at index: Int32) {
         sqlite3_bind_null(handle, index)
     }
@@ -131,6 +148,10 @@ public final class Statement {
     @inline(__always)
     public func int64(at column: Int32) -> Int64 {
         sqlite3_column_int64(handle, column)
+    }
+
+    public func isNull(at column: Int32) -> Bool {
+        sqlite3_column_type(handle, column) == SQLITE_NULL
     }
 
     public func value(at column: Int32) -> DatabaseValue {

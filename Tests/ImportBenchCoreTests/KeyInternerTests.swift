@@ -1,6 +1,7 @@
-import ImportBenchCore
 import ImportBenchStore
 import Testing
+
+@testable import ImportBenchCore
 
 @Suite("Key interner")
 struct KeyInternerTests {
@@ -27,5 +28,19 @@ struct KeyInternerTests {
         let ids = keys.map { interner.id(entity: 0, key: $0) }
         #expect(Set(ids).count == keys.count)
         #expect(keys.map { interner.id(entity: 0, key: $0) } == ids)
+    }
+
+    @Test("keys met since the mark are forgotten, across growth: old keys keep their IDs, new ones reuse the freed IDs")
+    func forgetSinceMark() {
+        let interner = KeyInterner(entityCount: 1)
+        for index in 0..<100 { _ = interner.id(entity: 0, key: .text("kept-\(index)")) }
+        interner.mark()
+        for index in 0..<5_000 { _ = interner.id(entity: 0, key: .text("dropped-\(index)")) }
+        interner.forgetSinceMark()
+        #expect(interner.count(entity: 0) == 100)
+        #expect((0..<100).map { interner.id(entity: 0, key: .text("kept-\($0)")) } == (0..<100).map(Int32.init))
+        #expect(interner.id(entity: 0, key: "new") == 100)
+        #expect(interner.id(entity: 0, key: "dropped-7") == 101, "a forgotten key is new again")
+        #expect(interner.key(entity: 0, id: 101) == "dropped-7")
     }
 }

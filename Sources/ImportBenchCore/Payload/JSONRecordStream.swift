@@ -22,7 +22,7 @@ struct JSONRecordStream {
         try errors.throwIfFailed()
         do {
             while let element = try elements.next() {
-                if let unit = try unit(of: element, decode) { return unit }
+                if let unit = try decoded(element, decode) { return unit }
             }
             return nil
         } catch {
@@ -30,10 +30,33 @@ struct JSONRecordStream {
         }
     }
 
-    /// The element's unit, or nil when it was skipped.
-    private mutating func unit(
-        of element: JSONArrayElement, _ decode: (JSONTape) throws -> RecordUnit
-    ) throws -> RecordUnit? {
+    /// Has `decode` write the next element into `builder` as one unit; false at the end of the
+    /// array. A skipped element leaves nothing in the builder.
+    mutating func readUnit(into builder: RecordBuilder, _ decode: (JSONTape) throws -> Void) throws -> Bool {
+        try errors.throwIfFailed()
+        do {
+            while let element = try elements.next() {
+                builder.beginUnit()
+                let written: Void?
+                do {
+                    written = try decoded(element, decode)
+                } catch {
+                    builder.discardUnit()
+                    throw error
+                }
+                if written != nil { return true }
+                builder.discardUnit()
+            }
+            return false
+        } catch {
+            throw errors.fail(error)
+        }
+    }
+
+    /// What `decode` made of the element, or nil when it was skipped.
+    private mutating func decoded<Decoded>(
+        _ element: JSONArrayElement, _ decode: (JSONTape) throws -> Decoded
+    ) throws -> Decoded? {
         let recordPath = elements.elementPath(element.index)
         let tape: JSONTape
         do {

@@ -24,6 +24,18 @@ public final class JSONTape: @unchecked Sendable {
     /// bounds checks or reference counting, which the parser's invariants make safe.
     let bytes: UnsafeBufferPointer<UInt8>
     let tokens: UnsafeBufferPointer<JSONToken>
+    /// Where the last lookup in an object without repeated keys found its member. Readers ask for
+    /// members mostly in document order, so the next search in that object starts after it and an
+    /// in-order read of an object costs one key comparison per member. Behind a pointer: a class's
+    /// stored `var` would cost a runtime exclusivity check per lookup.
+    private let lookupHint: UnsafeMutablePointer<LookupHint>
+
+    private struct LookupHint {
+        var object = -1
+        /// The key token of the member after the one found, and how many members follow it.
+        var nextMember = 0
+        var remaining = 0
+    }
 
     public convenience init(
         bytes: Data, baseOffset: Int = 0, file: String = "", recordPath: String = ""
@@ -68,11 +80,14 @@ public final class JSONTape: @unchecked Sendable {
         self.recordPath = recordPath
         bytes = input
         tokens = parsed
+        lookupHint = .allocate(capacity: 1)
+        lookupHint.initialize(to: LookupHint())
     }
 
     deinit {
         bytes.deallocate()
         tokens.deallocate()
+        lookupHint.deallocate()
     }
 
     /// The parsed value.
@@ -100,14 +115,42 @@ public final class JSONTape: @unchecked Sendable {
     /// key token of a second member with that name and another value.
     private func findMember(inObject object: Int, wanted: UnsafeBufferPointer<UInt8>) -> (found: Int, repeated: Int?) {
         let mayRepeat = tokens[object].flags.contains(.mayRepeatKeys)
+        let count = Int(tokens[object].count)
+        if !mayRepeat {
+            // From the hint to the end, then from the start to the hint.
+            let hint = lookupHint.pointee
+            let resume = hint.object == object && hint.remaining > 0
+            var member = resume ? hint.nextMember : object + 1
+            var remaining = resume ? hint.remaining : count
+            var wrapped = !resume
+            /// Members past the stretch being scanned: those from the hint on, once wrapped.
+            var beyond = 0
+            while true {
+                while remaining > 0 {
+                    remaining -= 1
+                    let value = member + 1
+                    if keyMatches(tokens[member], wanted) {
+                        lookupHint.pointee = LookupHint(
+                            object: object, nextMember: Int(tokens[value].next), remaining: remaining + beyond)
+                        return (value, nil)
+                    }
+                    member = Int(tokens[value].next)
+                }
+                if wrapped { return (-1, nil) }
+                wrapped = true
+                member = object + 1
+                remaining = count - hint.remaining
+                beyond = hint.remaining
+            }
+        }
         var member = object + 1
-        var remaining = Int(tokens[object].count)
+        var remaining = count
         while remaining > 0 {
             remaining -= 1
             if keyMatches(tokens[member], wanted) {
                 let value = member + 1
                 member = Int(tokens[value].next)
-                while mayRepeat, remaining > 0 {
+                while remaining > 0 {
                     remaining -= 1
                     if keyMatches(tokens[member], wanted), !sameValue(value, member + 1) { return (value, member) }
                     member = Int(tokens[member + 1].next)
@@ -253,7 +296,7 @@ public final class JSONTape: @unchecked Sendable {
 
     /// Copies `content` with its escapes decoded; the parser has already validated them, so a
     /// malformed escape (unreachable) becomes U+FFFD rather than a trap.
-    private static func unescape(
+    static func unescape(
         _ content: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableBufferPointer<UInt8>
     ) -> Int {
         var read = 0

@@ -30,6 +30,10 @@ public struct JSONValue: Sendable {
     }
 
     public func string() throws(PayloadError) -> String { try tape.string(at: index) }
+    /// The string's unescaped UTF-8, lent to `body` without making a `String`.
+    public func withString<R>(_ body: (UnsafeRawBufferPointer) -> R) throws(PayloadError) -> R {
+        try tape.withStringBytes(at: index, body)
+    }
     public func bool() throws(PayloadError) -> Bool { try tape.bool(at: index) }
     /// Integers beyond 64 bits are an error rather than a rounded value. A fraction or exponent is
     /// accepted when the value is an exact integer (`5.0`, `1e3`), as `JSONDecoder` does.
@@ -45,6 +49,19 @@ extension JSONTape {
         let token = tokens[index]
         guard token.kind == .string else { throw mismatch(at: index, expected: "a string") }
         return string(of: token)
+    }
+
+    /// The string's unescaped UTF-8 lent to `body`: the tape's own bytes when it has no escapes, a
+    /// scratch copy otherwise.
+    func withStringBytes<R>(at index: Int, _ body: (UnsafeRawBufferPointer) -> R) throws(PayloadError) -> R {
+        let token = tokens[index]
+        guard token.kind == .string else { throw mismatch(at: index, expected: "a string") }
+        let content = UnsafeBufferPointer(rebasing: bytes[(Int(token.start) + 1)..<(Int(token.end) - 1)])
+        guard token.flags.contains(.hasEscapes) else { return body(UnsafeRawBufferPointer(content)) }
+        let scratch = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: content.count)
+        defer { scratch.deallocate() }
+        let count = Self.unescape(content, into: scratch)
+        return body(UnsafeRawBufferPointer(start: scratch.baseAddress, count: count))
     }
 
     func bool(at index: Int) throws(PayloadError) -> Bool {
@@ -144,6 +161,12 @@ public struct JSONObject: Sendable, Sequence {
     public func string(_ key: String) throws(PayloadError) -> String? {
         guard let index = try presentValueIndex(key) else { return nil }
         return try value.tape.string(at: index)
+    }
+
+    /// The member's string as unescaped UTF-8 lent to `body`; nil when absent or null, an error when of another kind.
+    public func withString<R>(_ key: String, _ body: (UnsafeRawBufferPointer?) -> R) throws(PayloadError) -> R {
+        guard let index = try presentValueIndex(key) else { return body(nil) }
+        return try value.tape.withStringBytes(at: index) { body($0) }
     }
 
     /// The member's integer; nil when absent or null, an error when of another kind (see `JSONValue.int64()`).

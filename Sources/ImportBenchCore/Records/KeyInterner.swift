@@ -6,113 +6,205 @@ import ImportBenchStore
 /// indexing arrays instead of hashing strings again and again. One interner lives for one import
 /// (both of idcache's passes share it), so an ID means the same key in every batch.
 public final class KeyInterner {
-    private var tables: [KeyTable]
+    /// One table per entity, behind a pointer: a class's stored `var` would cost a runtime
+    /// exclusivity check on every lookup.
+    private let tables: UnsafeMutablePointer<KeyTable>
+    private let entityCount: Int
 
     public init(entityCount: Int) {
-        tables = Array(repeating: KeyTable(), count: entityCount)
+        self.entityCount = entityCount
+        tables = .allocate(capacity: max(entityCount, 1))
+        // One table each: a table owns its buffers, so copies of one would share them.
+        for entity in 0..<entityCount { (tables + entity).initialize(to: KeyTable()) }
+    }
+
+    deinit {
+        for entity in 0..<entityCount { tables[entity].free() }
+        tables.deinitialize(count: entityCount)
+        tables.deallocate()
     }
 
     /// The key's ID, assigned now if the key is new.
     public func id(entity: Int, key: DatabaseValue) -> Int32 {
-        tables[entity].id(of: key)
+        switch key {
+        case .null: return id(entity: entity, tag: .null, bits: 0)
+        case .integer(let value): return id(entity: entity, tag: .integer, bits: value)
+        case .real(let value): return id(entity: entity, tag: .real, bits: Int64(bitPattern: value.bitPattern))
+        case .text(let text):
+            if let id = text.utf8.withContiguousStorageIfAvailable({ id(entity: entity, text: UnsafeRawBufferPointer($0)) }) {
+                return id
+            }
+            return Array(text.utf8).withUnsafeBytes { id(entity: entity, text: $0) }
+        }
+    }
+
+    /// The ID of a text key, given its UTF-8 bytes.
+    @inline(__always)
+    func id(entity: Int, text: UnsafeRawBufferPointer) -> Int32 {
+        tables[entity].id(tag: .text, bytes: text)
+    }
+
+    /// The ID of a key that is not text: its 8 bytes (integer or double bits) stand for it.
+    func id(entity: Int, tag: StoredValue.Tag, bits: Int64) -> Int32 {
+        withUnsafeBytes(of: bits.littleEndian) { tables[entity].id(tag: tag, bytes: $0) }
+    }
+
+    /// Remembers how many keys each entity has, for `forgetSinceMark()`.
+    func mark() {
+        for entity in 0..<entityCount { tables[entity].mark = tables[entity].count }
+    }
+
+    /// Forgets every key first met since `mark()`, so the next new key gets the ID it would have
+    /// had if they had never been met: a record skipped half-way leaves no gap in the IDs.
+    func forgetSinceMark() {
+        for entity in 0..<entityCount { tables[entity].truncate(to: tables[entity].mark) }
     }
 
     /// IDs handed out so far for the entity: every ID is below it.
     public func count(entity: Int) -> Int {
-        tables[entity].keys.count
+        tables[entity].count
     }
 
     /// The key an ID stands for.
     public func key(entity: Int, id: Int32) -> DatabaseValue {
-        tables[entity].keys[Int(id)]
+        tables[entity].key(Int(id))
     }
 }
 
-/// An open-addressing table from key to ID with a cheap multiplicative hash: Swift's `Hasher`
+/// An open-addressing table from key bytes to ID with a cheap multiplicative hash: Swift's `Hasher`
 /// (SipHash, seeded per process) is built to resist hash flooding, and costs several times more.
-/// Our keys come from the user's own payload, so speed wins here.
+/// Our keys come from the user's own payload, so speed wins here. The keys' bytes lie end to end
+/// in one buffer, and each slot holds part of its key's hash, so a probe rarely touches a key.
 struct KeyTable {
-    private(set) var keys: [DatabaseValue] = []
-    private var hashes: [UInt64] = []
-    /// ID + 1 per slot, 0 for an empty slot; the capacity is a power of two, at most half full.
-    private var slots: [Int32] = Array(repeating: 0, count: 64)
+    /// Every key's bytes, end to end; key `id` is `bytes[ends[id - 1]..<ends[id]]`.
+    private var bytes = PODArray<UInt8>(capacity: 4096)
+    private var ends = PODArray<Int>(capacity: 256)
+    private var tags = PODArray<StoredValue.Tag>(capacity: 256)
+    /// Every key's hash, so growing the table reads no key.
+    private var hashes = PODArray<UInt64>(capacity: 256)
+    /// Per slot: the hash's high 32 bits, then ID + 1 in the low 32; 0 for an empty slot. The
+    /// capacity is a power of two, at most half full.
+    private var slots: UnsafeMutablePointer<UInt64>
+    private var slotCount = 64
 
-    mutating func id(of key: DatabaseValue) -> Int32 {
-        let hash = Self.hash(key)
-        let mask = slots.count - 1
+    init() {
+        slots = .allocate(capacity: slotCount)
+        slots.initialize(repeating: 0, count: slotCount)
+    }
+
+    var count: Int { ends.count }
+    /// A count to return to with `truncate(to:)`, set by the interner's `mark()`.
+    var mark = 0
+
+    func free() {
+        bytes.free()
+        ends.free()
+        tags.free()
+        hashes.free()
+        slots.deallocate()
+    }
+
+    mutating func id(tag: StoredValue.Tag, bytes key: UnsafeRawBufferPointer) -> Int32 {
+        let hash = Self.hash(key) ^ UInt64(tag.rawValue)
+        let check = hash >> 32
+        let mask = slotCount - 1
         var slot = Int(truncatingIfNeeded: hash) & mask
         while true {
             let stored = slots[slot]
             if stored == 0 { break }
-            let id = Int(stored - 1)
-            if hashes[id] == hash && Self.identical(keys[id], key) { return Int32(id) }
+            if stored >> 32 == check {
+                let id = Int(stored & 0xFFFF_FFFF) - 1
+                if tags[id] == tag, matches(id, key) { return Int32(id) }
+            }
             slot = (slot + 1) & mask
         }
-        let id = Int32(keys.count)
-        keys.append(key)
+        let id = ends.count
+        if key.count > 0, let source = key.baseAddress {
+            bytes.extend(by: key.count).initialize(from: source.assumingMemoryBound(to: UInt8.self), count: key.count)
+        }
+        ends.append(bytes.count)
+        tags.append(tag)
         hashes.append(hash)
-        slots[slot] = id + 1
-        if keys.count * 2 > slots.count { grow() }
-        return id
+        slots[slot] = check << 32 | UInt64(id + 1)
+        if ends.count * 2 > slotCount { grow() }
+        return Int32(id)
     }
 
-    private mutating func grow() {
-        var grown = [Int32](repeating: 0, count: slots.count * 2)
-        let mask = grown.count - 1
-        for (id, hash) in hashes.enumerated() {
-            var slot = Int(truncatingIfNeeded: hash) & mask
-            while grown[slot] != 0 { slot = (slot + 1) & mask }
-            grown[slot] = Int32(id + 1)
+    /// Forgets the keys from ID `newCount` on. Newest first: a key's probe sequence only ever
+    /// passes slots of keys older than it (insertion, and re-insertion on growth, go in ID order),
+    /// so emptying the newest slot never cuts an older key off.
+    mutating func truncate(to newCount: Int) {
+        guard newCount < ends.count else { return }
+        let mask = slotCount - 1
+        for id in stride(from: ends.count - 1, through: newCount, by: -1) {
+            var slot = Int(truncatingIfNeeded: hashes[id]) & mask
+            while slots[slot] & 0xFFFF_FFFF != UInt64(id + 1) { slot = (slot + 1) & mask }
+            slots[slot] = 0
         }
-        slots = grown
+        bytes.truncate(to: newCount == 0 ? 0 : ends[newCount - 1])
+        ends.truncate(to: newCount)
+        tags.truncate(to: newCount)
+        hashes.truncate(to: newCount)
     }
 
     /// Byte for byte, as SQLite's BINARY collation compares keys (String's == would also join
     /// canonically equivalent spellings, which a UNIQUE index keeps apart).
-    private static func identical(_ a: DatabaseValue, _ b: DatabaseValue) -> Bool {
-        switch (a, b) {
-        case (.text(let x), .text(let y)):
-            guard x.utf8.count == y.utf8.count else { return false }
-            // Native strings lend their bytes; comparing them whole beats walking two UTF-8 views.
-            let same = x.utf8.withContiguousStorageIfAvailable { left in
-                y.utf8.withContiguousStorageIfAvailable { right in
-                    guard let a = left.baseAddress, let b = right.baseAddress else { return true }
-                    return memcmp(a, b, left.count) == 0
-                }
-            }
-            return (same ?? nil) ?? x.utf8.elementsEqual(y.utf8)
-        case (.real(let x), .real(let y)): return x.bitPattern == y.bitPattern
-        default: return a == b
+    @inline(__always)
+    private func matches(_ id: Int, _ key: UnsafeRawBufferPointer) -> Bool {
+        let start = id == 0 ? 0 : ends[id - 1]
+        let length = ends[id] - start
+        guard length == key.count else { return false }
+        guard length > 0, let wanted = key.baseAddress else { return true }
+        return memcmp(bytes.base + start, wanted, length) == 0
+    }
+
+    private func span(_ id: Int) -> UnsafeRawBufferPointer {
+        let start = id == 0 ? 0 : ends[id - 1]
+        return UnsafeRawBufferPointer(start: bytes.base + start, count: ends[id] - start)
+    }
+
+    func key(_ id: Int) -> DatabaseValue {
+        let span = span(id)
+        switch tags[id] {
+        case .null: return .null
+        case .text: return .text(String(decoding: span, as: UTF8.self))
+        case .integer: return .integer(Int64(littleEndian: span.loadUnaligned(as: Int64.self)))
+        case .real: return .real(Double(bitPattern: UInt64(littleEndian: span.loadUnaligned(as: UInt64.self))))
         }
     }
 
-    static func hash(_ key: DatabaseValue) -> UInt64 {
-        switch key {
-        case .null: return mix(0x9E37_79B9_7F4A_7C15)
-        case .integer(let value): return mix(UInt64(bitPattern: value) ^ 0x1)
-        case .real(let value): return mix(value.bitPattern ^ 0x2)
-        case .text(let text):
-            if let hash = text.utf8.withContiguousStorageIfAvailable(hash(bytes:)) { return hash }
-            return Array(text.utf8).withUnsafeBufferPointer(hash(bytes:))
+    private mutating func grow() {
+        let grownCount = slotCount * 2
+        let grown = UnsafeMutablePointer<UInt64>.allocate(capacity: grownCount)
+        grown.initialize(repeating: 0, count: grownCount)
+        let mask = grownCount - 1
+        for id in 0..<ends.count {
+            let hash = hashes[id]
+            var slot = Int(truncatingIfNeeded: hash) & mask
+            while grown[slot] != 0 { slot = (slot + 1) & mask }
+            grown[slot] = (hash >> 32) << 32 | UInt64(id + 1)
         }
+        slots.deallocate()
+        slots = grown
+        slotCount = grownCount
     }
 
     /// Eight bytes at a time, each word folded in with a multiply and the length last.
-    private static func hash(bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    @inline(__always)
+    static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
         var state: UInt64 = 0x243F_6A88_85A3_08D3
         var index = 0
         let count = bytes.count
         if let base = bytes.baseAddress {
-            let raw = UnsafeRawPointer(base)
             while index + 8 <= count {
-                state = (state ^ raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) &* 0x9FB2_1C65_1E98_DF25
+                state = (state ^ base.loadUnaligned(fromByteOffset: index, as: UInt64.self)) &* 0x9FB2_1C65_1E98_DF25
                 state ^= state >> 29
                 index += 8
             }
             var tail: UInt64 = 0
             var shift: UInt64 = 0
             while index < count {
-                tail |= UInt64(base[index]) << shift
+                tail |= UInt64(base.load(fromByteOffset: index, as: UInt8.self)) << shift
                 shift += 8
                 index += 1
             }

@@ -16,7 +16,7 @@ public final class CacheStrategy: ImportStrategy {
 
     public func write(_ batch: RecordBatch, pass: Int) throws {
         for occurrence in batch.occurrences {
-            let resolve = { (reference: Reference, target: Int, relationship: String) throws -> Int64 in
+            let resolve = { (reference: BatchReference, target: Int, relationship: String) throws -> Int64 in
                 if let pk = self.cache[target, reference.keyID] { return pk }
                 let pk = try self.writer.fetchPK(of: reference, target: target, from: occurrence, relationship: relationship)
                 self.cache[target, reference.keyID] = pk

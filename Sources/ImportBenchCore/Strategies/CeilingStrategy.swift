@@ -26,7 +26,7 @@ public final class CeilingStrategy: ImportStrategy {
     }
 
     public func write(_ batch: RecordBatch, pass: Int) throws {
-        unique.add(batch.occurrences)
+        unique.add(batch)
     }
 
     /// The store is empty, so an object's pk is its position among its entity's unique objects plus one.

@@ -33,7 +33,7 @@ struct FindOrInsertWriter {
     }
 
     /// SELECTs the object with every column, as an app materialising it would; returns its pk.
-    func find(_ occurrence: RecordOccurrence) throws -> Int64? {
+    func find(_ occurrence: BatchOccurrence) throws -> Int64? {
         let statement = findObject[occurrence.entity]
         statement.bind(occurrence.key, at: 1)
         defer { statement.reset() }
@@ -44,19 +44,19 @@ struct FindOrInsertWriter {
     }
 
     /// SELECTs the pk of a referenced object; a missing one is a dangling reference.
-    func fetchPK(of reference: Reference, target: Int, from occurrence: RecordOccurrence, relationship: String) throws -> Int64 {
+    func fetchPK(of reference: BatchReference, target: Int, from occurrence: BatchOccurrence, relationship: String) throws -> Int64 {
         let statement = findPK[target]
         statement.bind(reference.key, at: 1)
         if let pk = try statement.scalarInt64() { return pk }
         throw ImportError.danglingReference(
-            source: schema.entities[occurrence.entity].name, sourceKey: occurrence.key,
-            relationship: relationship, target: schema.entities[target].name, targetKey: reference.key)
+            source: schema.entities[occurrence.entity].name, sourceKey: occurrence.key.databaseValue,
+            relationship: relationship, target: schema.entities[target].name, targetKey: reference.key.databaseValue)
     }
 
     /// Resolves every to-one reference of `occurrence` with `resolve(reference, target, relationship)`.
     func foreignKeys(
-        of occurrence: RecordOccurrence,
-        _ resolve: (Reference, Int, String) throws -> Int64
+        of occurrence: BatchOccurrence,
+        _ resolve: (BatchReference, Int, String) throws -> Int64
     ) throws -> [Int64?] {
         let entity = schema.entities[occurrence.entity]
         let targets = schema.toOneTargets[occurrence.entity]
@@ -69,7 +69,7 @@ struct FindOrInsertWriter {
     }
 
     /// UPDATEs the existing row, or INSERTs a new one; returns the pk.
-    func save(_ occurrence: RecordOccurrence, foreignKeys: [Int64?], existing: Int64?) throws -> Int64 {
+    func save(_ occurrence: BatchOccurrence, foreignKeys: [Int64?], existing: Int64?) throws -> Int64 {
         if let existing {
             update[occurrence.entity].bindUpdate(occurrence, foreignKeys: foreignKeys, pk: existing)
             try update[occurrence.entity].execute()
@@ -82,8 +82,8 @@ struct FindOrInsertWriter {
 
     /// Adds every many-to-many pair of `occurrence`, resolving targets with `resolve`.
     func saveJoins(
-        of occurrence: RecordOccurrence, pk: Int64,
-        _ resolve: (Reference, Int, String) throws -> Int64
+        of occurrence: BatchOccurrence, pk: Int64,
+        _ resolve: (BatchReference, Int, String) throws -> Int64
     ) throws {
         let entity = schema.entities[occurrence.entity]
         for (relationship, references) in occurrence.manyToMany.enumerated() {

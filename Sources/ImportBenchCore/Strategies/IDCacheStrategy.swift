@@ -40,7 +40,7 @@ public final class IDCacheStrategy: ImportStrategy {
     }
 
     public func write(_ batch: RecordBatch, pass: Int) throws {
-        unique.collect(batch.occurrences)
+        unique.collect(batch)
         if pass == 0 {
             try writeObjects()
         } else {
@@ -123,7 +123,7 @@ public final class IDCacheStrategy: ImportStrategy {
     }
 
     /// From the cache; only an object the payload never wrote (already stored) costs a fetch.
-    private func lookUp(_ reference: Reference, entity: Int, orThrow error: () -> ImportError) throws -> Int64 {
+    private func lookUp(_ reference: BatchReference, entity: Int, orThrow error: () -> ImportError) throws -> Int64 {
         if let pk = cache[entity, reference.keyID] { return pk }
         let statement = findPK[entity]
         statement.bind(reference.key, at: 1)

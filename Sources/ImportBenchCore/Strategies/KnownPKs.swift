@@ -18,7 +18,7 @@ struct KnownPKs {
     }
 
     /// The pks of an object's to-one targets; every non-nil reference must be known.
-    func foreignKeys(of occurrence: RecordOccurrence, in schema: Schema) throws -> [Int64?] {
+    func foreignKeys(of occurrence: BatchOccurrence, in schema: Schema) throws -> [Int64?] {
         let targets = schema.toOneTargets[occurrence.entity]
         return try occurrence.toOne.enumerated().map { index, reference in
             guard let reference else { return nil }
@@ -31,6 +31,16 @@ struct KnownPKs {
 }
 
 extension ImportError {
+    static func dangling(_ occurrence: BatchOccurrence, toOne index: Int, in schema: Schema) -> ImportError {
+        dangling(occurrence.materialized, toOne: index, in: schema)
+    }
+
+    static func dangling(
+        _ occurrence: BatchOccurrence, manyToMany index: Int, targetKey: RecordValue, in schema: Schema
+    ) -> ImportError {
+        dangling(occurrence.materialized, manyToMany: index, targetKey: targetKey.databaseValue, in: schema)
+    }
+
     static func dangling(_ occurrence: RecordOccurrence, toOne index: Int, in schema: Schema) -> ImportError {
         let entity = schema.entities[occurrence.entity]
         return .danglingReference(

@@ -22,7 +22,7 @@ public final class NaiveStrategy: ImportStrategy {
                 pkByOrdinal.removeAll(keepingCapacity: true)
                 currentUnit = occurrence.unit
             }
-            let resolve = { (reference: Reference, target: Int, relationship: String) throws -> Int64 in
+            let resolve = { (reference: BatchReference, target: Int, relationship: String) throws -> Int64 in
                 if let ordinal = reference.embeddedOrdinal, let pk = self.pkByOrdinal[ordinal] { return pk }
                 return try self.writer.fetchPK(of: reference, target: target, from: occurrence, relationship: relationship)
             }

@@ -53,7 +53,7 @@ final class OneStatementWriter {
 
     func write(_ batch: RecordBatch) throws {
         known.removeAll()
-        unique.collect(batch.occurrences)
+        unique.collect(batch)
         for entity in schema.entities.indices {
             let statement = objectStatements[entity]
             let targets = schema.toOneTargets[entity]
@@ -66,7 +66,7 @@ final class OneStatementWriter {
                     } else {
                         statement.bindNull(at: index)
                     }
-                    statement.bind(reference?.key ?? .null, at: index + 1)
+                    statement.bind(reference?.key ?? RecordValue.null, at: index + 1)
                     index += 2
                 }
                 let pk = try run(statement, for: occurrence)
@@ -100,7 +100,7 @@ final class OneStatementWriter {
     }
 
     /// Executes the object's statement; returns its pk when the writer can know it.
-    private func run(_ statement: Statement, for occurrence: RecordOccurrence) throws -> Int64? {
+    private func run(_ statement: Statement, for occurrence: BatchOccurrence) throws -> Int64? {
         defer { statement.reset() }
         switch pkSource {
         case .lastInsertRowid:
@@ -116,8 +116,8 @@ final class OneStatementWriter {
             guard try statement.step() else {
                 throw StoreError(extendedCode: 1, message: "\(statement.kind) returned no row", sql: statement.sql)
             }
-            for (index, reference) in occurrence.toOne.enumerated() where reference != nil {
-                if case .null = statement.value(at: Int32(index + 1)) {
+            for index in occurrence.toOne.indices where occurrence.toOne[index] != nil {
+                if statement.isNull(at: Int32(index + 1)) {
                     throw ImportError.dangling(occurrence, toOne: index, in: schema)
                 }
             }
@@ -129,7 +129,7 @@ final class OneStatementWriter {
 
     /// After a failed statement: the first to-one reference whose target is neither known nor stored.
     /// Only a failing import pays for these lookups.
-    private func danglingReference(of occurrence: RecordOccurrence) throws -> ImportError? {
+    private func danglingReference(of occurrence: BatchOccurrence) throws -> ImportError? {
         let targets = schema.toOneTargets[occurrence.entity]
         for (index, reference) in occurrence.toOne.enumerated() {
             guard let reference, known[targets[index], reference.keyID] == nil else { continue }

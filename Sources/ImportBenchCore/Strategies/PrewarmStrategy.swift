@@ -22,7 +22,7 @@ public final class PrewarmStrategy: ImportStrategy {
     /// Per entity, by key ID: whether the current batch has named the key.
     private var namedInBatch: ValuesByKeyID<Bool>
     /// The distinct keys the current batch names, per entity, in order of first naming.
-    private var named: [[DatabaseValue]]
+    private var named: [[RecordValue]]
 
     public init(context: StrategyContext) throws {
         schema = context.schema
@@ -51,7 +51,7 @@ public final class PrewarmStrategy: ImportStrategy {
     public func write(_ batch: RecordBatch, pass: Int) throws {
         known.removeAll()
         try prewarm(for: batch)
-        unique.collect(batch.occurrences)
+        unique.collect(batch)
         for entity in schema.entities.indices {
             for object in unique.objects[entity] {
                 let occurrence = unique.occurrence(object)
@@ -103,10 +103,10 @@ public final class PrewarmStrategy: ImportStrategy {
     }
 
     /// `keysNamed(by:in:)` by key ID: the same keys in the same order, hashing nothing.
-    private func collectNamedKeys(_ occurrences: [RecordOccurrence]) {
+    private func collectNamedKeys(_ occurrences: BatchOccurrences) {
         namedInBatch.removeAll()
         for entity in named.indices { named[entity].removeAll(keepingCapacity: true) }
-        func note(_ entity: Int, _ id: Int32, _ key: DatabaseValue) {
+        func note(_ entity: Int, _ id: Int32, _ key: RecordValue) {
             guard namedInBatch[entity, id] == nil else { return }
             namedInBatch[entity, id] = true
             named[entity].append(key)

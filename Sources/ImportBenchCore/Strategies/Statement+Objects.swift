@@ -3,7 +3,7 @@ import ImportBenchStore
 extension Statement {
     /// Binds key, attributes and foreign keys from parameter `start` on; returns the next free index.
     @discardableResult
-    func bindObject(_ occurrence: RecordOccurrence, foreignKeys: [Int64?], from start: Int32 = 1) -> Int32 {
+    func bindObject(_ occurrence: BatchOccurrence, foreignKeys: [Int64?], from start: Int32 = 1) -> Int32 {
         var index = start
         bind(occurrence.key, at: index)
         index += 1
@@ -16,7 +16,7 @@ extension Statement {
     }
 
     /// Binds attributes, then foreign keys, then the pk: the parameter order of the UPDATE statements.
-    func bindUpdate(_ occurrence: RecordOccurrence, foreignKeys: [Int64?], pk: Int64) {
+    func bindUpdate(_ occurrence: BatchOccurrence, foreignKeys: [Int64?], pk: Int64) {
         var index: Int32 = 1
         for value in occurrence.attributes {
             bind(value, at: index)

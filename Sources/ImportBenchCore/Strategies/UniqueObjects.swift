@@ -1,19 +1,20 @@
 import ImportBenchStore
 
-/// The distinct objects of runs of occurrences, per entity, in order of first appearance.
+/// The distinct objects of batches, per entity, in order of first appearance.
 /// The last occurrence wins for attributes and to-one relationships; many-to-many sets are unioned.
-/// Objects are found by interned key ID and point into the runs they came from, so collecting a
-/// batch neither hashes a key nor copies an occurrence; one instance is reused batch after batch.
+/// Objects are found by interned key ID and point into the batches they came from (which it keeps
+/// alive), so collecting a batch neither hashes a key nor copies an occurrence; one instance is
+/// reused batch after batch.
 struct UniqueObjects {
     struct Object {
-        /// Where its last occurrence is: the run, and the position in it.
+        /// Where its last occurrence is: the batch, and the position in it.
         fileprivate(set) var run: Int32
         fileprivate(set) var index: Int32
         /// The union of its occurrences' sets, once it has occurred twice; nil before.
-        fileprivate var mergedManyToMany: [[Reference]]?
+        fileprivate var mergedManyToMany: [[BatchReference]]?
     }
 
-    private(set) var runs: [[RecordOccurrence]] = []
+    private var runs: [RecordStorage] = []
     private(set) var objects: [[Object]]
     /// Per entity, by key ID: the object's position in `objects`.
     private var slots: ValuesByKeyID<Int32>
@@ -23,31 +24,28 @@ struct UniqueObjects {
         slots = ValuesByKeyID(entityCount: entityCount)
     }
 
-    /// Forgets what was collected, then collects `occurrences`.
-    mutating func collect(_ occurrences: [RecordOccurrence]) {
+    /// Forgets what was collected, then collects the batch.
+    mutating func collect(_ batch: RecordBatch) {
         removeAll()
-        add(occurrences)
+        add(batch)
     }
 
-    /// Adds a run of occurrences to what is collected. It reads each occurrence where it lies:
-    /// iterating the array would copy, and so retain, every occurrence's key and arrays.
-    mutating func add(_ occurrences: [RecordOccurrence]) {
-        occurrences.withUnsafeBufferPointer { add($0, keeping: occurrences) }
-    }
-
-    private mutating func add(_ occurrences: UnsafeBufferPointer<RecordOccurrence>, keeping run: [RecordOccurrence]) {
+    /// Adds a batch's occurrences to what is collected.
+    mutating func add(_ batch: RecordBatch) {
         let runIndex = Int32(runs.count)
-        runs.append(run)
+        runs.append(batch.storage)
+        let occurrences = batch.occurrences
         for index in occurrences.indices {
-            let entity = occurrences[index].entity
-            let id = occurrences[index].keyID
+            let occurrence = occurrences[index]
+            let entity = occurrence.entity
+            let id = occurrence.keyID
             if let found = slots[entity, id] {
                 let slot = Int(found)
                 let earlier = objects[entity][slot]
-                if !occurrences[index].manyToMany.isEmpty {
-                    let occurrence = occurrences[index]
-                    var merged = earlier.mergedManyToMany ?? runs[Int(earlier.run)][Int(earlier.index)].manyToMany.map(Self.distinct)
-                    for (relationship, references) in occurrence.manyToMany.enumerated() {
+                let sets = occurrence.manyToMany
+                if !sets.isEmpty {
+                    var merged = earlier.mergedManyToMany ?? self.occurrence(earlier).manyToMany.map(Self.distinct)
+                    for (relationship, references) in sets.enumerated() {
                         for reference in references where !merged[relationship].contains(where: { $0.keyID == reference.keyID }) {
                             merged[relationship].append(reference)
                         }
@@ -65,17 +63,17 @@ struct UniqueObjects {
 
     /// The object's last occurrence.
     @inline(__always)
-    func occurrence(_ object: Object) -> RecordOccurrence {
-        runs[Int(object.run)][Int(object.index)]
+    func occurrence(_ object: Object) -> BatchOccurrence {
+        BatchOccurrence(storage: runs[Int(object.run)], position: Int(object.index))
     }
 
     /// Distinct target references per many-to-many relationship, in order of first appearance.
-    func manyToMany(_ object: Object) -> [[Reference]] {
+    func manyToMany(_ object: Object) -> [[BatchReference]] {
         object.mergedManyToMany ?? occurrence(object).manyToMany.map(Self.distinct)
     }
 
-    private static func distinct(_ references: [Reference]) -> [Reference] {
-        var distinct: [Reference] = []
+    private static func distinct(_ references: BatchReferences) -> [BatchReference] {
+        var distinct: [BatchReference] = []
         distinct.reserveCapacity(references.count)
         for reference in references where !distinct.contains(where: { $0.keyID == reference.keyID }) {
             distinct.append(reference)

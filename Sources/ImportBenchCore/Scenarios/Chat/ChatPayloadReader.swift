@@ -14,32 +14,51 @@ import ImportBenchStore
 /// and counted as a "malformed channel" instead.
 public final class ChatPayloadReader: RecordReader {
     public let path: String
+    private let schema: Schema
     private var records: JSONRecordStream
     private let entities: EntityIndexes
-    /// Reactions of the message being read: their users come before the message, their own
-    /// occurrences after it. Kept across messages to reuse its storage.
-    private var pendingReactions: [PendingReaction] = []
-
-    private struct PendingReaction {
-        let type: String
-        let score: DatabaseValue
-        let createdAt: DatabaseValue
-        let userID: String
-        let user: Reference
-    }
+    /// Per message, reused across messages: the handles of its reactions' users (their occurrences
+    /// come before the message, the reactions' own after it) and of its mentioned users.
+    private var reactionUsers: [OccurrenceHandle] = []
+    private var mentioned: [OccurrenceHandle] = []
 
     public init(path: String, schema: Schema, onError: PayloadErrorPolicy = .fail, chunkSize: Int = 1 << 20) throws {
         self.path = path
+        self.schema = schema
         entities = try EntityIndexes(schema: schema, file: path)
         let elements = try JSONArrayElementReader(path: path, arrayPath: ["channels"], chunkSize: chunkSize)
         records = JSONRecordStream(elements: elements, recordName: "channel", onError: onError)
     }
 
+    public func readUnit(into builder: RecordBuilder) throws -> Bool {
+        try records.readUnit(into: builder) { tape in try write(channel: tape.root.object(), to: builder) }
+    }
+
+    /// The same unit as owned occurrences (ordinals and key IDs unset, embedded references by
+    /// index within the unit), for callers that want values rather than a batch.
     public func nextUnit() throws -> RecordUnit? {
-        try records.nextUnit { tape in
-            RecordUnit(
-                occurrences: try occurrences(of: tape.root.object()), path: tape.recordPath, byteOffset: tape.baseOffset)
+        let builder = RecordBuilder(schema: schema, interner: KeyInterner(entityCount: schema.entities.count))
+        var location = (path: "", byteOffset: 0)
+        let found = try records.readUnit(into: builder) { tape in
+            location = (tape.recordPath, tape.baseOffset)
+            try write(channel: tape.root.object(), to: builder)
         }
+        guard found else { return nil }
+        let batch = builder.cut(first: builder.count, index: 0)
+        let occurrences = batch.occurrences.map { occurrence in
+            var owned = occurrence.materialized
+            owned.ordinal = 0
+            owned.unit = 0
+            owned.keyID = -1
+            owned.toOne = owned.toOne.map { $0.map(Self.withoutID) }
+            owned.manyToMany = owned.manyToMany.map { $0.map(Self.withoutID) }
+            return owned
+        }
+        return RecordUnit(occurrences: occurrences, path: location.path, byteOffset: location.byteOffset)
+    }
+
+    private static func withoutID(_ reference: Reference) -> Reference {
+        Reference(key: reference.key, embeddedOrdinal: reference.embeddedOrdinal)
     }
 
     public var skippedRecords: [String: Int] { records.errors.skippedRecords }
@@ -47,154 +66,177 @@ public final class ChatPayloadReader: RecordReader {
 
     // MARK: Occurrences
 
-    private func occurrences(of element: JSONObject) throws -> [RecordOccurrence] {
+    private func write(channel element: JSONObject, to builder: RecordBuilder) throws {
         let channel = try element.required("channel").object()
+        let cid = try channel.required("cid")
         let messages = try element.optional("messages")?.array()
         let members = try element.optional("members")?.array()
         let reads = try element.optional("read")?.array()
-        var occurrences: [RecordOccurrence] = []
-        occurrences.reserveCapacity(
-            2 + (messages?.count ?? 0) * 6 + (members?.count ?? 0) * 2 + (reads?.count ?? 0) * 2)
 
-        let cid = try channel.required("cid").string()
-        let attributes = [
-            try text(channel, "id"), try text(channel, "type"), try text(channel, "name"),
-            try text(channel, "created_at"), try text(channel, "updated_at"), try integer(element, "watcher_count"),
-        ]
-        var creator: Reference?
-        if let createdBy = try channel.optional("created_by") {
-            creator = try appendUser(createdBy.object(), to: &occurrences).reference
-        }
-        occurrences.append(
-            RecordOccurrence(entity: entities.channel, key: .text(cid), attributes: attributes, toOne: [creator]))
-        let channelReference = Reference.embedded(.text(cid), at: occurrences.count - 1)
+        let creator = try channel.optional("created_by").map { try appendUser($0.object(), to: builder) }
+        builder.begin(entity: entities.channel)
+        try cid.withString { builder.key(text: $0) }
+        try text(channel, "id", builder)
+        try text(channel, "type", builder)
+        try text(channel, "name", builder)
+        try text(channel, "created_at", builder)
+        try text(channel, "updated_at", builder)
+        try integer(element, "watcher_count", builder)
+        reference(to: creator, builder)
+        let channelHandle = builder.finish()
 
         if let messages {
             for message in messages {
-                try appendMessage(message.object(), channel: channelReference, to: &occurrences)
+                try appendMessage(message.object(), channel: channelHandle, to: builder)
             }
         }
-        if let members {
-            for member in members {
-                let member = try member.object()
-                let user = try appendUser(member.required("user").object(), to: &occurrences)
-                occurrences.append(
-                    RecordOccurrence(
-                        entity: entities.member, key: .text("\(cid)/\(user.id)"),
-                        attributes: [try text(member, "role"), try text(member, "created_at")],
-                        toOne: [channelReference, user.reference]))
-            }
+        try appendListed(members, entity: entities.member, channel: channelHandle, to: builder) { member in
+            try text(member, "role", builder)
+            try text(member, "created_at", builder)
         }
-        if let reads {
-            for read in reads {
-                let read = try read.object()
-                let user = try appendUser(read.required("user").object(), to: &occurrences)
-                occurrences.append(
-                    RecordOccurrence(
-                        entity: entities.read, key: .text("\(cid)/\(user.id)"),
-                        attributes: [try text(read, "last_read"), try integer(read, "unread_messages")],
-                        toOne: [channelReference, user.reference]))
-            }
+        try appendListed(reads, entity: entities.read, channel: channelHandle, to: builder) { read in
+            try text(read, "last_read", builder)
+            try integer(read, "unread_messages", builder)
         }
-        return occurrences
     }
 
-    private func appendMessage(
-        _ message: JSONObject, channel: Reference, to occurrences: inout [RecordOccurrence]
+    /// A channel's members or reads: each item's user, then the item keyed `cid/user`, with the
+    /// attributes `values` writes, referring to the channel and the user.
+    private func appendListed(
+        _ list: JSONArray?, entity: Int, channel: OccurrenceHandle, to builder: RecordBuilder,
+        values: (JSONObject) throws -> Void
     ) throws {
-        let id = try message.required("id").string()
-        let attributes = [
-            try text(message, "text"), try text(message, "type"), try text(message, "created_at"),
-            try text(message, "updated_at"),
-        ]
+        guard let list else { return }
+        for item in list {
+            let item = try item.object()
+            let user = try appendUser(item.required("user").object(), to: builder)
+            builder.begin(entity: entity)
+            composeKey(builder, channel, user)
+            try values(item)
+            builder.reference(to: channel)
+            builder.reference(to: user)
+            builder.finish()
+        }
+    }
+
+    private func appendMessage(_ message: JSONObject, channel: OccurrenceHandle, to builder: RecordBuilder) throws {
+        let id = try message.required("id")
         let user = try message.optional("user")
-        let quoted = try message.string("quoted_message_id").map { Reference.keyOnly(.text($0)) }
         let attachments = try message.optional("attachments")?.array()
         let reactions = try message.optional("latest_reactions")?.array()
         let mentionedUsers = try message.optional("mentioned_users")?.array()
 
-        var author: Reference?
-        if let user {
-            author = try appendUser(user.object(), to: &occurrences).reference
-        }
-        pendingReactions.removeAll(keepingCapacity: true)
+        let author = try user.map { try appendUser($0.object(), to: builder) }
+        reactionUsers.removeAll(keepingCapacity: true)
         if let reactions {
             for reaction in reactions {
                 let reaction = try reaction.object()
-                let type = try reaction.required("type").string()
-                let score = try integer(reaction, "score")
-                let user = try appendUser(reaction.required("user").object(), to: &occurrences)
-                pendingReactions.append(
-                    PendingReaction(
-                        type: type, score: score, createdAt: try text(reaction, "created_at"), userID: user.id,
-                        user: user.reference))
+                _ = try reaction.required("type").withString { _ in }
+                reactionUsers.append(try appendUser(reaction.required("user").object(), to: builder))
             }
         }
-        var mentioned: [Reference] = []
+        mentioned.removeAll(keepingCapacity: true)
         if let mentionedUsers {
-            mentioned.reserveCapacity(mentionedUsers.count)
             for user in mentionedUsers {
-                mentioned.append(try appendUser(user.object(), to: &occurrences).reference)
+                mentioned.append(try appendUser(user.object(), to: builder))
             }
         }
-        occurrences.append(
-            RecordOccurrence(
-                entity: entities.message, key: .text(id), attributes: attributes, toOne: [channel, author, quoted],
-                manyToMany: [mentioned]))
-        let messageReference = Reference.embedded(.text(id), at: occurrences.count - 1)
+        builder.begin(entity: entities.message)
+        try id.withString { builder.key(text: $0) }
+        try text(message, "text", builder)
+        try text(message, "type", builder)
+        try text(message, "created_at", builder)
+        try text(message, "updated_at", builder)
+        builder.reference(to: channel)
+        reference(to: author, builder)
+        try message.withString("quoted_message_id") { quoted in
+            if let quoted { builder.reference(keyText: quoted) } else { builder.noReference() }
+        }
+        builder.beginSet()
+        for user in mentioned { builder.reference(to: user) }
+        let messageHandle = builder.finish()
 
-        for reaction in pendingReactions {
-            occurrences.append(
-                RecordOccurrence(
-                    entity: entities.reaction, key: .text("\(id)/\(reaction.userID)/\(reaction.type)"),
-                    attributes: [.text(reaction.type), reaction.score, reaction.createdAt],
-                    toOne: [messageReference, reaction.user]))
+        if let reactions {
+            for (reaction, user) in zip(reactions, reactionUsers) {
+                let reaction = try reaction.object()
+                builder.begin(entity: entities.reaction)
+                let type = try reaction.required("type").withString { builder.text($0) }
+                try integer(reaction, "score", builder)
+                try text(reaction, "created_at", builder)
+                composeKey(builder, messageHandle, user, type)
+                builder.reference(to: messageHandle)
+                builder.reference(to: user)
+                builder.finish()
+            }
         }
         if let attachments {
             for (index, attachment) in attachments.enumerated() {
                 let attachment = try attachment.object()
-                occurrences.append(
-                    RecordOccurrence(
-                        entity: entities.attachment, key: .text("\(id)/\(index)"),
-                        attributes: [
-                            try text(attachment, "type"), try text(attachment, "title"),
-                            try text(attachment, "asset_url"), try text(attachment, "image_url"),
-                            try text(attachment, "mime_type"), try integer(attachment, "file_size"),
-                        ],
-                        toOne: [messageReference]))
+                builder.begin(entity: entities.attachment)
+                try text(attachment, "type", builder)
+                try text(attachment, "title", builder)
+                try text(attachment, "asset_url", builder)
+                try text(attachment, "image_url", builder)
+                try text(attachment, "mime_type", builder)
+                try integer(attachment, "file_size", builder)
+                builder.beginKeyText()
+                if let message = builder.keyText(of: messageHandle) { builder.appendKeyText(message) }
+                builder.appendKeyText(byte: UInt8(ascii: "/"))
+                builder.appendKeyText(decimal: index)
+                builder.endKeyText()
+                builder.reference(to: messageHandle)
+                builder.finish()
             }
         }
     }
 
-    /// Appends the user's occurrence and returns its key and the reference to it.
-    private func appendUser(
-        _ user: JSONObject, to occurrences: inout [RecordOccurrence]
-    ) throws -> (id: String, reference: Reference) {
-        let id = try user.required("id").string()
-        let attributes = [
-            try text(user, "name"), try text(user, "role"), try text(user, "image"), try text(user, "created_at"),
-            try text(user, "updated_at"), try boolean(user, "online"),
-        ]
-        occurrences.append(RecordOccurrence(entity: entities.user, key: .text(id), attributes: attributes))
-        return (id, .embedded(.text(id), at: occurrences.count - 1))
+    /// Appends the user's occurrence and returns its handle.
+    private func appendUser(_ user: JSONObject, to builder: RecordBuilder) throws -> OccurrenceHandle {
+        let id = try user.required("id")
+        builder.begin(entity: entities.user)
+        try id.withString { builder.key(text: $0) }
+        try text(user, "name", builder)
+        try text(user, "role", builder)
+        try text(user, "image", builder)
+        try text(user, "created_at", builder)
+        try text(user, "updated_at", builder)
+        if let online = try user.bool("online") { builder.integer(online ? 1 : 0) } else { builder.null() }
+        return builder.finish()
+    }
+
+    /// The key `owner/user` (a member, a read) or `owner/user/type` (a reaction), from the keys
+    /// already written.
+    private func composeKey(
+        _ builder: RecordBuilder, _ owner: OccurrenceHandle, _ user: OccurrenceHandle, _ type: TextSpan? = nil
+    ) {
+        builder.beginKeyText()
+        if let owner = builder.keyText(of: owner) { builder.appendKeyText(owner) }
+        builder.appendKeyText(byte: UInt8(ascii: "/"))
+        if let user = builder.keyText(of: user) { builder.appendKeyText(user) }
+        if let type {
+            builder.appendKeyText(byte: UInt8(ascii: "/"))
+            builder.appendKeyText(type)
+        }
+        builder.endKeyText()
+    }
+
+    @inline(__always)
+    private func reference(to handle: OccurrenceHandle?, _ builder: RecordBuilder) {
+        if let handle { builder.reference(to: handle) } else { builder.noReference() }
     }
 
     /// The member as text; NULL when absent or null.
     @inline(__always)
-    private func text(_ object: JSONObject, _ key: String) throws -> DatabaseValue {
-        try object.string(key).map(DatabaseValue.text) ?? .null
-    }
-
-    /// The member as 1 or 0; NULL when absent or null.
-    @inline(__always)
-    private func boolean(_ object: JSONObject, _ key: String) throws -> DatabaseValue {
-        try object.bool(key).map { .integer($0 ? 1 : 0) } ?? .null
+    private func text(_ object: JSONObject, _ key: String, _ builder: RecordBuilder) throws {
+        try object.withString(key) { bytes in
+            if let bytes { builder.text(bytes) } else { builder.null() }
+        }
     }
 
     /// The member as an integer; NULL when absent or null.
     @inline(__always)
-    private func integer(_ object: JSONObject, _ key: String) throws -> DatabaseValue {
-        try object.int64(key).map(DatabaseValue.integer) ?? .null
+    private func integer(_ object: JSONObject, _ key: String, _ builder: RecordBuilder) throws {
+        if let value = try object.int64(key) { builder.integer(value) } else { builder.null() }
     }
 }
 

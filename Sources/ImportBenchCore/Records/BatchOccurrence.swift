@@ -1,0 +1,147 @@
+import ImportBenchStore
+
+/// One occurrence as it lies in a batch's storage: what strategies read. A view, valid while its
+/// batch lives; `materialized` copies it out as a `RecordOccurrence`.
+public struct BatchOccurrence {
+    unowned(unsafe) let storage: RecordStorage
+    let position: Int
+
+    @inline(__always)
+    var header: OccurrenceHeader { storage.headers[position] }
+
+    public var entity: Int { Int(header.entity) }
+    public var keyID: Int32 { header.keyID }
+    /// Position in the whole stream.
+    public var ordinal: Int { header.ordinal }
+    /// Index of the top-level payload element it came from.
+    public var unit: Int { header.unit }
+    public var key: RecordValue { storage.value(header.key) }
+
+    /// In the order of the entity's `attributes`.
+    public var attributes: BatchValues {
+        let header = header
+        return BatchValues(storage: storage, start: Int(header.valueStart), count: Int(header.attributeCount))
+    }
+
+    /// In the order of the entity's `toOne`; nil is an absent (NULL) relationship.
+    public var toOne: BatchToOne {
+        let header = header
+        return BatchToOne(storage: storage, start: Int(header.referenceStart), count: Int(header.toOneCount))
+    }
+
+    /// In the order of the entity's `manyToMany`.
+    public var manyToMany: BatchSets {
+        let header = header
+        return BatchSets(
+            storage: storage, firstMember: Int(header.referenceStart) + Int(header.toOneCount),
+            setStart: Int(header.setStart), count: Int(header.setCount))
+    }
+
+    /// An owned copy, for error messages and tests.
+    public var materialized: RecordOccurrence {
+        var occurrence = RecordOccurrence(
+            entity: entity, key: key.databaseValue, attributes: attributes.map(\.databaseValue),
+            toOne: toOne.map { $0?.materialized }, manyToMany: manyToMany.map { $0.map(\.materialized) })
+        occurrence.ordinal = ordinal
+        occurrence.unit = unit
+        occurrence.keyID = keyID
+        return occurrence
+    }
+}
+
+/// A relationship as a batch holds it: the target's key and key ID, and where the target was
+/// embedded, if it was.
+public struct BatchReference {
+    unowned(unsafe) let storage: RecordStorage
+    let stored: StoredReference
+
+    public var key: RecordValue { storage.value(stored.key) }
+    public var keyID: Int32 { stored.keyID }
+    /// The stream ordinal of the embedded target occurrence; nil for a reference given by key only.
+    public var embeddedOrdinal: Int? { stored.embeddedOrdinal >= 0 ? stored.embeddedOrdinal : nil }
+    public var isKeyOnly: Bool { stored.embeddedOrdinal < 0 }
+
+    public var materialized: Reference {
+        var reference = Reference(key: key.databaseValue, embeddedOrdinal: embeddedOrdinal)
+        reference.keyID = keyID
+        return reference
+    }
+}
+
+/// Every occurrence of a batch, in stream order. It keeps the batch's storage alive; the
+/// occurrences it hands out do not.
+public struct BatchOccurrences: RandomAccessCollection {
+    let storage: RecordStorage
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { storage.count }
+
+    @inline(__always)
+    public subscript(position: Int) -> BatchOccurrence {
+        precondition(position >= 0 && position < storage.count, "occurrence index out of range")
+        return BatchOccurrence(storage: storage, position: position)
+    }
+}
+
+/// An occurrence's attribute values.
+public struct BatchValues: RandomAccessCollection {
+    unowned(unsafe) let storage: RecordStorage
+    let start: Int
+    public let count: Int
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { count }
+
+    @inline(__always)
+    public subscript(position: Int) -> RecordValue {
+        precondition(position >= 0 && position < count, "attribute index out of range")
+        return storage.value(storage.values[start + position])
+    }
+}
+
+/// An occurrence's to-one references; nil where the relationship is absent.
+public struct BatchToOne: RandomAccessCollection {
+    unowned(unsafe) let storage: RecordStorage
+    let start: Int
+    public let count: Int
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { count }
+
+    @inline(__always)
+    public subscript(position: Int) -> BatchReference? {
+        precondition(position >= 0 && position < count, "to-one index out of range")
+        let stored = storage.references[start + position]
+        return stored.isPresent ? BatchReference(storage: storage, stored: stored) : nil
+    }
+}
+
+/// The members of one many-to-many set, in payload order, repeats kept.
+public struct BatchReferences: RandomAccessCollection {
+    unowned(unsafe) let storage: RecordStorage
+    let start: Int
+    public let count: Int
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { count }
+
+    @inline(__always)
+    public subscript(position: Int) -> BatchReference {
+        precondition(position >= 0 && position < count, "set member index out of range")
+        return BatchReference(storage: storage, stored: storage.references[start + position])
+    }
+}
+
+/// An occurrence's many-to-many sets, in the order of the entity's `manyToMany`.
+public struct BatchSets: RandomAccessCollection {
+    unowned(unsafe) let storage: RecordStorage
+    /// Index of the first set's first member in the storage's references.
+    let firstMember: Int
+    let setStart: Int
+    public let count: Int
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { count }
+
+    public subscript(position: Int) -> BatchReferences {
+        precondition(position >= 0 && position < count, "set index out of range")
+        let begin = position == 0 ? firstMember : Int(storage.setEnds[setStart + position - 1])
+        let end = Int(storage.setEnds[setStart + position])
+        return BatchReferences(storage: storage, start: begin, count: end - begin)
+    }
+}

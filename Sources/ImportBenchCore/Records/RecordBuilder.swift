@@ -1,0 +1,372 @@
+import ImportBenchStore
+
+/// Where a reader writes occurrences, one at a time, into compact buffers that become a batch's
+/// storage without a copy. An occurrence is `begin(entity:)`, its key and attribute values in the
+/// entity's order, its to-one references in order, then each many-to-many set (`beginSet()` and
+/// its members), then `finish()`. Keys get their IDs from the import's interner as they finish;
+/// a reference to an embedded object takes its target's key and ID without hashing.
+///
+/// Values are copied into the builder's own bytes, so a reader may lend bytes that die with the
+/// call (a parsed element's buffer). Occurrences of one top-level element form a unit
+/// (`beginUnit`/`endUnit`); a unit that fails to decode can be discarded whole.
+public final class RecordBuilder {
+    private let interner: KeyInterner
+    private let toOneTargets: [[Int]]
+    private let manyToManyTargets: [[Int]]
+
+    /// Everything the builder changes, behind a pointer: a class's stored `var`s would cost a
+    /// runtime exclusivity check on every access, several per value written.
+    private let state: UnsafeMutablePointer<State>
+
+    private struct State {
+        var headers = PODArray<OccurrenceHeader>(capacity: 1024)
+        var values = PODArray<StoredValue>(capacity: 4096)
+        var references = PODArray<StoredReference>(capacity: 2048)
+        var setEnds = PODArray<Int32>(capacity: 256)
+        var text = PODArray<UInt8>(capacity: 1 << 16)
+        /// Stream ordinal of `headers[0]`.
+        var firstOrdinal = 0
+        var nextUnit = 0
+        var currentUnit = 0
+        /// Buffer counts when the current unit began, to discard it.
+        var unitStart = (headers: 0, values: 0, references: 0, setEnds: 0, text: 0)
+        /// The occurrence being built.
+        var building = OccurrenceHeader(
+            key: .null, ordinal: 0, unit: 0, keyID: -1, entity: -1, valueStart: 0, referenceStart: 0, setStart: 0,
+            attributeCount: 0, toOneCount: 0, setCount: 0)
+        var inSets = false
+        /// Where the key being composed with `appendKeyText` starts in `text`.
+        var composedKeyStart = -1
+    }
+
+    private var headers: PODArray<OccurrenceHeader> {
+        _read { yield state.pointee.headers }
+        _modify { yield &state.pointee.headers }
+    }
+    private var values: PODArray<StoredValue> {
+        _read { yield state.pointee.values }
+        _modify { yield &state.pointee.values }
+    }
+    private var references: PODArray<StoredReference> {
+        _read { yield state.pointee.references }
+        _modify { yield &state.pointee.references }
+    }
+    private var setEnds: PODArray<Int32> {
+        _read { yield state.pointee.setEnds }
+        _modify { yield &state.pointee.setEnds }
+    }
+    private var text: PODArray<UInt8> {
+        _read { yield state.pointee.text }
+        _modify { yield &state.pointee.text }
+    }
+    private var building: OccurrenceHeader {
+        _read { yield state.pointee.building }
+        _modify { yield &state.pointee.building }
+    }
+
+    public init(schema: Schema, interner: KeyInterner) {
+        self.interner = interner
+        toOneTargets = schema.toOneTargets
+        manyToManyTargets = schema.manyToManyTargets
+        state = .allocate(capacity: 1)
+        state.initialize(to: State())
+    }
+
+    deinit {
+        headers.free()
+        values.free()
+        references.free()
+        setEnds.free()
+        text.free()
+        state.deinitialize(count: 1)
+        state.deallocate()
+    }
+
+    /// Occurrences finished and not yet cut into a batch.
+    public var count: Int { headers.count }
+    /// The ordinal the next occurrence will have: occurrences finished so far, in the whole stream.
+    public var nextOrdinal: Int { state.pointee.firstOrdinal + headers.count }
+
+    // MARK: Units
+
+    public func beginUnit() {
+        state.pointee.currentUnit = state.pointee.nextUnit
+        state.pointee.nextUnit += 1
+        state.pointee.unitStart = (headers.count, values.count, references.count, setEnds.count, text.count)
+        interner.mark()
+    }
+
+    /// Forgets every occurrence of the current unit, and the keys it met first, as if it had never begun.
+    public func discardUnit() {
+        headers.truncate(to: state.pointee.unitStart.headers)
+        values.truncate(to: state.pointee.unitStart.values)
+        references.truncate(to: state.pointee.unitStart.references)
+        setEnds.truncate(to: state.pointee.unitStart.setEnds)
+        text.truncate(to: state.pointee.unitStart.text)
+        building.entity = -1
+        state.pointee.nextUnit = state.pointee.currentUnit
+        interner.forgetSinceMark()
+    }
+
+    // MARK: Occurrences
+
+    public func begin(entity: Int) {
+        precondition(building.entity < 0, "begin(entity:) before the previous occurrence finished")
+        building.entity = Int32(entity)
+        building.key = .null
+        building.valueStart = Int32(values.count)
+        building.referenceStart = Int32(references.count)
+        building.setStart = Int32(setEnds.count)
+        state.pointee.inSets = false
+    }
+
+    /// Ends the occurrence: its key gets its ID, and the handle lets later occurrences of the unit refer to it.
+    @discardableResult
+    public func finish() -> OccurrenceHandle {
+        precondition(building.entity >= 0, "finish() without begin(entity:)")
+        closeSets()
+        building.attributeCount = UInt16(values.count - Int(building.valueStart))
+        building.setCount = UInt16(setEnds.count - Int(building.setStart))
+        building.ordinal = nextOrdinal
+        building.unit = state.pointee.currentUnit
+        building.keyID = intern(building.key, entity: Int(building.entity))
+        precondition(references.count < Int(Int32.max) && values.count < Int(Int32.max), "a batch of over 2^31 values")
+        headers.append(building)
+        building.entity = -1
+        return OccurrenceHandle(ordinal: building.ordinal)
+    }
+
+    private func intern(_ key: StoredValue, entity: Int) -> Int32 {
+        if key.tag == .text {
+            return interner.id(entity: entity, text: UnsafeRawBufferPointer(start: text.base + Int(key.bits), count: Int(key.length)))
+        }
+        return interner.id(entity: entity, tag: key.tag, bits: key.bits)
+    }
+
+    // MARK: Keys
+
+    public func key(text bytes: UnsafeRawBufferPointer) {
+        building.key = store(bytes)
+    }
+
+    public func key(_ value: DatabaseValue) {
+        building.key = stored(value)
+    }
+
+    /// The key's text is composed from parts: `appendKeyText` each, then `endKeyText()`.
+    public func beginKeyText() {
+        state.pointee.composedKeyStart = text.count
+    }
+
+    /// Appends text already in the builder (an earlier key or value).
+    public func appendKeyText(_ span: TextSpan) {
+        let destination = text.extend(by: span.length)
+        // After `extend`: the buffer may have moved.
+        destination.update(from: text.base + span.offset, count: span.length)
+    }
+
+    public func appendKeyText(byte: UInt8) {
+        text.append(byte)
+    }
+
+    public func appendKeyText(decimal value: Int) {
+        if value < 0 { text.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        var divisor: UInt = 1
+        while magnitude / divisor >= 10 { divisor *= 10 }
+        repeat {
+            text.append(UInt8(ascii: "0") + UInt8(magnitude / divisor))
+            magnitude %= divisor
+            divisor /= 10
+        } while divisor > 0
+    }
+
+    public func endKeyText() {
+        precondition(state.pointee.composedKeyStart >= 0, "endKeyText() without beginKeyText()")
+        building.key = StoredValue(bits: Int64(state.pointee.composedKeyStart), length: UInt32(text.count - state.pointee.composedKeyStart), tag: .text)
+        state.pointee.composedKeyStart = -1
+    }
+
+    /// The text of a finished occurrence's key, to compose another key from; nil if it is not text.
+    public func keyText(of handle: OccurrenceHandle) -> TextSpan? {
+        let key = headers[handle.ordinal - state.pointee.firstOrdinal].key
+        return key.tag == .text ? TextSpan(offset: Int(key.bits), length: Int(key.length)) : nil
+    }
+
+    // MARK: Attribute values
+
+    /// Appends a text value; the span lets a key be composed from it.
+    @discardableResult
+    public func text(_ bytes: UnsafeRawBufferPointer) -> TextSpan {
+        let value = store(bytes)
+        values.append(value)
+        return TextSpan(offset: Int(value.bits), length: Int(value.length))
+    }
+
+    public func integer(_ value: Int64) {
+        values.append(StoredValue(bits: value, length: 0, tag: .integer))
+    }
+
+    public func real(_ value: Double) {
+        values.append(StoredValue(bits: Int64(bitPattern: value.bitPattern), length: 0, tag: .real))
+    }
+
+    public func null() {
+        values.append(.null)
+    }
+
+    public func value(_ value: DatabaseValue) {
+        values.append(stored(value))
+    }
+
+    // MARK: References
+
+    /// A to-one reference or set member pointing at an occurrence of this unit.
+    public func reference(to target: OccurrenceHandle) {
+        let header = headers[target.ordinal - state.pointee.firstOrdinal]
+        references.append(StoredReference(key: header.key, embeddedOrdinal: target.ordinal, keyID: header.keyID, isPresent: true))
+    }
+
+    /// A reference given by the target's key only (a `channel_id`).
+    public func reference(keyText bytes: UnsafeRawBufferPointer) {
+        let key = store(bytes)
+        references.append(StoredReference(key: key, embeddedOrdinal: -1, keyID: intern(key, entity: currentTarget), isPresent: true))
+    }
+
+    public func reference(key: DatabaseValue) {
+        reference(key: key, embeddedOrdinal: -1)
+    }
+
+    func reference(key: DatabaseValue, embeddedOrdinal: Int) {
+        let key = stored(key)
+        references.append(
+            StoredReference(key: key, embeddedOrdinal: embeddedOrdinal, keyID: intern(key, entity: currentTarget), isPresent: true))
+    }
+
+    /// `reference(to:)` when the target occurrence is of the entity the reference points at; false otherwise.
+    func reference(to target: OccurrenceHandle, ifEntity entity: Int) -> Bool {
+        guard entity == currentTarget else { return false }
+        reference(to: target)
+        return true
+    }
+
+    /// An absent to-one relationship (NULL).
+    public func noReference() {
+        references.append(.absent)
+    }
+
+    /// Starts the next many-to-many set; every reference after it is a member.
+    public func beginSet() {
+        if !state.pointee.inSets {
+            building.toOneCount = UInt16(references.count - Int(building.referenceStart))
+            state.pointee.inSets = true
+        } else {
+            setEnds.append(Int32(references.count))
+        }
+    }
+
+    private func closeSets() {
+        if state.pointee.inSets {
+            setEnds.append(Int32(references.count))
+        } else {
+            building.toOneCount = UInt16(references.count - Int(building.referenceStart))
+        }
+    }
+
+    /// The entity the next reference points at: the next to-one relationship's target, or the open set's.
+    private var currentTarget: Int {
+        let entity = Int(building.entity)
+        if state.pointee.inSets { return manyToManyTargets[entity][setEnds.count - Int(building.setStart)] }
+        return toOneTargets[entity][references.count - Int(building.referenceStart)]
+    }
+
+    // MARK: Storing values
+
+    private func store(_ bytes: UnsafeRawBufferPointer) -> StoredValue {
+        let offset = text.count
+        if let source = bytes.baseAddress, bytes.count > 0 {
+            text.extend(by: bytes.count).initialize(from: source.assumingMemoryBound(to: UInt8.self), count: bytes.count)
+        }
+        return StoredValue(bits: Int64(offset), length: UInt32(bytes.count), tag: .text)
+    }
+
+    private func stored(_ value: DatabaseValue) -> StoredValue {
+        switch value {
+        case .null: return .null
+        case .integer(let integer): return StoredValue(bits: integer, length: 0, tag: .integer)
+        case .real(let real): return StoredValue(bits: Int64(bitPattern: real.bitPattern), length: 0, tag: .real)
+        case .text(let string):
+            if let stored = string.utf8.withContiguousStorageIfAvailable({ store(UnsafeRawBufferPointer($0)) }) {
+                return stored
+            }
+            return Array(string.utf8).withUnsafeBytes { store($0) }
+        }
+    }
+
+    // MARK: Batches
+
+    /// The first `count` occurrences as a batch; the rest stay, copied into fresh buffers so the
+    /// batch's storage holds nothing it does not own.
+    func cut(first count: Int, index: Int) -> RecordBatch {
+        precondition(building.entity < 0 && count <= headers.count, "cut inside an occurrence, or past the end")
+        var keptHeaders = PODArray<OccurrenceHeader>(capacity: headers.capacity)
+        var keptValues = PODArray<StoredValue>(capacity: values.capacity)
+        var keptReferences = PODArray<StoredReference>(capacity: references.capacity)
+        var keptSetEnds = PODArray<Int32>(capacity: setEnds.capacity)
+        var keptText = PODArray<UInt8>(capacity: text.capacity)
+        if count < headers.count {
+            func copy(_ value: StoredValue) -> StoredValue {
+                guard value.tag == .text else { return value }
+                let offset = keptText.count
+                keptText.extend(by: Int(value.length)).initialize(from: text.base + Int(value.bits), count: Int(value.length))
+                return StoredValue(bits: Int64(offset), length: value.length, tag: .text)
+            }
+            for position in count..<headers.count {
+                var header = headers[position]
+                let valueStart = Int(header.valueStart)
+                let referenceStart = Int(header.referenceStart)
+                let setStart = Int(header.setStart)
+                header.key = copy(header.key)
+                header.valueStart = Int32(keptValues.count)
+                header.referenceStart = Int32(keptReferences.count)
+                header.setStart = Int32(keptSetEnds.count)
+                let referenceEnd = header.setCount > 0
+                    ? Int(setEnds[setStart + Int(header.setCount) - 1]) : referenceStart + Int(header.toOneCount)
+                for offset in 0..<Int(header.attributeCount) { keptValues.append(copy(values[valueStart + offset])) }
+                for offset in 0..<Int(header.setCount) {
+                    keptSetEnds.append(Int32(Int(setEnds[setStart + offset]) - referenceStart + keptReferences.count))
+                }
+                for reference in referenceStart..<referenceEnd {
+                    var copied = references[reference]
+                    copied.key = copy(copied.key)
+                    keptReferences.append(copied)
+                }
+                keptHeaders.append(header)
+            }
+            let first = headers[count]
+            values.truncate(to: Int(first.valueStart))
+            references.truncate(to: Int(first.referenceStart))
+            setEnds.truncate(to: Int(first.setStart))
+            headers.truncate(to: count)
+        }
+        let storage = RecordStorage(headers: headers, values: values, references: references, setEnds: setEnds, text: text)
+        headers = keptHeaders
+        values = keptValues
+        references = keptReferences
+        setEnds = keptSetEnds
+        text = keptText
+        state.pointee.firstOrdinal += count
+        return RecordBatch(index: index, storage: storage)
+    }
+}
+
+/// An occurrence a builder has finished, for references to it from later in its unit.
+public struct OccurrenceHandle: Sendable, Equatable {
+    public let ordinal: Int
+}
+
+/// Where a builder holds text it was given, for composing keys from it.
+public struct TextSpan: Sendable, Equatable {
+    let offset: Int
+    let length: Int
+}

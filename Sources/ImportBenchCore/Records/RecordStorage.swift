@@ -1,0 +1,84 @@
+/// The occurrences of one batch in five flat buffers: fixed-size headers, 16-byte values,
+/// references, the ends of many-to-many sets, and the text bytes every value and key points into.
+/// Built by `RecordBuilder`, immutable afterwards, and freed with the last batch that holds it; the
+/// views (`BatchOccurrence` and its collections) read it without reference counting.
+final class RecordStorage: @unchecked Sendable {
+    // @unchecked: written only by the builder before it hands the storage over; read-only after.
+    let headers: UnsafeMutablePointer<OccurrenceHeader>
+    let count: Int
+    let values: UnsafeMutablePointer<StoredValue>
+    let references: UnsafeMutablePointer<StoredReference>
+    let setEnds: UnsafeMutablePointer<Int32>
+    let text: UnsafeMutablePointer<UInt8>
+    private let owned: (PODArray<OccurrenceHeader>, PODArray<StoredValue>, PODArray<StoredReference>, PODArray<Int32>, PODArray<UInt8>)
+
+    init(
+        headers: PODArray<OccurrenceHeader>, values: PODArray<StoredValue>, references: PODArray<StoredReference>,
+        setEnds: PODArray<Int32>, text: PODArray<UInt8>
+    ) {
+        self.headers = headers.base
+        count = headers.count
+        self.values = values.base
+        self.references = references.base
+        self.setEnds = setEnds.base
+        self.text = text.base
+        owned = (headers, values, references, setEnds, text)
+    }
+
+    deinit {
+        owned.0.free()
+        owned.1.free()
+        owned.2.free()
+        owned.3.free()
+        owned.4.free()
+    }
+
+    @inline(__always)
+    func value(_ stored: StoredValue) -> RecordValue {
+        switch stored.tag {
+        case .null: return .null
+        case .integer: return .integer(stored.bits)
+        case .real: return .real(Double(bitPattern: UInt64(bitPattern: stored.bits)))
+        case .text: return .text(UnsafeRawBufferPointer(start: text + Int(stored.bits), count: Int(stored.length)))
+        }
+    }
+}
+
+/// A value in 16 bytes: an integer, a double's bits, or where its text lies in the batch's bytes.
+struct StoredValue: BitwiseCopyable {
+    enum Tag: UInt8, BitwiseCopyable { case null, integer, real, text }
+
+    /// The integer, the double's bit pattern, or the text's offset.
+    var bits: Int64
+    var length: UInt32
+    var tag: Tag
+
+    static let null = StoredValue(bits: 0, length: 0, tag: .null)
+}
+
+/// A to-one or set member: the target's key and key ID, and the target occurrence's ordinal when it
+/// was embedded (-1 when given by key only). An absent to-one relationship is `isPresent == false`.
+struct StoredReference: BitwiseCopyable {
+    var key: StoredValue
+    var embeddedOrdinal: Int
+    var keyID: Int32
+    var isPresent: Bool
+
+    static let absent = StoredReference(key: .null, embeddedOrdinal: -1, keyID: -1, isPresent: false)
+}
+
+/// Where one occurrence's parts lie: its key, then ranges of values (attributes), references (to-one,
+/// then every set's members) and set ends.
+struct OccurrenceHeader: BitwiseCopyable {
+    var key: StoredValue
+    var ordinal: Int
+    var unit: Int
+    var keyID: Int32
+    var entity: Int32
+    var valueStart: Int32
+    var referenceStart: Int32
+    var setStart: Int32
+    var attributeCount: UInt16
+    var toOneCount: UInt16
+    var setCount: UInt16
+}

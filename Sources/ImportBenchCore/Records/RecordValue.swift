@@ -1,0 +1,32 @@
+import ImportBenchStore
+
+/// A value as a batch holds it. Text is lent: it points into the batch's bytes and is valid while
+/// the batch lives, so strategies bind it without a copy; `databaseValue` makes an owned copy.
+public enum RecordValue {
+    case null
+    case integer(Int64)
+    case real(Double)
+    case text(UnsafeRawBufferPointer)
+
+    public var databaseValue: DatabaseValue {
+        switch self {
+        case .null: return .null
+        case .integer(let value): return .integer(value)
+        case .real(let value): return .real(value)
+        case .text(let bytes): return .text(String(decoding: bytes, as: UTF8.self))
+        }
+    }
+}
+
+extension Statement {
+    /// Text is bound in place (`bindBorrowedText`): the batch outlives the statement's execution.
+    @inline(__always)
+    func bind(_ value: RecordValue, at index: Int32) {
+        switch value {
+        case .null: bindNull(at: index)
+        case .integer(let integer): bind(integer, at: index)
+        case .real(let real): bind(real, at: index)
+        case .text(let bytes): bindBorrowedText(bytes, at: index)
+        }
+    }
+}

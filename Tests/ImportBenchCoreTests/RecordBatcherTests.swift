@@ -1,0 +1,102 @@
+import Foundation
+import ImportBenchStore
+import Testing
+
+@testable import ImportBenchCore
+
+@Suite("Record batcher and builder")
+struct RecordBatcherTests {
+    let chat = ChatScenario()
+
+    /// Everything a strategy can read of an occurrence, ordinal, unit and key IDs included.
+    static func fingerprint(_ occurrence: BatchOccurrence) -> String {
+        func reference(_ reference: BatchReference?) -> String {
+            guard let reference else { return "nil" }
+            return "\(reference.key.databaseValue)#\(reference.keyID)@\(reference.embeddedOrdinal.map(String.init) ?? "-")"
+        }
+        return "\(occurrence.ordinal) u\(occurrence.unit) e\(occurrence.entity) \(occurrence.key.databaseValue)#\(occurrence.keyID) "
+            + "\(occurrence.attributes.map(\.databaseValue)) \(occurrence.toOne.map(reference)) "
+            + "\(occurrence.manyToMany.map { $0.map(reference) })"
+    }
+
+    /// Every batch's size and its occurrences' fingerprints.
+    func batches(_ reader: any RecordReader, _ batchSize: BatchSize) throws -> (sizes: [Int], occurrences: [String]) {
+        let batcher = RecordBatcher(reader: reader, batchSize: batchSize, schema: chat.schema)
+        var sizes: [Int] = []
+        var occurrences: [String] = []
+        while let batch = try batcher.next() {
+            sizes.append(batch.occurrences.count)
+            occurrences += batch.occurrences.map(Self.fingerprint)
+        }
+        return (sizes, occurrences)
+    }
+
+    /// A reader that offers only `nextUnit`, so the batcher takes the `RecordUnit` path.
+    final class UnitsOnly: RecordReader {
+        let reader: any RecordReader
+        init(_ reader: any RecordReader) { self.reader = reader }
+        func nextUnit() throws -> RecordUnit? { try reader.nextUnit() }
+    }
+
+    @Test("batches of any size hold the same occurrences, cut exactly at the batch size, units straddling them",
+          arguments: [BatchSize.occurrences(1), .occurrences(7), .occurrences(250)])
+    func anyBatchSize(batchSize: BatchSize) throws {
+        try withGeneratedChatPayload(scale: 0.04, seed: 3) { path, _ in
+            let whole = try batches(chat.openReader(path: path), .all)
+            let cut = try batches(chat.openReader(path: path), batchSize)
+            guard case .occurrences(let size) = batchSize else { return }
+            #expect(whole.sizes.count == 1)
+            #expect(whole.occurrences.count > 1_000)
+            #expect(cut.occurrences == whole.occurrences)
+            #expect(cut.sizes.dropLast().allSatisfy { $0 == size })
+            #expect(cut.sizes.count == (whole.occurrences.count + size - 1) / size)
+        }
+    }
+
+    @Test("the builder path and the RecordUnit path give the same batches")
+    func unitPathAgrees() throws {
+        try withGeneratedChatPayload(scale: 0.04, seed: 4) { path, _ in
+            let direct = try batches(chat.openReader(path: path), .occurrences(300))
+            let viaUnits = try batches(UnitsOnly(chat.openReader(path: path)), .occurrences(300))
+            #expect(direct.occurrences.count > 1_000)
+            #expect(viaUnits.occurrences == direct.occurrences)
+            #expect(viaUnits.sizes == direct.sizes)
+        }
+    }
+
+    @Test("a channel skipped half-way through leaves nothing in the batch: ordinals and units stay consecutive")
+    func skippedUnitLeavesNothing() throws {
+        // Channel b fails on its second message, after its first message's occurrences were written.
+        let bad = #"{"channel":{"cid":"messaging:b"},"messages":[{"id":"b-m1","user":{"id":"u7"}},{"id":"b-m2","user":{"id":7}}]}"#
+        let (bytes, _) = BadPayloadTests.chatPayload(around: Array(bad.utf8))
+        let clean = Array((#"{"channels":["# + BadPayloadTests.goodChannel("a") + "," + BadPayloadTests.goodChannel("c") + "]}").utf8)
+        try withTemporaryPayloadDirectory { directory in
+            let skipping = directory.path("bad.json")
+            let expected = directory.path("clean.json")
+            try Data(bytes).write(to: URL(fileURLWithPath: skipping))
+            try Data(clean).write(to: URL(fileURLWithPath: expected))
+            let reader = try chat.openReader(path: skipping, onError: .skip)
+            let read = try batches(reader, .occurrences(4))
+            #expect(reader.skippedRecords == ["malformed channel": 1])
+            #expect(read.occurrences == (try batches(chat.openReader(path: expected), .occurrences(4))).occurrences)
+            #expect(!read.occurrences.contains { $0.contains("u7") })
+        }
+    }
+}
+
+@Suite("Decode measurement")
+struct DecodeMeasurementTests {
+    @Test("it reads every unit and occurrence an import reads, in as many batches")
+    func countsWhatAnImportReads() throws {
+        let chat = ChatScenario()
+        try withGeneratedChatPayload(scale: 0.04, seed: 2) { path, data in
+            let facts = try PayloadFacts(reader: chat.openReader(path: path), schema: chat.schema)
+            let measured = try DecodeMeasurement.measure(scenario: chat, path: path, batchSize: .occurrences(100), onError: .fail)
+            #expect(measured.occurrences == facts.occurrences.count)
+            #expect(measured.batches == (facts.occurrences.count + 99) / 100)
+            #expect(measured.units == 2)
+            #expect(measured.payloadBytes == Int64(data.count))
+            #expect(measured.seconds > 0)
+        }
+    }
+}
