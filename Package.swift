@@ -27,12 +27,14 @@ let package = Package(
         ),
         // SQLite's own price for a store's rows, in plain C: what the harness's times are set against.
         .target(name: "CReference", linkerSettings: [.linkedLibrary("sqlite3")]),
+        // The CPU instructions the decoder's hot loop needs and Swift cannot spell (prefetch).
+        .target(name: "CHotPath"),
         // The counted SQLite layer: knows SQL and counters, nothing of strategies.
         .target(name: "ImportBenchStore", dependencies: ["CSQLite"]),
         // Schema, records, scenarios, payload readers, strategies, runner, verifier, meters, reader probe.
         .target(
             name: "ImportBenchCore",
-            dependencies: ["ImportBenchStore", "CJemalloc", "CReference", .product(name: "Histogram", package: "hdrhistogram-swift")]),
+            dependencies: ["ImportBenchStore", "CJemalloc", "CReference", "CHotPath", .product(name: "Histogram", package: "hdrhistogram-swift")]),
         // Reporters: know only results.
         .target(name: "ImportBenchReport", dependencies: ["ImportBenchCore"]),
         // Commands: parse arguments, call the core, hand results to reporters, map outcomes to exit codes.

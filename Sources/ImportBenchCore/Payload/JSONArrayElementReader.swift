@@ -114,8 +114,38 @@ public final class JSONArrayElementReader {
         storage.deallocate()
     }
 
+    /// An element as `next()` hands it over.
+    public enum Element {
+        /// Parsed in place: its tape borrows the read buffer, so it is valid until the next call.
+        case parsed(JSONTape, index: Int)
+        /// Delimited and copied, not parsed yet.
+        case delimited(JSONArrayElement)
+
+        public var index: Int {
+            switch self {
+            case .parsed(_, let index): return index
+            case .delimited(let element): return element.index
+            }
+        }
+
+        public var byteOffset: Int {
+            switch self {
+            case .parsed(let tape, _): return tape.baseOffset
+            case .delimited(let element): return element.byteOffset
+            }
+        }
+
+        /// The element's JSON text.
+        public var text: String {
+            switch self {
+            case .parsed(let tape, _): return String(decoding: tape.bytes, as: UTF8.self)
+            case .delimited(let element): return String(decoding: element.bytes, as: UTF8.self)
+            }
+        }
+    }
+
     /// The next element, or nil once the array has ended and the rest of the document checked.
-    public func next() throws -> JSONArrayElement? {
+    public func next() throws -> Element? {
         if let failure { throw failure }
         do {
             return try advance()
@@ -127,7 +157,7 @@ public final class JSONArrayElementReader {
 
     // MARK: Elements
 
-    private func advance() throws -> JSONArrayElement? {
+    private func advance() throws -> Element? {
         switch phase {
         case .finished:
             return nil
@@ -161,6 +191,7 @@ public final class JSONArrayElementReader {
         }
         retainedStart = position
         defer { retainedStart = nil }
+        if let parsed = try parseInPlace() { return parsed }
         try skipValue(context: elementPath(nextIndex))
         guard let start = retainedStart else {
             throw failure(expected: "the start of element \(nextIndex)", found: "a lost scan position")
@@ -169,7 +200,32 @@ public final class JSONArrayElementReader {
             index: nextIndex, byteOffset: storageFileOffset + start,
             bytes: Data(bytes: storage + start, count: position - start))
         nextIndex += 1
-        return element
+        return .delimited(element)
+    }
+
+    /// The fast path: the element parsed where it lies in the buffer, reading on (doubling what
+    /// is buffered each time, so an element is parsed at most about twice over) while it may go on
+    /// past the buffer's end. Nil for anything else (a scalar, a damaged element, the end of the
+    /// file), which goes the checked way: delimit the element first, then parse a copy.
+    private func parseInPlace() throws -> Element? {
+        while true {
+            let parse = JSONTape.parsingPrefix(
+                of: UnsafeBufferPointer(start: storage + position, count: count - position),
+                baseOffset: storageFileOffset + position, file: path, recordPath: elementPath(nextIndex))
+            switch parse {
+            case .parsed(let tape, let length):
+                position += length
+                defer { nextIndex += 1 }
+                return .parsed(tape, index: nextIndex)
+            case .invalid:
+                return nil
+            case .needsMoreBytes:
+                let buffered = count - position
+                while count - position < 2 * buffered {
+                    guard try refill() else { return nil }
+                }
+            }
+        }
     }
 
     private func closeArray() throws {
@@ -333,6 +389,16 @@ public final class JSONArrayElementReader {
             let end = count
             let bytes = storage
             while index < end {
+                if inString, index + 8 <= end {
+                    // Eight bytes at a time to the next quote or backslash: most of a payload is string content.
+                    let word = UInt64(littleEndian: UnsafeRawPointer(bytes + index).loadUnaligned(as: UInt64.self))
+                    let found = Self.quoteOrBackslashMask(word)
+                    if found == 0 {
+                        index += 8
+                        continue
+                    }
+                    index += found.trailingZeroBitCount &>> 3
+                }
                 let byte = bytes[index]
                 if inString {
                     if byte == .backslash {
@@ -385,6 +451,16 @@ public final class JSONArrayElementReader {
             }
             index = position + overshoot
         }
+    }
+
+    /// The high bit of each byte of `word` (first byte lowest) that may be '"' or '\\': the "has zero
+    /// byte" bit trick. Its false positives only sit above a true one, so the lowest set bit is exact.
+    @inline(__always)
+    private static func quoteOrBackslashMask(_ word: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let quotes = word ^ (ones &* UInt64(UInt8.quote))
+        let backslashes = word ^ (ones &* UInt64(UInt8.backslash))
+        return ((quotes &- ones) & ~quotes | (backslashes &- ones) & ~backslashes) & 0x8080_8080_8080_8080
     }
 
     /// Numbers and literals: consumed up to the next delimiter, with literals checked exactly outside

@@ -55,8 +55,13 @@ struct JSONRecordStream {
 
     /// What `decode` made of the element, or nil when it was skipped.
     private mutating func decoded<Decoded>(
-        _ element: JSONArrayElement, _ decode: (JSONTape) throws -> Decoded
+        _ next: JSONArrayElementReader.Element, _ decode: (JSONTape) throws -> Decoded
     ) throws -> Decoded? {
+        let element: JSONArrayElement
+        switch next {
+        case .parsed(let tape, _): return try decoded(tape, decode)
+        case .delimited(let delimited): element = delimited
+        }
         let recordPath = elements.elementPath(element.index)
         let tape: JSONTape
         do {
@@ -72,6 +77,10 @@ struct JSONRecordStream {
             try errors.skip(error, reason: reason)
             return nil
         }
+        return try decoded(tape, decode)
+    }
+
+    private mutating func decoded<Decoded>(_ tape: JSONTape, _ decode: (JSONTape) throws -> Decoded) throws -> Decoded? {
         do {
             return try decode(tape)
         } catch let error as PayloadError {

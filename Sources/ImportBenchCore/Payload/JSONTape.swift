@@ -9,9 +9,9 @@ import Foundation
 /// most `maximumDepth`, nothing but whitespace after it), so reading a field can only fail on its
 /// type or on its key being repeated with another value. Every failure is a `PayloadError` with the file, the absolute byte offset (`baseOffset` plus
 /// the position in `bytes`) and the record path below `recordPath`.
-public final class JSONTape: @unchecked Sendable {
-    // @unchecked: the two buffers are written only during init and freed only in deinit.
-
+///
+/// Not Sendable: lookups update a hint (see `lookupHint`), so a tape belongs to one thread.
+public final class JSONTape {
     /// Deeper nesting is refused; the parser keeps its own stack, so this bounds memory, not recursion.
     public static let maximumDepth = 512
 
@@ -23,6 +23,8 @@ public final class JSONTape: @unchecked Sendable {
     /// The value's bytes and its tokens, in buffers the tape owns: lookups then read them without
     /// bounds checks or reference counting, which the parser's invariants make safe.
     let bytes: UnsafeBufferPointer<UInt8>
+    /// False when the bytes are lent (`parsingPrefix`): the lender frees them.
+    private let ownsBytes: Bool
     let tokens: UnsafeBufferPointer<JSONToken>
     /// Where the last lookup in an object without repeated keys found its member. Readers ask for
     /// members mostly in document order, so the next search in that object starts after it and an
@@ -54,7 +56,7 @@ public final class JSONTape: @unchecked Sendable {
     }
 
     /// Takes ownership of `ownedBytes`, freeing them if parsing fails.
-    private init(
+    private convenience init(
         ownedBytes: UnsafeMutableBufferPointer<UInt8>, baseOffset: Int, file: String, recordPath: String
     ) throws(PayloadError) {
         let input = UnsafeBufferPointer(ownedBytes)
@@ -68,24 +70,72 @@ public final class JSONTape: @unchecked Sendable {
         var parser = JSONTapeParser(input: input, baseOffset: baseOffset, file: file, recordPath: recordPath)
         let parsed: UnsafeBufferPointer<JSONToken>
         do {
-            parsed = try parser.parse()
+            parsed = try parser.parse(prefix: false)
             parser.deallocate(keepingTokens: true)
         } catch {
             parser.deallocate(keepingTokens: false)
             ownedBytes.deallocate()
             throw error
         }
+        self.init(bytes: input, ownsBytes: true, tokens: parsed, baseOffset: baseOffset, file: file, recordPath: recordPath)
+    }
+
+    private init(
+        bytes: UnsafeBufferPointer<UInt8>, ownsBytes: Bool, tokens: UnsafeBufferPointer<JSONToken>, baseOffset: Int,
+        file: String, recordPath: String
+    ) {
         self.file = file
         self.baseOffset = baseOffset
         self.recordPath = recordPath
-        bytes = input
-        tokens = parsed
+        self.bytes = bytes
+        self.ownsBytes = ownsBytes
+        self.tokens = tokens
         lookupHint = .allocate(capacity: 1)
         lookupHint.initialize(to: LookupHint())
     }
 
+    /// What `parsingPrefix` made of a buffer.
+    enum PrefixParse {
+        case parsed(JSONTape, length: Int)
+        /// The value may go on past the buffer's end (or be broken right at it): more bytes decide.
+        case needsMoreBytes
+        /// Not an object or array, or broken within the buffer.
+        case invalid
+    }
+
+    /// Parses the object or array at the start of `bytes` where it lies, without copying: the fast
+    /// path of a streamed array, whose read buffer holds the element and what follows it. The
+    /// caller keeps `bytes` alive and unchanged while the tape lives. When it is `invalid`, the
+    /// caller takes the checked path (delimit the element, copy it, parse it alone), which gives
+    /// the error; errors are not built here.
+    static func parsingPrefix(
+        of bytes: UnsafeBufferPointer<UInt8>, baseOffset: Int, file: String, recordPath: String
+    ) -> PrefixParse {
+        guard let first = bytes.first, first == .openBrace || first == .openBracket else {
+            return bytes.isEmpty ? .needsMoreBytes : .invalid
+        }
+        guard bytes.count < Int(UInt32.max) else { return .invalid }
+        var parser = JSONTapeParser(input: bytes, baseOffset: baseOffset, file: file, recordPath: recordPath)
+        let tokens: UnsafeBufferPointer<JSONToken>
+        do {
+            tokens = try parser.parse(prefix: true)
+        } catch {
+            parser.deallocate(keepingTokens: false)
+            // A check looks at most a few bytes ahead (an escape, a UTF-8 sequence, a literal), so a
+            // failure that close to the end may be the buffer's end, not the value's.
+            let nearEnd = (error.byteOffset ?? 0) - baseOffset >= bytes.count - 16
+            return nearEnd ? .needsMoreBytes : .invalid
+        }
+        parser.deallocate(keepingTokens: true)
+        let length = parser.position
+        let tape = JSONTape(
+            bytes: UnsafeBufferPointer(rebasing: bytes[..<length]), ownsBytes: false, tokens: tokens,
+            baseOffset: baseOffset, file: file, recordPath: recordPath)
+        return .parsed(tape, length: length)
+    }
+
     deinit {
-        bytes.deallocate()
+        if ownsBytes { bytes.deallocate() }
         tokens.deallocate()
         lookupHint.deallocate()
     }
@@ -478,7 +528,8 @@ private struct JSONTapeParser {
         if !keepingTokens { tokens.deallocate() }
     }
 
-    mutating func parse() throws(PayloadError) -> UnsafeBufferPointer<JSONToken> {
+    /// With `prefix`, the value may be followed by anything: `position` is then its length.
+    mutating func parse(prefix: Bool) throws(PayloadError) -> UnsafeBufferPointer<JSONToken> {
         var justOpened = try beginValue()
         while depth > 0 {
             let container = Int(openContainers[depth - 1])
@@ -506,9 +557,11 @@ private struct JSONTapeParser {
             if isObject { try beginMember(of: container, firstInObject: justOpened) }
             justOpened = try beginValue()
         }
-        skipWhitespace()
-        guard position == input.count else {
-            throw failure(expected: "nothing after the value", found: input[position])
+        if !prefix {
+            skipWhitespace()
+            guard position == input.count else {
+                throw failure(expected: "nothing after the value", found: input[position])
+            }
         }
         return UnsafeBufferPointer(start: tokens, count: tokenCount)
     }

@@ -1,7 +1,7 @@
 /// A value of a `JSONTape`: a position in it, cheap to copy. Accessors check the kind and throw a
 /// `PayloadError` naming the value's byte offset and record path when it is not the one asked for
 /// (JSON null included: absent-or-null is the business of `JSONObject`).
-public struct JSONValue: Sendable {
+public struct JSONValue {
     public let tape: JSONTape
     let index: Int
 
@@ -137,7 +137,7 @@ extension JSONTape {
 
 /// An object value's members, found by linear scan: payload objects are small, and a scan over
 /// adjacent tokens beats building a dictionary nobody reuses.
-public struct JSONObject: Sendable, Sequence {
+public struct JSONObject: Sequence {
     public let value: JSONValue
 
     public var count: Int { Int(value.token.count) }
@@ -209,7 +209,7 @@ public struct JSONObject: Sendable, Sequence {
             found: found)
     }
 
-    public struct Member: Sendable {
+    public struct Member {
         public let key: String
         public let value: JSONValue
     }
@@ -238,7 +238,7 @@ public struct JSONObject: Sendable, Sequence {
 }
 
 /// An array value's elements, in order.
-public struct JSONArray: Sendable, Sequence {
+public struct JSONArray: Sequence {
     public let value: JSONValue
 
     public var count: Int { Int(value.token.count) }

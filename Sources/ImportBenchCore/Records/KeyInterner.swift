@@ -1,3 +1,4 @@
+import CHotPath
 import Foundation
 import ImportBenchStore
 
@@ -41,12 +42,26 @@ public final class KeyInterner {
     /// The ID of a text key, given its UTF-8 bytes.
     @inline(__always)
     func id(entity: Int, text: UnsafeRawBufferPointer) -> Int32 {
-        tables[entity].id(tag: .text, bytes: text)
+        tables[entity].id(tag: .text, bytes: text, hash: KeyTable.hash(text, tag: .text))
+    }
+
+    /// The text key's hash, with its slot's cache line on the way: pass it to `id(entity:text:hash:)`
+    /// a little later. A new key's slot is a cache miss in a large table, and the work in between hides it.
+    @inline(__always)
+    func prefetch(entity: Int, text: UnsafeRawBufferPointer) -> UInt64 {
+        let hash = KeyTable.hash(text, tag: .text)
+        tables[entity].prefetch(hash)
+        return hash
+    }
+
+    @inline(__always)
+    func id(entity: Int, text: UnsafeRawBufferPointer, hash: UInt64) -> Int32 {
+        tables[entity].id(tag: .text, bytes: text, hash: hash)
     }
 
     /// The ID of a key that is not text: its 8 bytes (integer or double bits) stand for it.
     func id(entity: Int, tag: StoredValue.Tag, bits: Int64) -> Int32 {
-        withUnsafeBytes(of: bits.littleEndian) { tables[entity].id(tag: tag, bytes: $0) }
+        withUnsafeBytes(of: bits.littleEndian) { tables[entity].id(tag: tag, bytes: $0, hash: KeyTable.hash($0, tag: tag)) }
     }
 
     /// Remembers how many keys each entity has, for `forgetSinceMark()`.
@@ -104,8 +119,13 @@ struct KeyTable {
         slots.deallocate()
     }
 
-    mutating func id(tag: StoredValue.Tag, bytes key: UnsafeRawBufferPointer) -> Int32 {
-        let hash = Self.hash(key) ^ UInt64(tag.rawValue)
+    @inline(__always)
+    func prefetch(_ hash: UInt64) {
+        importbench_prefetch(slots + (Int(truncatingIfNeeded: hash) & (slotCount - 1)))
+    }
+
+    /// `hash` is `KeyTable.hash(key, tag: tag)`.
+    mutating func id(tag: StoredValue.Tag, bytes key: UnsafeRawBufferPointer, hash: UInt64) -> Int32 {
         let check = hash >> 32
         let mask = slotCount - 1
         var slot = Int(truncatingIfNeeded: hash) & mask
@@ -187,6 +207,11 @@ struct KeyTable {
         slots.deallocate()
         slots = grown
         slotCount = grownCount
+    }
+
+    @inline(__always)
+    static func hash(_ bytes: UnsafeRawBufferPointer, tag: StoredValue.Tag) -> UInt64 {
+        hash(bytes) ^ UInt64(tag.rawValue)
     }
 
     /// Eight bytes at a time, each word folded in with a multiply and the length last.

@@ -35,6 +35,8 @@ public final class RecordBuilder {
             key: .null, ordinal: 0, unit: 0, keyID: -1, entity: -1, valueStart: 0, referenceStart: 0, setStart: 0,
             attributeCount: 0, toOneCount: 0, setCount: 0)
         var inSets = false
+        /// The text key's hash, taken when the key was given (prefetching its slot); nil otherwise.
+        var keyHash: UInt64?
         /// Where the key being composed with `appendKeyText` starts in `text`.
         var composedKeyStart = -1
     }
@@ -118,6 +120,7 @@ public final class RecordBuilder {
         building.referenceStart = Int32(references.count)
         building.setStart = Int32(setEnds.count)
         state.pointee.inSets = false
+        state.pointee.keyHash = nil
     }
 
     /// Ends the occurrence: its key gets its ID, and the handle lets later occurrences of the unit refer to it.
@@ -129,16 +132,33 @@ public final class RecordBuilder {
         building.setCount = UInt16(setEnds.count - Int(building.setStart))
         building.ordinal = nextOrdinal
         building.unit = state.pointee.currentUnit
-        building.keyID = intern(building.key, entity: Int(building.entity))
+        building.keyID = internKey()
         precondition(references.count < Int(Int32.max) && values.count < Int(Int32.max), "a batch of over 2^31 values")
         headers.append(building)
         building.entity = -1
         return OccurrenceHandle(ordinal: building.ordinal)
     }
 
+    /// The building occurrence's key ID, with the hash taken when its key was given, if it was.
+    private func internKey() -> Int32 {
+        let key = building.key
+        guard key.tag == .text, let hash = state.pointee.keyHash else { return intern(key, entity: Int(building.entity)) }
+        return interner.id(entity: Int(building.entity), text: textBytes(key), hash: hash)
+    }
+
+    /// Hashes the building occurrence's text key now and starts loading its slot.
+    private func prefetchKey() {
+        state.pointee.keyHash = interner.prefetch(entity: Int(building.entity), text: textBytes(building.key))
+    }
+
+    @inline(__always)
+    private func textBytes(_ value: StoredValue) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(start: text.base + Int(value.bits), count: Int(value.length))
+    }
+
     private func intern(_ key: StoredValue, entity: Int) -> Int32 {
         if key.tag == .text {
-            return interner.id(entity: entity, text: UnsafeRawBufferPointer(start: text.base + Int(key.bits), count: Int(key.length)))
+            return interner.id(entity: entity, text: textBytes(key))
         }
         return interner.id(entity: entity, tag: key.tag, bits: key.bits)
     }
@@ -147,6 +167,7 @@ public final class RecordBuilder {
 
     public func key(text bytes: UnsafeRawBufferPointer) {
         building.key = store(bytes)
+        prefetchKey()
     }
 
     public func key(_ value: DatabaseValue) {
@@ -185,6 +206,7 @@ public final class RecordBuilder {
         precondition(state.pointee.composedKeyStart >= 0, "endKeyText() without beginKeyText()")
         building.key = StoredValue(bits: Int64(state.pointee.composedKeyStart), length: UInt32(text.count - state.pointee.composedKeyStart), tag: .text)
         state.pointee.composedKeyStart = -1
+        prefetchKey()
     }
 
     /// The text of a finished occurrence's key, to compose another key from; nil if it is not text.

@@ -27,7 +27,7 @@ final class JSONDecoderChatReader: RecordReader {
 
     func nextUnit() throws -> RecordUnit? {
         guard let element = try elements.next() else { return nil }
-        let decoded = try decoder.decode(ChatChannelElement.self, from: element.bytes)
+        let decoded = try decoder.decode(ChatChannelElement.self, from: Data(element.text.utf8))
         return RecordUnit(
             occurrences: occurrences(of: decoded), path: "channels[\(element.index)]", byteOffset: element.byteOffset)
     }
