@@ -124,6 +124,22 @@ struct JSONTapeTests {
         #expect(try tape("{\(json):1}").root.object()[text] != nil, "escaped keys match their decoded text")
     }
 
+    @Test("members are found in any lookup order, and absent keys (however alike) are not")
+    func lookupOrder() throws {
+        let keys = (0..<20).map { "key_\($0)_\(String(repeating: "x", count: $0))" }
+        let json = "{" + keys.enumerated().map { "\"\($1)\":\($0)" }.joined(separator: ",") + "}"
+        let object = try tape(json).root.object()
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<5 {
+            for (value, key) in keys.enumerated().shuffled(using: &generator) {
+                #expect(try object.int64(key) == Int64(value))
+                #expect(try object.int64(key + "y") == nil)
+                #expect(try object.int64("k" + key) == nil)
+                #expect(try object.int64(String(key.dropLast()) + "z") == nil)
+            }
+        }
+    }
+
     @Test("finds a quote or escape at every position of an eight-byte word")
     func wordBoundaries() throws {
         for length in 0..<20 {

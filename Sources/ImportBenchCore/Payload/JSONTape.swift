@@ -167,6 +167,8 @@ public final class JSONTape {
         let mayRepeat = tokens[object].flags.contains(.mayRepeatKeys)
         let count = Int(tokens[object].count)
         if !mayRepeat {
+            // No key has escapes here, so bytes as written are bytes as read.
+            guard tokens[object].keyBits & JSONToken.keyBit(wanted) != 0 else { return (-1, nil) }
             // From the hint to the end, then from the start to the hint.
             let hint = lookupHint.pointee
             let resume = hint.object == object && hint.remaining > 0
@@ -273,10 +275,21 @@ public final class JSONTape {
         }
         let length = Int(token.end) - Int(token.start) - 2
         guard length == wanted.count else { return false }
-        // Keys are short: a plain loop beats a call to memcmp.
-        let keyStart = Int(token.start) + 1
-        for offset in 0..<length where bytes[keyStart + offset] != wanted[offset] {
-            return false
+        guard length > 0, let keyBase = bytes.baseAddress, let wantedBase = wanted.baseAddress else { return true }
+        // Eight bytes at a time, then the rest: keys are short, so no call to memcmp.
+        let key = UnsafeRawPointer(keyBase + Int(token.start) + 1)
+        let other = UnsafeRawPointer(wantedBase)
+        var offset = 0
+        while offset + 8 <= length {
+            guard key.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                == other.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            else { return false }
+            offset += 8
+        }
+        while offset < length {
+            guard key.load(fromByteOffset: offset, as: UInt8.self) == other.load(fromByteOffset: offset, as: UInt8.self)
+            else { return false }
+            offset += 1
         }
         return true
     }
@@ -455,6 +468,9 @@ struct JSONToken: Sendable {
     var next: UInt32
     var kind: JSONKind
     var flags: JSONTokenFlags
+    /// Objects: one bit per key, from its length and first and last bytes (`keyBit`), so most
+    /// lookups of an absent key end without comparing any.
+    var keyBits: UInt16 = 0
 
     static func scalar(_ kind: JSONKind, start: Int, end: Int, index: Int, flags: JSONTokenFlags) -> JSONToken {
         JSONToken(
@@ -467,6 +483,13 @@ struct JSONToken: Sendable {
         JSONToken(
             start: UInt32(truncatingIfNeeded: start), endOrCount: 0, next: 0, kind: isObject ? .object : .array,
             flags: [])
+    }
+
+    /// The key's bit in its object's `keyBits`, from its bytes as written (unescaped keys only).
+    @inline(__always)
+    static func keyBit(_ key: UnsafeBufferPointer<UInt8>) -> UInt16 {
+        guard let first = key.first, let last = key.last else { return 1 }
+        return 1 << ((UInt(key.count) &* 7 &+ UInt(first) &+ UInt(last) &* 3) & 15)
     }
 
     /// One past the last byte of a scalar.
@@ -616,6 +639,7 @@ private struct JSONTapeParser {
         let seen = tokens[object].next
         tokens[object].next = seen | bit
         if seen & bit != 0 || flags.contains(.hasEscapes) { markIfKeyRepeats(object: object) }
+        tokens[object].keyBits |= JSONToken.keyBit(UnsafeBufferPointer(rebasing: input[(start + 1)..<(position - 1)]))
         skipWhitespace()
         guard position < input.count else { throw truncated(expected: "':' after a key") }
         guard input[position] == .colon else { throw failure(expected: "':' after a key", found: input[position]) }

@@ -73,14 +73,16 @@ public final class ChatPayloadReader: RecordReader {
         let members = try element.optional("members")?.array()
         let reads = try element.optional("read")?.array()
 
+        // Members are looked up in the order payloads write them, which is what lookups are fastest in.
+        let id = try channel["id"]
+        let kind = try channel["type"]
+        let name = try channel["name"]
+        let createdAt = try channel["created_at"]
+        let updatedAt = try channel["updated_at"]
         let creator = try channel.optional("created_by").map { try appendUser($0.object(), to: builder) }
         builder.begin(entity: entities.channel)
         try cid.withString { builder.key(text: $0) }
-        try text(channel, "id", builder)
-        try text(channel, "type", builder)
-        try text(channel, "name", builder)
-        try text(channel, "created_at", builder)
-        try text(channel, "updated_at", builder)
+        for attribute in [id, kind, name, createdAt, updatedAt] { try text(attribute, builder) }
         try integer(element, "watcher_count", builder)
         reference(to: creator, builder)
         let channelHandle = builder.finish()
@@ -120,8 +122,14 @@ public final class ChatPayloadReader: RecordReader {
     }
 
     private func appendMessage(_ message: JSONObject, channel: OccurrenceHandle, to builder: RecordBuilder) throws {
+        // Members are looked up in the order payloads write them, which is what lookups are fastest in.
         let id = try message.required("id")
+        let body = try message["text"]
+        let kind = try message["type"]
+        let createdAt = try message["created_at"]
+        let updatedAt = try message["updated_at"]
         let user = try message.optional("user")
+        let quoted = try message.optional("quoted_message_id")
         let attachments = try message.optional("attachments")?.array()
         let reactions = try message.optional("latest_reactions")?.array()
         let mentionedUsers = try message.optional("mentioned_users")?.array()
@@ -143,15 +151,13 @@ public final class ChatPayloadReader: RecordReader {
         }
         builder.begin(entity: entities.message)
         try id.withString { builder.key(text: $0) }
-        try text(message, "text", builder)
-        try text(message, "type", builder)
-        try text(message, "created_at", builder)
-        try text(message, "updated_at", builder)
+        try text(body, builder)
+        try text(kind, builder)
+        try text(createdAt, builder)
+        try text(updatedAt, builder)
         builder.reference(to: channel)
         reference(to: author, builder)
-        try message.withString("quoted_message_id") { quoted in
-            if let quoted { builder.reference(keyText: quoted) } else { builder.noReference() }
-        }
+        if let quoted { try quoted.withString { builder.reference(keyText: $0) } } else { builder.noReference() }
         builder.beginSet()
         for user in mentioned { builder.reference(to: user) }
         let messageHandle = builder.finish()
@@ -231,6 +237,12 @@ public final class ChatPayloadReader: RecordReader {
         try object.withString(key) { bytes in
             if let bytes { builder.text(bytes) } else { builder.null() }
         }
+    }
+
+    /// The value as text; NULL when absent or null.
+    @inline(__always)
+    private func text(_ value: JSONValue?, _ builder: RecordBuilder) throws {
+        if let value, !value.isNull { try value.withString { builder.text($0) } } else { builder.null() }
     }
 
     /// The member as an integer; NULL when absent or null.
