@@ -1,3 +1,5 @@
+import Foundation
+
 /// A growable array of plain values in memory it manages by hand: appending neither checks
 /// uniqueness nor counts references, and the memory can change owner (builder to batch) without a
 /// copy. The owner calls `free()` once; until then the elements stay where `base` says.
@@ -8,7 +10,10 @@ struct PODArray<Element: BitwiseCopyable> {
 
     init(capacity: Int = 64) {
         self.capacity = max(capacity, 1)
-        base = .allocate(capacity: self.capacity)
+        guard let memory = malloc(self.capacity * MemoryLayout<Element>.stride) else {
+            fatalError("out of memory allocating a record buffer")
+        }
+        base = memory.bindMemory(to: Element.self, capacity: self.capacity)
     }
 
     @inline(__always)
@@ -37,17 +42,20 @@ struct PODArray<Element: BitwiseCopyable> {
         count = min(count, max(newCount, 0))
     }
 
+    /// Through `realloc`: plain values may move as bytes, and the allocator can often grow a large
+    /// block where it lies instead of copying it (a whole payload's text in one batch is hundreds of MB).
+    @inline(never)
     private mutating func grow(to needed: Int) {
         var newCapacity = capacity * 2
         while newCapacity < needed { newCapacity *= 2 }
-        let grown = UnsafeMutablePointer<Element>.allocate(capacity: newCapacity)
-        grown.moveInitialize(from: base, count: count)
-        base.deallocate()
-        base = grown
+        guard let grown = realloc(base, newCapacity * MemoryLayout<Element>.stride) else {
+            fatalError("out of memory growing a record buffer to \(newCapacity * MemoryLayout<Element>.stride) bytes")
+        }
+        base = grown.bindMemory(to: Element.self, capacity: newCapacity)
         capacity = newCapacity
     }
 
     func free() {
-        base.deallocate()
+        Foundation.free(base)
     }
 }

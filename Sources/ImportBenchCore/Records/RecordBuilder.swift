@@ -331,11 +331,14 @@ public final class RecordBuilder {
     /// batch's storage holds nothing it does not own.
     func cut(first count: Int, index: Int) -> RecordBatch {
         precondition(building.entity < 0 && count <= headers.count, "cut inside an occurrence, or past the end")
-        var keptHeaders = PODArray<OccurrenceHeader>(capacity: headers.capacity)
-        var keptValues = PODArray<StoredValue>(capacity: values.capacity)
-        var keptReferences = PODArray<StoredReference>(capacity: references.capacity)
-        var keptSetEnds = PODArray<Int32>(capacity: setEnds.capacity)
-        var keptText = PODArray<UInt8>(capacity: text.capacity)
+        // Sized for twice the occurrences that stay: the batch's storage keeps the large buffers.
+        let share = Double(headers.count - count) / Double(max(headers.count, 1))
+        func room(_ used: Int, _ minimum: Int) -> Int { max(minimum, Int(Double(used) * share * 2)) }
+        var keptHeaders = PODArray<OccurrenceHeader>(capacity: room(headers.count, 1024))
+        var keptValues = PODArray<StoredValue>(capacity: room(values.count, 4096))
+        var keptReferences = PODArray<StoredReference>(capacity: room(references.count, 2048))
+        var keptSetEnds = PODArray<Int32>(capacity: room(setEnds.count, 256))
+        var keptText = PODArray<UInt8>(capacity: room(text.count, 1 << 16))
         if count < headers.count {
             func copy(_ value: StoredValue) -> StoredValue {
                 guard value.tag == .text else { return value }
