@@ -24,6 +24,18 @@ public final class ProductsPayloadReader: RecordReader {
         try records.nextUnit { try unit(of: $0) }
     }
 
+    /// The import's path: values go from the tape straight into the builder.
+    public func readUnit(into builder: RecordBuilder) throws -> Bool {
+        try records.readUnit(into: builder) { tape in
+            let product = try tape.root.object()
+            let key = try product.required("serialCode")
+            builder.begin(entity: entity)
+            try key.withString { builder.key(text: $0) }
+            for attribute in attributes { try product.write(attribute.name, to: builder, as: attribute.type) }
+            builder.finish()
+        }
+    }
+
     public var skippedRecords: [String: Int] { records.errors.skippedRecords }
     public var skippedErrors: [PayloadError] { records.errors.skippedErrors }
 

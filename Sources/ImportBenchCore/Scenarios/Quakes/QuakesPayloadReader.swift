@@ -26,6 +26,28 @@ public final class QuakesPayloadReader: RecordReader {
         try records.nextUnit { try unit(of: $0) }
     }
 
+    /// The import's path: the same values as `nextUnit`'s, from the tape straight into the builder.
+    public func readUnit(into builder: RecordBuilder) throws -> Bool {
+        try records.readUnit(into: builder) { tape in
+            let feature = try tape.root.object()
+            let id = try feature.required("id")
+            builder.begin(entity: entity)
+            if id.kind == .number {
+                builder.key(.text(String(try id.int64())))
+            } else {
+                try id.withString { builder.key(text: $0) }
+            }
+            if let object = try feature["properties"], !object.isNull {
+                let properties = try object.object()
+                for attribute in self.properties { try properties.write(attribute.name, to: builder, as: attribute.type) }
+            } else {
+                for _ in properties { builder.null() }
+            }
+            for coordinate in try coordinates(of: feature) { builder.value(coordinate) }
+            builder.finish()
+        }
+    }
+
     public var skippedRecords: [String: Int] { records.errors.skippedRecords }
     public var skippedErrors: [PayloadError] { records.errors.skippedErrors }
 
