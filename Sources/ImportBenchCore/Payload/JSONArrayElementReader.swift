@@ -74,6 +74,10 @@ public struct JSONArrayElement: Sendable {
 public final class JSONArrayElementReader {
     public let path: String
     public let arrayPath: [String]
+    /// `arrayPath` as record paths begin: `channels`, or empty for a top-level array.
+    private let arrayPathText: String
+    /// Reused by every element parsed in place; a tape handed out is valid until the next element.
+    private let workspace = JSONTapeWorkspace()
 
     private let chunkSize: Int
     private let descriptor: Int32
@@ -103,6 +107,7 @@ public final class JSONArrayElementReader {
         }
         self.path = path
         self.arrayPath = arrayPath
+        arrayPathText = arrayPath.joined(separator: ".")
         self.descriptor = descriptor
         self.chunkSize = max(chunkSize, 1)
         capacity = max(self.chunkSize * 2, 64)
@@ -211,7 +216,8 @@ public final class JSONArrayElementReader {
         while true {
             let parse = JSONTape.parsingPrefix(
                 of: UnsafeBufferPointer(start: storage + position, count: count - position),
-                baseOffset: storageFileOffset + position, file: path, recordPath: elementPath(nextIndex))
+                baseOffset: storageFileOffset + position, file: path,
+                root: RecordPathRoot(prefix: arrayPathText, index: nextIndex), workspace: workspace)
             switch parse {
             case .parsed(let tape, let length):
                 position += length
@@ -240,7 +246,7 @@ public final class JSONArrayElementReader {
 
     /// The record path of element `index`: `channels[3]`, or `[3]` for a top-level array.
     func elementPath(_ index: Int) -> String {
-        "\(arrayPath.joined(separator: "."))[\(index)]"
+        RecordPathRoot(prefix: arrayPathText, index: index).text
     }
 
     // MARK: Navigation

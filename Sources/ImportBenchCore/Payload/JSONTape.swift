@@ -18,14 +18,18 @@ public final class JSONTape {
     public let file: String
     /// Offset of the value's first byte in the file.
     public let baseOffset: Int
-    /// Path of the value itself (`channels[3]`); member paths extend it.
-    public let recordPath: String
+    /// Path of the value itself (`channels[3]`); member paths extend it. Built only when asked
+    /// (error messages), not for every element.
+    public var recordPath: String { pathRoot.text }
+    private let pathRoot: RecordPathRoot
     /// The value's bytes and its tokens, in buffers the tape owns: lookups then read them without
     /// bounds checks or reference counting, which the parser's invariants make safe.
     let bytes: UnsafeBufferPointer<UInt8>
     /// False when the bytes are lent (`parsingPrefix`): the lender frees them.
     private let ownsBytes: Bool
     let tokens: UnsafeBufferPointer<JSONToken>
+    /// False when the tokens live in a `JSONTapeWorkspace`, reused for the next element.
+    private let ownsTokens: Bool
     /// Where the last lookup in an object without repeated keys found its member. Readers ask for
     /// members mostly in document order, so the next search in that object starts after it and an
     /// in-order read of an object costs one key comparison per member. Behind a pointer: a class's
@@ -67,7 +71,9 @@ public final class JSONTape {
                 file: file, byteOffset: baseOffset, path: recordPath, expected: "a value smaller than 4 GiB",
                 found: "\(input.count) bytes")
         }
-        var parser = JSONTapeParser(input: input, baseOffset: baseOffset, file: file, recordPath: recordPath)
+        var parser = JSONTapeParser(
+            input: input, baseOffset: baseOffset, file: file, root: RecordPathRoot(prefix: recordPath, index: nil),
+            workspace: nil)
         let parsed: UnsafeBufferPointer<JSONToken>
         do {
             parsed = try parser.parse(prefix: false)
@@ -77,19 +83,22 @@ public final class JSONTape {
             ownedBytes.deallocate()
             throw error
         }
-        self.init(bytes: input, ownsBytes: true, tokens: parsed, baseOffset: baseOffset, file: file, recordPath: recordPath)
+        self.init(
+            bytes: input, ownsBytes: true, tokens: parsed, ownsTokens: true, baseOffset: baseOffset, file: file,
+            root: RecordPathRoot(prefix: recordPath, index: nil))
     }
 
     private init(
-        bytes: UnsafeBufferPointer<UInt8>, ownsBytes: Bool, tokens: UnsafeBufferPointer<JSONToken>, baseOffset: Int,
-        file: String, recordPath: String
+        bytes: UnsafeBufferPointer<UInt8>, ownsBytes: Bool, tokens: UnsafeBufferPointer<JSONToken>, ownsTokens: Bool,
+        baseOffset: Int, file: String, root: RecordPathRoot
     ) {
         self.file = file
         self.baseOffset = baseOffset
-        self.recordPath = recordPath
+        pathRoot = root
         self.bytes = bytes
         self.ownsBytes = ownsBytes
         self.tokens = tokens
+        self.ownsTokens = ownsTokens
         lookupHint = .allocate(capacity: 1)
         lookupHint.initialize(to: LookupHint())
     }
@@ -108,35 +117,36 @@ public final class JSONTape {
     /// caller keeps `bytes` alive and unchanged while the tape lives. When it is `invalid`, the
     /// caller takes the checked path (delimit the element, copy it, parse it alone), which gives
     /// the error; errors are not built here.
+    /// The tape's tokens live in `workspace`: it is valid until the workspace parses again.
     static func parsingPrefix(
-        of bytes: UnsafeBufferPointer<UInt8>, baseOffset: Int, file: String, recordPath: String
+        of bytes: UnsafeBufferPointer<UInt8>, baseOffset: Int, file: String, root: RecordPathRoot,
+        workspace: JSONTapeWorkspace
     ) -> PrefixParse {
         guard let first = bytes.first, first == .openBrace || first == .openBracket else {
             return bytes.isEmpty ? .needsMoreBytes : .invalid
         }
         guard bytes.count < Int(UInt32.max) else { return .invalid }
-        var parser = JSONTapeParser(input: bytes, baseOffset: baseOffset, file: file, recordPath: recordPath)
+        var parser = JSONTapeParser(input: bytes, baseOffset: baseOffset, file: file, root: root, workspace: workspace)
+        defer { workspace.takeBack(from: parser) }
         let tokens: UnsafeBufferPointer<JSONToken>
         do {
             tokens = try parser.parse(prefix: true)
         } catch {
-            parser.deallocate(keepingTokens: false)
             // A check looks at most a few bytes ahead (an escape, a UTF-8 sequence, a literal), so a
             // failure that close to the end may be the buffer's end, not the value's.
             let nearEnd = (error.byteOffset ?? 0) - baseOffset >= bytes.count - 16
             return nearEnd ? .needsMoreBytes : .invalid
         }
-        parser.deallocate(keepingTokens: true)
         let length = parser.position
         let tape = JSONTape(
-            bytes: UnsafeBufferPointer(rebasing: bytes[..<length]), ownsBytes: false, tokens: tokens,
-            baseOffset: baseOffset, file: file, recordPath: recordPath)
+            bytes: UnsafeBufferPointer(rebasing: bytes[..<length]), ownsBytes: false, tokens: tokens, ownsTokens: false,
+            baseOffset: baseOffset, file: file, root: root)
         return .parsed(tape, length: length)
     }
 
     deinit {
         if ownsBytes { bytes.deallocate() }
-        tokens.deallocate()
+        if ownsTokens { tokens.deallocate() }
         lookupHint.deallocate()
     }
 
@@ -517,36 +527,84 @@ struct JSONTokenFlags: OptionSet, Sendable {
 
 // MARK: - Parser
 
+/// A record path built only when asked: the array's path and the element's index.
+struct RecordPathRoot {
+    let prefix: String
+    let index: Int?
+
+    var text: String { index.map { "\(prefix)[\($0)]" } ?? prefix }
+}
+
+/// The token buffer and container stack that parsing an element needs, kept from one element to
+/// the next: a streamed array's elements are parsed one at a time, so one allocation serves them all.
+final class JSONTapeWorkspace {
+    fileprivate(set) var tokens: UnsafeMutablePointer<JSONToken>
+    fileprivate(set) var tokenCapacity: Int
+    let openContainers: UnsafeMutablePointer<UInt32>
+
+    init() {
+        tokenCapacity = 4096
+        tokens = .allocate(capacity: tokenCapacity)
+        openContainers = .allocate(capacity: JSONTape.maximumDepth)
+    }
+
+    deinit {
+        tokens.deallocate()
+        openContainers.deallocate()
+    }
+
+    /// After a parse: the token buffer, grown or not, is the workspace's again.
+    fileprivate func takeBack(from parser: JSONTapeParser) {
+        tokens = parser.tokens
+        tokenCapacity = parser.tokenCapacity
+    }
+}
+
 /// Builds the token list in one forward pass with an explicit stack of open containers, so hostile
 /// nesting cannot overflow the call stack.
-private struct JSONTapeParser {
+fileprivate struct JSONTapeParser {
     let input: UnsafeBufferPointer<UInt8>
     let scanner: JSONScanner
     let baseOffset: Int
     let file: String
-    let recordPath: String
+    let root: RecordPathRoot
+    var recordPath: String { root.text }
     var position = 0
-    /// Grown by doubling; handed to the tape on success, freed by `deallocate(keepingTokens:)` otherwise.
+    /// Grown by doubling; handed to the tape on success, freed by `deallocate(keepingTokens:)`
+    /// otherwise, unless they are a workspace's.
     var tokens: UnsafeMutablePointer<JSONToken>
     var tokenCapacity: Int
     var tokenCount = 0
     /// Token indexes of the containers being parsed, outermost first.
     let openContainers: UnsafeMutablePointer<UInt32>
     var depth = 0
+    private let usesWorkspace: Bool
 
-    init(input: UnsafeBufferPointer<UInt8>, baseOffset: Int, file: String, recordPath: String) {
+    init(
+        input: UnsafeBufferPointer<UInt8>, baseOffset: Int, file: String, root: RecordPathRoot,
+        workspace: JSONTapeWorkspace?
+    ) {
         self.input = input
         scanner = JSONScanner(input: input, baseOffset: baseOffset)
         self.baseOffset = baseOffset
         self.file = file
-        self.recordPath = recordPath
-        // Roughly one token per 8 bytes in typical API payloads; growth covers the rest.
-        tokenCapacity = input.count / 8 + 16
-        tokens = UnsafeMutablePointer<JSONToken>.allocate(capacity: tokenCapacity)
-        openContainers = UnsafeMutablePointer<UInt32>.allocate(capacity: JSONTape.maximumDepth)
+        self.root = root
+        if let workspace {
+            usesWorkspace = true
+            tokens = workspace.tokens
+            tokenCapacity = workspace.tokenCapacity
+            openContainers = workspace.openContainers
+        } else {
+            usesWorkspace = false
+            // Roughly one token per 8 bytes in typical API payloads; growth covers the rest.
+            tokenCapacity = input.count / 8 + 16
+            tokens = UnsafeMutablePointer<JSONToken>.allocate(capacity: tokenCapacity)
+            openContainers = UnsafeMutablePointer<UInt32>.allocate(capacity: JSONTape.maximumDepth)
+        }
     }
 
     func deallocate(keepingTokens: Bool) {
+        guard !usesWorkspace else { return }
         openContainers.deallocate()
         if !keepingTokens { tokens.deallocate() }
     }
