@@ -398,7 +398,7 @@ public final class JSONArrayElementReader {
                 if inString, index + 8 <= end {
                     // Eight bytes at a time to the next quote or backslash: most of a payload is string content.
                     let word = UInt64(littleEndian: UnsafeRawPointer(bytes + index).loadUnaligned(as: UInt64.self))
-                    let found = Self.quoteOrBackslashMask(word)
+                    let found = JSONBytes.quoteOrBackslashMask(word)
                     if found == 0 {
                         index += 8
                         continue
@@ -457,16 +457,6 @@ public final class JSONArrayElementReader {
             }
             index = position + overshoot
         }
-    }
-
-    /// The high bit of each byte of `word` (first byte lowest) that may be '"' or '\\': the "has zero
-    /// byte" bit trick. Its false positives only sit above a true one, so the lowest set bit is exact.
-    @inline(__always)
-    private static func quoteOrBackslashMask(_ word: UInt64) -> UInt64 {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let quotes = word ^ (ones &* UInt64(UInt8.quote))
-        let backslashes = word ^ (ones &* UInt64(UInt8.backslash))
-        return ((quotes &- ones) & ~quotes | (backslashes &- ones) & ~backslashes) & 0x8080_8080_8080_8080
     }
 
     /// Numbers and literals: consumed up to the next delimiter, with literals checked exactly outside

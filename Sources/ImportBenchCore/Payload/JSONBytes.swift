@@ -31,6 +31,16 @@ extension UInt8 {
 
 /// The start of a byte run for an error message: enough to recognise, never a megabyte string.
 enum JSONBytes {
+    /// The high bit of each byte of `word` (first byte lowest) that may be '"' or '\\': the "has zero
+    /// byte" bit trick. Its false positives only sit above a true one, so the lowest set bit is exact.
+    @inline(__always)
+    static func quoteOrBackslashMask(_ word: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let quotes = word ^ (ones &* UInt64(UInt8.quote))
+        let backslashes = word ^ (ones &* UInt64(UInt8.backslash))
+        return ((quotes &- ones) & ~quotes | (backslashes &- ones) & ~backslashes) & 0x8080_8080_8080_8080
+    }
+
     static func snippet(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
         let shown = String(decoding: bytes.prefix(40), as: UTF8.self)
         return "'\(shown)\(bytes.count > 40 ? "…" : "")'"

@@ -901,14 +901,8 @@ private struct JSONScanner {
     /// true one, so the lowest set bit is always exact.
     @inline(__always)
     private static func specialByteMask(_ word: UInt64) -> UInt64 {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highBits: UInt64 = 0x8080_8080_8080_8080
-        let quotes = word ^ (ones &* UInt64(UInt8.quote))
-        let backslashes = word ^ (ones &* UInt64(UInt8.backslash))
-        let zeroInQuotes = (quotes &- ones) & ~quotes
-        let zeroInBackslashes = (backslashes &- ones) & ~backslashes
-        let belowSpace = word &- ones &* 0x20
-        return (zeroInQuotes | zeroInBackslashes | belowSpace | word) & highBits
+        let belowSpace = word &- 0x0101_0101_0101_0101 &* 0x20
+        return JSONBytes.quoteOrBackslashMask(word) | (belowSpace | word) & 0x8080_8080_8080_8080
     }
 
     /// Validates the escape whose backslash is at `index`; returns the index after it.

@@ -82,8 +82,9 @@ public struct BatchOccurrences: RandomAccessCollection {
     }
 }
 
-/// An occurrence's attribute values.
-public struct BatchValues: RandomAccessCollection {
+/// A run of an occurrence's parts in its batch's storage: attribute values, to-one references or
+/// the members of one set, as `Part` reads them.
+public struct BatchRange<Part: BatchPart>: RandomAccessCollection {
     unowned(unsafe) let storage: RecordStorage
     let start: Int
     public let count: Int
@@ -91,40 +92,44 @@ public struct BatchValues: RandomAccessCollection {
     public var endIndex: Int { count }
 
     @inline(__always)
-    public subscript(position: Int) -> RecordValue {
-        precondition(position >= 0 && position < count, "attribute index out of range")
-        return storage.value(storage.values[start + position])
+    public subscript(position: Int) -> Part.Element {
+        precondition(position >= 0 && position < count, "index out of range")
+        return Part.element(in: storage, at: start + position)
     }
 }
 
-/// An occurrence's to-one references; nil where the relationship is absent.
-public struct BatchToOne: RandomAccessCollection {
-    unowned(unsafe) let storage: RecordStorage
-    let start: Int
-    public let count: Int
-    public var startIndex: Int { 0 }
-    public var endIndex: Int { count }
+/// How a `BatchRange` reads one element of the storage.
+public protocol BatchPart {
+    associatedtype Element
+    static func element(in storage: RecordStorage, at index: Int) -> Element
+}
 
+/// An occurrence's attribute values.
+public typealias BatchValues = BatchRange<AttributeValue>
+/// An occurrence's to-one references; nil where the relationship is absent.
+public typealias BatchToOne = BatchRange<ToOneReference>
+/// The members of one many-to-many set, in payload order, repeats kept.
+public typealias BatchReferences = BatchRange<SetMember>
+
+public enum AttributeValue: BatchPart {
     @inline(__always)
-    public subscript(position: Int) -> BatchReference? {
-        precondition(position >= 0 && position < count, "to-one index out of range")
-        let stored = storage.references[start + position]
+    public static func element(in storage: RecordStorage, at index: Int) -> RecordValue {
+        storage.value(storage.values[index])
+    }
+}
+
+public enum ToOneReference: BatchPart {
+    @inline(__always)
+    public static func element(in storage: RecordStorage, at index: Int) -> BatchReference? {
+        let stored = storage.references[index]
         return stored.isPresent ? BatchReference(storage: storage, stored: stored) : nil
     }
 }
 
-/// The members of one many-to-many set, in payload order, repeats kept.
-public struct BatchReferences: RandomAccessCollection {
-    unowned(unsafe) let storage: RecordStorage
-    let start: Int
-    public let count: Int
-    public var startIndex: Int { 0 }
-    public var endIndex: Int { count }
-
+public enum SetMember: BatchPart {
     @inline(__always)
-    public subscript(position: Int) -> BatchReference {
-        precondition(position >= 0 && position < count, "set member index out of range")
-        return BatchReference(storage: storage, stored: storage.references[start + position])
+    public static func element(in storage: RecordStorage, at index: Int) -> BatchReference {
+        BatchReference(storage: storage, stored: storage.references[index])
     }
 }
 
