@@ -55,6 +55,29 @@ struct RecordBatcherTests {
         }
     }
 
+    @Test("every key has its ID, and a reference to an embedded occurrence has that occurrence's ID")
+    func embeddedReferencesShareTheTargetsID() throws {
+        try withGeneratedChatPayload(scale: 0.04, seed: 6) { path, _ in
+            let batcher = RecordBatcher(reader: try chat.openReader(path: path), batchSize: .occurrences(97), schema: chat.schema)
+            var idByOrdinal: [Int: Int32] = [:]
+            var embedded = 0
+            while let batch = try batcher.next() {
+                for occurrence in batch.occurrences {
+                    #expect(occurrence.keyID >= 0)
+                    idByOrdinal[occurrence.ordinal] = occurrence.keyID
+                    let references = occurrence.toOne.compactMap { $0 } + occurrence.manyToMany.flatMap { Array($0) }
+                    for reference in references {
+                        #expect(reference.keyID >= 0)
+                        guard let target = reference.embeddedOrdinal else { continue }
+                        embedded += 1
+                        #expect(idByOrdinal[target] == reference.keyID)
+                    }
+                }
+            }
+            #expect(embedded > 1_000)
+        }
+    }
+
     @Test("the builder path and the RecordUnit path give the same batches", arguments: ["chat", "products", "quakes"])
     func unitPathAgrees(scenarioName: String) throws {
         let scenario = try #require(ScenarioRegistry.scenario(named: scenarioName))

@@ -45,13 +45,11 @@ public final class KeyInterner {
         tables[entity].id(tag: .text, bytes: text, hash: KeyTable.hash(text, tag: .text))
     }
 
-    /// The text key's hash, with its slot's cache line on the way: pass it to `id(entity:text:hash:)`
-    /// a little later. A new key's slot is a cache miss in a large table, and the work in between hides it.
+    /// Starts loading the slot where a key of this hash (`KeyTable.hash`) lands, for an
+    /// `id(entity:text:hash:)` a little later: a new key's slot is a cache miss in a large table.
     @inline(__always)
-    func prefetch(entity: Int, text: UnsafeRawBufferPointer) -> UInt64 {
-        let hash = KeyTable.hash(text, tag: .text)
+    func prefetch(entity: Int, hash: UInt64) {
         tables[entity].prefetch(hash)
-        return hash
     }
 
     @inline(__always)

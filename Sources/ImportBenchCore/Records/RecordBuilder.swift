@@ -35,8 +35,10 @@ public final class RecordBuilder {
             key: .null, ordinal: 0, unit: 0, keyID: -1, entity: -1, valueStart: 0, referenceStart: 0, setStart: 0,
             attributeCount: 0, toOneCount: 0, setCount: 0)
         var inSets = false
-        /// The text key's hash, taken when the key was given (prefetching its slot); nil otherwise.
-        var keyHash: UInt64?
+        /// Whether the current unit's keys still await their IDs (`endUnit`).
+        var unitOpen = false
+        /// Per occurrence of the unit being ended: its key's hash (0 for a key that is not text).
+        var hashes = PODArray<UInt64>(capacity: 1024)
         /// Where the key being composed with `appendKeyText` starts in `text`.
         var composedKeyStart = -1
     }
@@ -75,6 +77,7 @@ public final class RecordBuilder {
     }
 
     deinit {
+        state.pointee.hashes.free()
         headers.free()
         values.free()
         references.free()
@@ -92,6 +95,8 @@ public final class RecordBuilder {
     // MARK: Units
 
     public func beginUnit() {
+        endUnit()
+        state.pointee.unitOpen = true
         state.pointee.currentUnit = state.pointee.nextUnit
         state.pointee.nextUnit += 1
         state.pointee.unitStart = (headers.count, values.count, references.count, setEnds.count, text.count)
@@ -107,7 +112,46 @@ public final class RecordBuilder {
         text.truncate(to: state.pointee.unitStart.text)
         building.entity = -1
         state.pointee.nextUnit = state.pointee.currentUnit
+        state.pointee.unitOpen = false
         interner.forgetSinceMark()
+    }
+
+    /// Gives the unit's keys their IDs, then the unit's references to its own occurrences theirs.
+    /// Done for the whole unit at once rather than per occurrence: a new key's slot in a large
+    /// table is a cache miss, and here the slots of the next few keys are loading while one is
+    /// looked up. `beginUnit` and `cut` end an open unit; a reader need not call it.
+    public func endUnit() {
+        guard state.pointee.unitOpen else { return }
+        state.pointee.unitOpen = false
+        let first = state.pointee.unitStart.headers
+        let count = headers.count - first
+        guard count > 0 else { return }
+        state.pointee.hashes.truncate(to: 0)
+        let hashes = state.pointee.hashes.extend(by: count)
+        for offset in 0..<count {
+            let header = headers[first + offset]
+            hashes[offset] = header.key.tag == .text ? KeyTable.hash(textBytes(header.key), tag: .text) : 0
+        }
+        let lookahead = 8
+        for offset in 0..<min(lookahead, count) {
+            interner.prefetch(entity: Int(headers[first + offset].entity), hash: hashes[offset])
+        }
+        for offset in 0..<count {
+            if offset + lookahead < count {
+                let ahead = offset + lookahead
+                interner.prefetch(entity: Int(headers[first + ahead].entity), hash: hashes[ahead])
+            }
+            let header = headers[first + offset]
+            let id = header.key.tag == .text
+                ? interner.id(entity: Int(header.entity), text: textBytes(header.key), hash: hashes[offset])
+                : intern(header.key, entity: Int(header.entity))
+            headers[first + offset].keyID = id
+        }
+        let firstOrdinal = state.pointee.firstOrdinal
+        for index in state.pointee.unitStart.references..<references.count where references[index].keyID < 0 {
+            let target = references[index].embeddedOrdinal - firstOrdinal
+            if target >= 0, references[index].isPresent { references[index].keyID = headers[target].keyID }
+        }
     }
 
     // MARK: Occurrences
@@ -120,10 +164,10 @@ public final class RecordBuilder {
         building.referenceStart = Int32(references.count)
         building.setStart = Int32(setEnds.count)
         state.pointee.inSets = false
-        state.pointee.keyHash = nil
     }
 
-    /// Ends the occurrence: its key gets its ID, and the handle lets later occurrences of the unit refer to it.
+    /// Ends the occurrence; the handle lets later occurrences of the unit refer to it. Its key gets
+    /// its ID when the unit ends.
     @discardableResult
     public func finish() -> OccurrenceHandle {
         precondition(building.entity >= 0, "finish() without begin(entity:)")
@@ -132,23 +176,11 @@ public final class RecordBuilder {
         building.setCount = UInt16(setEnds.count - Int(building.setStart))
         building.ordinal = nextOrdinal
         building.unit = state.pointee.currentUnit
-        building.keyID = internKey()
+        building.keyID = -1
         precondition(references.count < Int(Int32.max) && values.count < Int(Int32.max), "a batch of over 2^31 values")
         headers.append(building)
         building.entity = -1
         return OccurrenceHandle(ordinal: building.ordinal)
-    }
-
-    /// The building occurrence's key ID, with the hash taken when its key was given, if it was.
-    private func internKey() -> Int32 {
-        let key = building.key
-        guard key.tag == .text, let hash = state.pointee.keyHash else { return intern(key, entity: Int(building.entity)) }
-        return interner.id(entity: Int(building.entity), text: textBytes(key), hash: hash)
-    }
-
-    /// Hashes the building occurrence's text key now and starts loading its slot.
-    private func prefetchKey() {
-        state.pointee.keyHash = interner.prefetch(entity: Int(building.entity), text: textBytes(building.key))
     }
 
     @inline(__always)
@@ -167,7 +199,6 @@ public final class RecordBuilder {
 
     public func key(text bytes: UnsafeRawBufferPointer) {
         building.key = store(bytes)
-        prefetchKey()
     }
 
     public func key(_ value: DatabaseValue) {
@@ -206,7 +237,6 @@ public final class RecordBuilder {
         precondition(state.pointee.composedKeyStart >= 0, "endKeyText() without beginKeyText()")
         building.key = StoredValue(bits: Int64(state.pointee.composedKeyStart), length: UInt32(text.count - state.pointee.composedKeyStart), tag: .text)
         state.pointee.composedKeyStart = -1
-        prefetchKey()
     }
 
     /// The text of a finished occurrence's key, to compose another key from; nil if it is not text.
@@ -243,7 +273,8 @@ public final class RecordBuilder {
 
     // MARK: References
 
-    /// A to-one reference or set member pointing at an occurrence of this unit.
+    /// A to-one reference or set member pointing at an occurrence of this unit; it takes the
+    /// target's key ID when the unit ends.
     public func reference(to target: OccurrenceHandle) {
         let header = headers[target.ordinal - state.pointee.firstOrdinal]
         references.append(StoredReference(key: header.key, embeddedOrdinal: target.ordinal, keyID: header.keyID, isPresent: true))
@@ -330,6 +361,7 @@ public final class RecordBuilder {
     /// The first `count` occurrences as a batch; the rest stay, copied into fresh buffers so the
     /// batch's storage holds nothing it does not own.
     func cut(first count: Int, index: Int) -> RecordBatch {
+        endUnit()
         precondition(building.entity < 0 && count <= headers.count, "cut inside an occurrence, or past the end")
         // Sized for twice the occurrences that stay: the batch's storage keeps the large buffers.
         let share = Double(headers.count - count) / Double(max(headers.count, 1))
