@@ -140,6 +140,29 @@ struct JSONTapeTests {
         }
     }
 
+    @Test("a member set is found in one pass: present, absent, null and escaped keys, and conflicting repeats refused")
+    func memberSet() throws {
+        let members = JSONMemberSet(["id", "name", "online", "missing"])
+        let slots = JSONMemberSlots(for: members)
+        let plain = try tape(#"{"online":true,"x":1,"name":null,"id":"u1"}"#).root.object()
+        try plain.find(members, into: slots)
+        #expect(try plain.value.tape.string(at: slots.values[0]) == "u1")
+        #expect(plain.value.tape.tokens[slots.values[1]].kind == .null)
+        #expect(try plain.value.tape.bool(at: slots.values[2]))
+        #expect(slots.values[3] == -1)
+
+        let escaped = try tape(#"{"n\u0061me":"A","id":"u2"}"#).root.object()
+        try escaped.find(members, into: slots)
+        #expect(try escaped.value.tape.string(at: slots.values[1]) == "A", "a key with escapes matches its decoded name")
+        #expect(try escaped.value.tape.string(at: slots.values[0]) == "u2")
+
+        let agreeing = try tape(#"{"id":"u3","id":"u3"}"#).root.object()
+        try agreeing.find(members, into: slots)
+        #expect(try agreeing.value.tape.string(at: slots.values[0]) == "u3")
+        let conflicting = try tape(#"{"id":"u3","id":"u4"}"#).root.object()
+        #expect(throws: PayloadError.self) { try conflicting.find(members, into: slots) }
+    }
+
     @Test("finds a quote or escape at every position of an eight-byte word")
     func wordBoundaries() throws {
         for length in 0..<20 {

@@ -285,9 +285,16 @@ public final class JSONTape {
         }
         let length = Int(token.end) - Int(token.start) - 2
         guard length == wanted.count else { return false }
+        return bytesEqual(from: Int(token.start) + 1, wanted)
+    }
+
+    /// Whether the tape's bytes from `start` are `wanted`'s. Keys are short: eight bytes at a time,
+    /// then the rest, and no call to memcmp.
+    @inline(__always)
+    func bytesEqual(from start: Int, _ wanted: UnsafeBufferPointer<UInt8>) -> Bool {
+        let length = wanted.count
         guard length > 0, let keyBase = bytes.baseAddress, let wantedBase = wanted.baseAddress else { return true }
-        // Eight bytes at a time, then the rest: keys are short, so no call to memcmp.
-        let key = UnsafeRawPointer(keyBase + Int(token.start) + 1)
+        let key = UnsafeRawPointer(keyBase + start)
         let other = UnsafeRawPointer(wantedBase)
         var offset = 0
         while offset + 8 <= length {

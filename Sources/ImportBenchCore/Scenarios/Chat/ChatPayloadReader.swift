@@ -21,6 +21,8 @@ public final class ChatPayloadReader: RecordReader {
     /// come before the message, the reactions' own after it) and of its mentioned users.
     private var reactionUsers: [OccurrenceHandle] = []
     private var mentioned: [OccurrenceHandle] = []
+    /// Where a user's members are, reused from user to user.
+    private let userSlots = JSONMemberSlots(for: ChatPayloadReader.userMembers)
 
     public init(path: String, schema: Schema, onError: PayloadErrorPolicy = .fail, chunkSize: Int = 1 << 20) throws {
         self.path = path
@@ -198,16 +200,34 @@ public final class ChatPayloadReader: RecordReader {
 
     /// Appends the user's occurrence and returns its handle.
     private func appendUser(_ user: JSONObject, to builder: RecordBuilder) throws -> OccurrenceHandle {
-        let id = try user.required("id")
+        try user.find(Self.userMembers, into: userSlots)
+        let found = userSlots.values
+        let tape = user.value.tape
+        guard found[0] >= 0, tape.tokens[found[0]].kind != .null else {
+            _ = try user.required("id")  // throws: absent or null
+            return OccurrenceHandle(ordinal: -1)
+        }
         builder.begin(entity: entities.user)
-        try id.withString { builder.key(text: $0) }
-        try text(user, "name", builder)
-        try text(user, "role", builder)
-        try text(user, "image", builder)
-        try text(user, "created_at", builder)
-        try text(user, "updated_at", builder)
-        if let online = try user.bool("online") { builder.integer(online ? 1 : 0) } else { builder.null() }
+        try tape.withStringBytes(at: found[0]) { builder.key(text: $0) }
+        for position in 1...5 { try text(tape, found[position], builder) }
+        if found[6] >= 0, tape.tokens[found[6]].kind != .null {
+            builder.integer(try tape.bool(at: found[6]) ? 1 : 0)
+        } else {
+            builder.null()
+        }
         return builder.finish()
+    }
+
+    private static let userMembers = JSONMemberSet(["id", "name", "role", "image", "created_at", "updated_at", "online"])
+
+    /// The value at a token index as text; NULL when absent (-1) or null.
+    @inline(__always)
+    private func text(_ tape: JSONTape, _ index: Int, _ builder: RecordBuilder) throws {
+        if index < 0 || tape.tokens[index].kind == .null {
+            builder.null()
+        } else {
+            try tape.withStringBytes(at: index) { builder.text($0) }
+        }
     }
 
     /// The key `owner/user` (a member, a read) or `owner/user/type` (a reaction), from the keys
