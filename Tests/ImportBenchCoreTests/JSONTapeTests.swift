@@ -163,14 +163,16 @@ struct JSONTapeTests {
         #expect(throws: PayloadError.self) { try conflicting.find(members, into: slots) }
     }
 
-    @Test("finds a quote or escape at every position of an eight-byte word")
+    @Test("finds a quote, an escape, a control or a non-ASCII byte at every position of a sixteen-byte block")
     func wordBoundaries() throws {
-        for length in 0..<20 {
+        for length in 0..<40 {
             let prefix = String(repeating: "x", count: length)
             #expect(try tape("\"\(prefix)\"").root.string() == prefix)
             #expect(try tape("\"\(prefix)\\n\(prefix)\"").root.string() == prefix + "\n" + prefix)
             #expect(try tape("\"\(prefix)é\(prefix)\"").root.string() == prefix + "é" + prefix)
             #expect(parseError(Array("\"\(prefix)\u{1}\"".utf8))?.byteOffset == 1000 + 1 + length)
+            #expect(parseError(Array("\"\(prefix)\u{1F}\"".utf8))?.byteOffset == 1000 + 1 + length)
+            #expect(try tape("\"\(prefix)\u{7F} ~\"").root.string() == prefix + "\u{7F} ~", "DEL, space and '~' need no look")
         }
     }
 

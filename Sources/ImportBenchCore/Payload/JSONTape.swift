@@ -1,3 +1,4 @@
+import CHotPath
 import Foundation
 
 /// One JSON value (an array element handed over by `JSONArrayElementReader`) parsed in a single pass
@@ -872,18 +873,9 @@ private struct JSONScanner {
         let count = input.count
         guard let base = input.baseAddress else { throw truncated("a string") }
         while true {
-            // Eight bytes at a time, jumping straight to the first byte that needs a look.
-            if index + 8 <= count {
-                let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
-                let special = Self.specialByteMask(word)
-                if special == 0 {
-                    index += 8
-                    continue
-                }
-                index += special.trailingZeroBitCount &>> 3
-            } else {
-                guard index < count else { break }
-            }
+            // Straight to the next byte that needs a look, sixteen bytes at a time.
+            index = importbench_json_string_special(base, index, count)
+            guard index < count else { break }
             let byte = input[index]
             if byte == .quote {
                 return (index + 1, flags)
@@ -901,15 +893,6 @@ private struct JSONScanner {
             }
         }
         throw truncated("'\"' closing the string at byte \(baseOffset + start)")
-    }
-
-    /// The high bit of each byte of `word` (first byte lowest) that may be '"', '\\', a control
-    /// character or non-ASCII: the "has zero byte" bit trick. Its false positives only sit above a
-    /// true one, so the lowest set bit is always exact.
-    @inline(__always)
-    private static func specialByteMask(_ word: UInt64) -> UInt64 {
-        let belowSpace = word &- 0x0101_0101_0101_0101 &* 0x20
-        return JSONBytes.quoteOrBackslashMask(word) | (belowSpace | word) & 0x8080_8080_8080_8080
     }
 
     /// Validates the escape whose backslash is at `index`; returns the index after it.
