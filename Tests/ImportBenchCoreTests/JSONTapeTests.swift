@@ -140,6 +140,28 @@ struct JSONTapeTests {
         }
     }
 
+    @Test("keys of every length from 1 to 24 match exactly: a difference at any byte is another key")
+    func keyComparison() throws {
+        for length in 1...24 {
+            let key = String((0..<length).map { Character(Unicode.Scalar(UInt8(97 + $0 % 26))) })
+            let object = try tape("{\"\(key)\":1}").root.object()
+            let members = JSONMemberSet([key])
+            let slots = JSONMemberSlots(for: members)
+            #expect(try object.int64(key) == 1)
+            try object.find(members, into: slots)
+            #expect(slots.values[0] >= 0)
+            for position in 0..<length {
+                var bytes = Array(key.utf8)
+                bytes[position] = UInt8(ascii: "Z")
+                let other = String(decoding: bytes, as: UTF8.self)
+                #expect(try object.int64(other) == nil, "\(other) is not \(key)")
+                let otherSlots = JSONMemberSlots(for: JSONMemberSet([other]))
+                try object.find(JSONMemberSet([other]), into: otherSlots)
+                #expect(otherSlots.values[0] == -1)
+            }
+        }
+    }
+
     @Test("a member set is found in one pass: present, absent, null and escaped keys, and conflicting repeats refused")
     func memberSet() throws {
         let members = JSONMemberSet(["id", "name", "online", "missing"])

@@ -1,15 +1,58 @@
 /// Member names a reader takes from every object of one kind (a user's `id`, `name`, ...), found
 /// together in one pass over the object's members instead of one search per name.
-struct JSONMemberSet {
+final class JSONMemberSet: @unchecked Sendable {
+    // @unchecked: the buffers are written in init only.
     let names: [String]
-    fileprivate let utf8: [[UInt8]]
+    /// The names' UTF-8, end to end; name `i` starts at `starts[i]` and is `lengths[i]` long.
+    private let bytes: UnsafeMutableBufferPointer<UInt8>
+    private let starts: UnsafeMutableBufferPointer<Int>
+    private let lengths: UnsafeMutableBufferPointer<Int>
+    /// By key length (below 32): one bit per name of that length, so a member is compared only
+    /// with names it could be. Longer names share the last entry.
+    private let namesByLength: UnsafeMutableBufferPointer<UInt64>
 
     init(_ names: [String]) {
+        precondition(names.count <= 64, "a member set holds at most 64 names")
         self.names = names
-        utf8 = names.map { Array($0.utf8) }
+        let utf8 = names.map { Array($0.utf8) }
+        bytes = .allocate(capacity: max(utf8.reduce(0) { $0 + $1.count }, 1))
+        starts = .allocate(capacity: max(names.count, 1))
+        lengths = .allocate(capacity: max(names.count, 1))
+        namesByLength = .allocate(capacity: 33)
+        namesByLength.initialize(repeating: 0)
+        var offset = 0
+        for (position, name) in utf8.enumerated() {
+            starts[position] = offset
+            lengths[position] = name.count
+            for byte in name {
+                bytes[offset] = byte
+                offset += 1
+            }
+            namesByLength[min(name.count, 32)] |= 1 << UInt64(position)
+        }
+    }
+
+    deinit {
+        bytes.deallocate()
+        starts.deallocate()
+        lengths.deallocate()
+        namesByLength.deallocate()
     }
 
     var count: Int { names.count }
+
+    /// The positions of the names as long as a key of `length` bytes, as bits.
+    @inline(__always)
+    fileprivate func candidates(length: Int) -> UInt64 {
+        namesByLength[min(length, 32)]
+    }
+
+    /// Name `position`'s bytes if it is `length` long.
+    @inline(__always)
+    fileprivate func name(_ position: Int, length: Int) -> UnsafeBufferPointer<UInt8>? {
+        guard lengths[position] == length, let base = bytes.baseAddress else { return nil }
+        return UnsafeBufferPointer(start: base + starts[position], count: length)
+    }
 }
 
 /// Where an object's members of a `JSONMemberSet` are: the token index of each one's value, -1
@@ -40,24 +83,25 @@ extension JSONObject {
             return
         }
         found.update(repeating: -1)
-        var remaining = members.count
+        var missing: UInt64 = members.count == 64 ? ~0 : (1 << UInt64(members.count)) - 1
         var member = object + 1
         for _ in 0..<Int(tape.tokens[object].count) {
             let key = tape.tokens[member]
             let valueIndex = member + 1
             // Keys here have no escapes (`mayRepeatKeys` is set for any that has): bytes as written.
             let length = Int(key.end) - Int(key.start) - 2
-            for position in 0..<members.count where found[position] < 0 && members.utf8[position].count == length {
-                let matches = members.utf8[position].withUnsafeBufferPointer { wanted in
-                    tape.bytesEqual(from: Int(key.start) + 1, wanted)
-                }
-                if matches {
+            var candidates = members.candidates(length: length) & missing
+            while candidates != 0 {
+                let position = candidates.trailingZeroBitCount
+                candidates &= candidates - 1
+                guard let name = members.name(position, length: length) else { continue }
+                if tape.bytesEqual(from: Int(key.start) + 1, name) {
                     found[position] = valueIndex
-                    remaining -= 1
+                    missing &= ~(1 << UInt64(position))
                     break
                 }
             }
-            if remaining == 0 { return }
+            if missing == 0 { return }
             member = Int(tape.tokens[valueIndex].next)
         }
     }

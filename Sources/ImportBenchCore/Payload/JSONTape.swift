@@ -289,25 +289,34 @@ public final class JSONTape {
         return bytesEqual(from: Int(token.start) + 1, wanted)
     }
 
-    /// Whether the tape's bytes from `start` are `wanted`'s. Keys are short: eight bytes at a time,
-    /// then the rest, and no call to memcmp.
+    /// Whether the tape's bytes from `start` are `wanted`'s. Keys are short, so no call to
+    /// memcmp: words of eight bytes, the last one overlapping the one before; under eight bytes,
+    /// two overlapping words of four; under four, bytes.
     @inline(__always)
     func bytesEqual(from start: Int, _ wanted: UnsafeBufferPointer<UInt8>) -> Bool {
         let length = wanted.count
         guard length > 0, let keyBase = bytes.baseAddress, let wantedBase = wanted.baseAddress else { return true }
         let key = UnsafeRawPointer(keyBase + start)
         let other = UnsafeRawPointer(wantedBase)
-        var offset = 0
-        while offset + 8 <= length {
-            guard key.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-                == other.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-            else { return false }
-            offset += 8
+        if length >= 8 {
+            var offset = 0
+            while offset + 8 < length {
+                guard key.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                    == other.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                else { return false }
+                offset += 8
+            }
+            return key.loadUnaligned(fromByteOffset: length - 8, as: UInt64.self)
+                == other.loadUnaligned(fromByteOffset: length - 8, as: UInt64.self)
         }
-        while offset < length {
-            guard key.load(fromByteOffset: offset, as: UInt8.self) == other.load(fromByteOffset: offset, as: UInt8.self)
-            else { return false }
-            offset += 1
+        if length >= 4 {
+            return key.loadUnaligned(as: UInt32.self) == other.loadUnaligned(as: UInt32.self)
+                && key.loadUnaligned(fromByteOffset: length - 4, as: UInt32.self)
+                    == other.loadUnaligned(fromByteOffset: length - 4, as: UInt32.self)
+        }
+        for offset in 0..<length
+        where key.load(fromByteOffset: offset, as: UInt8.self) != other.load(fromByteOffset: offset, as: UInt8.self) {
+            return false
         }
         return true
     }

@@ -23,6 +23,8 @@ public final class ChatPayloadReader: RecordReader {
     private var mentioned: [OccurrenceHandle] = []
     /// Where a user's members are, reused from user to user.
     private let userSlots = JSONMemberSlots(for: ChatPayloadReader.userMembers)
+    /// Where a message's members are, reused from message to message (its users use `userSlots`).
+    private let messageSlots = JSONMemberSlots(for: ChatPayloadReader.messageMembers)
 
     public init(path: String, schema: Schema, onError: PayloadErrorPolicy = .fail, chunkSize: Int = 1 << 20) throws {
         self.path = path
@@ -124,17 +126,21 @@ public final class ChatPayloadReader: RecordReader {
     }
 
     private func appendMessage(_ message: JSONObject, channel: OccurrenceHandle, to builder: RecordBuilder) throws {
-        // Members are looked up in the order payloads write them, which is what lookups are fastest in.
-        let id = try message.required("id")
-        let body = try message["text"]
-        let kind = try message["type"]
-        let createdAt = try message["created_at"]
-        let updatedAt = try message["updated_at"]
-        let user = try message.optional("user")
-        let quoted = try message.optional("quoted_message_id")
-        let attachments = try message.optional("attachments")?.array()
-        let reactions = try message.optional("latest_reactions")?.array()
-        let mentionedUsers = try message.optional("mentioned_users")?.array()
+        try message.find(Self.messageMembers, into: messageSlots)
+        let found = messageSlots.values
+        let tape = message.value.tape
+        func present(_ position: Int) -> JSONValue? {
+            let index = found[position]
+            return index >= 0 && tape.tokens[index].kind != .null ? JSONValue(tape: tape, index: index) : nil
+        }
+        guard present(0) != nil else {
+            _ = try message.required("id")  // throws: absent or null
+            return
+        }
+        let user = present(5)
+        let attachments = try present(7)?.array()
+        let reactions = try present(8)?.array()
+        let mentionedUsers = try present(9)?.array()
 
         let author = try user.map { try appendUser($0.object(), to: builder) }
         reactionUsers.removeAll(keepingCapacity: true)
@@ -152,14 +158,11 @@ public final class ChatPayloadReader: RecordReader {
             }
         }
         builder.begin(entity: entities.message)
-        try id.withString { builder.key(text: $0) }
-        try text(body, builder)
-        try text(kind, builder)
-        try text(createdAt, builder)
-        try text(updatedAt, builder)
+        try tape.withStringBytes(at: found[0]) { builder.key(text: $0) }
+        for position in 1...4 { try text(tape, found[position], builder) }
         builder.reference(to: channel)
         reference(to: author, builder)
-        if let quoted { try quoted.withString { builder.reference(keyText: $0) } } else { builder.noReference() }
+        if let quoted = present(6) { try quoted.withString { builder.reference(keyText: $0) } } else { builder.noReference() }
         builder.beginSet()
         for user in mentioned { builder.reference(to: user) }
         let messageHandle = builder.finish()
@@ -219,6 +222,10 @@ public final class ChatPayloadReader: RecordReader {
     }
 
     private static let userMembers = JSONMemberSet(["id", "name", "role", "image", "created_at", "updated_at", "online"])
+    private static let messageMembers = JSONMemberSet([
+        "id", "text", "type", "created_at", "updated_at", "user", "quoted_message_id", "attachments", "latest_reactions",
+        "mentioned_users",
+    ])
 
     /// The value at a token index as text; NULL when absent (-1) or null.
     @inline(__always)
