@@ -27,7 +27,7 @@ let package = Package(
         ),
         // SQLite's own price for a store's rows, in plain C: what the harness's times are set against.
         .target(name: "CReference", linkerSettings: [.linkedLibrary("sqlite3")]),
-        // The CPU instructions the decoder's hot loop needs and Swift cannot spell (prefetch).
+        // What the decoder's hot loop needs and Swift cannot spell: a cache prefetch, the SSE2 string scan.
         .target(name: "CHotPath"),
         // The counted SQLite layer: knows SQL and counters, nothing of strategies.
         .target(name: "ImportBenchStore", dependencies: ["CSQLite"]),
