@@ -233,7 +233,7 @@ public final class ChatPayloadReader: RecordReader {
         if index < 0 || tape.tokens[index].kind == .null {
             builder.null()
         } else {
-            try tape.withStringBytes(at: index) { builder.text($0) }
+            _ = try tape.withStringBytes(at: index) { builder.text($0) }
         }
     }
 
@@ -269,7 +269,7 @@ public final class ChatPayloadReader: RecordReader {
     /// The value as text; NULL when absent or null.
     @inline(__always)
     private func text(_ value: JSONValue?, _ builder: RecordBuilder) throws {
-        if let value, !value.isNull { try value.withString { builder.text($0) } } else { builder.null() }
+        if let value, !value.isNull { _ = try value.withString { builder.text($0) } } else { builder.null() }
     }
 
     /// The member as an integer; NULL when absent or null.
