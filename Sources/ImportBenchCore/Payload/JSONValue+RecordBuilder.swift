@@ -7,7 +7,7 @@ extension JSONValue {
             return
         }
         switch type {
-        case .text: try withString { builder.text($0) }
+        case .text: _ = try withString { builder.text($0) }
         case .integer: builder.integer(try int64())
         case .real: builder.real(try double())
         case .boolean: builder.integer(try bool() ? 1 : 0)

@@ -2,8 +2,8 @@ import CHotPath
 import Foundation
 import ImportBenchStore
 
-/// Dense integer IDs for natural keys, per entity, in order of first appearance. The batcher gives
-/// every occurrence and reference its key's ID once, while decoding, so strategies find objects by
+/// Dense integer IDs for natural keys, per entity. The record builder gives every occurrence and
+/// reference its key's ID once, while decoding, so strategies find objects by
 /// indexing arrays instead of hashing strings again and again. One interner lives for one import
 /// (both of idcache's passes share it), so an ID means the same key in every batch.
 public final class KeyInterner {
@@ -31,11 +31,7 @@ public final class KeyInterner {
         case .null: return id(entity: entity, tag: .null, bits: 0)
         case .integer(let value): return id(entity: entity, tag: .integer, bits: value)
         case .real(let value): return id(entity: entity, tag: .real, bits: Int64(bitPattern: value.bitPattern))
-        case .text(let text):
-            if let id = text.utf8.withContiguousStorageIfAvailable({ id(entity: entity, text: UnsafeRawBufferPointer($0)) }) {
-                return id
-            }
-            return Array(text.utf8).withUnsafeBytes { id(entity: entity, text: $0) }
+        case .text(let text): return text.withUTF8Bytes { id(entity: entity, text: $0) }
         }
     }
 

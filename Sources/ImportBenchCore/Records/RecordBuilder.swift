@@ -3,8 +3,8 @@ import ImportBenchStore
 /// Where a reader writes occurrences, one at a time, into compact buffers that become a batch's
 /// storage without a copy. An occurrence is `begin(entity:)`, its key and attribute values in the
 /// entity's order, its to-one references in order, then each many-to-many set (`beginSet()` and
-/// its members), then `finish()`. Keys get their IDs from the import's interner as they finish;
-/// a reference to an embedded object takes its target's key and ID without hashing.
+/// its members), then `finish()`. Keys get their IDs from the import's interner when their unit
+/// ends; a reference to an embedded object takes its target's key, and then its ID, without hashing.
 ///
 /// Values are copied into the builder's own bytes, so a reader may lend bytes that die with the
 /// call (a parsed element's buffer). Occurrences of one top-level element form a unit
@@ -133,14 +133,12 @@ public final class RecordBuilder {
             hashes[offset] = header.key.tag == .text ? KeyTable.hash(textBytes(header.key), tag: .text) : 0
         }
         let lookahead = 8
-        for offset in 0..<min(lookahead, count) {
-            interner.prefetch(entity: Int(headers[first + offset].entity), hash: hashes[offset])
+        func prefetch(_ offset: Int) {
+            if offset < count { interner.prefetch(entity: Int(headers[first + offset].entity), hash: hashes[offset]) }
         }
+        for offset in 0..<lookahead { prefetch(offset) }
         for offset in 0..<count {
-            if offset + lookahead < count {
-                let ahead = offset + lookahead
-                interner.prefetch(entity: Int(headers[first + ahead].entity), hash: hashes[ahead])
-            }
+            prefetch(offset + lookahead)
             let header = headers[first + offset]
             let id = header.key.tag == .text
                 ? interner.id(entity: Int(header.entity), text: textBytes(header.key), hash: hashes[offset])
@@ -348,11 +346,7 @@ public final class RecordBuilder {
         case .null: return .null
         case .integer(let integer): return StoredValue(bits: integer, length: 0, tag: .integer)
         case .real(let real): return StoredValue(bits: Int64(bitPattern: real.bitPattern), length: 0, tag: .real)
-        case .text(let string):
-            if let stored = string.utf8.withContiguousStorageIfAvailable({ store(UnsafeRawBufferPointer($0)) }) {
-                return stored
-            }
-            return Array(string.utf8).withUnsafeBytes { store($0) }
+        case .text(let string): return string.withUTF8Bytes { store($0) }
         }
     }
 

@@ -4,33 +4,37 @@
 /// views (`BatchOccurrence` and its collections) read it without reference counting.
 public final class RecordStorage: @unchecked Sendable {
     // @unchecked: written only by the builder before it hands the storage over; read-only after.
-    let headers: UnsafeMutablePointer<OccurrenceHeader>
-    let count: Int
-    let values: UnsafeMutablePointer<StoredValue>
-    let references: UnsafeMutablePointer<StoredReference>
-    let setEnds: UnsafeMutablePointer<Int32>
-    let text: UnsafeMutablePointer<UInt8>
-    private let owned: (PODArray<OccurrenceHeader>, PODArray<StoredValue>, PODArray<StoredReference>, PODArray<Int32>, PODArray<UInt8>)
+    private let headerBuffer: PODArray<OccurrenceHeader>
+    private let valueBuffer: PODArray<StoredValue>
+    private let referenceBuffer: PODArray<StoredReference>
+    private let setEndBuffer: PODArray<Int32>
+    private let textBuffer: PODArray<UInt8>
 
+    var headers: UnsafeMutablePointer<OccurrenceHeader> { headerBuffer.base }
+    var count: Int { headerBuffer.count }
+    var values: UnsafeMutablePointer<StoredValue> { valueBuffer.base }
+    var references: UnsafeMutablePointer<StoredReference> { referenceBuffer.base }
+    var setEnds: UnsafeMutablePointer<Int32> { setEndBuffer.base }
+    var text: UnsafeMutablePointer<UInt8> { textBuffer.base }
+
+    /// Takes the buffers over: they are freed with the storage.
     init(
         headers: PODArray<OccurrenceHeader>, values: PODArray<StoredValue>, references: PODArray<StoredReference>,
         setEnds: PODArray<Int32>, text: PODArray<UInt8>
     ) {
-        self.headers = headers.base
-        count = headers.count
-        self.values = values.base
-        self.references = references.base
-        self.setEnds = setEnds.base
-        self.text = text.base
-        owned = (headers, values, references, setEnds, text)
+        headerBuffer = headers
+        valueBuffer = values
+        referenceBuffer = references
+        setEndBuffer = setEnds
+        textBuffer = text
     }
 
     deinit {
-        owned.0.free()
-        owned.1.free()
-        owned.2.free()
-        owned.3.free()
-        owned.4.free()
+        headerBuffer.free()
+        valueBuffer.free()
+        referenceBuffer.free()
+        setEndBuffer.free()
+        textBuffer.free()
     }
 
     @inline(__always)

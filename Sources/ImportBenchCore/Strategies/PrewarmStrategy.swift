@@ -102,7 +102,8 @@ public final class PrewarmStrategy: ImportStrategy {
         }
     }
 
-    /// `keysNamed(by:in:)` by key ID: the same keys in the same order, hashing nothing.
+    /// The distinct keys per entity the batch names, as occurrences or as references, in order of
+    /// first naming: found by key ID, hashing nothing.
     private func collectNamedKeys(_ occurrences: BatchOccurrences) {
         namedInBatch.removeAll()
         for entity in named.indices { named[entity].removeAll(keepingCapacity: true) }
@@ -122,26 +123,6 @@ public final class PrewarmStrategy: ImportStrategy {
                 }
             }
         }
-    }
-
-    /// The distinct keys per entity that a run of occurrences names, as occurrences or as references.
-    /// Public so tests and reports compute the expected fetch count from the same definition.
-    public static func keysNamed(by occurrences: [RecordOccurrence], in schema: Schema) -> [[DatabaseValue]] {
-        var seen = Array(repeating: Set<DatabaseValue>(), count: schema.entities.count)
-        var ordered = Array(repeating: [DatabaseValue](), count: schema.entities.count)
-        func note(_ entity: Int, _ key: DatabaseValue) {
-            if seen[entity].insert(key).inserted { ordered[entity].append(key) }
-        }
-        for occurrence in occurrences {
-            note(occurrence.entity, occurrence.key)
-            for (index, reference) in occurrence.toOne.enumerated() {
-                if let reference { note(schema.toOneTargets[occurrence.entity][index], reference.key) }
-            }
-            for (index, references) in occurrence.manyToMany.enumerated() {
-                for reference in references { note(schema.manyToManyTargets[occurrence.entity][index], reference.key) }
-            }
-        }
-        return ordered
     }
 
     private func fetchStatement(entity: Int, count: Int) throws -> Statement {

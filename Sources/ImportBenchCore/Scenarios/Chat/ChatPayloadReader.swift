@@ -133,10 +133,8 @@ public final class ChatPayloadReader: RecordReader {
             let index = found[position]
             return index >= 0 && tape.tokens[index].kind != .null ? JSONValue(tape: tape, index: index) : nil
         }
-        guard present(0) != nil else {
-            _ = try message.required("id")  // throws: absent or null
-            return
-        }
+        // `required` finds nothing the one pass missed: it is there for its error (absent or null).
+        let id = found[0] >= 0 && tape.tokens[found[0]].kind != .null ? found[0] : try message.required("id").index
         let user = present(5)
         let attachments = try present(7)?.array()
         let reactions = try present(8)?.array()
@@ -158,7 +156,7 @@ public final class ChatPayloadReader: RecordReader {
             }
         }
         builder.begin(entity: entities.message)
-        try tape.withStringBytes(at: found[0]) { builder.key(text: $0) }
+        try tape.withStringBytes(at: id) { builder.key(text: $0) }
         for position in 1...4 { try text(tape, found[position], builder) }
         builder.reference(to: channel)
         reference(to: author, builder)
@@ -206,12 +204,10 @@ public final class ChatPayloadReader: RecordReader {
         try user.find(Self.userMembers, into: userSlots)
         let found = userSlots.values
         let tape = user.value.tape
-        guard found[0] >= 0, tape.tokens[found[0]].kind != .null else {
-            _ = try user.required("id")  // throws: absent or null
-            return OccurrenceHandle(ordinal: -1)
-        }
+        // `required` finds nothing the one pass missed: it is there for its error (absent or null).
+        let id = found[0] >= 0 && tape.tokens[found[0]].kind != .null ? found[0] : try user.required("id").index
         builder.begin(entity: entities.user)
-        try tape.withStringBytes(at: found[0]) { builder.key(text: $0) }
+        try tape.withStringBytes(at: id) { builder.key(text: $0) }
         for position in 1...5 { try text(tape, found[position], builder) }
         if found[6] >= 0, tape.tokens[found[6]].kind != .null {
             builder.integer(try tape.bool(at: found[6]) ? 1 : 0)
@@ -269,7 +265,7 @@ public final class ChatPayloadReader: RecordReader {
     /// The value as text; NULL when absent or null.
     @inline(__always)
     private func text(_ value: JSONValue?, _ builder: RecordBuilder) throws {
-        if let value, !value.isNull { _ = try value.withString { builder.text($0) } } else { builder.null() }
+        if let value { try text(value.tape, value.index, builder) } else { builder.null() }
     }
 
     /// The member as an integer; NULL when absent or null.
