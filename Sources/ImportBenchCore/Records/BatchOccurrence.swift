@@ -68,17 +68,35 @@ public struct BatchReference {
     }
 }
 
-/// Every occurrence of a batch, in stream order. It keeps the batch's storage alive; the
-/// occurrences it hands out do not.
-public struct BatchOccurrences: RandomAccessCollection {
+/// Consecutive occurrences of one storage.
+struct BatchSegment: Sendable {
     let storage: RecordStorage
+    let start: Int
+    let count: Int
+
+    static let empty = BatchSegment(storage: RecordStorage(), start: 0, count: 0)
+}
+
+/// Every occurrence of a batch, in stream order: the rest of a storage an earlier batch began, then
+/// the start of a newer one (or one of the two alone). It keeps both storages alive; the
+/// occurrences it hands out do not.
+public struct BatchOccurrences: RandomAccessCollection, Sendable {
+    let first: BatchSegment
+    let second: BatchSegment
+
+    init(_ first: BatchSegment, _ second: BatchSegment) {
+        self.first = first
+        self.second = second
+    }
+
     public var startIndex: Int { 0 }
-    public var endIndex: Int { storage.count }
+    public var endIndex: Int { first.count + second.count }
 
     @inline(__always)
     public subscript(position: Int) -> BatchOccurrence {
-        precondition(position >= 0 && position < storage.count, "occurrence index out of range")
-        return BatchOccurrence(storage: storage, position: position)
+        precondition(position >= 0 && position < endIndex, "occurrence index out of range")
+        if position < first.count { return BatchOccurrence(storage: first.storage, position: first.start + position) }
+        return BatchOccurrence(storage: second.storage, position: second.start + position - first.count)
     }
 }
 

@@ -1,15 +1,13 @@
 /// A run of consecutive occurrences written in one transaction (unless the strategy asks for one
-/// per pass), in one compact storage that strategies read in place.
+/// per pass), in compact storage that strategies read in place.
 public struct RecordBatch: Sendable {
     /// 0-based position of the batch in the pass.
     public let index: Int
-    let storage: RecordStorage
-
-    init(index: Int, storage: RecordStorage) {
-        self.index = index
-        self.storage = storage
-    }
-
     /// Valid while the batch lives: a strategy that keeps an occurrence past `write` keeps the batch.
-    public var occurrences: BatchOccurrences { BatchOccurrences(storage: storage) }
+    public let occurrences: BatchOccurrences
+
+    init(index: Int, occurrences: BatchOccurrences) {
+        self.index = index
+        self.occurrences = occurrences
+    }
 }

@@ -16,6 +16,10 @@ public final class RecordStorage: @unchecked Sendable {
     var references: UnsafeMutablePointer<StoredReference> { referenceBuffer.base }
     var setEnds: UnsafeMutablePointer<Int32> { setEndBuffer.base }
     var text: UnsafeMutablePointer<UInt8> { textBuffer.base }
+    var valueCount: Int { valueBuffer.count }
+    var referenceCount: Int { referenceBuffer.count }
+    var setEndCount: Int { setEndBuffer.count }
+    var textCount: Int { textBuffer.count }
 
     /// Takes the buffers over: they are freed with the storage.
     init(
@@ -27,6 +31,11 @@ public final class RecordStorage: @unchecked Sendable {
         referenceBuffer = references
         setEndBuffer = setEnds
         textBuffer = text
+    }
+
+    /// Holds nothing: the storage of an empty segment.
+    convenience init() {
+        self.init(headers: PODArray(capacity: 1), values: PODArray(capacity: 1), references: PODArray(capacity: 1), setEnds: PODArray(capacity: 1), text: PODArray(capacity: 1))
     }
 
     deinit {

@@ -32,11 +32,15 @@ struct UniqueObjects {
 
     /// Adds a batch's occurrences to what is collected.
     mutating func add(_ batch: RecordBatch) {
-        let runIndex = Int32(runs.count)
-        runs.append(batch.storage)
         let occurrences = batch.occurrences
-        for index in occurrences.indices {
-            let occurrence = occurrences[index]
+        // An occurrence is kept as its storage's run and its position there; a batch spans at most two storages.
+        let firstRun = Int32(runs.count)
+        runs.append(occurrences.first.storage)
+        if occurrences.second.count > 0 { runs.append(occurrences.second.storage) }
+        for position in occurrences.indices {
+            let occurrence = occurrences[position]
+            let runIndex = position < occurrences.first.count ? firstRun : firstRun + 1
+            let index = occurrence.position
             let entity = occurrence.entity
             let id = occurrence.keyID
             if let found = slots[entity, id] {
