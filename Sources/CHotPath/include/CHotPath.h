@@ -39,4 +39,35 @@ static inline size_t importbench_json_string_special(const uint8_t *bytes, size_
     return end;
 }
 
+/// A JSONTape token, laid out as Swift's `JSONToken` (which a test checks): start, end or child
+/// count, next sibling's index, kind, flags, key bits.
+typedef struct {
+    uint32_t start;
+    uint32_t end_or_count;
+    uint32_t next;
+    uint8_t kind;
+    uint8_t flags;
+    uint16_t key_bits;
+} importbench_json_token;
+
+/// `JSONTape.maximumDepth`.
+#define IMPORTBENCH_JSON_MAXIMUM_DEPTH 512
+
+enum {
+    IMPORTBENCH_JSON_PARSED = 0,
+    /// The value may go on past the end of the bytes.
+    IMPORTBENCH_JSON_NEEDS_MORE_BYTES = 1,
+    /// Broken within the bytes: the checked (Swift) parser gives the located error.
+    IMPORTBENCH_JSON_INVALID = 2,
+    /// More tokens than `capacity`: grow the buffer and call again.
+    IMPORTBENCH_JSON_TOKENS_FULL = 3,
+};
+
+/// Parses the object or array starting at input[0] into `tokens`, as `JSONTapeParser` parses a
+/// prefix; `open_containers` needs room for IMPORTBENCH_JSON_MAXIMUM_DEPTH entries. On success,
+/// `*consumed` is the value's length and `*token_count` its tokens. Defined in json_tape.c.
+int importbench_json_parse_prefix(
+    const uint8_t *input, size_t length, importbench_json_token *tokens, size_t capacity, uint32_t *open_containers,
+    size_t *token_count, size_t *consumed);
+
 #endif

@@ -73,11 +73,10 @@ public final class JSONTape {
                 found: "\(input.count) bytes")
         }
         var parser = JSONTapeParser(
-            input: input, baseOffset: baseOffset, file: file, root: RecordPathRoot(prefix: recordPath, index: nil),
-            workspace: nil)
+            input: input, baseOffset: baseOffset, file: file, root: RecordPathRoot(prefix: recordPath, index: nil))
         let parsed: UnsafeBufferPointer<JSONToken>
         do {
-            parsed = try parser.parse(prefix: false)
+            parsed = try parser.parse()
             parser.deallocate(keepingTokens: true)
         } catch {
             parser.deallocate(keepingTokens: false)
@@ -119,6 +118,8 @@ public final class JSONTape {
     /// caller takes the checked path (delimit the element, copy it, parse it alone), which gives
     /// the error; errors are not built here.
     /// The tape's tokens live in `workspace`: it is valid until the workspace parses again.
+    /// The parse itself is `importbench_json_parse_prefix` (C): the same tokens as
+    /// `JSONTapeParser`, which stays the reference and gives the errors (JSONPrefixParseTests).
     static func parsingPrefix(
         of bytes: UnsafeBufferPointer<UInt8>, baseOffset: Int, file: String, root: RecordPathRoot,
         workspace: JSONTapeWorkspace
@@ -127,18 +128,25 @@ public final class JSONTape {
             return bytes.isEmpty ? .needsMoreBytes : .invalid
         }
         guard bytes.count < Int(UInt32.max) else { return .invalid }
-        var parser = JSONTapeParser(input: bytes, baseOffset: baseOffset, file: file, root: root, workspace: workspace)
-        defer { workspace.takeBack(from: parser) }
-        let tokens: UnsafeBufferPointer<JSONToken>
-        do {
-            tokens = try parser.parse(prefix: true)
-        } catch {
-            // A check looks at most a few bytes ahead (an escape, a UTF-8 sequence, a literal), so a
-            // failure that close to the end may be the buffer's end, not the value's.
-            let nearEnd = (error.byteOffset ?? 0) - baseOffset >= bytes.count - 16
-            return nearEnd ? .needsMoreBytes : .invalid
+        guard let input = bytes.baseAddress else { return .needsMoreBytes }
+        var tokenCount = 0
+        var length = 0
+        while true {
+            let status = workspace.tokens.withMemoryRebound(to: importbench_json_token.self, capacity: workspace.tokenCapacity) {
+                importbench_json_parse_prefix(
+                    input, bytes.count, $0, workspace.tokenCapacity, workspace.openContainers, &tokenCount, &length)
+            }
+            switch Int(status) {
+            case Int(IMPORTBENCH_JSON_PARSED): break
+            case Int(IMPORTBENCH_JSON_TOKENS_FULL):
+                workspace.growTokens()
+                continue
+            case Int(IMPORTBENCH_JSON_NEEDS_MORE_BYTES): return .needsMoreBytes
+            default: return .invalid
+            }
+            break
         }
-        let length = parser.position
+        let tokens = UnsafeBufferPointer(start: workspace.tokens, count: tokenCount)
         let tape = JSONTape(
             bytes: UnsafeBufferPointer(rebasing: bytes[..<length]), ownsBytes: false, tokens: tokens, ownsTokens: false,
             baseOffset: baseOffset, file: file, root: root)
@@ -486,7 +494,7 @@ public enum JSONKind: UInt8, Sendable {
 
 /// One value (or object key) of the tape, in 16 bytes so that lookups stay within few cache lines.
 /// Offsets are relative to the tape's bytes.
-struct JSONToken: Sendable {
+struct JSONToken: Sendable, Equatable {
     /// First byte: '{', '[', the opening quote, the sign or first digit, the literal's first letter.
     var start: UInt32
     /// Scalars: one past the last byte. Containers: their child count (their last byte is never needed).
@@ -517,6 +525,20 @@ struct JSONToken: Sendable {
     static func keyBit(_ key: UnsafeBufferPointer<UInt8>) -> UInt16 {
         guard let first = key.first, let last = key.last else { return 1 }
         return 1 << ((UInt(key.count) &* 7 &+ UInt(first) &+ UInt(last) &* 3) & 15)
+    }
+
+    /// Whether this struct is laid out as `importbench_json_token`, which the C prefix parse writes.
+    static var matchesCLayout: Bool {
+        MemoryLayout<JSONToken>.size == MemoryLayout<importbench_json_token>.size
+            && MemoryLayout<JSONToken>.stride == MemoryLayout<importbench_json_token>.stride
+            && MemoryLayout<JSONToken>.offset(of: \.start) == MemoryLayout<importbench_json_token>.offset(of: \.start)
+            && MemoryLayout<JSONToken>.offset(of: \.endOrCount) == MemoryLayout<importbench_json_token>.offset(of: \.end_or_count)
+            && MemoryLayout<JSONToken>.offset(of: \.next) == MemoryLayout<importbench_json_token>.offset(of: \.next)
+            && MemoryLayout<JSONToken>.offset(of: \.kind) == MemoryLayout<importbench_json_token>.offset(of: \.kind)
+            && MemoryLayout<JSONToken>.offset(of: \.flags) == MemoryLayout<importbench_json_token>.offset(of: \.flags)
+            && MemoryLayout<JSONToken>.offset(of: \.keyBits) == MemoryLayout<importbench_json_token>.offset(of: \.key_bits)
+            && JSONTape.maximumDepth == Int(IMPORTBENCH_JSON_MAXIMUM_DEPTH)
+            && JSONKind.null.rawValue == 5 && JSONTokenFlags.mayRepeatKeys.rawValue == 8
     }
 
     /// One past the last byte of a scalar.
@@ -570,10 +592,11 @@ final class JSONTapeWorkspace {
         openContainers.deallocate()
     }
 
-    /// After a parse: the token buffer, grown or not, is the workspace's again.
-    fileprivate func takeBack(from parser: JSONTapeParser) {
-        tokens = parser.tokens
-        tokenCapacity = parser.tokenCapacity
+    /// Doubles the token buffer, for an element with more tokens than it holds.
+    func growTokens() {
+        tokens.deallocate()
+        tokenCapacity *= 2
+        tokens = .allocate(capacity: tokenCapacity)
     }
 }
 
@@ -587,47 +610,33 @@ fileprivate struct JSONTapeParser {
     let root: RecordPathRoot
     var recordPath: String { root.text }
     var position = 0
-    /// Grown by doubling; handed to the tape on success, freed by `deallocate(keepingTokens:)`
-    /// otherwise, unless they are a workspace's.
+    /// Grown by doubling; handed to the tape on success, freed by `deallocate(keepingTokens:)` otherwise.
     var tokens: UnsafeMutablePointer<JSONToken>
     var tokenCapacity: Int
     var tokenCount = 0
     /// Token indexes of the containers being parsed, outermost first.
     let openContainers: UnsafeMutablePointer<UInt32>
     var depth = 0
-    private let usesWorkspace: Bool
 
-    init(
-        input: UnsafeBufferPointer<UInt8>, baseOffset: Int, file: String, root: RecordPathRoot,
-        workspace: JSONTapeWorkspace?
-    ) {
+    init(input: UnsafeBufferPointer<UInt8>, baseOffset: Int, file: String, root: RecordPathRoot) {
         self.input = input
         scanner = JSONScanner(input: input, baseOffset: baseOffset)
         self.baseOffset = baseOffset
         self.file = file
         self.root = root
-        if let workspace {
-            usesWorkspace = true
-            tokens = workspace.tokens
-            tokenCapacity = workspace.tokenCapacity
-            openContainers = workspace.openContainers
-        } else {
-            usesWorkspace = false
-            // Roughly one token per 8 bytes in typical API payloads; growth covers the rest.
-            tokenCapacity = input.count / 8 + 16
-            tokens = UnsafeMutablePointer<JSONToken>.allocate(capacity: tokenCapacity)
-            openContainers = UnsafeMutablePointer<UInt32>.allocate(capacity: JSONTape.maximumDepth)
-        }
+        // Roughly one token per 8 bytes in typical API payloads; growth covers the rest.
+        tokenCapacity = input.count / 8 + 16
+        tokens = UnsafeMutablePointer<JSONToken>.allocate(capacity: tokenCapacity)
+        openContainers = UnsafeMutablePointer<UInt32>.allocate(capacity: JSONTape.maximumDepth)
     }
 
     func deallocate(keepingTokens: Bool) {
-        guard !usesWorkspace else { return }
         openContainers.deallocate()
         if !keepingTokens { tokens.deallocate() }
     }
 
-    /// With `prefix`, the value may be followed by anything: `position` is then its length.
-    mutating func parse(prefix: Bool) throws(PayloadError) -> UnsafeBufferPointer<JSONToken> {
+    /// The whole input as one value, with nothing but whitespace after it.
+    mutating func parse() throws(PayloadError) -> UnsafeBufferPointer<JSONToken> {
         var justOpened = try beginValue()
         while depth > 0 {
             let container = Int(openContainers[depth - 1])
@@ -655,11 +664,9 @@ fileprivate struct JSONTapeParser {
             if isObject { try beginMember(of: container, firstInObject: justOpened) }
             justOpened = try beginValue()
         }
-        if !prefix {
-            skipWhitespace()
-            guard position == input.count else {
-                throw failure(expected: "nothing after the value", found: input[position])
-            }
+        skipWhitespace()
+        guard position == input.count else {
+            throw failure(expected: "nothing after the value", found: input[position])
         }
         return UnsafeBufferPointer(start: tokens, count: tokenCount)
     }

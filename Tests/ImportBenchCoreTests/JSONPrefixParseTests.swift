@@ -1,0 +1,87 @@
+import CHotPath
+import Foundation
+import Testing
+
+@testable import ImportBenchCore
+
+/// The C prefix parse (the hot path of a streamed array) against the Swift parser (the reference,
+/// which gives every error): the same tokens for what both accept, and nothing accepted that the
+/// reference refuses.
+@Suite("JSON prefix parse")
+struct JSONPrefixParseTests {
+    static let texts: [String] = [
+        #"{}"#, #"[]"#, #"{"a":1}"#, #"[1,2,3]"#, #"{"a":{"b":[true,false,null,{"c":"d"}]},"e":[]}"#,
+        // A streamed element starts at its opening bracket: whitespace only inside and after.
+        #"{ "a" : [ 1 , -2.5e+3 , 0 , -0 , 1E2 ] , "b" : "x" } "#, "{\n\t\"a\":\r\n1}",
+        #"{"s":"plain","e":"a\"b\\c\/d\b\f\n\r\t","u":"\u00e9\u4e2d\ud83d\ude00"}"#,
+        "{\"utf8\":\"caf\u{E9} \u{4E2D} \u{1F600}\"}",
+        #"{"k":"v","k":"v"}"#, #"{"k":"v","k":"w"}"#, #"{"k\u0041":1,"kA":2}"#, #"{"":1,"":1}"#,
+        "{" + (0..<30).map { "\"key\($0)\":\($0)" }.joined(separator: ",") + "}",
+        String(repeating: "[", count: 512) + String(repeating: "]", count: 512),
+        String(repeating: "[", count: 513) + String(repeating: "]", count: 513),
+        // Refused: grammar, numbers, literals, escapes, control bytes, trailing text.
+        #"{"a":}"#, #"{"a" 1}"#, #"{a:1}"#, #"{"a":1,}"#, #"[1,]"#, #"[1 2]"#, #"{"a":1}}"#, #"[01]"#, #"[1.]"#,
+        #"[1e]"#, #"[-]"#, #"[.5]"#, #"[+1]"#, #"[tru]"#, #"[nul]"#, #"[falsey]"#, #"["\x"]"#, #"["\u12G4"]"#,
+        #"["\ud800"]"#, #"["\udc00"]"#, #"["\ud800\u0041"]"#, "[\"a\u{01}b\"]", #"{"a":1} x"#, #"[1]]"#,
+    ]
+
+    /// The C parse of `bytes` as a streamed element: its tokens and length, or how it declined.
+    static func prefixParse(_ bytes: [UInt8]) -> (tokens: [JSONToken], length: Int)? {
+        bytes.withUnsafeBufferPointer { buffer in
+            let parse = JSONTape.parsingPrefix(
+                of: buffer, baseOffset: 0, file: "t.json", root: RecordPathRoot(prefix: "", index: nil),
+                workspace: JSONTapeWorkspace())
+            guard case .parsed(let tape, let length) = parse else { return nil }
+            return (Array(tape.tokens), length)
+        }
+    }
+
+    /// The property both tests check on one text.
+    static func expectAgreement(_ bytes: [UInt8], sourceLocation: SourceLocation = #_sourceLocation) {
+        let reference = try? JSONTape(bytes: bytes)
+        let fast = prefixParse(bytes)
+        let restIsWhitespace = fast.map { parsed in
+            bytes[parsed.length...].allSatisfy { [0x20, 0x0A, 0x0D, 0x09].contains($0) }
+        } ?? false
+        if let reference {
+            #expect(restIsWhitespace, "the reference accepts \(String(decoding: bytes, as: UTF8.self))", sourceLocation: sourceLocation)
+            #expect(fast?.tokens == Array(reference.tokens), sourceLocation: sourceLocation)
+        } else {
+            #expect(!restIsWhitespace, "the reference refuses \(String(decoding: bytes, as: UTF8.self))", sourceLocation: sourceLocation)
+        }
+    }
+
+    @Test("token for token what the Swift parser writes; refused where it refuses", arguments: texts)
+    func agreesWithTheReference(text: String) {
+        Self.expectAgreement(Array(text.utf8))
+    }
+
+    @Test("the token layout is the one the C parse writes")
+    func tokenLayout() {
+        #expect(JSONToken.matchesCLayout)
+    }
+
+    @Test("one byte changed anywhere in a chat channel: the two parsers still agree")
+    func mutatedBytesAgree() throws {
+        try withGeneratedChatPayload(scale: 0.01, seed: 4) { path, _ in
+            let reader = try JSONArrayElementReader(path: path, arrayPath: ["channels"])
+            guard let first = try reader.next() else { throw PayloadError(file: path, byteOffset: 0, path: nil, expected: "a channel", found: "none") }
+            let element = Array(first.text.utf8.prefix(3_000))
+            // Cut at the last complete message, closing what is open, so the unmutated text is valid.
+            var base = Array(element)
+            if let cut = String(decoding: base, as: UTF8.self).range(of: "},{\"id\":\"msg", options: .backwards) {
+                base = Array(String(decoding: base, as: UTF8.self)[..<cut.lowerBound].utf8) + Array("}]}".utf8)
+            }
+            #expect((try? JSONTape(bytes: base)) != nil)
+            Self.expectAgreement(base)
+            let replacements: [UInt8] = Array(#"{}[]:,"\ 0123456789-+.eEtrufalsn"#.utf8) + [0x01, 0x7F, 0x80, 0xC3, 0xE2, 0xF0, 0xFF]
+            var random = SeededRandom(seed: 11)
+            for _ in 0..<3_000 {
+                var mutated = base
+                let position = random.nextInt(below: mutated.count)
+                mutated[position] = replacements[random.nextInt(below: replacements.count)]
+                Self.expectAgreement(mutated)
+            }
+        }
+    }
+}
