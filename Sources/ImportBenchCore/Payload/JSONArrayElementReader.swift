@@ -90,6 +90,10 @@ public final class JSONArrayElementReader {
     private var position = 0
     /// Start of bytes that must survive the next refill (the element or key being scanned).
     private var retainedStart: Int?
+    /// Length of the last element parsed in place.
+    private var lastElementLength = 0
+    /// Set once a read returned nothing.
+    private var reachedEndOfFile = false
 
     private enum Phase { case beforeArray, inArray, finished }
     private var phase = Phase.beforeArray
@@ -213,6 +217,11 @@ public final class JSONArrayElementReader {
     /// past the buffer's end. Nil for anything else (a scalar, a damaged element, the end of the
     /// file), which goes the checked way: delimit the element first, then parse a copy.
     private func parseInPlace() throws -> Element? {
+        // Elements of one array tend to be alike in size: when fewer bytes are buffered than the
+        // last element took, read on first rather than parse most of this one only to start again.
+        while count - position < lastElementLength, !reachedEndOfFile {
+            guard try refill() else { break }
+        }
         while true {
             let parse = JSONTape.parsingPrefix(
                 of: UnsafeBufferPointer(start: storage + position, count: count - position),
@@ -221,6 +230,7 @@ public final class JSONArrayElementReader {
             switch parse {
             case .parsed(let tape, let length):
                 position += length
+                lastElementLength = length
                 defer { nextIndex += 1 }
                 return .parsed(tape, index: nextIndex)
             case .invalid:
@@ -523,7 +533,10 @@ public final class JSONArrayElementReader {
                 count += received
                 return true
             }
-            if received == 0 { return false }
+            if received == 0 {
+                reachedEndOfFile = true
+                return false
+            }
             if errno == EINTR { continue }
             throw PayloadError(
                 file: path, byteOffset: storageFileOffset + count, path: nil, expected: "readable bytes",
