@@ -1,3 +1,4 @@
+import CHotPath
 import ImportBenchStore
 
 /// One occurrence as it lies in a batch's storage: what strategies read. A view, valid while its
@@ -35,6 +36,22 @@ public struct BatchOccurrence {
         return BatchSets(
             storage: storage, firstMember: Int(header.referenceStart) + Int(header.toOneCount),
             setStart: Int(header.setStart), count: Int(header.setCount))
+    }
+
+    /// Starts loading the occurrence's header into the cache, for a loop that will read it a few
+    /// objects later (the ceiling reads last occurrences scattered over every batch).
+    @inline(__always)
+    func prefetchHeader() {
+        importbench_prefetch(storage.headers + position)
+    }
+
+    /// Starts loading its key's text, first values and references (its header should be cached by now).
+    @inline(__always)
+    func prefetchContents() {
+        let header = header
+        if header.key.tag == .text { importbench_prefetch(storage.text + Int(header.key.bits)) }
+        importbench_prefetch(storage.values + Int(header.valueStart))
+        importbench_prefetch(storage.references + Int(header.referenceStart))
     }
 
     /// An owned copy, for error messages and tests.

@@ -41,7 +41,11 @@ public final class CeilingStrategy: ImportStrategy {
         for entity in schema.entities.indices {
             let targets = schema.toOneTargets[entity]
             let statement = insert[entity]
-            for (slot, object) in unique.objects[entity].enumerated() {
+            let objects = unique.objects[entity]
+            for (slot, object) in objects.enumerated() {
+                // SQLite works on this object while the next ones' records load.
+                if slot + 8 < objects.count { unique.occurrence(objects[slot + 8]).prefetchHeader() }
+                if slot + 4 < objects.count { unique.occurrence(objects[slot + 4]).prefetchContents() }
                 let occurrence = unique.occurrence(object)
                 statement.bind(Int64(slot + 1), at: 1)
                 var index = statement.bindObject(occurrence, foreignKeys: [], from: 2)
