@@ -41,12 +41,7 @@ public final class CeilingStrategy: ImportStrategy {
         for entity in schema.entities.indices {
             let targets = schema.toOneTargets[entity]
             let statement = insert[entity]
-            let objects = unique.objects[entity]
-            for (slot, object) in objects.enumerated() {
-                // SQLite works on this object while the next ones' records load.
-                if slot + 8 < objects.count { unique.occurrence(objects[slot + 8]).prefetchHeader() }
-                if slot + 4 < objects.count { unique.occurrence(objects[slot + 4]).prefetchContents() }
-                let occurrence = unique.occurrence(object)
+            try unique.forEachObject(of: entity) { slot, object, occurrence in
                 statement.bind(Int64(slot + 1), at: 1)
                 var index = statement.bindObject(occurrence, foreignKeys: [], from: 2)
                 for (relationship, reference) in occurrence.toOne.enumerated() {
@@ -61,7 +56,7 @@ public final class CeilingStrategy: ImportStrategy {
                     index += 1
                 }
                 try statement.execute()
-                guard !occurrence.manyToMany.isEmpty else { continue }
+                guard !occurrence.manyToMany.isEmpty else { return }
                 for (relationship, references) in unique.manyToMany(object).enumerated() {
                     let target = schema.manyToManyTargets[entity][relationship]
                     let join = insertJoin[entity][relationship]

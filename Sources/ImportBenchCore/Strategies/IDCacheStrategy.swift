@@ -68,8 +68,7 @@ public final class IDCacheStrategy: ImportStrategy {
 
     private func writeObjects() throws {
         for entity in schema.entities.indices {
-            for object in unique.objects[entity] {
-                let occurrence = unique.occurrence(object)
+            try unique.forEachObject(of: entity) { _, _, occurrence in
                 if let pk = cache[entity, occurrence.keyID] {
                     let statement = updateAttributes[entity]
                     statement.bindUpdate(occurrence, foreignKeys: [], pk: pk)
@@ -85,9 +84,8 @@ public final class IDCacheStrategy: ImportStrategy {
 
     private func writeRelationships() throws {
         for entity in schema.entities.indices {
-            for object in unique.objects[entity] {
-                let occurrence = unique.occurrence(object)
-                guard let pk = cache[entity, occurrence.keyID] else { continue }
+            try unique.forEachObject(of: entity) { _, object, occurrence in
+                guard let pk = cache[entity, occurrence.keyID] else { return }
                 if let statement = updateForeignKeys[entity] {
                     let targets = schema.toOneTargets[entity]
                     var index: Int32 = 1
@@ -105,7 +103,7 @@ public final class IDCacheStrategy: ImportStrategy {
                     statement.bind(pk, at: index)
                     try statement.execute()
                 }
-                guard !occurrence.manyToMany.isEmpty else { continue }
+                guard !occurrence.manyToMany.isEmpty else { return }
                 for (relationship, references) in unique.manyToMany(object).enumerated() {
                     let target = schema.manyToManyTargets[entity][relationship]
                     for reference in references {

@@ -57,8 +57,7 @@ final class OneStatementWriter {
         for entity in schema.entities.indices {
             let statement = objectStatements[entity]
             let targets = schema.toOneTargets[entity]
-            for object in unique.objects[entity] {
-                let occurrence = unique.occurrence(object)
+            try unique.forEachObject(of: entity) { _, object, occurrence in
                 var index = statement.bindObject(occurrence, foreignKeys: [])
                 for (relationship, reference) in occurrence.toOne.enumerated() {
                     if let reference, let pk = known[targets[relationship], reference.keyID] {
@@ -71,7 +70,7 @@ final class OneStatementWriter {
                 }
                 let pk = try run(statement, for: occurrence)
                 if let pk, isReferenced[entity] { known[entity, occurrence.keyID] = pk }
-                guard !occurrence.manyToMany.isEmpty else { continue }
+                guard !occurrence.manyToMany.isEmpty else { return }
                 for (relationship, references) in unique.manyToMany(object).enumerated() {
                     let target = schema.manyToManyTargets[entity][relationship]
                     let join = joinStatements[entity][relationship]

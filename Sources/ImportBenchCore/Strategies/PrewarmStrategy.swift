@@ -53,8 +53,7 @@ public final class PrewarmStrategy: ImportStrategy {
         try prewarm(for: batch)
         unique.collect(batch)
         for entity in schema.entities.indices {
-            for object in unique.objects[entity] {
-                let occurrence = unique.occurrence(object)
+            try unique.forEachObject(of: entity) { _, object, occurrence in
                 let foreignKeys = try known.foreignKeys(of: occurrence, in: schema)
                 let pk: Int64
                 if let existing = known[entity, occurrence.keyID] {
@@ -67,7 +66,7 @@ public final class PrewarmStrategy: ImportStrategy {
                     pk = store.lastInsertRowid
                     known[entity, occurrence.keyID] = pk
                 }
-                guard !occurrence.manyToMany.isEmpty else { continue }
+                guard !occurrence.manyToMany.isEmpty else { return }
                 for (relationship, references) in unique.manyToMany(object).enumerated() {
                     let target = schema.manyToManyTargets[entity][relationship]
                     for reference in references {
