@@ -538,7 +538,9 @@ struct JSONToken: Sendable, Equatable {
             && MemoryLayout<JSONToken>.offset(of: \.flags) == MemoryLayout<importbench_json_token>.offset(of: \.flags)
             && MemoryLayout<JSONToken>.offset(of: \.keyBits) == MemoryLayout<importbench_json_token>.offset(of: \.key_bits)
             && JSONTape.maximumDepth == Int(IMPORTBENCH_JSON_MAXIMUM_DEPTH)
-            && JSONKind.null.rawValue == 5 && JSONTokenFlags.mayRepeatKeys.rawValue == 8
+            // The C parse writes kinds as their position in `JSONKind` and flags as these bits.
+            && [JSONKind.object, .array, .string, .number, .bool, .null].map(\.rawValue) == [0, 1, 2, 3, 4, 5]
+            && [JSONTokenFlags.hasEscapes, .hasFractionOrExponent, .isTrue, .mayRepeatKeys].map(\.rawValue) == [1, 2, 4, 8]
     }
 
     /// One past the last byte of a scalar.

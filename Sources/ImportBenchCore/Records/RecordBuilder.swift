@@ -379,9 +379,7 @@ public final class RecordBuilder {
                 state.pointee.pendingStart = start + taken
             }
         }
-        guard remaining > 0 || head == nil else {
-            return RecordBatch(index: index, occurrences: BatchOccurrences(head ?? BatchSegment.empty, BatchSegment.empty))
-        }
+        if remaining == 0, let head { return RecordBatch(index: index, occurrences: BatchOccurrences(head, .empty)) }
         let sealed = seal()
         let tail = BatchSegment(storage: sealed, start: 0, count: remaining)
         if remaining < sealed.count {
