@@ -3,22 +3,34 @@ import Foundation
 import ImportBenchCore
 
 /// `bench measure-one`: the child side of an isolated run. Reads an `ImportRunSpec` as JSON on
-/// standard input, runs it, writes the `ImportMeasurement` as JSON on standard output. A run that
-/// stops early writes a `RunFailureReport` there instead and exits 1 (130 when interrupted).
+/// standard input, runs it, and tells its parent on standard output, in `ChildMessage` frames:
+/// progress as it imports, then the measurement, or the failure as a `RunFailureReport` (exit 1,
+/// 130 when interrupted).
 struct MeasureOneCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "measure-one", abstract: "Run one import from a JSON spec on stdin (used by bench run).",
         shouldDisplay: false)
 
+    /// At most this often: a progress message costs a write to the pipe inside the measured import.
+    static let progressInterval = 0.1
+
     func run() throws {
         InterruptHandler.installInChild()
         let input = FileHandle.standardInput.readDataToEndOfFile()
+        let output = FileHandle.standardOutput
         do {
             let spec = try JSONDecoder().decode(ImportRunSpec.self, from: input)
-            let measurement = try spec.makeRun().execute()
-            FileHandle.standardOutput.write(try JSONEncoder().encode(measurement))
+            var lastProgress = -Double.infinity
+            let measurement = try spec.makeRun().execute { occurrences in
+                let now = ProcessInfo.processInfo.systemUptime
+                guard now - lastProgress >= Self.progressInterval else { return }
+                lastProgress = now
+                // A parent that has gone away is no reason to stop measuring: its result is lost either way.
+                try? output.write(contentsOf: ChildMessageFraming.encode(.progress(occurrences: occurrences)))
+            }
+            try output.write(contentsOf: ChildMessageFraming.encode(.result(measurement)))
         } catch let error as RunError {
-            FileHandle.standardOutput.write(try JSONEncoder().encode(error.report))
+            try output.write(contentsOf: ChildMessageFraming.encode(.failure(error.report)))
             throw error.stage == .interrupted ? CommandFailure.interrupted(error.description) : CommandFailure.failed(error.description)
         } catch {
             throw CommandFailure.failed(String(describing: error))
@@ -39,6 +51,8 @@ struct ChildProcessExecutor {
         return ChildProcessExecutor(executable: URL(fileURLWithPath: CommandLine.arguments[0]))
     }
 
+    /// Runs `run` in a child, handing its progress to `progress` as it comes. Its standard error is
+    /// read on another thread meanwhile, so a child that writes much there never blocks on a full pipe.
     func execute(_ run: ImportRun, progress: (Int) -> Void) throws -> ImportMeasurement {
         let process = Process()
         process.executableURL = executable
@@ -52,18 +66,56 @@ struct ChildProcessExecutor {
         try process.run()
         InterruptHandler.forward(to: process.processIdentifier)
         defer { InterruptHandler.forward(to: 0) }
+        let diagnostics = DrainedPipe(errors.fileHandleForReading)
         input.fileHandleForWriting.write(try JSONEncoder().encode(ImportRunSpec(run)))
         try input.fileHandleForWriting.close()
-        let result = output.fileHandleForReading.readDataToEndOfFile()
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        InterruptHandler.forward(to: 0)
-        guard process.terminationStatus == 0 else {
-            if let report = try? JSONDecoder().decode(RunFailureReport.self, from: result) { throw report }
-            let reason = message.trimmingCharacters(in: .whitespacesAndNewlines)
-                .replacingOccurrences(of: "bench: ", with: "")
-            throw ImportError.invalidRequest(reason.isEmpty ? "the isolated \(run.strategy.name) run exited with \(process.terminationStatus)" : reason)
+
+        var outcome: Result<ImportMeasurement, any Error>?
+        var streamProblem: ChildStreamError?
+        do {
+            while let message = try ChildMessageFraming.read(from: output.fileHandleForReading) {
+                switch message {
+                case .progress(let occurrences): progress(occurrences)
+                case .result(let measurement): outcome = .success(measurement)
+                case .failure(let report): outcome = .failure(report)
+                }
+            }
+        } catch let error as ChildStreamError {
+            // Read what is left so the child can exit; what went wrong with its stream is said below.
+            _ = output.fileHandleForReading.readDataToEndOfFile()
+            streamProblem = error
         }
-        return try JSONDecoder().decode(ImportMeasurement.self, from: result)
+        process.waitUntilExit()
+        let message = diagnostics.text()
+        switch outcome {
+        case .failure(let error)?: throw error
+        case .success(let measurement)? where process.terminationStatus == 0: return measurement
+        default: break
+        }
+        let reason = message.trimmingCharacters(in: .whitespacesAndNewlines).replacingOccurrences(of: "bench: ", with: "")
+        var explanation = reason.isEmpty ? "the isolated \(run.strategy.name) run exited with \(process.terminationStatus)" : reason
+        if let streamProblem { explanation += "; \(streamProblem)" }
+        throw ImportError.invalidRequest(explanation)
+    }
+}
+
+/// Everything a pipe delivers until its end, read on a thread of its own.
+private final class DrainedPipe: @unchecked Sendable {
+    // @unchecked: `data` is written by the reading thread before `done` is signalled, read after.
+    private var data = Data()
+    private let done = DispatchSemaphore(value: 0)
+
+    init(_ handle: FileHandle) {
+        Thread.detachNewThread { [self] in
+            data = handle.readDataToEndOfFile()
+            done.signal()
+        }
+    }
+
+    /// Waits for the end of the pipe.
+    func text() -> String {
+        done.wait()
+        done.signal()
+        return String(decoding: data, as: UTF8.self)
     }
 }

@@ -7,6 +7,7 @@ final class ProgressReporter {
     private let live: Bool
     private var lastDraw = 0.0
     private var current = ""
+    private var started = Date()
 
     init(enabled: Bool) {
         self.enabled = enabled
@@ -24,9 +25,11 @@ final class ProgressReporter {
             draw("building the seed store seed-copy adopts (untimed)...", force: true)
         case .runStarted(let strategy, let repetition, let index, let total):
             current = "[\(index)/\(total)] \(strategy)" + (repetition > 1 ? " (repetition \(repetition))" : "")
+            started = Date()
             draw(current, force: true)
         case .runProgress(_, let occurrences, let expected):
-            draw("\(current): \(occurrences)/\(expected) occurrences", force: false)
+            let elapsed = String(format: "%.1f", Date().timeIntervalSince(started))
+            draw("\(current): \(occurrences)/\(expected) occurrences, \(elapsed) s", force: false)
         case .replayingCReference:
             draw("\(current): replaying its rows through the C reference (untimed)...", force: true)
         case .runFinished(let result):

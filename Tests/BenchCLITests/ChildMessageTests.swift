@@ -1,0 +1,59 @@
+import Foundation
+@testable import ImportBenchCLI
+@testable import ImportBenchCore
+import Testing
+
+@Suite("Messages from an isolated run's child")
+struct ChildMessageTests {
+    /// What a message says, as JSON with sorted keys: the payload types are not Equatable.
+    static func text(_ message: ChildMessage) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return String(decoding: try encoder.encode(message), as: UTF8.self)
+    }
+
+    @Test("progress, a result and a failure arrive whole and in order; then the end of the stream")
+    func roundTrip() throws {
+        var measurement = ImportMeasurement()
+        measurement.occurrences = 1_234
+        measurement.wallSeconds = 0.5
+        let report = RunFailureReport(
+            message: "naive: writing batch 3 failed", stage: .writing, pass: 0, batchIndex: 3, committedBatches: 3,
+            committedOccurrences: 300, summary: "3 batches stay committed")
+        let messages: [ChildMessage] = [.progress(occurrences: 10), .progress(occurrences: 20), .result(measurement), .failure(report)]
+        let pipe = Pipe()
+        for message in messages { pipe.fileHandleForWriting.write(try ChildMessageFraming.encode(message)) }
+        try pipe.fileHandleForWriting.close()
+        var received: [String] = []
+        while let message = try ChildMessageFraming.read(from: pipe.fileHandleForReading) { received.append(try Self.text(message)) }
+        #expect(received == (try messages.map(Self.text)))
+    }
+
+    @Test("anything else on the stream is refused with what was wrong, not decoded or waited for",
+          arguments: [Data("hello, world".utf8), Data([0, 0, 0, 9, 0x7B]), Data([0, 0, 0, 2, 0x7B, 0x7D]), Data([0, 0])])
+    func notMessages(bytes: Data) throws {
+        let pipe = Pipe()
+        pipe.fileHandleForWriting.write(bytes)
+        try pipe.fileHandleForWriting.close()
+        #expect(throws: ChildStreamError.self) { _ = try ChildMessageFraming.read(from: pipe.fileHandleForReading) }
+    }
+
+    @Test("an isolated run hands its progress to the parent as it imports, then its measurement",
+          .enabled(if: IsolatedRunTests.available, "build bench first (swift build) to test isolated runs"))
+    func progressFromTheChild() throws {
+        let directory = try RunCommandEndToEndTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let payload = directory.appendingPathComponent("p.json").path
+        try ProductsScenario().generate(scale: 0.05, seed: 1, to: payload)
+        let run = ImportRun(
+            scenario: ProductsScenario(), payloadPath: payload, strategy: NaiveStrategy.self, batchSize: .occurrences(10),
+            databasePath: directory.appendingPathComponent("s.sqlite").path)
+        var reported: [Int] = []
+        let measurement = try ChildProcessExecutor(executable: IsolatedRunTests.binary).execute(run) { reported.append($0) }
+        #expect(measurement.occurrences == 500)
+        // The first batch is always reported; later ones at most ten times a second.
+        #expect(reported.first == 10)
+        #expect(reported == reported.sorted())
+        #expect(reported.allSatisfy { $0 <= measurement.occurrences })
+    }
+}
