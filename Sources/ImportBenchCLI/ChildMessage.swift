@@ -8,7 +8,7 @@ enum ChildMessage: Codable {
     /// Occurrences read so far.
     case progress(occurrences: Int)
     case result(ImportMeasurement)
-    case failure(RunFailureReport)
+    case failure(RunError)
 }
 
 /// Frames messages as a 4-byte big-endian length, then the message as JSON: a reader never

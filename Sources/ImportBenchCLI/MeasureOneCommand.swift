@@ -4,8 +4,8 @@ import ImportBenchCore
 
 /// `bench measure-one`: the child side of an isolated run. Reads an `ImportRunSpec` as JSON on
 /// standard input, runs it, and tells its parent on standard output, in `ChildMessage` frames:
-/// progress as it imports, then the measurement, or the failure as a `RunFailureReport` (exit 1,
-/// 130 when interrupted).
+/// progress as it imports, then the measurement, or the `RunError` that stopped it (exit 1, 130
+/// when interrupted).
 struct MeasureOneCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "measure-one", abstract: "Run one import from a JSON spec on stdin (used by bench run).",
@@ -30,7 +30,7 @@ struct MeasureOneCommand: ParsableCommand {
             }
             try output.write(contentsOf: ChildMessageFraming.encode(.result(measurement)))
         } catch let error as RunError {
-            try output.write(contentsOf: ChildMessageFraming.encode(.failure(error.report)))
+            try output.write(contentsOf: ChildMessageFraming.encode(.failure(error)))
             throw error.stage == .interrupted ? CommandFailure.interrupted(error.description) : CommandFailure.failed(error.description)
         } catch {
             throw CommandFailure.failed(String(describing: error))

@@ -275,7 +275,6 @@ struct RunCommand: ParsableCommand {
     /// The exit status a failure earns: 130 for SIGINT, 1 for the rest.
     static func failure(for error: any Error) -> CommandFailure {
         let interrupted = error is Interrupted || (error as? RunError)?.stage == .interrupted
-            || (error as? RunFailureReport)?.stage == .interrupted
         let message = error is Interrupted ? "interrupted before any import began; nothing was written" : String(describing: error)
         return interrupted ? .interrupted(message) : .failed(message)
     }

@@ -17,9 +17,10 @@ struct ChildMessageTests {
         var measurement = ImportMeasurement()
         measurement.occurrences = 1_234
         measurement.wallSeconds = 0.5
-        let report = RunFailureReport(
-            message: "naive: writing batch 3 failed", stage: .writing, pass: 0, batchIndex: 3, committedBatches: 3,
-            committedOccurrences: 300, summary: "3 batches stay committed")
+        let report = RunError(
+            strategy: "naive", stage: .writing, pass: 0, batch: nil, batchIndex: 3, committedBatches: 3,
+            committedOccurrences: 300, databasePath: "/tmp/s.sqlite", checkpointed: true,
+            underlying: ImportError.invalidRequest("boom"))
         let messages: [ChildMessage] = [.progress(occurrences: 10), .progress(occurrences: 20), .result(measurement), .failure(report)]
         let pipe = Pipe()
         for message in messages { pipe.fileHandleForWriting.write(try ChildMessageFraming.encode(message)) }
@@ -55,5 +56,31 @@ struct ChildMessageTests {
         #expect(reported.first == 10)
         #expect(reported == reported.sorted())
         #expect(reported.allSatisfy { $0 <= measurement.occurrences })
+    }
+
+    @Test("a child's failure reaches the parent as the RunError an in-process run throws",
+          .enabled(if: IsolatedRunTests.available, "build bench first (swift build) to test isolated runs"))
+    func failureFromTheChild() throws {
+        let directory = try RunCommandEndToEndTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let full = directory.appendingPathComponent("full.json").path
+        try ProductsScenario().generate(scale: 0.05, seed: 1, to: full)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: full))
+        let cut = directory.appendingPathComponent("cut.json")
+        try bytes.prefix(bytes.count / 2).write(to: cut)
+        func run(_ name: String) -> ImportRun {
+            ImportRun(
+                scenario: ProductsScenario(), payloadPath: cut.path, strategy: NaiveStrategy.self,
+                batchSize: .occurrences(10), databasePath: directory.appendingPathComponent("\(name).sqlite").path)
+        }
+        let inProcess = try #require(throws: RunError.self) { try run("a").execute() }
+        let isolated = try #require(throws: RunError.self) {
+            try ChildProcessExecutor(executable: IsolatedRunTests.binary).execute(run("a")) { _ in }
+        }
+        #expect(isolated.stage == .reading)
+        #expect(isolated.committedBatches == inProcess.committedBatches)
+        #expect(isolated.committedOccurrences > 0)
+        #expect(isolated.description == inProcess.description)
+        #expect(isolated.underlying == nil)
     }
 }

@@ -112,7 +112,7 @@ struct StrategyTests {
             _ = try importFixture(strategy, batchSize: .occurrences(14), into: path, scenario: scenario)
         }
         let failure = try #require(error)
-        #expect("\(failure.underlying)".contains("99"))
+        #expect(failure.cause.contains("99"))
         let store = try Connection(path: path)
         switch strategy {
         case "ceiling":

@@ -252,10 +252,7 @@ public final class Benchmark {
                 continue
             } catch let error as RunError {
                 if error.stage == .interrupted { throw error }
-                failure = (error.pass, error.committedOccurrences, error.report.summary)
-            } catch let report as RunFailureReport {
-                if report.stage == .interrupted { throw report }
-                failure = (report.pass, report.committedOccurrences, report.summary)
+                failure = (error.pass, error.committedOccurrences, error.summary)
             } catch {
                 lines.append("\(strategy.name): failed before importing: \(error)")
                 continue

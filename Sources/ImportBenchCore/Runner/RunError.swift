@@ -1,5 +1,6 @@
 /// An import that stopped before its end: which strategy, where, why, and what stays committed.
-public struct RunError: Error, CustomStringConvertible {
+/// Codable, so that a run in a child process hands its failure to the parent whole, as a value.
+public struct RunError: Error, Codable, Sendable, CustomStringConvertible {
     public enum Stage: String, Sendable, Codable {
         /// The payload could not be read (a `PayloadError`).
         case reading
@@ -24,7 +25,17 @@ public struct RunError: Error, CustomStringConvertible {
     public let databasePath: String
     /// The ledger records the committed batches, so running the same command again resumes.
     public let checkpointed: Bool
-    public let underlying: any Error
+    /// What went wrong, as the error that stopped the import described it (a `PayloadError` with
+    /// its file, offset and path; a `StoreError` with its SQL): text, so that it crosses processes.
+    public let cause: String
+    /// That error itself, for a caller in the same process; nil once the failure has crossed from
+    /// a child process, where only `cause` travels.
+    public private(set) var underlying: (any Error)?
+
+    private enum CodingKeys: String, CodingKey {
+        case strategy, stage, pass, batchIndex, ordinals, committedBatches, committedOccurrences, databasePath
+        case checkpointed, cause
+    }
 
     init(
         strategy: String, stage: Stage, pass: Int, batch: RecordBatch?, batchIndex: Int?, committedBatches: Int,
@@ -43,15 +54,16 @@ public struct RunError: Error, CustomStringConvertible {
         self.committedOccurrences = committedOccurrences
         self.databasePath = databasePath
         self.checkpointed = checkpointed
+        cause = String(describing: underlying)
         self.underlying = underlying
     }
 
     public var description: String {
         var what: String
         switch stage {
-        case .reading: what = "reading \(place) failed: \(underlying)"
-        case .writing: what = "writing \(place) failed: \(underlying)"
-        case .finishing: what = "\(place) failed: \(underlying)"
+        case .reading: what = "reading \(place) failed: \(cause)"
+        case .writing: what = "writing \(place) failed: \(cause)"
+        case .finishing: what = "\(place) failed: \(cause)"
         case .interrupted: what = "interrupted before committing \(place)"
         }
         if let ordinals { what += " (occurrences \(ordinals.lowerBound)-\(ordinals.upperBound))" }
@@ -75,24 +87,6 @@ public struct RunError: Error, CustomStringConvertible {
         return "The failed batch was rolled back; \(committed) in \(databasePath)\(next)."
     }
 
-    /// The failure as data, for a parent process that ran this import in a child.
-    public var report: RunFailureReport {
-        RunFailureReport(
-            message: description, stage: stage, pass: pass, batchIndex: batchIndex, committedBatches: committedBatches,
-            committedOccurrences: committedOccurrences, summary: "\(strategy): stopped at \(place). \(committedSummary)")
-    }
-}
-
-/// A `RunError` carried across processes.
-public struct RunFailureReport: Error, Codable, Sendable, CustomStringConvertible {
-    public var message: String
-    public var stage: RunError.Stage
-    public var pass: Int
-    public var batchIndex: Int?
-    public var committedBatches: Int
-    public var committedOccurrences: Int
     /// Where it stopped and what stays committed, without the cause.
-    public var summary: String
-
-    public var description: String { message }
+    public var summary: String { "\(strategy): stopped at \(place). \(committedSummary)" }
 }
