@@ -20,19 +20,24 @@ extension RunCommand {
         --preload: adopting a seed replaces the store, so there is no refresh to measure.
         """
 
+    /// The names of the methods that adopt a seed store, for messages.
+    static var adopterNames: String { StrategyRegistry.needing(.seedStore).map { $0.name }.joined(separator: ", ") }
+
     func validateSeedCopy() throws {
-        let adoptsSeed = try resolvedStrategies().contains { $0 is SeedCopyStrategy.Type }
+        let adopting = try resolvedStrategies().filter { $0.needs.contains(.seedStore) }
         if let seedDB {
-            guard adoptsSeed else {
-                throw ValidationError("--seed-db is the store \(SeedCopyStrategy.name) adopts: add --strategy \(SeedCopyStrategy.name) (for example --strategy prewarm,\(SeedCopyStrategy.name))")
+            guard !adopting.isEmpty else {
+                let adopter = Self.adopterNames
+                throw ValidationError("--seed-db is the store \(adopter) adopts: add --strategy \(adopter) (for example --strategy prewarm,\(adopter))")
             }
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: seedDB, isDirectory: &isDirectory), !isDirectory.boolValue else {
                 throw ValidationError("--seed-db \(seedDB): no such file; build one with bench seed-db --scenario \(scenarioOptions.scenario) --scale \(scenarioOptions.scale) --out \(seedDB)")
             }
         }
-        if adoptsSeed && preload != nil {
-            throw ValidationError("\(SeedCopyStrategy.name) cannot run with --preload: adopting a seed store replaces the store, so there is no refresh to measure; run it without --preload")
+        if !adopting.isEmpty && preload != nil {
+            let names = adopting.map { $0.name }.joined(separator: ", ")
+            throw ValidationError("\(names) cannot run with --preload: adopting a seed store replaces the store, so there is no refresh to measure; run it without --preload")
         }
     }
 
@@ -40,10 +45,10 @@ extension RunCommand {
     static func seedStoreLine(_ report: SeedStoreReport) -> String {
         let megabytes = SummaryTable.megabytes(report.bytes)
         if let times = report.buildTimes {
-            return "\(SeedCopyStrategy.name): seed store built in \(String(format: "%.2f", times.total)) s, \(megabytes) MB "
+            return "\(adopterNames): seed store built in \(String(format: "%.2f", times.total)) s, \(megabytes) MB "
                 + "(untimed; \(SummaryTable.count(report.metadata.objects)) objects)\n"
         }
-        return "\(SeedCopyStrategy.name): adopting \(report.path), \(megabytes) MB, built \(report.metadata.builtAt) from "
+        return "\(adopterNames): adopting \(report.path), \(megabytes) MB, built \(report.metadata.builtAt) from "
             + "\(report.metadata.describedSource) by bench \(report.metadata.benchVersion)\n"
     }
 }

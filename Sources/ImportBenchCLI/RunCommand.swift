@@ -137,9 +137,9 @@ struct RunCommand: ParsableCommand {
         }
     }
 
-    func resolvedStrategies() throws -> [any ImportStrategy.Type] {
+    func resolvedStrategies() throws -> [any MeasuredMethod.Type] {
         let names = strategies.flatMap { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
-        let strategies = try names.flatMap { name -> [any ImportStrategy.Type] in
+        let strategies = try names.flatMap { name -> [any MeasuredMethod.Type] in
             if name == "all" { return StrategyRegistry.all }
             guard let strategy = StrategyRegistry.strategy(named: name) else {
                 throw ValidationError(

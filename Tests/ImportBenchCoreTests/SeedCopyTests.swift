@@ -6,7 +6,7 @@ import Testing
 @Suite("seed-copy through the benchmark")
 struct SeedCopyTests {
     static func configuration(
-        _ scenario: any Scenario = ChatScenario(), strategies: [any ImportStrategy.Type], seed: UInt64 = 1
+        _ scenario: any Scenario = ChatScenario(), strategies: [any MeasuredMethod.Type], seed: UInt64 = 1
     ) throws -> BenchmarkConfiguration {
         BenchmarkConfiguration(scenario: scenario, scale: try #require(Scale(parsing: "0.05x")), seed: seed, strategies: strategies)
     }

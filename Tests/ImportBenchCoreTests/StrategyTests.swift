@@ -82,7 +82,8 @@ struct StrategyTests {
         let first = try importFixture(strategy, into: path)
         let store = try Connection(path: path)
         let context = StrategyContext(schema: FixtureScenario.schema, store: store)
-        let instance = try #require(StrategyRegistry.strategy(named: strategy)).init(context: context)
+        let strategyType = try #require(StrategyRegistry.strategy(named: strategy) as? any ImportStrategy.Type)
+        let instance = try strategyType.init(context: context)
         for pass in 0..<type(of: instance).passes {
             let batcher = RecordBatcher(
                 reader: ArrayRecordReader(FixtureScenario.forumUnits), batchSize: .occurrences(5), schema: FixtureScenario.schema,

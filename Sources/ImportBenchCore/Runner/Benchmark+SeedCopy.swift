@@ -1,11 +1,11 @@
 import Foundation
 
 extension Benchmark {
-    /// Every run goes through here, so a seed-copy run (built anywhere in the benchmark) is pointed
-    /// at the seed store it adopts.
+    /// Every run goes through here, so a run of a method that adopts a seed store (built anywhere
+    /// in the benchmark) is pointed at the seed store.
     func execute(_ run: ImportRun, _ progress: @escaping (Int) -> Void) throws -> ImportMeasurement {
         var run = run
-        if run.strategy is SeedCopyStrategy.Type {
+        if run.strategy.needs.contains(.seedStore) {
             // Only a payload that cannot be imported gets here without one: none was built from it.
             guard let seedStore else {
                 throw ImportError.invalidRequest("no seed store to adopt: it is built from the payload, which cannot be imported")
@@ -15,15 +15,17 @@ extension Benchmark {
         return try executor(run, progress)
     }
 
-    /// The seed store seed-copy adopts, when it is planned: the given one, checked against the payload
-    /// first so a mismatch stops the benchmark before any run, or one built now, untimed, in the work
-    /// directory from the same payload.
+    /// The seed store a planned method adopts: the given one, checked against the payload first so
+    /// a mismatch stops the benchmark before any run, or one built now, untimed, in the work
+    /// directory from the same payload. Nil when no planned method needs one.
     func prepareSeedStore(payloadPath: String, in workDirectory: URL, _ observe: (BenchmarkEvent) -> Void) throws -> SeedStoreReport? {
-        guard configuration.plannedStrategies.contains(where: { $0 is SeedCopyStrategy.Type }) else { return nil }
+        let adopting = configuration.plannedStrategies.filter { $0.needs.contains(.seedStore) }.map { $0.name }
+        guard !adopting.isEmpty else { return nil }
         guard configuration.preload == nil else {
+            let names = adopting.joined(separator: ", ")
             throw ImportError.invalidRequest(
-                "\(SeedCopyStrategy.name) cannot measure a refresh: adopting a seed store replaces the store, so a preload has nothing to "
-                    + "refresh; run \(SeedCopyStrategy.name) without --preload")
+                "\(names) cannot measure a refresh: adopting a seed store replaces the store, so a preload has nothing to "
+                    + "refresh; run \(names) without --preload")
         }
         let recorded = configuration.payloadPath != nil
         let scale = recorded ? nil : configuration.scale

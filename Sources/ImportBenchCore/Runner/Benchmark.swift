@@ -11,7 +11,7 @@ public struct BenchmarkConfiguration {
     /// What fills the store before each measured run (untimed, uncounted): the measured run is a refresh.
     public var preload: PreloadSpec?
     /// The ceiling is added when missing: every time is also given as a multiple of it.
-    public var strategies: [any ImportStrategy.Type]
+    public var strategies: [any MeasuredMethod.Type]
     public var batchSize: BatchSize
     public var repetitions: Int
     /// Unmeasured rounds of every strategy first, so caches, the allocator and the file system are warm.
@@ -32,7 +32,7 @@ public struct BenchmarkConfiguration {
 
     public init(
         scenario: any Scenario, scale: Scale = .base, seed: UInt64 = 1, payloadPath: String? = nil,
-        strategies: [any ImportStrategy.Type], batchSize: BatchSize = .default, repetitions: Int = 1,
+        strategies: [any MeasuredMethod.Type], batchSize: BatchSize = .default, repetitions: Int = 1,
         databasePath: String? = nil, prewarmChunkSize: Int = 500, preload: PreloadSpec? = nil, warmup: Int = 0
     ) {
         self.preload = preload
@@ -49,10 +49,9 @@ public struct BenchmarkConfiguration {
     }
 
     /// The strategies to run, the reference included, in registry order.
-    public var plannedStrategies: [any ImportStrategy.Type] {
-        var names = Set(strategies.map { $0.name })
-        names.insert(StrategyRegistry.reference.name)
-        return StrategyRegistry.known.filter { names.contains($0.name) }
+    public var plannedStrategies: [any MeasuredMethod.Type] {
+        let names = Set(strategies.map { $0.name })
+        return StrategyRegistry.known.filter { names.contains($0.name) || $0.role == .reference }
     }
 }
 
@@ -158,14 +157,14 @@ public final class Benchmark {
         seedStore = try prepareSeedStore(payloadPath: payloadPath, in: workDirectory, observe)
 
         let strategies = configuration.plannedStrategies.filter {
-            referenceSkipped == nil || $0.name != StrategyRegistry.reference.name
+            referenceSkipped == nil || $0.role != .reference
         }
         let total = strategies.count * configuration.repetitions
         var results: [RunResult] = []
         for _ in 0..<max(0, configuration.warmup) {
             for strategy in strategies {
                 let databasePath = workDirectory.appendingPathComponent("warmup-\(strategy.name).sqlite").path
-                let isReference = strategy.name == StrategyRegistry.reference.name
+                let isReference = strategy.role == .reference
                 try Self.stopIfInterrupted()
                 _ = try execute(ImportRun(
                     scenario: scenario, payloadPath: payloadPath, strategy: strategy, batchSize: configuration.batchSize,
@@ -183,7 +182,7 @@ public final class Benchmark {
                 observe(.runStarted(strategy: strategy.name, repetition: repetition, index: results.count + 1, total: total))
                 let databasePath = self.databasePath(for: strategy.name, in: workDirectory)
                 // The reference is plain inserts into an empty store, refresh or not.
-                let isReference = strategy.name == StrategyRegistry.reference.name
+                let isReference = strategy.role == .reference
                 let run = ImportRun(
                     scenario: scenario, payloadPath: payloadPath, strategy: strategy, batchSize: configuration.batchSize,
                     databasePath: databasePath, prewarmChunkSize: configuration.prewarmChunkSize,
@@ -239,7 +238,7 @@ public final class Benchmark {
             observe(.runStarted(strategy: strategy.name, repetition: 1, index: index + 1, total: strategies.count))
             let databasePath = self.databasePath(for: strategy.name, in: workDirectory)
             defer { if configuration.databasePath == nil { DatabaseFile.remove(databasePath) } }
-            let isReference = strategy.name == StrategyRegistry.reference.name
+            let isReference = strategy.role == .reference
             let run = ImportRun(
                 scenario: configuration.scenario, payloadPath: payloadPath, strategy: strategy, batchSize: configuration.batchSize,
                 databasePath: databasePath, prewarmChunkSize: configuration.prewarmChunkSize,

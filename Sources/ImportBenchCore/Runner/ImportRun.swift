@@ -5,7 +5,7 @@ import ImportBenchStore
 public struct ImportRun {
     public let scenario: any Scenario
     public let payloadPath: String
-    public let strategy: any ImportStrategy.Type
+    public let strategy: any MeasuredMethod.Type
     public let batchSize: BatchSize
     public let databasePath: String
     public let prewarmChunkSize: Int
@@ -25,7 +25,7 @@ public struct ImportRun {
     public var seedStorePath: String?
 
     public init(
-        scenario: any Scenario, payloadPath: String, strategy: any ImportStrategy.Type,
+        scenario: any Scenario, payloadPath: String, strategy: any MeasuredMethod.Type,
         batchSize: BatchSize, databasePath: String, prewarmChunkSize: Int = 500, preloadPath: String? = nil,
         checkpoint: Bool = false, onError: PayloadErrorPolicy = .fail, settings: StoreSettings = .default,
         probeReadsHz: Int? = nil
@@ -52,10 +52,15 @@ public struct ImportRun {
         ].joined(separator: ";")
     }
 
-    /// Runs the import. `progress` receives the occurrences read so far after each batch.
-    /// A failing batch is rolled back and earlier batches stay committed; the `RunError` says how many.
+    /// Runs the method, measured. `progress` receives the occurrences read so far after each batch.
     public func execute(progress: ((Int) -> Void)? = nil) throws -> ImportMeasurement {
-        if strategy is SeedCopyStrategy.Type { return try adoptSeedStore() }
+        try strategy.measure(self, progress: progress)
+    }
+
+    /// Streams the payload through a new `strategy`, batch by batch: what every import strategy's
+    /// `measure` is. A failing batch is rolled back and earlier batches stay committed; the
+    /// `RunError` says how many.
+    func importBatches(with strategy: any ImportStrategy.Type, progress: ((Int) -> Void)?) throws -> ImportMeasurement {
         var measurement = ImportMeasurement()
         do {
             let (store, resumePoint) = try openStore()

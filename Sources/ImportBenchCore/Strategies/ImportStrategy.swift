@@ -43,20 +43,12 @@ public enum StrategyRole: Sendable {
     case alternative
 }
 
-/// An import strategy. The runner streams the payload through `write` once per pass, in batches,
-/// inside transactions; the strategy decides which statements to run. Adding a strategy means one
-/// type conforming to this protocol and one line in `StrategyRegistry`.
-public protocol ImportStrategy: AnyObject {
-    /// The name used on the command line and in results.
-    static var name: String { get }
-    /// One line: what it does, for `--help` and `bench list`.
-    static var summary: String { get }
-    static var role: StrategyRole { get }
-
+/// An import strategy: the measured method that streams the payload through `write` once per
+/// pass, in batches, inside transactions; the strategy decides which statements to run. Adding a
+/// strategy means one type conforming to this protocol and one line in `StrategyRegistry`.
+public protocol ImportStrategy: AnyObject, MeasuredMethod {
     init(context: StrategyContext) throws
 
-    /// How many times the payload is streamed through `write`.
-    static var passes: Int { get }
     var transactionScope: TransactionScope { get }
 
     /// Writes one batch; called inside the batch's (or the pass's) transaction.
@@ -69,8 +61,11 @@ public protocol ImportStrategy: AnyObject {
 }
 
 extension ImportStrategy {
-    public static var role: StrategyRole { .user }
-    public static var passes: Int { 1 }
+    /// Streams the payload through a new instance, batch by batch (`ImportRun.importBatches`).
+    public static func measure(_ run: ImportRun, progress: ((Int) -> Void)?) throws -> ImportMeasurement {
+        try run.importBatches(with: Self.self, progress: progress)
+    }
+
     public var transactionScope: TransactionScope { .perBatch }
     public func finishPass(_ pass: Int) throws {}
     public func resume(atPass pass: Int) throws {}

@@ -1,7 +1,7 @@
 /// Every strategy `bench` knows, in the order results are listed. Register a new one here.
 public enum StrategyRegistry {
     /// What `--strategy all` runs: the designs an app could ship, and the reference.
-    public static var all: [any ImportStrategy.Type] {[
+    public static var all: [any MeasuredMethod.Type] {[
         NaiveStrategy.self,
         CacheStrategy.self,
         PrewarmStrategy.self,
@@ -12,17 +12,17 @@ public enum StrategyRegistry {
     ]}
 
     /// Known mistakes, run only when named, to show what they do to the data.
-    public static var pitfalls: [any ImportStrategy.Type] {[
+    public static var pitfalls: [any MeasuredMethod.Type] {[
         ReplaceStrategy.self,
     ]}
 
     /// Ways to get the data without importing it, run only when named.
-    public static var alternatives: [any ImportStrategy.Type] {[
+    public static var alternatives: [any MeasuredMethod.Type] {[
         SeedCopyStrategy.self,
     ]}
 
     /// Every strategy `--strategy` accepts by name, in listing order, pitfalls last.
-    public static var known: [any ImportStrategy.Type] { all + alternatives + pitfalls }
+    public static var known: [any MeasuredMethod.Type] { all + alternatives + pitfalls }
 
     /// The names `--strategy all` runs, in listing order.
     public static var names: [String] { all.map { $0.name } }
@@ -30,10 +30,15 @@ public enum StrategyRegistry {
     /// Every name `--strategy` accepts, pitfalls last.
     public static var knownNames: [String] { known.map { $0.name } }
 
-    public static func strategy(named name: String) -> (any ImportStrategy.Type)? {
+    public static func strategy(named name: String) -> (any MeasuredMethod.Type)? {
         known.first { $0.name == name }
     }
 
+    /// The methods that need `needs` prepared before they run.
+    public static func needing(_ needs: MethodNeeds) -> [any MeasuredMethod.Type] {
+        known.filter { $0.needs.isSuperset(of: needs) }
+    }
+
     /// The physical reference every timing is divided by.
-    public static var reference: any ImportStrategy.Type { CeilingStrategy.self }
+    public static var reference: any MeasuredMethod.Type { CeilingStrategy.self }
 }
