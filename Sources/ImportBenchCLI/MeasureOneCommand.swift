@@ -95,8 +95,14 @@ struct ChildProcessExecutor {
         let reason = message.trimmingCharacters(in: .whitespacesAndNewlines).replacingOccurrences(of: "bench: ", with: "")
         var explanation = reason.isEmpty ? "the isolated \(run.strategy.name) run exited with \(process.terminationStatus)" : reason
         if let streamProblem { explanation += "; \(streamProblem)" }
-        throw ImportError.invalidRequest(explanation)
+        throw IsolatedRunFailure(explanation: explanation)
     }
+}
+
+/// A child process that ended without a message saying how: its standard error, or its exit status.
+struct IsolatedRunFailure: Error, CustomStringConvertible {
+    let explanation: String
+    var description: String { explanation }
 }
 
 /// Everything a pipe delivers until its end, read on a thread of its own.

@@ -20,7 +20,7 @@ struct ChildMessageTests {
         let report = RunError(
             strategy: "naive", stage: .writing, pass: 0, batch: nil, batchIndex: 3, committedBatches: 3,
             committedOccurrences: 300, databasePath: "/tmp/s.sqlite", checkpointed: true,
-            underlying: ImportError.invalidRequest("boom"))
+            underlying: ImportError.fileOperation(operation: "write", path: "/tmp/s.sqlite", reason: "boom"))
         let messages: [ChildMessage] = [.progress(occurrences: 10), .progress(occurrences: 20), .result(measurement), .failure(report)]
         let pipe = Pipe()
         for message in messages { pipe.fileHandleForWriting.write(try ChildMessageFraming.encode(message)) }

@@ -124,7 +124,8 @@ struct GeneratedRefreshTests {
 
     @Test("bad preload specs are refused", arguments: ["overlap=1.5", "overlap=x", "changed=0.2", "overlap=0.5,moved=1"])
     func badSpecs(text: String) {
-        #expect(throws: ImportError.self) { _ = try PreloadSpec(parsing: text) }
+        let error = #expect(throws: RunRequestError.self) { _ = try PreloadSpec(parsing: text) }
+        #expect(error?.description.contains(text) == true)
     }
 
     @Test("transit refreshes by trip: stops all stored, overlapping trips' stop times stored, changed ones shifted")

@@ -104,7 +104,8 @@ struct SeedCopyTests {
     func refusesPreload() throws {
         var configuration = try Self.configuration(QuakesScenario(), strategies: [SeedCopyStrategy.self])
         configuration.preload = .generated(overlap: 0.5, changed: 0.5)
-        let error = #expect(throws: ImportError.self) { try Benchmark(configuration: configuration).run() }
+        let error = #expect(throws: RunRequestError.self) { try Benchmark(configuration: configuration).run() }
+        #expect(error == .seedStoreWithPreload(methods: "seed-copy"))
         #expect(error?.description.contains("--preload") == true)
     }
 

@@ -85,7 +85,7 @@ struct BaselineComparisonTests {
         let good = try write(baseline(), to: "base.csv", in: directory)
         #expect(throws: (any Error).self) { _ = try BaselineComparison(baselinePath: "/nonexistent.csv", currentPath: good) }
         let other = try write([sampleResult(strategy: "naive", wall: 1, scenario: "quakes")], to: "other.csv", in: directory)
-        #expect(throws: ImportError.self) { _ = try BaselineComparison(baselinePath: good, currentPath: other) }
+        #expect(throws: ResultsInputError.nothingInCommon(baseline: good, current: other)) { _ = try BaselineComparison(baselinePath: good, currentPath: other) }
         let headerless = directory.appendingPathComponent("x.csv").path
         try Data("a,b\n1,2\n".utf8).write(to: URL(fileURLWithPath: headerless))
         #expect(throws: PayloadError.self) { _ = try BaselineComparison(baselinePath: good, currentPath: headerless) }

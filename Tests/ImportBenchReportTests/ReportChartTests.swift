@@ -234,7 +234,7 @@ struct ReportChartTests {
         }
         #expect(throws: PayloadError.self) { _ = try ReportInput(paths: [folder.url.appendingPathComponent("absent.csv").path]) }
         let headerOnly = try folder.write(SyntheticCSV().text(), to: "empty.csv")
-        #expect(throws: ImportError.self) { _ = try ReportInput(paths: [headerOnly]) }
+        #expect(throws: ResultsInputError.noRuns(paths: [headerOnly])) { _ = try ReportInput(paths: [headerOnly]) }
     }
 
     @Test("a value that is not a number names the file, line and column")

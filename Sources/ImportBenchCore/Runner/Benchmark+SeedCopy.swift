@@ -8,7 +8,7 @@ extension Benchmark {
         if run.strategy.needs.contains(.seedStore) {
             // Only a payload that cannot be imported gets here without one: none was built from it.
             guard let seedStore else {
-                throw ImportError.invalidRequest("no seed store to adopt: it is built from the payload, which cannot be imported")
+                throw RunRequestError.noSeedStore(method: run.strategy.name, why: "it is built from the payload, which cannot be imported")
             }
             run.seedStorePath = seedStore.path
         }
@@ -22,10 +22,7 @@ extension Benchmark {
         let adopting = configuration.plannedStrategies.filter { $0.needs.contains(.seedStore) }.map { $0.name }
         guard !adopting.isEmpty else { return nil }
         guard configuration.preload == nil else {
-            let names = adopting.joined(separator: ", ")
-            throw ImportError.invalidRequest(
-                "\(names) cannot measure a refresh: adopting a seed store replaces the store, so a preload has nothing to "
-                    + "refresh; run \(names) without --preload")
+            throw RunRequestError.seedStoreWithPreload(methods: adopting.joined(separator: ", "))
         }
         let recorded = configuration.payloadPath != nil
         let scale = recorded ? nil : configuration.scale

@@ -278,7 +278,7 @@ public final class Benchmark {
             return path
         case .generated(let overlap, let changed):
             guard configuration.payloadPath == nil else {
-                throw ImportError.invalidRequest("a generated preload overlaps a generated payload; with --payload, give --preload a file")
+                throw RunRequestError.generatedPreloadWithRecordedPayload
             }
             let path = workDirectory.appendingPathComponent("preload-\(configuration.scenario.name)").path
             try configuration.scenario.generatePreload(

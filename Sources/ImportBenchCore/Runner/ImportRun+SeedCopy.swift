@@ -7,8 +7,8 @@ extension ImportRun {
     /// it with the run's settings. The digest is taken afterwards, untimed, as for every strategy.
     func adoptSeedStore() throws -> ImportMeasurement {
         guard let seedStorePath else {
-            throw ImportError.invalidRequest(
-                "\(strategy.name) has no seed store to adopt; give bench run --seed-db PATH, or leave it out and bench builds one")
+            throw RunRequestError.noSeedStore(
+                method: strategy.name, why: "give bench run --seed-db PATH, or leave it out and bench builds one")
         }
         DatabaseFile.remove(databasePath)
         let staged = databasePath + ".adopting"

@@ -28,13 +28,13 @@ public struct ImportRunSpec: Codable, Sendable, Equatable {
         seedStorePath = run.seedStorePath
     }
 
-    /// The run this spec names; unknown names are an `ImportError.invalidRequest`.
+    /// The run this spec names; unknown names are a `RunRequestError.unknownSpec`.
     public func makeRun() throws -> ImportRun {
         guard let scenario = ScenarioRegistry.scenario(named: scenario),
             let strategy = StrategyRegistry.strategy(named: strategy),
             let batchSize = BatchSize(parsing: batchSize)
         else {
-            throw ImportError.invalidRequest("cannot rebuild run \(self)")
+            throw RunRequestError.unknownSpec("\(self)")
         }
         var run = ImportRun(
             scenario: scenario, payloadPath: payloadPath, strategy: strategy, batchSize: batchSize,

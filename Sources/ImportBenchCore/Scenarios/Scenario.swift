@@ -32,6 +32,6 @@ extension Scenario {
     }
 
     public func generatePreload(scale: Double, seed: UInt64, overlap: Double, changed: Double, to path: String) throws {
-        throw ImportError.invalidRequest("the \(name) scenario cannot generate a refresh yet; give --preload a payload file")
+        throw ScenarioError.refreshNotGenerated(scenario: name)
     }
 }

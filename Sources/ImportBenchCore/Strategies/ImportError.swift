@@ -4,9 +4,6 @@ import ImportBenchStore
 public enum ImportError: Error, Equatable, CustomStringConvertible {
     /// A relationship names an object that is neither stored nor written earlier in the payload.
     case danglingReference(source: String, sourceKey: DatabaseValue, relationship: String, target: String, targetKey: DatabaseValue)
-    /// A request bench cannot carry out as given (a malformed spec, files that cannot be compared, a
-    /// refresh a scenario cannot generate); the text says why and what to do instead.
-    case invalidRequest(String)
     /// A seed store that cannot be built or adopted: `problem` says what went wrong and what to do.
     case seedStore(path: String, problem: String)
     /// A file operation on a store failed (copy, rename, sync); `reason` is the system's word for why.
@@ -17,8 +14,6 @@ public enum ImportError: Error, Equatable, CustomStringConvertible {
         case .danglingReference(let source, let sourceKey, let relationship, let target, let targetKey):
             return "\(source) \(sourceKey): \(relationship) refers to \(target) \(targetKey), "
                 + "which is neither in the store nor earlier in the payload"
-        case .invalidRequest(let message):
-            return message
         case .seedStore(let path, let problem):
             return "seed store \(path): \(problem)"
         case .fileOperation(let operation, let path, let reason):

@@ -17,7 +17,7 @@ public struct ReportInput: Sendable {
     public let environment: [String: [String]]
 
     /// Throws `PayloadError` naming the file: unreadable, missing a required column, a ragged row or
-    /// a value that is not a number or scale; `ImportError.invalidRequest` when no file holds a run.
+    /// a value that is not a number or scale; `ResultsInputError.noRuns` when no file holds a run.
     public init(paths: [String]) throws {
         var runs: [ReportRun] = []
         var environment: [String: Set<String>] = [:]
@@ -39,7 +39,7 @@ public struct ReportInput: Sendable {
             }
         }
         guard !runs.isEmpty else {
-            throw ImportError.invalidRequest("nothing to chart: \(paths.joined(separator: ", ")) hold a header but no runs")
+            throw ResultsInputError.noRuns(paths: paths)
         }
         self.files = paths
         self.runs = runs

@@ -40,14 +40,14 @@ public struct BaselineComparison {
     public let compared: Int
     public let missing: [ResultTable.Key]
 
-    /// Throws `ImportError.invalidRequest` with the reason when the files cannot be compared.
+    /// Throws `ResultsInputError.nothingInCommon` when the files share no row.
     public init(baselinePath: String, currentPath: String, tolerances: [String: Double] = defaultTolerances) throws {
         let columns = Self.exactMetrics + ["digest", "valid", "vm_steps", "sqlite_version", "wall_ratio_to_ceiling"] + Array(tolerances.keys)
         let baseline = try ResultTable(path: baselinePath, columns: columns)
         let current = try ResultTable(path: currentPath, columns: columns)
         let common = Set(baseline.rows.keys).intersection(current.rows.keys).sorted()
         guard !common.isEmpty else {
-            throw ImportError.invalidRequest("\(baselinePath) and \(currentPath) share no (scenario, strategy, scale, batch size, preload, journal, synchronous, probe rate) row")
+            throw ResultsInputError.nothingInCommon(baseline: baselinePath, current: currentPath)
         }
         var changes: [Change] = []
         for key in common {

@@ -1,0 +1,30 @@
+/// A run `bench` cannot carry out as asked, found before any import: what was asked, and what
+/// to do instead. (An import that starts and stops is a `RunError`.)
+public enum RunRequestError: Error, Equatable, CustomStringConvertible {
+    /// `--preload overlap=...` generates a payload to overlap a generated one; a recorded payload has no generator.
+    case generatedPreloadWithRecordedPayload
+    /// `--preload` text that is neither a file nor `overlap=X,changed=Y`.
+    case invalidPreload(text: String, problem: String)
+    /// Methods that adopt a seed store replace the store, so there is no refresh to measure.
+    case seedStoreWithPreload(methods: String)
+    /// A method that adopts a seed store was given none.
+    case noSeedStore(method: String, why: String)
+    /// A child process was handed a spec this build cannot rebuild (names it does not know).
+    case unknownSpec(String)
+
+    public var description: String {
+        switch self {
+        case .generatedPreloadWithRecordedPayload:
+            return "a generated preload overlaps a generated payload; with --payload, give --preload a file"
+        case .invalidPreload(let text, let problem):
+            return "invalid preload '\(text)': \(problem)"
+        case .seedStoreWithPreload(let methods):
+            return "\(methods) cannot measure a refresh: adopting a seed store replaces the store, so a preload has nothing to "
+                + "refresh; run \(methods) without --preload"
+        case .noSeedStore(let method, let why):
+            return "\(method) has no seed store to adopt: \(why)"
+        case .unknownSpec(let spec):
+            return "cannot rebuild run \(spec): is the child the same build as bench?"
+        }
+    }
+}

@@ -1,0 +1,12 @@
+/// Something a scenario cannot do for the request at hand, and what to give instead.
+public enum ScenarioError: Error, Equatable, CustomStringConvertible {
+    /// The scenario has no generator for a refresh's earlier payload.
+    case refreshNotGenerated(scenario: String)
+
+    public var description: String {
+        switch self {
+        case .refreshNotGenerated(let scenario):
+            return "the \(scenario) scenario cannot generate a refresh yet; give --preload a payload file"
+        }
+    }
+}
