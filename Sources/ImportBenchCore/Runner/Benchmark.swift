@@ -164,12 +164,11 @@ public final class Benchmark {
         for _ in 0..<max(0, configuration.warmup) {
             for strategy in strategies {
                 let databasePath = workDirectory.appendingPathComponent("warmup-\(strategy.name).sqlite").path
-                let isReference = strategy.role == .reference
                 try Self.stopIfInterrupted()
-                _ = try execute(ImportRun(
-                    scenario: scenario, payloadPath: payloadPath, strategy: strategy, batchSize: configuration.batchSize,
-                    databasePath: databasePath, prewarmChunkSize: configuration.prewarmChunkSize,
-                    preloadPath: isReference ? nil : preloadPath, onError: configuration.onError, settings: configuration.settings, probeReadsHz: configuration.probeReadsHz), { _ in })
+                // A warm-up store is scratch: nothing to resume.
+                let run = makeRun(
+                    of: strategy, payloadPath: payloadPath, preloadPath: preloadPath, databasePath: databasePath, checkpoint: false)
+                _ = try execute(run, { _ in })
                 DatabaseFile.remove(databasePath)
             }
         }
@@ -181,13 +180,10 @@ public final class Benchmark {
                 try Self.stopIfInterrupted()
                 observe(.runStarted(strategy: strategy.name, repetition: repetition, index: results.count + 1, total: total))
                 let databasePath = self.databasePath(for: strategy.name, in: workDirectory)
-                // The reference is plain inserts into an empty store, refresh or not.
                 let isReference = strategy.role == .reference
-                let run = ImportRun(
-                    scenario: scenario, payloadPath: payloadPath, strategy: strategy, batchSize: configuration.batchSize,
-                    databasePath: databasePath, prewarmChunkSize: configuration.prewarmChunkSize,
-                    preloadPath: isReference ? nil : preloadPath, checkpoint: configuration.checkpoint,
-                    onError: configuration.onError, settings: configuration.settings, probeReadsHz: configuration.probeReadsHz)
+                let run = makeRun(
+                    of: strategy, payloadPath: payloadPath, preloadPath: preloadPath, databasePath: databasePath,
+                    checkpoint: configuration.checkpoint)
                 let target = isReference ? (expectedWithoutPreload ?? expected) : expected
                 let measurement = try withoutActuallyEscaping(observe) { observe in
                     try execute(run) { occurrences in
@@ -222,6 +218,18 @@ public final class Benchmark {
             payloadPath: payloadPath, payloadBytes: payloadBytes, seedStore: seedStore)
     }
 
+    /// The run of `strategy` in this benchmark: every setting comes from the configuration here, and
+    /// nowhere else. The reference is plain inserts into an empty store, refresh or not.
+    private func makeRun(
+        of strategy: any MeasuredMethod.Type, payloadPath: String, preloadPath: String?, databasePath: String, checkpoint: Bool
+    ) -> ImportRun {
+        ImportRun(
+            scenario: configuration.scenario, payloadPath: payloadPath, strategy: strategy, batchSize: configuration.batchSize,
+            databasePath: databasePath, prewarmChunkSize: configuration.prewarmChunkSize,
+            preloadPath: strategy.role == .reference ? nil : preloadPath, checkpoint: checkpoint,
+            onError: configuration.onError, settings: configuration.settings, probeReadsHz: configuration.probeReadsHz)
+    }
+
     private static func stopIfInterrupted() throws {
         if ImportInterruption.isRequested { throw Interrupted() }
     }
@@ -238,12 +246,9 @@ public final class Benchmark {
             observe(.runStarted(strategy: strategy.name, repetition: 1, index: index + 1, total: strategies.count))
             let databasePath = self.databasePath(for: strategy.name, in: workDirectory)
             defer { if configuration.databasePath == nil { DatabaseFile.remove(databasePath) } }
-            let isReference = strategy.role == .reference
-            let run = ImportRun(
-                scenario: configuration.scenario, payloadPath: payloadPath, strategy: strategy, batchSize: configuration.batchSize,
-                databasePath: databasePath, prewarmChunkSize: configuration.prewarmChunkSize,
-                preloadPath: isReference ? nil : preloadPath, checkpoint: configuration.checkpoint,
-                onError: configuration.onError, settings: configuration.settings, probeReadsHz: configuration.probeReadsHz)
+            let run = makeRun(
+                of: strategy, payloadPath: payloadPath, preloadPath: preloadPath, databasePath: databasePath,
+                checkpoint: configuration.checkpoint)
             let failure: (pass: Int, occurrences: Int, message: String)
             do {
                 _ = try execute(run, { _ in })
