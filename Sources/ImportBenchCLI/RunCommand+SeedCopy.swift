@@ -24,7 +24,7 @@ extension RunCommand {
     static var adopterNames: String { StrategyRegistry.needing(.seedStore).map { $0.name }.joined(separator: ", ") }
 
     func validateSeedCopy() throws {
-        let adopting = try resolvedStrategies().filter { $0.needs.contains(.seedStore) }
+        let adopting = resolvedStrategies.filter { $0.needs.contains(.seedStore) }
         if let seedDB {
             guard !adopting.isEmpty else {
                 let adopter = Self.adopterNames

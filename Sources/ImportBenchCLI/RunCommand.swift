@@ -23,14 +23,16 @@ struct RunCommand: ParsableCommand {
         name: .customLong("strategy"),
         parsing: .upToNextOption,
         help: ArgumentHelp(
-            "Strategies to run, repeated or comma-separated: \(StrategyRegistry.names.joined(separator: ", ")), or all; or a pitfall run only by name (\(StrategyRegistry.pitfalls.map { $0.name }.joined(separator: ", "))), to see what it does to the data; or \(Self.alternativesHelp).",
-            valueName: "name"))
-    var strategies: [String] = ["all"]
+            "Strategies to run, repeated or comma-separated: \(StrategyRegistry.names.joined(separator: ", ")), or all; or a pitfall run only by name (\(StrategyRegistry.pitfalls.map { $0.name }.joined(separator: ", "))), to see what it does to the data; or \(Self.alternativesHelp). Default: all.",
+            valueName: "name"),
+        transform: RunCommand.parseStrategies)
+    var strategies: [[any MeasuredMethod.Type]] = [StrategyRegistry.all]
 
-    @Option(help: ArgumentHelp(
-        "Occurrences per transaction, or 'all' for one transaction; a list such as 100,1000,all sweeps them. The ceiling always uses one.",
-        valueName: "n|all"))
-    var batchSize: String = BatchSize.default.description
+    @Option(name: .customLong("batch-size"), help: ArgumentHelp(
+        "Occurrences per transaction, or 'all' for one transaction; a list such as 100,1000,all sweeps them. The ceiling always uses one. Default: \(BatchSize.default).",
+        valueName: "n|all"),
+        transform: RunCommand.parseBatchSizes)
+    var batchSizes: [BatchSize] = [BatchSize.default]
 
     @Option(help: ArgumentHelp(
         "Run a named matrix instead of the scenario, scale and batch options: \(BenchmarkPreset.allCases.map { "\($0.rawValue) (\($0.summary))" }.joined(separator: "; ")).",
@@ -50,8 +52,9 @@ struct RunCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp(
         "Fill the store first, untimed and uncounted, so the measured import is a refresh: an earlier payload file, or overlap=X,changed=Y to generate one holding X of the payload's objects, Y of those with other values (objects are channels for chat, trips for transit). The ceiling still runs into an empty store.",
-        valueName: "file|spec"))
-    var preload: String?
+        valueName: "file|spec"),
+        transform: { try RunCommand.parsePreload($0) })
+    var preload: PreloadSpec?
 
     @Option(help: ArgumentHelp(
         "Keep the databases: each strategy writes PATH with its name before the extension (store.sqlite -> store-naive.sqlite). Default: temporary files, removed.",
@@ -112,12 +115,7 @@ struct RunCommand: ParsableCommand {
     }
 
     func validate() throws {
-        _ = try resolvedStrategies()
         try validateSeedCopy()
-        for text in batchSize.split(separator: ",") where BatchSize(parsing: String(text)) == nil {
-            throw ValidationError("invalid batch size '\(text)'; expected a positive number of occurrences or 'all'")
-        }
-        if let preload { _ = try resolvedPreload(preload) }
         guard repetitions >= 1 else { throw ValidationError("--repetitions must be at least 1") }
         guard warmup >= 0 else { throw ValidationError("--warmup must be 0 or more") }
         guard prewarmChunk >= 1 else { throw ValidationError("--prewarm-chunk must be at least 1") }
@@ -129,17 +127,9 @@ struct RunCommand: ParsableCommand {
         }
     }
 
-    func resolvedPreload(_ text: String) throws -> PreloadSpec {
-        do {
-            return try PreloadSpec(parsing: text)
-        } catch {
-            throw ValidationError(String(describing: error))
-        }
-    }
-
-    func resolvedStrategies() throws -> [any MeasuredMethod.Type] {
-        let names = strategies.flatMap { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
-        let strategies = try names.flatMap { name -> [any MeasuredMethod.Type] in
+    /// One `--strategy` value: names, comma-separated, or `all`. Parsed once, with the options.
+    static func parseStrategies(_ text: String) throws -> [any MeasuredMethod.Type] {
+        try text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.flatMap { name -> [any MeasuredMethod.Type] in
             if name == "all" { return StrategyRegistry.all }
             guard let strategy = StrategyRegistry.strategy(named: name) else {
                 throw ValidationError(
@@ -147,8 +137,30 @@ struct RunCommand: ParsableCommand {
             }
             return [strategy]
         }
+    }
+
+    /// `--batch-size`: one size or a list to sweep.
+    static func parseBatchSizes(_ text: String) throws -> [BatchSize] {
+        try text.split(separator: ",").map { part in
+            guard let size = BatchSize(parsing: String(part)) else {
+                throw ValidationError("invalid batch size '\(part)'; expected a positive number of occurrences or 'all'")
+            }
+            return size
+        }
+    }
+
+    static func parsePreload(_ text: String) throws -> PreloadSpec {
+        do {
+            return try PreloadSpec(parsing: text)
+        } catch {
+            throw ValidationError(String(describing: error))
+        }
+    }
+
+    /// Every strategy asked for, once each, in the order first named.
+    var resolvedStrategies: [any MeasuredMethod.Type] {
         var seen = Set<String>()
-        return strategies.filter { seen.insert($0.name).inserted }
+        return strategies.joined().filter { seen.insert($0.name).inserted }
     }
 
     /// The preset's matrix, or the cross product of the scales and batch sizes given.
@@ -161,15 +173,13 @@ struct RunCommand: ParsableCommand {
                 return configuration
             }
         }
-        let strategies = try resolvedStrategies()
-        let preloadSpec = try preload.map(resolvedPreload)
-        let batchSizes = batchSize.split(separator: ",").compactMap { BatchSize(parsing: String($0)) }
+        let strategies = resolvedStrategies
         return scenarioOptions.resolvedScales.flatMap { scale in
             batchSizes.map { batchSize in
                 BenchmarkConfiguration(
                     scenario: scenarioOptions.resolvedScenario, scale: scale, seed: scenarioOptions.seed,
                     payloadPath: payload, strategies: strategies, batchSize: batchSize, repetitions: repetitions,
-                    databasePath: db, prewarmChunkSize: prewarmChunk, preload: preloadSpec, warmup: warmup)
+                    databasePath: db, prewarmChunkSize: prewarmChunk, preload: preload, warmup: warmup)
             }
         }.map {
             var configuration = $0

@@ -24,8 +24,8 @@ struct RunCommandParsingTests {
         let command = try parseRun([])
         #expect(command.scenarioOptions.scenario == "chat")
         #expect(command.scenarioOptions.resolvedScale == Scale.base)
-        #expect(try command.resolvedStrategies().map { $0.name } == StrategyRegistry.names)
-        #expect(BatchSize(parsing: command.batchSize) == .occurrences(1000))
+        #expect(command.resolvedStrategies.map { $0.name } == StrategyRegistry.names)
+        #expect(command.batchSizes == [.occurrences(1000)])
         #expect(command.repetitions == 1)
     }
 
@@ -36,7 +36,7 @@ struct RunCommandParsingTests {
         (["--strategy", "naive", "cache"], ["naive", "cache"]),
     ])
     func strategyLists(arguments: [String], names: [String]) throws {
-        #expect(try parseRun(arguments).resolvedStrategies().map { $0.name } == names)
+        #expect(try parseRun(arguments).resolvedStrategies.map { $0.name } == names)
     }
 
     @Test("scales", arguments: [("0.5x", 0.5), ("2x", 2.0), ("2", 2.0), ("100X", 100.0)])
