@@ -27,12 +27,15 @@ struct JSONPrefixParseTests {
 
     /// The C parse of `bytes` as a streamed element: its tokens and length, or how it declined.
     static func prefixParse(_ bytes: [UInt8]) -> (tokens: [JSONToken], length: Int)? {
-        bytes.withUnsafeBufferPointer { buffer in
-            let parse = JSONTape.parsingPrefix(
-                of: buffer, baseOffset: 0, file: "t.json", root: RecordPathRoot(prefix: "", index: nil),
-                workspace: JSONTapeWorkspace())
-            guard case .parsed(let tape, let length) = parse else { return nil }
-            return (Array(tape.tokens), length)
+        // The tape's tokens live in the workspace: it must outlive the copy taken of them.
+        let workspace = JSONTapeWorkspace()
+        return withExtendedLifetime(workspace) {
+            bytes.withUnsafeBufferPointer { buffer in
+                let parse = JSONTape.parsingPrefix(
+                    of: buffer, baseOffset: 0, file: "t.json", root: RecordPathRoot(prefix: "", index: nil), workspace: workspace)
+                guard case .parsed(let tape, let length) = parse else { return nil }
+                return (Array(tape.tokens), length)
+            }
         }
     }
 
