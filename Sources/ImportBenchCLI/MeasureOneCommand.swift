@@ -18,8 +18,13 @@ struct MeasureOneCommand: ParsableCommand {
         InterruptHandler.installInChild()
         let input = FileHandle.standardInput.readDataToEndOfFile()
         let output = FileHandle.standardOutput
+        let spec: ImportRunSpec
         do {
-            let spec = try JSONDecoder().decode(ImportRunSpec.self, from: input)
+            spec = try JSONDecoder().decode(ImportRunSpec.self, from: input)
+        } catch {
+            throw CommandFailure.failed("standard input held not a run spec this bench reads (\(error)); is the parent the same build?")
+        }
+        do {
             var lastProgress = -Double.infinity
             let measurement = try spec.makeRun().execute { occurrences in
                 let now = ProcessInfo.processInfo.systemUptime

@@ -174,21 +174,21 @@ struct RunCommand: ParsableCommand {
             }
         }
         let strategies = resolvedStrategies
+        // One value for how every run imports; the sweep changes only its batch size.
+        let base = RunOptions(
+            prewarmChunkSize: prewarmChunk, checkpoint: checkpoint || resume, onError: onError,
+            store: StoreSettings(journal: journal, synchronous: synchronous), probeReadsHz: probeReads)
         return scenarioOptions.resolvedScales.flatMap { scale in
             batchSizes.map { batchSize in
-                BenchmarkConfiguration(
+                var options = base
+                options.batchSize = batchSize
+                var configuration = BenchmarkConfiguration(
                     scenario: scenarioOptions.resolvedScenario, scale: scale, seed: scenarioOptions.seed,
-                    payloadPath: payload, strategies: strategies, batchSize: batchSize, repetitions: repetitions,
-                    databasePath: db, prewarmChunkSize: prewarmChunk, preload: preload, warmup: warmup)
+                    payloadPath: payload, strategies: strategies, options: options, repetitions: repetitions,
+                    databasePath: db, preload: preload, warmup: warmup)
+                configuration.seedStorePath = seedDB
+                return configuration
             }
-        }.map {
-            var configuration = $0
-            configuration.checkpoint = checkpoint || resume
-            configuration.onError = onError
-            configuration.settings = StoreSettings(journal: journal, synchronous: synchronous)
-            configuration.probeReadsHz = probeReads
-            configuration.seedStorePath = seedDB
-            return configuration
         }
     }
 
@@ -257,7 +257,7 @@ struct RunCommand: ParsableCommand {
         let source = configuration.payloadPath.map { "payload \($0)" } ?? "scale \(configuration.scale), seed \(configuration.seed)"
         let megabytes = SummaryTable.megabytes(outcome.payloadBytes)
         let change = outcome.expected.outcome
-        var text = "\(configuration.scenario.name): \(source), \(megabytes) MB, batch size \(configuration.batchSize), \(configuration.settings), "
+        var text = "\(configuration.scenario.name): \(source), \(megabytes) MB, batch size \(configuration.options.batchSize), \(configuration.options.store), "
             + "\(SummaryTable.count(outcome.expected.occurrences)) occurrences of "
             + "\(SummaryTable.count(change.inserted + change.updated + change.unchanged)) distinct objects\n"
         for (reason, count) in outcome.skippedRecords.sorted(by: { $0.key < $1.key }) {
@@ -269,7 +269,7 @@ struct RunCommand: ParsableCommand {
         if outcome.results.contains(where: { $0.measurement.resumedFrom != nil }) {
             text += "(resumed) continued a checkpointed import: its counts and times cover only the batches after the checkpoint\n"
         }
-        if let hz = configuration.probeReadsHz {
+        if let hz = configuration.options.probeReadsHz {
             text += "reader probe: a second connection runs the \(configuration.scenario.name) screen query \(hz) times a second; "
                 + "latencies include waits for the writer's lock\n"
         }

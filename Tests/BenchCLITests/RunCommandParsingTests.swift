@@ -84,7 +84,7 @@ struct RunCommandMatrixTests {
     func sweep() throws {
         let command = try #require(try BenchCommand.parseAsRoot(["run", "--scale", "1x,2x", "--batch-size", "100,all", "--strategy", "prewarm"]) as? RunCommand)
         let configurations = try command.configurations()
-        #expect(configurations.map { "\($0.scale) \($0.batchSize)" } == ["1x 100", "1x all", "2x 100", "2x all"])
+        #expect(configurations.map { "\($0.scale) \($0.options.batchSize)" } == ["1x 100", "1x all", "2x 100", "2x all"])
         #expect(configurations.allSatisfy { $0.strategies.map { $0.name } == ["prewarm"] })
     }
 

@@ -103,7 +103,7 @@ struct ChatRefreshTests {
         let strategies = StrategyRegistry.all + [ReplaceStrategy.self]
         let outcome = try Benchmark(configuration: BenchmarkConfiguration(
             scenario: ChatScenario(), scale: try #require(Scale(factor: 0.05)), seed: 8, strategies: strategies,
-            batchSize: .occurrences(500), preload: .generated(overlap: 1, changed: 0.5))).run()
+            options: RunOptions(batchSize: .occurrences(500)), preload: .generated(overlap: 1, changed: 0.5))).run()
         #expect(outcome.results.count == strategies.count)
         for result in outcome.results where result.strategy != ReplaceStrategy.name {
             #expect(result.valid, "\(result.strategy): \(result.differences)")

@@ -88,7 +88,7 @@ struct GeneratedRefreshTests {
         let scenario = try #require(ScenarioRegistry.scenario(named: scenarioName))
         let outcome = try Benchmark(configuration: BenchmarkConfiguration(
             scenario: scenario, scale: try #require(Scale(factor: 0.04)), seed: 3, strategies: StrategyRegistry.all,
-            batchSize: .occurrences(100), preload: .generated(overlap: overlap, changed: changed))).run()
+            options: RunOptions(batchSize: .occurrences(100)), preload: .generated(overlap: overlap, changed: changed))).run()
         let objects = outcome.expected.occurrences  // 400 distinct objects, each met once
         let shared = Int((Double(objects) * overlap).rounded())
         let change = outcome.expected.outcome
@@ -133,7 +133,7 @@ struct GeneratedRefreshTests {
         let scenario = TransitScenario()
         let scale = try #require(Scale(factor: 0.01))
         let outcome = try Benchmark(configuration: BenchmarkConfiguration(
-            scenario: scenario, scale: scale, seed: 6, strategies: StrategyRegistry.all, batchSize: .occurrences(100),
+            scenario: scenario, scale: scale, seed: 6, strategies: StrategyRegistry.all, options: RunOptions(batchSize: .occurrences(100)),
             preload: .generated(overlap: 0.5, changed: 1))).run()
         for result in outcome.results { #expect(result.valid, "\(result.strategy): \(result.differences)") }
         let generator = TransitPayloadGenerator(scale: scale.factor, seed: 6)
@@ -151,7 +151,7 @@ struct GeneratedRefreshTests {
         let scenario = ChatScenario()
         let scale = try #require(Scale(factor: 0.08))  // 4 channels
         let outcome = try Benchmark(configuration: BenchmarkConfiguration(
-            scenario: scenario, scale: scale, seed: 6, strategies: StrategyRegistry.all, batchSize: .occurrences(500),
+            scenario: scenario, scale: scale, seed: 6, strategies: StrategyRegistry.all, options: RunOptions(batchSize: .occurrences(500)),
             preload: .generated(overlap: 0.5, changed: 1))).run()
         for result in outcome.results { #expect(result.valid, "\(result.strategy): \(result.differences)") }
         // 2 of 4 channels (400 messages) were stored, all revised; the other 2 channels' messages are new.

@@ -135,7 +135,7 @@ struct SeedCopyTests {
 
         var configuration = try Self.configuration(strategies: [SeedCopyStrategy.self])
         configuration.seedStorePath = seedPath
-        configuration.settings = StoreSettings(journal: journal)
+        configuration.options.store = StoreSettings(journal: journal)
         let kept = directory.path("kept")
         try FileManager.default.createDirectory(atPath: kept, withIntermediateDirectories: true)
         configuration.databasePath = kept + "/store.sqlite"

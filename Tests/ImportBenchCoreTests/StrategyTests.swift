@@ -212,7 +212,7 @@ struct RefreshTests {
         let scenario = PathSwitchingScenario(units: [preload: FixtureScenario.forumUnits, payload: Self.refresh])
         let outcome = try Benchmark(configuration: BenchmarkConfiguration(
             scenario: scenario, payloadPath: payload, strategies: [try #require(StrategyRegistry.strategy(named: strategy))],
-            batchSize: .occurrences(3), preload: .file(preload))).run()
+            options: RunOptions(batchSize: .occurrences(3)), preload: .file(preload))).run()
         for result in outcome.results {
             #expect(result.valid, "\(result.strategy): \(result.differences)")
             #expect(result.records == 4)

@@ -284,7 +284,7 @@ struct TransitScenarioTests {
     private func checkStrategiesAgree(payloadPath: String?, stopTimes: Int) throws {
         let configuration = BenchmarkConfiguration(
             scenario: scenario, scale: try #require(Scale(factor: 0.05)), seed: 1, payloadPath: payloadPath,
-            strategies: StrategyRegistry.all, batchSize: .occurrences(500))
+            strategies: StrategyRegistry.all, options: RunOptions(batchSize: .occurrences(500)))
         let outcome = try Benchmark(configuration: configuration).run()
         let expected = outcome.expected
         #expect(expected.keyOnlyReferences == 2 * stopTimes)

@@ -31,7 +31,7 @@ extension Benchmark {
             let path = workDirectory.appendingPathComponent("seed.sqlite").path
             observe(.buildingSeedStore(path: path))
             return try SeedStoreBuilder(
-                scenario: configuration.scenario, payloadPath: payloadPath, scale: scale, seed: seed, onError: configuration.onError
+                scenario: configuration.scenario, payloadPath: payloadPath, scale: scale, seed: seed, onError: configuration.options.onError
             ).build(at: path)
         }
         let metadata = try SeedStoreMetadata.read(at: given)

@@ -12,28 +12,21 @@ public struct BenchmarkConfiguration {
     public var preload: PreloadSpec?
     /// The ceiling is added when missing: every time is also given as a multiple of it.
     public var strategies: [any MeasuredMethod.Type]
-    public var batchSize: BatchSize
+    /// How every run imports: batch size, prewarm chunk, checkpoints, error policy, store settings,
+    /// reader probe. Each run receives this value as it is.
+    public var options: RunOptions
     public var repetitions: Int
     /// Unmeasured rounds of every strategy first, so caches, the allocator and the file system are warm.
     public var warmup: Int = 0
     /// Keep each run's database: the strategy's name is inserted before the extension.
     public var databasePath: String?
-    public var prewarmChunkSize: Int
-    /// Record each committed batch in the kept store and resume an unfinished import found there.
-    public var checkpoint = false
-    /// Whether a payload record that cannot be read stops every run or is skipped, alike in all.
-    public var onError = PayloadErrorPolicy.fail
-    /// The store's journal and synchronous setting, for every run.
-    public var settings = StoreSettings.default
-    /// Run the scenario's screen query this many times a second on a second connection during every import.
-    public var probeReadsHz: Int?
     /// The seed store seed-copy adopts; nil builds one from the payload, untimed (Benchmark+SeedCopy.swift).
     public var seedStorePath: String?
 
     public init(
         scenario: any Scenario, scale: Scale = .base, seed: UInt64 = 1, payloadPath: String? = nil,
-        strategies: [any MeasuredMethod.Type], batchSize: BatchSize = .default, repetitions: Int = 1,
-        databasePath: String? = nil, prewarmChunkSize: Int = 500, preload: PreloadSpec? = nil, warmup: Int = 0
+        strategies: [any MeasuredMethod.Type], options: RunOptions = RunOptions(), repetitions: Int = 1,
+        databasePath: String? = nil, preload: PreloadSpec? = nil, warmup: Int = 0
     ) {
         self.preload = preload
         self.warmup = warmup
@@ -42,10 +35,9 @@ public struct BenchmarkConfiguration {
         self.seed = seed
         self.payloadPath = payloadPath
         self.strategies = strategies
-        self.batchSize = batchSize
+        self.options = options
         self.repetitions = repetitions
         self.databasePath = databasePath
-        self.prewarmChunkSize = prewarmChunkSize
     }
 
     /// The strategies to run, the reference included, in registry order.
@@ -129,19 +121,19 @@ public final class Benchmark {
         var referenceSkipped: String?
         let preloadPath = try resolvePreload(payloadPath: payloadPath, in: workDirectory)
         // Every run reads the payload through the same reader, so what it skips is the same for all.
-        let payloadReader = try scenario.openReader(path: payloadPath, onError: configuration.onError)
+        let payloadReader = try scenario.openReader(path: payloadPath, onError: configuration.options.onError)
         do {
         if let preloadPath {
             guard FileManager.default.fileExists(atPath: preloadPath) else {
                 throw PayloadError(file: preloadPath, byteOffset: nil, path: nil, expected: "a readable preload payload", found: "no such file")
             }
             expected = try ExpectedContent.build(
-                schema: scenario.schema, preload: scenario.openReader(path: preloadPath, onError: configuration.onError),
+                schema: scenario.schema, preload: scenario.openReader(path: preloadPath, onError: configuration.options.onError),
                 reader: payloadReader, scratchPath: scratchPath)
             // A refresh may name objects only the preload holds; plain inserts into an empty store cannot.
             do {
                 expectedWithoutPreload = try ExpectedContent.build(
-                    schema: scenario.schema, reader: scenario.openReader(path: payloadPath, onError: configuration.onError), scratchPath: scratchPath)
+                    schema: scenario.schema, reader: scenario.openReader(path: payloadPath, onError: configuration.options.onError), scratchPath: scratchPath)
             } catch let error as ImportError {
                 referenceSkipped = "the payload alone cannot be loaded into an empty store (\(error))"
             }
@@ -183,7 +175,7 @@ public final class Benchmark {
                 let isReference = strategy.role == .reference
                 let run = makeRun(
                     of: strategy, payloadPath: payloadPath, preloadPath: preloadPath, databasePath: databasePath,
-                    checkpoint: configuration.checkpoint)
+                    checkpoint: configuration.options.checkpoint)
                 let target = isReference ? (expectedWithoutPreload ?? expected) : expected
                 let measurement = try withoutActuallyEscaping(observe) { observe in
                     try execute(run) { occurrences in
@@ -194,18 +186,18 @@ public final class Benchmark {
                 if strategy.role == .reference, differences.isEmpty {
                     observe(.replayingCReference(repetition: repetition))
                     cReferenceSeconds[repetition] = try CReference.replay(
-                        store: databasePath, digest: measurement.digest, schema: scenario.schema, settings: configuration.settings,
+                        store: databasePath, digest: measurement.digest, schema: scenario.schema, settings: configuration.options.store,
                         scratchPath: workDirectory.appendingPathComponent("c-reference.sqlite").path
                     ).seconds
                 }
                 if configuration.databasePath == nil { DatabaseFile.remove(databasePath) }
                 let result = RunResult(
                     scenario: scenario.name, strategy: strategy.name, scale: configuration.payloadPath == nil ? configuration.scale.description : "recorded",
-                    seed: configuration.seed, batchSize: configuration.batchSize, repetition: repetition,
+                    seed: configuration.seed, batchSize: configuration.options.batchSize, repetition: repetition,
                     measurement: measurement, uniqueRecords: target.uniqueObjects, outcome: target.outcome,
                     preload: isReference ? nil : configuration.preload?.description, digest: measurement.digest.value,
                     valid: differences.isEmpty && measurement.digest == target.digest, differences: differences,
-                    sqliteVersion: Connection.sqliteVersion, benchVersion: BenchVersion.current, settings: configuration.settings,
+                    sqliteVersion: Connection.sqliteVersion, benchVersion: BenchVersion.current, settings: configuration.options.store,
                     payloadBytes: payloadBytes)
                 results.append(result)
                 observe(.runFinished(result))
@@ -223,11 +215,11 @@ public final class Benchmark {
     private func makeRun(
         of strategy: any MeasuredMethod.Type, payloadPath: String, preloadPath: String?, databasePath: String, checkpoint: Bool
     ) -> ImportRun {
-        ImportRun(
-            scenario: configuration.scenario, payloadPath: payloadPath, strategy: strategy, batchSize: configuration.batchSize,
-            databasePath: databasePath, prewarmChunkSize: configuration.prewarmChunkSize,
-            preloadPath: strategy.role == .reference ? nil : preloadPath, checkpoint: checkpoint,
-            onError: configuration.onError, settings: configuration.settings, probeReadsHz: configuration.probeReadsHz)
+        var options = configuration.options
+        options.checkpoint = checkpoint
+        return ImportRun(
+            scenario: configuration.scenario, payloadPath: payloadPath, strategy: strategy, databasePath: databasePath,
+            preloadPath: strategy.role == .reference ? nil : preloadPath, options: options)
     }
 
     private static func stopIfInterrupted() throws {
@@ -248,7 +240,7 @@ public final class Benchmark {
             defer { if configuration.databasePath == nil { DatabaseFile.remove(databasePath) } }
             let run = makeRun(
                 of: strategy, payloadPath: payloadPath, preloadPath: preloadPath, databasePath: databasePath,
-                checkpoint: configuration.checkpoint)
+                checkpoint: configuration.options.checkpoint)
             let failure: (pass: Int, occurrences: Int, message: String)
             do {
                 _ = try execute(run, { _ in })

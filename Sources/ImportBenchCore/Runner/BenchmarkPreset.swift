@@ -14,11 +14,11 @@ public enum BenchmarkPreset: String, CaseIterable, Sendable {
         case .ci:
             let small = { (factor: Double) in Scale(factor: factor) ?? .base }
             return [
-                BenchmarkConfiguration(scenario: ChatScenario(), scale: small(0.05), strategies: StrategyRegistry.all, batchSize: .occurrences(500)),
+                BenchmarkConfiguration(scenario: ChatScenario(), scale: small(0.05), strategies: StrategyRegistry.all, options: RunOptions(batchSize: .occurrences(500))),
                 BenchmarkConfiguration(
                     scenario: QuakesScenario(), scale: small(0.1), strategies: StrategyRegistry.all,
                     preload: .generated(overlap: 0.9, changed: 0.2)),
-                BenchmarkConfiguration(scenario: ProductsScenario(), scale: small(0.1), strategies: StrategyRegistry.all, batchSize: .occurrences(250)),
+                BenchmarkConfiguration(scenario: ProductsScenario(), scale: small(0.1), strategies: StrategyRegistry.all, options: RunOptions(batchSize: .occurrences(250))),
                 BenchmarkConfiguration(scenario: TransitScenario(), scale: small(0.05), strategies: StrategyRegistry.all),
             ]
         }

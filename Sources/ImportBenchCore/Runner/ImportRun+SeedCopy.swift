@@ -25,7 +25,7 @@ extension ImportRun {
         try measure(into: &measurement, store: idle, probeHz: nil) { _ in
             try stage(seedStorePath, at: staged)
             checkCounts = try check(staged, copiedFrom: seedStorePath)
-            try DatabaseFile.publish(staged, as: databasePath, durable: settings.synchronous != .off)
+            try DatabaseFile.publish(staged, as: databasePath, durable: options.store.synchronous != .off)
             let store = try Connection(path: databasePath)
             try configure(store)
             adopted = store

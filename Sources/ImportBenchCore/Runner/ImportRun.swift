@@ -6,48 +6,47 @@ public struct ImportRun {
     public let scenario: any Scenario
     public let payloadPath: String
     public let strategy: any MeasuredMethod.Type
-    public let batchSize: BatchSize
     public let databasePath: String
-    public let prewarmChunkSize: Int
     /// An earlier payload imported first, untimed and uncounted, so the measured import is a refresh.
     public let preloadPath: String?
-    /// Record each committed batch in the store, and continue an unfinished import of the same
-    /// payload found there instead of starting again.
-    public let checkpoint: Bool
-    /// Whether a payload record that cannot be read stops the import or is skipped and counted.
-    public let onError: PayloadErrorPolicy
-    public let settings: StoreSettings
-    /// Queries a second of the scenario's screen query on a second connection while the import runs; nil: no reader.
-    public let probeReadsHz: Int?
+    /// Batching, checkpointing, the error policy, the store's settings and the reader probe.
+    public let options: RunOptions
     /// Asked before each batch is written and before it is committed; true rolls it back and stops.
     public var stopRequested: () -> Bool = { ImportInterruption.isRequested }
     /// The store a seed-copy run adopts instead of importing (see ImportRun+SeedCopy.swift).
     public var seedStorePath: String?
 
     public init(
+        scenario: any Scenario, payloadPath: String, strategy: any MeasuredMethod.Type, databasePath: String,
+        preloadPath: String? = nil, options: RunOptions
+    ) {
+        self.scenario = scenario
+        self.payloadPath = payloadPath
+        self.strategy = strategy
+        self.databasePath = databasePath
+        self.preloadPath = preloadPath
+        self.options = options
+    }
+
+    /// A run with its options spelled out one by one, for tests and library callers.
+    public init(
         scenario: any Scenario, payloadPath: String, strategy: any MeasuredMethod.Type,
         batchSize: BatchSize, databasePath: String, prewarmChunkSize: Int = 500, preloadPath: String? = nil,
         checkpoint: Bool = false, onError: PayloadErrorPolicy = .fail, settings: StoreSettings = .default,
         probeReadsHz: Int? = nil
     ) {
-        self.scenario = scenario
-        self.payloadPath = payloadPath
-        self.strategy = strategy
-        self.batchSize = batchSize
-        self.databasePath = databasePath
-        self.prewarmChunkSize = prewarmChunkSize
-        self.preloadPath = preloadPath
-        self.checkpoint = checkpoint
-        self.onError = onError
-        self.settings = settings
-        self.probeReadsHz = probeReadsHz
+        self.init(
+            scenario: scenario, payloadPath: payloadPath, strategy: strategy, databasePath: databasePath, preloadPath: preloadPath,
+            options: RunOptions(
+                batchSize: batchSize, prewarmChunkSize: prewarmChunkSize, checkpoint: checkpoint, onError: onError,
+                store: settings, probeReadsHz: probeReadsHz))
     }
 
     /// What must match for a checkpoint to be resumed: the same payload, preload, strategy and batching.
     var identity: String {
         [
-            "scenario=\(scenario.name)", "strategy=\(strategy.name)", "batch=\(batchSize)", "chunk=\(prewarmChunkSize)",
-            "on-error=\(onError)",
+            "scenario=\(scenario.name)", "strategy=\(strategy.name)", "batch=\(options.batchSize)", "chunk=\(options.prewarmChunkSize)",
+            "on-error=\(options.onError)",
             "payload=\(PayloadFingerprint.of(payloadPath))", "preload=\(preloadPath.map(PayloadFingerprint.of) ?? "none")",
         ].joined(separator: ";")
     }
@@ -76,12 +75,12 @@ public struct ImportRun {
                 generation = try createStore(store, ledger: ledger)
             }
             let context = StrategyContext(
-                schema: scenario.schema, store: store, prewarmChunkSize: prewarmChunkSize, generation: generation)
+                schema: scenario.schema, store: store, prewarmChunkSize: options.prewarmChunkSize, generation: generation)
             let instance = try strategy.init(context: context)
 
             var progressState = ImportProgress(generation: generation, resumePoint: resumePoint)
             var phases = ImportMeasurement()
-            try measure(into: &measurement, store: store, probeHz: probeReadsHz) { bookkeeping in
+            try measure(into: &measurement, store: store, probeHz: options.probeReadsHz) { bookkeeping in
                 if let resumePoint { try instance.resume(atPass: resumePoint.pass) }
                 try importPayload(
                     with: instance, interner: context.interner, into: store, ledger: ledger, state: &progressState, phases: &phases,
@@ -100,7 +99,7 @@ public struct ImportRun {
 
     /// The store to import into: an unfinished checkpointed import of this very run, or a fresh file.
     private func openStore() throws -> (Connection, ImportLedger.Entry?) {
-        if checkpoint, FileManager.default.fileExists(atPath: databasePath) {
+        if options.checkpoint, FileManager.default.fileExists(atPath: databasePath) {
             let store = try Connection(path: databasePath)
             if let entry = try? ImportLedger(store: store).latest(), !entry.completed, entry.identity == identity {
                 try configure(store)
@@ -114,7 +113,7 @@ public struct ImportRun {
     }
 
     func configure(_ store: Connection) throws {
-        try store.execute(settings.pragmas)
+        try store.execute(options.store.pragmas)
         // With a rollback journal, COMMIT waits for readers to finish; a probed run has one.
         try store.execute("PRAGMA busy_timeout = \(Self.writerBusyTimeoutMilliseconds)")
     }
@@ -134,7 +133,7 @@ public struct ImportRun {
 
     /// The earlier payload a refresh starts from, inside the store's creating transaction.
     private func preload(_ path: String, into store: Connection) throws {
-        try CeilingStrategy.load(try scenario.openReader(path: path, onError: onError), schema: scenario.schema, into: store, batchSize: .all)
+        try CeilingStrategy.load(try scenario.openReader(path: path, onError: options.onError), schema: scenario.schema, into: store, batchSize: .all)
     }
 
     /// Counts and changes of the ledger's own statements, taken out of the strategy's.
@@ -211,7 +210,7 @@ public struct ImportRun {
             RunError(
                 strategy: strategy.name, stage: stage, pass: state.pass, batch: batch, batchIndex: index ?? batch?.index,
                 committedBatches: state.committedBatches, committedOccurrences: state.committedOccurrences,
-                databasePath: databasePath, checkpointed: checkpoint, underlying: error)
+                databasePath: databasePath, checkpointed: options.checkpoint, underlying: error)
         }
 
         var transactionStart = 0.0
@@ -239,7 +238,7 @@ public struct ImportRun {
             let batcher: RecordBatcher
             do {
                 batcher = RecordBatcher(
-                    reader: try scenario.openReader(path: payloadPath, onError: onError), batchSize: batchSize,
+                    reader: try scenario.openReader(path: payloadPath, onError: options.onError), batchSize: options.batchSize,
                     schema: scenario.schema, interner: interner)
             } catch {
                 throw fail(.reading, batch: nil, index: 0, error)
@@ -278,7 +277,7 @@ public struct ImportRun {
                     }
                     if !wholePass {
                         if stopRequested() { throw fail(.interrupted, batch: batch, Interrupted()) }
-                        if checkpoint { try record(pass: pass, batches: batch.index + 1, passFinished: false) }
+                        if options.checkpoint { try record(pass: pass, batches: batch.index + 1, passFinished: false) }
                         try commit()
                         open = false
                         state.committedBatches += 1
@@ -346,9 +345,9 @@ extension ImportRun {
     /// `pass` committed: worked out from the records, independently of the strategy, so a store that
     /// kept half a batch, or lost a committed one, is caught.
     public func committedDigest(pass: Int, committedOccurrences: Int, scratchPath: String) throws -> ContentDigest {
-        let preload = try preloadPath.map { try scenario.openReader(path: $0, onError: onError) }
+        let preload = try preloadPath.map { try scenario.openReader(path: $0, onError: options.onError) }
         func prefix() throws -> any RecordReader {
-            PrefixRecordReader(try scenario.openReader(path: payloadPath, onError: onError), occurrences: committedOccurrences)
+            PrefixRecordReader(try scenario.openReader(path: payloadPath, onError: options.onError), occurrences: committedOccurrences)
         }
         let loads: [(reader: any RecordReader, mode: ReferenceLoadMode)]
         if strategy.passes == 1 {
@@ -356,7 +355,7 @@ extension ImportRun {
         } else if pass == 0 {
             loads = [(try prefix(), .attributesOnly)]
         } else {
-            loads = [(try scenario.openReader(path: payloadPath, onError: onError), .attributesOnly), (try prefix(), .relationshipsOnly)]
+            loads = [(try scenario.openReader(path: payloadPath, onError: options.onError), .attributesOnly), (try prefix(), .relationshipsOnly)]
         }
         return try ExpectedContent.committedDigest(schema: scenario.schema, preload: preload, loads: loads, scratchPath: scratchPath)
     }

@@ -1,0 +1,45 @@
+/// How every run of a benchmark imports, whatever the strategy: kept in one value that the
+/// configuration holds, each `ImportRun` receives and a child process is handed, so no setting is
+/// copied field by field from one shape to the next.
+public struct RunOptions: Codable, Sendable, Equatable {
+    public var batchSize: BatchSize
+    /// Keys per `SELECT ... WHERE key IN (...)` for prewarm.
+    public var prewarmChunkSize: Int
+    /// Record each committed batch in the store, and continue an unfinished import of the same
+    /// payload found there instead of starting again.
+    public var checkpoint: Bool
+    /// Whether a payload record that cannot be read stops the import or is skipped and counted.
+    public var onError: PayloadErrorPolicy
+    /// The store's journal and synchronous setting.
+    public var store: StoreSettings
+    /// Queries a second of the scenario's screen query on a second connection while the import runs; nil: no reader.
+    public var probeReadsHz: Int?
+
+    public init(
+        batchSize: BatchSize = .default, prewarmChunkSize: Int = 500, checkpoint: Bool = false,
+        onError: PayloadErrorPolicy = .fail, store: StoreSettings = .default, probeReadsHz: Int? = nil
+    ) {
+        self.batchSize = batchSize
+        self.prewarmChunkSize = prewarmChunkSize
+        self.checkpoint = checkpoint
+        self.onError = onError
+        self.store = store
+        self.probeReadsHz = probeReadsHz
+    }
+}
+
+/// As its text (`1000`, `all`), as the command line and the CSV write it.
+extension BatchSize: Codable {
+    public init(from decoder: any Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        guard let size = BatchSize(parsing: text) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not a batch size: \(text)"))
+        }
+        self = size
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(description)
+    }
+}
