@@ -35,10 +35,6 @@ extension RunCommand {
                 throw ValidationError("--seed-db \(seedDB): no such file; build one with bench seed-db --scenario \(scenarioOptions.scenario) --scale \(scenarioOptions.scale) --out \(seedDB)")
             }
         }
-        if !adopting.isEmpty && preload != nil {
-            let names = adopting.map { $0.name }.joined(separator: ", ")
-            throw ValidationError("\(names) cannot run with --preload: adopting a seed store replaces the store, so there is no refresh to measure; run it without --preload")
-        }
     }
 
     /// The header line: where the adopted seed store came from and what it is.

@@ -116,6 +116,11 @@ struct RunCommand: ParsableCommand {
 
     func validate() throws {
         try validateSeedCopy()
+        do {
+            for configuration in try configurations() { try configuration.checkRequest() }
+        } catch let error as RunRequestError {
+            throw ValidationError(error.description)
+        }
         guard repetitions >= 1 else { throw ValidationError("--repetitions must be at least 1") }
         guard warmup >= 0 else { throw ValidationError("--warmup must be 0 or more") }
         guard prewarmChunk >= 1 else { throw ValidationError("--prewarm-chunk must be at least 1") }

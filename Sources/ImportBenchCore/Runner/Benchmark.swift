@@ -40,6 +40,14 @@ public struct BenchmarkConfiguration {
         self.databasePath = databasePath
     }
 
+    /// Refuses what cannot run whatever the payload holds. The one place these rules live: the
+    /// command line asks before it starts anything, the benchmark again for library callers.
+    public func checkRequest() throws(RunRequestError) {
+        let adopting = plannedStrategies.filter { $0.needs.contains(.seedStore) }.map { $0.name }
+        if !adopting.isEmpty, preload != nil { throw .seedStoreWithPreload(methods: adopting.joined(separator: ", ")) }
+        if case .generated = preload, payloadPath != nil { throw .generatedPreloadWithRecordedPayload }
+    }
+
     /// The strategies to run, the reference included, in registry order.
     public var plannedStrategies: [any MeasuredMethod.Type] {
         let names = Set(strategies.map { $0.name })
@@ -94,6 +102,7 @@ public final class Benchmark {
     }
 
     public func run(_ observe: (BenchmarkEvent) -> Void = { _ in }) throws -> BenchmarkOutcome {
+        try configuration.checkRequest()
         seedStore = nil
         let workDirectory = FileManager.default.temporaryDirectory
             .appendingPathComponent("importbench-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString.prefix(8))")
@@ -274,9 +283,6 @@ public final class Benchmark {
         case .file(let path):
             return path
         case .generated(let overlap, let changed):
-            guard configuration.payloadPath == nil else {
-                throw RunRequestError.generatedPreloadWithRecordedPayload
-            }
             let path = workDirectory.appendingPathComponent("preload-\(configuration.scenario.name)").path
             try configuration.scenario.generatePreload(
                 scale: configuration.scale.factor, seed: configuration.seed, overlap: overlap, changed: changed, to: path)
