@@ -104,7 +104,7 @@ public enum CSVReport {
     /// The reference run of the same scenario, scale, batch size and repetition.
     static func ceilingWall(for result: RunResult, in results: [RunResult]) -> Double? {
         results.first {
-            $0.strategy == StrategyRegistry.reference.name && $0.scenario == result.scenario && $0.scale == result.scale
+            $0.role == .reference && $0.scenario == result.scenario && $0.scale == result.scale
                 && $0.batchSize == result.batchSize && $0.repetition == result.repetition
         }?.measurement.wallSeconds
     }

@@ -10,7 +10,8 @@ public enum SummaryTable {
     static func table(_ results: [RunResult]) -> TextTable {
         let byStrategy = Dictionary(grouping: results, by: \.strategy)
         let order = StrategyRegistry.knownNames.filter { byStrategy[$0] != nil }
-        let ceilingMedian = byStrategy[StrategyRegistry.reference.name].map { median($0.map(\.measurement.wallSeconds)) }
+        let references = results.filter { $0.role == .reference }
+        let ceilingMedian = references.isEmpty ? nil : median(references.map(\.measurement.wallSeconds))
         let naiveMedian = byStrategy[NaiveStrategy.name].map { median($0.map(\.measurement.wallSeconds)) }
         let repeated = results.contains { $0.repetition > 1 }
         let probed = results.contains { $0.measurement.readerProbe != nil }
@@ -47,7 +48,7 @@ public enum SummaryTable {
     /// C reference inserting the same rows (SQLite's own price), and how fast the payload decoded.
     /// Medians over repetitions; empty when no ceiling ran.
     public static func harnessLines(_ results: [RunResult]) -> String {
-        let ceilings = results.filter { $0.strategy == StrategyRegistry.reference.name }
+        let ceilings = results.filter { $0.role == .reference }
         var text = ""
         let referenced = ceilings.compactMap { run in run.cReferenceSeconds.map { (run: run, reference: $0) } }
             .filter { $0.reference > 0 }

@@ -39,10 +39,12 @@ func sampleResult(strategy: String, wall: Double, repetition: Int = 1, scenario:
     measurement.wallSeconds = wall
     measurement.counts.fetches = strategy == "naive" ? 120 : 0
     measurement.peakRSSBytes = 50 * 1_048_576
-    return RunResult(
+    var result = RunResult(
         scenario: scenario, strategy: strategy, scale: "1x", seed: 1, batchSize: .default, repetition: repetition,
         measurement: measurement, uniqueRecords: 40, outcome: RefreshOutcome(inserted: 40), preload: nil, digest: "00000000deadbeef", valid: true, differences: [],
         sqliteVersion: "3.40.1", benchVersion: BenchVersion.current)
+    result.role = StrategyRegistry.strategy(named: strategy)?.role ?? .user
+    return result
 }
 
 @Suite("CSV report")

@@ -200,7 +200,7 @@ public final class Benchmark {
                     ).seconds
                 }
                 if configuration.databasePath == nil { DatabaseFile.remove(databasePath) }
-                let result = RunResult(
+                var result = RunResult(
                     scenario: scenario.name, strategy: strategy.name, scale: configuration.payloadPath == nil ? configuration.scale.description : "recorded",
                     seed: configuration.seed, batchSize: configuration.options.batchSize, repetition: repetition,
                     measurement: measurement, uniqueRecords: target.uniqueObjects, outcome: target.outcome,
@@ -208,6 +208,7 @@ public final class Benchmark {
                     valid: differences.isEmpty && measurement.digest == target.digest, differences: differences,
                     sqliteVersion: Connection.sqliteVersion, benchVersion: BenchVersion.current, settings: configuration.options.store,
                     payloadBytes: payloadBytes)
+                result.role = strategy.role
                 results.append(result)
                 observe(.runFinished(result))
             }

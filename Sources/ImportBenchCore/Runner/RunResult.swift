@@ -4,6 +4,8 @@ import ImportBenchStore
 public struct RunResult: Sendable {
     public var scenario: String
     public var strategy: String
+    /// What the strategy is for: reporters find the reference run by it, not by a name.
+    public var role: StrategyRole = .user
     public var scale: String
     public var seed: UInt64
     public var batchSize: BatchSize
