@@ -25,12 +25,9 @@ public struct BaselineComparison {
         }
     }
 
-    /// Counts that must not move (lower is better when they do), in report order.
-    public static let exactMetrics = [
-        "records", "unique_records", "objects_inserted", "objects_updated", "objects_unchanged",
-        "fetch_count", "insert_count", "update_count", "upsert_count", "delete_count", "statement_count",
-        "transaction_count", "rows_written",
-    ]
+    /// Counts that must not move (lower is better when they do), in the CSV's order: the columns
+    /// `ResultColumns` declares exact.
+    public static let exactMetrics = ResultColumns.columns.filter { $0.judgement == .exact }.map(\.name)
     /// Default relative tolerances; a timing is judged on its ratio to the same run's ceiling when both files have it.
     public static let defaultTolerances: [String: Double] = [
         "wall_s": 0.25, "peak_rss_bytes": 0.25, "allocated_bytes": 0.10,
@@ -56,8 +53,9 @@ public struct BaselineComparison {
                 changes.append(Change(key: key, metric: metric, baseline: old[metric] ?? "", current: new[metric] ?? "", isRegression: regression))
             }
             var exact = Self.exactMetrics
-            // VM steps are deterministic only for one SQLite build.
-            if old["sqlite_version"] == new["sqlite_version"] { exact.append("vm_steps") }
+            if old["sqlite_version"] == new["sqlite_version"] {
+                exact += ResultColumns.columns.filter { $0.judgement == .exactForOneSQLite }.map(\.name)
+            }
             for metric in exact {
                 guard let a = old[metric], let b = new[metric], !a.isEmpty, !b.isEmpty, a != b else { continue }
                 note(metric, regression: (Double(b) ?? 0) > (Double(a) ?? 0))
@@ -109,7 +107,7 @@ public struct BaselineComparison {
     /// Parses `wall_s=25%` (or `0.25`) into a metric and a fraction.
     public static func parseTolerance(_ text: String) -> (String, Double)? {
         let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
-        guard parts.count == 2, MetricKind.of(parts[0]) == .measured else { return nil }
+        guard parts.count == 2, ResultColumns.judgement(of: parts[0]) == .measured else { return nil }
         let value = parts[1].hasSuffix("%") ? Double(parts[1].dropLast()).map { $0 / 100 } : Double(parts[1])
         guard let value, value >= 0 else { return nil }
         return (parts[0], value)

@@ -56,7 +56,7 @@ public struct ResultTable {
         }
         for (key, repetitions) in grouped {
             var row = repetitions[0]
-            for name in columns where MetricKind.of(name) == .measured {
+            for name in columns where ResultColumns.judgement(of: name) == .measured {
                 let values = repetitions.compactMap { $0[name].flatMap(Double.init) }.sorted()
                 guard !values.isEmpty else { continue }
                 let middle = values.count / 2
@@ -73,17 +73,5 @@ public struct ResultTable {
         if let synchronous = row["synchronous"], !synchronous.isEmpty { parts.append("synchronous \(synchronous)") }
         if let hz = row["probe_reads_hz"], !hz.isEmpty { parts.append("probe \(hz) Hz") }
         return parts.joined(separator: ", ")
-    }
-}
-
-/// How a metric is judged.
-enum MetricKind {
-    /// Deterministic for a seed: any difference is a change.
-    case exact
-    /// Timings and memory: judged against a relative tolerance.
-    case measured
-
-    static func of(_ name: String) -> MetricKind {
-        name.hasSuffix("_s") || name.hasSuffix("_bytes") || name == "wall_ratio_to_ceiling" ? .measured : .exact
     }
 }
