@@ -1,7 +1,9 @@
 import Foundation
 import ImportBenchCore
 
-/// Progress on stderr: a live line on a terminal; nothing when stderr is a file or a pipe (CI logs).
+/// Progress on stderr: a live line when someone watches a terminal; nothing when either output
+/// goes to a file or a pipe (a CI log, `bench run > results.txt`), which would keep the line's
+/// redraws.
 final class ProgressReporter {
     private let enabled: Bool
     private let live: Bool
@@ -11,7 +13,7 @@ final class ProgressReporter {
 
     init(enabled: Bool) {
         self.enabled = enabled
-        self.live = enabled && isatty(STDERR_FILENO) != 0
+        self.live = enabled && isatty(STDERR_FILENO) != 0 && isatty(STDOUT_FILENO) != 0
     }
 
     func observe(_ event: BenchmarkEvent) {
