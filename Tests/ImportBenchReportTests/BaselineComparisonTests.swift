@@ -88,7 +88,10 @@ struct BaselineComparisonTests {
         #expect(throws: ResultsInputError.nothingInCommon(baseline: good, current: other)) { _ = try BaselineComparison(baselinePath: good, currentPath: other) }
         let headerless = directory.appendingPathComponent("x.csv").path
         try Data("a,b\n1,2\n".utf8).write(to: URL(fileURLWithPath: headerless))
-        #expect(throws: PayloadError.self) { _ = try BaselineComparison(baselinePath: good, currentPath: headerless) }
+        let error = #expect(throws: ResultsInputError.self) { _ = try BaselineComparison(baselinePath: good, currentPath: headerless) }
+        // A results file, named as such, with the line and the column it lacks; not a payload error.
+        #expect(error?.description.hasPrefix("results file \(headerless)") == true)
+        #expect(error?.description.contains("scenario") == true)
     }
 
     @Test("tolerances parse as percent or fraction, only for measured columns", arguments: [

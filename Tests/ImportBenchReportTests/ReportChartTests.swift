@@ -232,7 +232,7 @@ struct ReportChartTests {
             #expect(message.contains(path))
             #expect(message.contains("no column named strategy, wall_s"))
         }
-        #expect(throws: PayloadError.self) { _ = try ReportInput(paths: [folder.url.appendingPathComponent("absent.csv").path]) }
+        #expect(throws: ResultsInputError.self) { _ = try ReportInput(paths: [folder.url.appendingPathComponent("absent.csv").path]) }
         let headerOnly = try folder.write(SyntheticCSV().text(), to: "empty.csv")
         #expect(throws: ResultsInputError.noRuns(paths: [headerOnly])) { _ = try ReportInput(paths: [headerOnly]) }
     }

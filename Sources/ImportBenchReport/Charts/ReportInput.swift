@@ -16,27 +16,14 @@ public struct ReportInput: Sendable {
     /// Distinct values of each environment column present in any file, sorted.
     public let environment: [String: [String]]
 
-    /// Throws `PayloadError` naming the file: unreadable, missing a required column, a ragged row or
-    /// a value that is not a number or scale; `ResultsInputError.noRuns` when no file holds a run.
+    /// Throws `ResultsInputError`: `malformed` naming the file and line (unreadable, missing a
+    /// required column, a ragged row, a value that is not a number or scale), `noRuns` when no file
+    /// holds a run.
     public init(paths: [String]) throws {
         var runs: [ReportRun] = []
         var environment: [String: Set<String>] = [:]
         for path in paths {
-            let reader = try CSVRecordReader(path: path)
-            let missing = Self.requiredColumns.filter { reader.column(named: $0) == nil }
-            guard missing.isEmpty else {
-                throw PayloadError(
-                    file: path, byteOffset: 0, path: "\(reader.fileName) line 1",
-                    expected: "a bench results CSV with the columns \(Self.requiredColumns.joined(separator: ", "))",
-                    found: "no column named \(missing.joined(separator: ", "))")
-            }
-            let environmentIndexes = Self.environmentColumns.compactMap { name in reader.column(named: name).map { (name, $0) } }
-            while try reader.nextRow() {
-                runs.append(try Self.run(from: reader))
-                for (name, index) in environmentIndexes {
-                    if let value = try reader.text(index) { environment[name, default: []].insert(value) }
-                }
-            }
+            try ResultsInputError.reading { try Self.read(path, into: &runs, environment: &environment) }
         }
         guard !runs.isEmpty else {
             throw ResultsInputError.noRuns(paths: paths)
@@ -44,6 +31,24 @@ public struct ReportInput: Sendable {
         self.files = paths
         self.runs = runs
         self.environment = environment.mapValues { $0.sorted() }
+    }
+
+    private static func read(_ path: String, into runs: inout [ReportRun], environment: inout [String: Set<String>]) throws {
+        let reader = try CSVRecordReader(path: path)
+        let missing = requiredColumns.filter { reader.column(named: $0) == nil }
+        guard missing.isEmpty else {
+            throw PayloadError(
+                file: path, byteOffset: 0, path: "\(reader.fileName) line 1",
+                expected: "a bench results CSV with the columns \(requiredColumns.joined(separator: ", "))",
+                found: "no column named \(missing.joined(separator: ", "))")
+        }
+        let environmentIndexes = environmentColumns.compactMap { name in reader.column(named: name).map { (name, $0) } }
+        while try reader.nextRow() {
+            runs.append(try run(from: reader))
+            for (name, index) in environmentIndexes {
+                if let value = try reader.text(index) { environment[name, default: []].insert(value) }
+            }
+        }
     }
 
     /// Builds the input from rows already in memory, as tests and other tools hold them.

@@ -34,26 +34,11 @@ public struct ResultTable {
     static let identity = ["scenario", "strategy", "scale", "batch_size"]
     static let settingsColumns = ["journal_mode", "synchronous", "probe_reads_hz"]
 
-    /// Reads `path`; a missing file or a header without the identifying columns is a `PayloadError`.
+    /// Reads `path`; a missing file, a header without the identifying columns or a ragged row is a
+    /// `ResultsInputError.malformed` naming the file and line.
     public init(path: String, columns: [String]) throws {
         self.path = path
-        let reader = try CSVRecordReader(path: path)
-        let indexes = try (Self.identity + ["preload"] + Self.settingsColumns + columns).reduce(into: [String: Int]()) { result, name in
-            if let index = reader.column(named: name) {
-                result[name] = index
-            } else if Self.identity.contains(name) {
-                result[name] = try reader.requiredColumn(name)
-            }
-        }
-        var grouped: [Key: [[String: String]]] = [:]
-        while try reader.nextRow() {
-            var row: [String: String] = [:]
-            for (name, index) in indexes { row[name] = try reader.text(index) ?? "" }
-            let key = Key(
-                scenario: row["scenario"] ?? "", strategy: row["strategy"] ?? "", scale: row["scale"] ?? "",
-                batchSize: row["batch_size"] ?? "", preload: row["preload"] ?? "", settings: Self.settings(of: row))
-            grouped[key, default: []].append(row)
-        }
+        let grouped = try ResultsInputError.reading { try Self.repetitions(in: path, columns: columns) }
         for (key, repetitions) in grouped {
             var row = repetitions[0]
             for name in columns where ResultColumns.judgement(of: name) == .measured {
@@ -65,6 +50,28 @@ public struct ResultTable {
             }
             rows[key] = row
         }
+    }
+
+    /// Every row of `path`, grouped by key: the repetitions of each run.
+    private static func repetitions(in path: String, columns: [String]) throws -> [Key: [[String: String]]] {
+        let reader = try CSVRecordReader(path: path)
+        let indexes = try (identity + ["preload"] + settingsColumns + columns).reduce(into: [String: Int]()) { result, name in
+            if let index = reader.column(named: name) {
+                result[name] = index
+            } else if identity.contains(name) {
+                result[name] = try reader.requiredColumn(name)
+            }
+        }
+        var grouped: [Key: [[String: String]]] = [:]
+        while try reader.nextRow() {
+            var row: [String: String] = [:]
+            for (name, index) in indexes { row[name] = try reader.text(index) ?? "" }
+            let key = Key(
+                scenario: row["scenario"] ?? "", strategy: row["strategy"] ?? "", scale: row["scale"] ?? "",
+                batchSize: row["batch_size"] ?? "", preload: row["preload"] ?? "", settings: settings(of: row))
+            grouped[key, default: []].append(row)
+        }
+        return grouped
     }
 
     static func settings(of row: [String: String]) -> String {
