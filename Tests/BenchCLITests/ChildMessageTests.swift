@@ -39,48 +39,47 @@ struct ChildMessageTests {
         #expect(throws: ChildStreamError.self) { _ = try ChildMessageFraming.read(from: pipe.fileHandleForReading) }
     }
 
+    /// Naive on a products payload of 500 objects in batches of 10, in a fresh directory; `payload`
+    /// may change the payload's bytes first.
+    static func withProductsRun(_ payload: (Data) -> Data = { $0 }, _ body: (ImportRun) throws -> Void) throws {
+        let directory = try RunCommandEndToEndTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("p.json")
+        try ProductsScenario().generate(scale: 0.05, seed: 1, to: path.path)
+        try payload(try Data(contentsOf: path)).write(to: path)
+        try body(ImportRun(
+            scenario: ProductsScenario(), payloadPath: path.path, strategy: NaiveStrategy.self, batchSize: .occurrences(10),
+            databasePath: directory.appendingPathComponent("s.sqlite").path))
+    }
+
     @Test("an isolated run hands its progress to the parent as it imports, then its measurement",
           .enabled(if: IsolatedRunTests.available, "build bench first (swift build) to test isolated runs"))
     func progressFromTheChild() throws {
-        let directory = try RunCommandEndToEndTests.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let payload = directory.appendingPathComponent("p.json").path
-        try ProductsScenario().generate(scale: 0.05, seed: 1, to: payload)
-        let run = ImportRun(
-            scenario: ProductsScenario(), payloadPath: payload, strategy: NaiveStrategy.self, batchSize: .occurrences(10),
-            databasePath: directory.appendingPathComponent("s.sqlite").path)
-        var reported: [Int] = []
-        let measurement = try ChildProcessExecutor(executable: IsolatedRunTests.binary).execute(run) { reported.append($0) }
-        #expect(measurement.occurrences == 500)
-        // The first batch is always reported; later ones at most ten times a second.
-        #expect(reported.first == 10)
-        #expect(reported == reported.sorted())
-        #expect(reported.allSatisfy { $0 <= measurement.occurrences })
+        try Self.withProductsRun { run in
+            var reported: [Int] = []
+            let measurement = try ChildProcessExecutor(executable: IsolatedRunTests.binary).execute(run) { reported.append($0) }
+            #expect(measurement.occurrences == 500)
+            // The first batch is always reported; later ones at most ten times a second.
+            #expect(reported.first == 10)
+            #expect(reported == reported.sorted())
+            #expect(reported.allSatisfy { $0 <= measurement.occurrences })
+        }
     }
 
     @Test("a child's failure reaches the parent as the RunError an in-process run throws",
           .enabled(if: IsolatedRunTests.available, "build bench first (swift build) to test isolated runs"))
     func failureFromTheChild() throws {
-        let directory = try RunCommandEndToEndTests.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let full = directory.appendingPathComponent("full.json").path
-        try ProductsScenario().generate(scale: 0.05, seed: 1, to: full)
-        let bytes = try Data(contentsOf: URL(fileURLWithPath: full))
-        let cut = directory.appendingPathComponent("cut.json")
-        try bytes.prefix(bytes.count / 2).write(to: cut)
-        func run(_ name: String) -> ImportRun {
-            ImportRun(
-                scenario: ProductsScenario(), payloadPath: cut.path, strategy: NaiveStrategy.self,
-                batchSize: .occurrences(10), databasePath: directory.appendingPathComponent("\(name).sqlite").path)
+        // The payload cut in half: it stops while reading, after some batches are committed.
+        try Self.withProductsRun({ $0.prefix($0.count / 2) }) { run in
+            let inProcess = try #require(throws: RunError.self) { try run.execute() }
+            let isolated = try #require(throws: RunError.self) {
+                try ChildProcessExecutor(executable: IsolatedRunTests.binary).execute(run) { _ in }
+            }
+            #expect(isolated.stage == .reading)
+            #expect(isolated.committedBatches == inProcess.committedBatches)
+            #expect(isolated.committedOccurrences > 0)
+            #expect(isolated.description == inProcess.description)
+            #expect(isolated.underlying == nil)
         }
-        let inProcess = try #require(throws: RunError.self) { try run("a").execute() }
-        let isolated = try #require(throws: RunError.self) {
-            try ChildProcessExecutor(executable: IsolatedRunTests.binary).execute(run("a")) { _ in }
-        }
-        #expect(isolated.stage == .reading)
-        #expect(isolated.committedBatches == inProcess.committedBatches)
-        #expect(isolated.committedOccurrences > 0)
-        #expect(isolated.description == inProcess.description)
-        #expect(isolated.underlying == nil)
     }
 }
