@@ -12,13 +12,15 @@ public enum SummaryTable {
         let order = StrategyRegistry.knownNames.filter { byStrategy[$0] != nil }
         let references = results.filter { $0.role == .reference }
         let ceilingMedian = references.isEmpty ? nil : median(references.map(\.measurement.wallSeconds))
-        let naiveMedian = byStrategy[NaiveStrategy.name].map { median($0.map(\.measurement.wallSeconds)) }
+        let baselines = results.filter { $0.role == .baseline }
+        let naiveMedian = baselines.isEmpty ? nil : median(baselines.map(\.measurement.wallSeconds))
+        let baselineName = StrategyRegistry.known.first { $0.role == .baseline }?.name ?? "baseline"
         let repeated = results.contains { $0.repetition > 1 }
         let probed = results.contains { $0.measurement.readerProbe != nil }
 
         var table = TextTable(
             headers: ["strategy", "records", "unique", "fetches", "statements", "txns",
-                      repeated ? "wall s (median, min-max)" : "wall s", "x ceiling", "x naive", "peak RSS MB"]
+                      repeated ? "wall s (median, min-max)" : "wall s", "x ceiling", "x \(baselineName)", "peak RSS MB"]
                 + (probed ? ["longest txn ms", "reader p99 ms", "reader max ms"] : []) + ["valid"],
             alignments: [.left, .right, .right, .right, .right, .right, .right, .right, .right, .right]
                 + (probed ? [.right, .right, .right] : []) + [.left])

@@ -34,6 +34,9 @@ public struct StrategyContext {
 public enum StrategyRole: Sendable {
     /// A design an app could ship; `--strategy all` runs it.
     case user
+    /// The design apps start with (find-or-insert): shipped like `user` ones, and the second
+    /// yardstick, as the table gives every time as a multiple of it too.
+    case baseline
     /// The physical reference every timing is divided by.
     case reference
     /// A known mistake, run only by name, to show what it does to the data.

@@ -6,6 +6,7 @@ import ImportBenchStore
 public final class NaiveStrategy: ImportStrategy {
     public static let name = "naive"
     public static let summary = "find-or-insert: SELECT by key for every occurrence, then INSERT or UPDATE"
+    public static let role = StrategyRole.baseline
 
     private let writer: FindOrInsertWriter
     /// pks of this unit's occurrences by ordinal: the local variables of a recursive import.
