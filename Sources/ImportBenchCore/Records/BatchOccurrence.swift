@@ -90,8 +90,6 @@ struct BatchSegment: Sendable {
     let storage: RecordStorage
     let start: Int
     let count: Int
-
-    static let empty = BatchSegment(storage: RecordStorage(), start: 0, count: 0)
 }
 
 /// Every occurrence of a batch, in stream order: the rest of a storage an earlier batch began, then
@@ -104,6 +102,11 @@ public struct BatchOccurrences: RandomAccessCollection, Sendable {
     init(_ first: BatchSegment, _ second: BatchSegment) {
         self.first = first
         self.second = second
+    }
+
+    /// The occurrences of one storage alone: the second segment is empty.
+    init(_ only: BatchSegment) {
+        self.init(only, BatchSegment(storage: only.storage, start: only.start, count: 0))
     }
 
     public var startIndex: Int { 0 }

@@ -379,14 +379,14 @@ public final class RecordBuilder {
                 state.pointee.pendingStart = start + taken
             }
         }
-        if remaining == 0, let head { return RecordBatch(index: index, occurrences: BatchOccurrences(head, .empty)) }
+        if remaining == 0, let head { return RecordBatch(index: index, occurrences: BatchOccurrences(head)) }
         let sealed = seal()
         let tail = BatchSegment(storage: sealed, start: 0, count: remaining)
         if remaining < sealed.count {
             state.pointee.pending = sealed
             state.pointee.pendingStart = remaining
         }
-        return RecordBatch(index: index, occurrences: head.map { BatchOccurrences($0, tail) } ?? BatchOccurrences(tail, .empty))
+        return RecordBatch(index: index, occurrences: head.map { BatchOccurrences($0, tail) } ?? BatchOccurrences(tail))
     }
 
     /// Hands every finished occurrence over to a storage and starts empty buffers, sized for as much

@@ -33,11 +33,6 @@ public final class RecordStorage: @unchecked Sendable {
         textBuffer = text
     }
 
-    /// Holds nothing: the storage of an empty segment.
-    convenience init() {
-        self.init(headers: PODArray(capacity: 1), values: PODArray(capacity: 1), references: PODArray(capacity: 1), setEnds: PODArray(capacity: 1), text: PODArray(capacity: 1))
-    }
-
     deinit {
         headerBuffer.free()
         valueBuffer.free()
