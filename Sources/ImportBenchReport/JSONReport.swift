@@ -1,35 +1,30 @@
 import Foundation
 import ImportBenchCore
 
-/// The CSV contract as JSON: one object per run, the same names, typed values.
+/// The CSV contract as JSON: one object per run, the same names, values typed by their column's
+/// declared unit (text stays a string even where it looks numeric, as `batch_size` 1000 beside `all`).
 public enum JSONReport {
-    /// Columns that stay strings even when they look numeric (`batch_size` may be `all`).
-    static let textColumns: Set<String> = [
-        "scenario", "strategy", "scale", "preload", "batch_size", "digest", "sqlite_version", "bench_version",
-        "swift_version", "cpu_model", "os", "sqlite_compile_options",
-    ]
-
     public static func render(_ results: [RunResult]) throws -> String {
         let rows: [[String: Any]] = results.map { result in
-            let context = ResultColumns.RunContext(ceilingWallSeconds: CSVReport.ceilingWall(for: result, in: results))
+            let context = ResultColumn.RunContext(ceilingWallSeconds: CSVReport.ceilingWall(for: result, in: results))
             var object: [String: Any] = [:]
             for column in ResultColumns.columns {
-                let text = column.value(result, context)
-                if textColumns.contains(column.name) {
-                    object[column.name] = text
-                } else if column.name == "valid" {
-                    object[column.name] = text == "true"
-                } else if let integer = Int64(text) {
-                    object[column.name] = integer
-                } else if let real = Double(text) {
-                    object[column.name] = real
-                } else {
-                    object[column.name] = text.isEmpty ? NSNull() : text
-                }
+                object[column.name] = json(column.value(result, context), unit: column.unit)
             }
             return object
         }
         let data = try JSONSerialization.data(withJSONObject: ["csv_version": ResultColumns.version, "runs": rows], options: [.prettyPrinted, .sortedKeys])
         return String(decoding: data, as: UTF8.self) + "\n"
+    }
+
+    /// A real number is given as the CSV rounds it, so the JSON and the CSV of a run agree.
+    private static func json(_ value: ResultColumn.Value, unit: ResultColumn.Unit) -> Any {
+        switch value {
+        case .text(let text): return text
+        case .integer(let number): return number
+        case .real: return Double(ResultColumn.text(value, unit: unit)) ?? NSNull()
+        case .boolean(let flag): return flag
+        case .missing: return NSNull()
+        }
     }
 }

@@ -1,135 +1,143 @@
 import Foundation
 import ImportBenchCore
 
-/// The CSV contract: one row per run, columns in this order, units in the names. Adding a column
-/// appends it and bumps `version`; renaming or reordering is a breaking change.
+/// The results contract: one row per run, columns in this order, units in the names. Adding a
+/// column appends it and bumps `version`; renaming or reordering is a breaking change. Each column
+/// is declared once here (see `ResultColumn`); every writer, reader and judge of results takes its
+/// columns from this list.
 public enum ResultColumns {
-    public static let version = 4
+    public static let version = 5
 
-    /// How `bench compare` judges a column: the one place that says so, beside its name and value.
-    enum Judgement: Sendable {
-        /// Describes the run (its key, settings, environment, digest): not a metric.
-        case none
-        /// A count, deterministic for a seed: any difference is a change, a rise a regression.
-        case exact
-        /// Deterministic only for one SQLite build (the VM's steps).
-        case exactForOneSQLite
-        /// A timing or a size: judged against a relative tolerance.
-        case measured
+    private static func count(_ name: String, _ judgement: ResultColumn.Judgement = .exact, table heading: String? = nil,
+                              chart: ResultColumn.Chart? = nil, _ value: @escaping @Sendable (RunResult) -> Int) -> ResultColumn {
+        ResultColumn(
+            name, .integer, judgement, table: heading.map { .init(heading: $0, summary: .count, visibility: .always) }, chart: chart
+        ) { r, _ in .integer(Int64(value(r))) }
     }
 
-    struct Column: Sendable {
-        let name: String
-        let judgement: Judgement
-        let value: @Sendable (RunResult, RunContext) -> String
-
-        init(name: String, _ judgement: Judgement = .none, value: @escaping @Sendable (RunResult, RunContext) -> String) {
-            self.name = name
-            self.judgement = judgement
-            self.value = value
-        }
+    private static func seconds(_ name: String, table: ResultColumn.TableColumn? = nil, chart: ResultColumn.Chart? = nil,
+                                _ value: @escaping @Sendable (RunResult) -> Double?) -> ResultColumn {
+        ResultColumn(name, .seconds, .measured, table: table, chart: chart) { r, _ in value(r).map { .real($0) } ?? .missing }
     }
 
-    /// Facts a row needs from its siblings: the reference run's time in the same repetition.
-    struct RunContext: Sendable {
-        let ceilingWallSeconds: Double?
+    private static func text(_ name: String, _ value: @escaping @Sendable (RunResult) -> String) -> ResultColumn {
+        ResultColumn(name, .text) { r, _ in .text(value(r)) }
     }
 
-    static let columns: [Column] = [
-        Column(name: "scenario") { r, _ in r.scenario },
-        Column(name: "strategy") { r, _ in r.strategy },
-        Column(name: "scale") { r, _ in r.scale },
-        Column(name: "seed") { r, _ in String(r.seed) },
-        Column(name: "preload") { r, _ in r.preload ?? "" },
-        Column(name: "batch_size") { r, _ in r.batchSize.description },
-        Column(name: "repetition") { r, _ in String(r.repetition) },
-        Column(name: "records", .exact) { r, _ in String(r.records) },
-        Column(name: "unique_records", .exact) { r, _ in String(r.uniqueRecords) },
-        Column(name: "objects_inserted", .exact) { r, _ in String(r.outcome.inserted) },
-        Column(name: "objects_updated", .exact) { r, _ in String(r.outcome.updated) },
-        Column(name: "objects_unchanged", .exact) { r, _ in String(r.outcome.unchanged) },
-        Column(name: "fetch_count", .exact) { r, _ in String(r.measurement.counts.fetches) },
-        Column(name: "insert_count", .exact) { r, _ in String(r.measurement.counts.inserts) },
-        Column(name: "update_count", .exact) { r, _ in String(r.measurement.counts.updates) },
-        Column(name: "upsert_count", .exact) { r, _ in String(r.measurement.counts.upserts) },
-        Column(name: "delete_count", .exact) { r, _ in String(r.measurement.counts.deletes) },
-        Column(name: "statement_count", .exact) { r, _ in String(r.measurement.counts.statements) },
-        Column(name: "transaction_count", .exact) { r, _ in String(r.measurement.counts.transactions) },
-        Column(name: "rows_written", .exact) { r, _ in String(r.measurement.rowsWritten) },
-        Column(name: "vm_steps", .exactForOneSQLite) { r, _ in String(r.measurement.counts.vmSteps) },
-        Column(name: "wall_s", .measured) { r, _ in seconds(r.measurement.wallSeconds) },
-        Column(name: "wall_ratio_to_ceiling", .measured) { r, c in c.ceilingWallSeconds.map { ratio(r.measurement.wallSeconds / $0) } ?? "" },
-        Column(name: "cpu_user_s", .measured) { r, _ in seconds(r.measurement.cpuUserSeconds) },
-        Column(name: "cpu_sys_s", .measured) { r, _ in seconds(r.measurement.cpuSystemSeconds) },
-        Column(name: "decode_s", .measured) { r, _ in seconds(r.measurement.decodeSeconds) },
-        Column(name: "write_s", .measured) { r, _ in seconds(r.measurement.writeSeconds) },
-        Column(name: "commit_s", .measured) { r, _ in seconds(r.measurement.commitSeconds) },
-        Column(name: "peak_rss_bytes", .measured) { r, _ in String(r.measurement.peakRSSBytes) },
-        Column(name: "allocated_bytes", .measured) { r, _ in String(r.measurement.allocatedBytes) },
-        Column(name: "peak_allocated_bytes", .measured) { r, _ in String(r.measurement.peakAllocatedBytes) },
-        Column(name: "malloc_count") { r, _ in String(r.measurement.mallocCount) },
-        Column(name: "db_bytes", .measured) { r, _ in String(r.measurement.databaseBytes) },
-        Column(name: "digest") { r, _ in r.digest },
-        Column(name: "valid") { r, _ in r.valid ? "true" : "false" },
-        Column(name: "sqlite_version") { r, _ in r.sqliteVersion },
-        Column(name: "bench_version") { r, _ in r.benchVersion },
-        Column(name: "swift_version") { r, _ in r.environment.swiftVersion },
-        Column(name: "cpu_model") { r, _ in r.environment.cpuModel },
-        Column(name: "cpu_count") { r, _ in String(r.environment.cpuCount) },
-        Column(name: "os") { r, _ in r.environment.operatingSystem },
-        Column(name: "sqlite_compile_options") { r, _ in r.environment.sqliteCompileOptions.joined(separator: " ") },
-        Column(name: "csv_version") { _, _ in String(version) },
+    private static func integer(_ name: String, _ value: @escaping @Sendable (RunResult) -> Int64?) -> ResultColumn {
+        ResultColumn(name, .integer) { r, _ in value(r).map { .integer($0) } ?? .missing }
+    }
+
+    /// Seen in the worst of the repetitions, in milliseconds, when the run was probed.
+    private static func probedMilliseconds(_ heading: String) -> ResultColumn.TableColumn {
+        ResultColumn.TableColumn(heading: heading, summary: .worstMilliseconds, visibility: .whenProbed)
+    }
+
+    public static let columns: [ResultColumn] = [
+        text("scenario") { $0.scenario },
+        text("strategy") { $0.strategy },
+        text("scale") { $0.scale },
+        // A seed beyond Int64 stays exact as text.
+        ResultColumn("seed", .integer) { r, _ in Int64(exactly: r.seed).map { .integer($0) } ?? .text(String(r.seed)) },
+        text("preload") { $0.preload ?? "" },
+        text("batch_size") { $0.batchSize.description },
+        integer("repetition") { Int64($0.repetition) },
+        count("records", table: "records") { $0.records },
+        count("unique_records", table: "unique") { $0.uniqueRecords },
+        count("objects_inserted") { $0.outcome.inserted },
+        count("objects_updated") { $0.outcome.updated },
+        count("objects_unchanged") { $0.outcome.unchanged },
+        count("fetch_count", table: "fetches", chart: .init(
+            slug: "fetches", heading: "Fetches", place: 2, kind: .growth, what: "fetches (SELECT statements)", axisTitle: "fetches",
+            explanation: "SELECT statements each import executed. A strategy with no fetch at any size has nothing to draw on a log axis; the legend still lists it.",
+            zeroNote: "No run executed a fetch", zeroLabel: "no fetches"
+        )) { $0.measurement.counts.fetches },
+        count("insert_count") { $0.measurement.counts.inserts },
+        count("update_count") { $0.measurement.counts.updates },
+        count("upsert_count") { $0.measurement.counts.upserts },
+        count("delete_count") { $0.measurement.counts.deletes },
+        count("statement_count", table: "statements") { $0.measurement.counts.statements },
+        count("transaction_count", table: "txns") { $0.measurement.counts.transactions },
+        count("rows_written") { Int($0.measurement.rowsWritten) },
+        count("vm_steps", .exactForOneSQLite) { Int($0.measurement.counts.vmSteps) },
+        seconds(
+            "wall_s", table: .init(heading: "wall s", summary: .medianWithRatios(to: [.reference, .baseline]), visibility: .always),
+            chart: .init(
+                slug: "time", heading: "Wall time", place: 1, kind: .growth, what: "wall time", axisTitle: "wall time, s",
+                explanation: "Wall time of each import against the payload's size, both on log scales: a straight line of slope k means time grows as size^k (k = 1 linear, k = 2 quadratic).")
+        ) { $0.measurement.wallSeconds },
+        ResultColumn("wall_ratio_to_ceiling", .ratio, .measured) { r, c in
+            c.ceilingWallSeconds.map { .real(r.measurement.wallSeconds / $0) } ?? .missing
+        },
+        seconds("cpu_user_s") { $0.measurement.cpuUserSeconds },
+        seconds("cpu_sys_s") { $0.measurement.cpuSystemSeconds },
+        seconds("decode_s") { $0.measurement.decodeSeconds },
+        seconds("write_s") { $0.measurement.writeSeconds },
+        seconds("commit_s") { $0.measurement.commitSeconds },
+        ResultColumn(
+            "peak_rss_bytes", .bytes, .measured, table: .init(heading: "peak RSS MB", summary: .worstMegabytes, visibility: .always),
+            chart: .init(
+                slug: "memory", heading: "Peak memory", place: 3, kind: .barsByScale, what: "peak memory", axisTitle: "peak RSS, MB",
+                explanation: "Peak resident set size of the process that ran the import.", detail: "resident set size of the importing process")
+        ) { r, _ in .integer(r.measurement.peakRSSBytes) },
+        ResultColumn("allocated_bytes", .bytes, .measured) { r, _ in .integer(Int64(clamping: r.measurement.allocatedBytes)) },
+        ResultColumn("peak_allocated_bytes", .bytes, .measured) { r, _ in .integer(Int64(clamping: r.measurement.peakAllocatedBytes)) },
+        // Not judged: jemalloc's count moves with the allocator's own bookkeeping.
+        integer("malloc_count") { Int64(clamping: $0.measurement.mallocCount) },
+        ResultColumn("db_bytes", .bytes, .measured) { r, _ in .integer(r.measurement.databaseBytes) },
+        text("digest") { $0.digest },
+        ResultColumn("valid", .boolean, table: .init(heading: "valid", summary: .verdict, visibility: .always)) { r, _ in .boolean(r.valid) },
+        text("sqlite_version") { $0.sqliteVersion },
+        text("bench_version") { $0.benchVersion },
+        text("swift_version") { $0.environment.swiftVersion },
+        text("cpu_model") { $0.environment.cpuModel },
+        integer("cpu_count") { Int64($0.environment.cpuCount) },
+        text("os") { $0.environment.operatingSystem },
+        text("sqlite_compile_options") { $0.environment.sqliteCompileOptions.joined(separator: " ") },
+        integer("csv_version") { _ in Int64(version) },
         // Version 2. Empty for a whole import; "pass/batch" where a checkpointed one resumed: its counts cover only the rest.
-        Column(name: "resumed_from") { r, _ in r.measurement.resumedFrom.map { "\($0.pass)/\($0.batches)" } ?? "" },
-        Column(name: "journal_mode") { r, _ in r.settings.journal.rawValue },
-        Column(name: "synchronous") { r, _ in r.settings.synchronous.rawValue },
+        ResultColumn("resumed_from", .text) { r, _ in r.measurement.resumedFrom.map { .text("\($0.pass)/\($0.batches)") } ?? .missing },
+        text("journal_mode") { $0.settings.journal.rawValue },
+        text("synchronous") { $0.settings.synchronous.rawValue },
         // Version 3. The probe's columns are empty when the run was not probed (--probe-reads).
-        Column(name: "longest_write_txn_s", .measured) { r, _ in seconds(r.measurement.longestWriteTransactionSeconds) },
-        Column(name: "probe_reads_hz") { r, _ in r.measurement.readerProbe.map { String($0.hz) } ?? "" },
-        Column(name: "reader_queries") { r, _ in r.measurement.readerProbe.map { String($0.queries) } ?? "" },
-        Column(name: "reader_p50_s", .measured) { r, _ in r.measurement.readerProbe.map { seconds($0.p50Seconds) } ?? "" },
-        Column(name: "reader_p99_s", .measured) { r, _ in r.measurement.readerProbe.map { seconds($0.p99Seconds) } ?? "" },
-        Column(name: "reader_max_s", .measured) { r, _ in r.measurement.readerProbe.map { seconds($0.maxSeconds) } ?? "" },
-        Column(name: "reader_longest_blocked_s", .measured) { r, _ in r.measurement.readerProbe.map { seconds($0.longestBlockedSeconds) } ?? "" },
+        seconds("longest_write_txn_s", table: probedMilliseconds("longest txn ms")) { $0.measurement.longestWriteTransactionSeconds },
+        integer("probe_reads_hz") { $0.measurement.readerProbe.map { Int64($0.hz) } },
+        integer("reader_queries") { $0.measurement.readerProbe.map { Int64($0.queries) } },
+        seconds("reader_p50_s") { $0.measurement.readerProbe?.p50Seconds },
+        seconds(
+            "reader_p99_s", table: probedMilliseconds("reader p99 ms"),
+            chart: .init(
+                slug: "reader-p99", heading: "Reader latency (p99)", place: 4, kind: .byBatchSize, what: "reader p99 latency",
+                axisTitle: "reader p99, ms",
+                explanation: "The 99th percentile of a second connection's screen query while the import writes, its wait for the writer's lock included: above the dotted line, a 60 Hz interface drops a frame. WAL runs are drawn solid, rollback-journal (delete) runs dashed.",
+                missingNote: ChartReport.unprobedNote)
+        ) { $0.measurement.readerProbe?.p99Seconds },
+        seconds("reader_max_s", table: probedMilliseconds("reader max ms")) { $0.measurement.readerProbe?.maxSeconds },
+        seconds("reader_longest_blocked_s") { $0.measurement.readerProbe?.longestBlockedSeconds },
         // Version 4. The C reference's time for the rows the same repetition's ceiling wrote (empty
         // when no ceiling ran), and the payload's size, so decode rates and the harness's share follow.
-        Column(name: "c_reference_s", .measured) { r, _ in r.cReferenceSeconds.map(seconds) ?? "" },
-        Column(name: "payload_bytes", .measured) { r, _ in String(r.payloadBytes) },
+        seconds("c_reference_s") { $0.cReferenceSeconds },
+        // The input's size describes the run; it is no metric to judge.
+        ResultColumn("payload_bytes", .bytes) { r, _ in .integer(r.payloadBytes) },
+        // Version 5. What the strategy is for (user, baseline, reference, pitfall, alternative), so a
+        // reader of the CSV finds the ceiling and the baseline without knowing their names.
+        text("role") { $0.role.rawValue },
     ]
 
     public static var names: [String] { columns.map(\.name) }
 
+    /// The column named `name`, if the contract has one.
+    public static func column(named name: String) -> ResultColumn? {
+        columns.first { $0.name == name }
+    }
+
     /// How the column named `name` is judged; `.none` for a name that is not a column.
-    static func judgement(of name: String) -> Judgement {
-        columns.first { $0.name == name }?.judgement ?? .none
+    static func judgement(of name: String) -> ResultColumn.Judgement {
+        column(named: name)?.judgement ?? .none
     }
 
-    static func seconds(_ value: Double) -> String { String(format: "%.6f", value) }
-    static func ratio(_ value: Double) -> String { String(format: "%.3f", value) }
-}
-
-/// Writes results as CSV under the contract of `ResultColumns`.
-public enum CSVReport {
-    public static func render(_ results: [RunResult]) -> String {
-        var text = CSVWriter.record(ResultColumns.names)
-        for result in results {
-            let context = ResultColumns.RunContext(ceilingWallSeconds: ceilingWall(for: result, in: results))
-            text += CSVWriter.record(ResultColumns.columns.map { $0.value(result, context) })
-        }
-        return text
-    }
-
-    public static func write(_ results: [RunResult], to path: String) throws {
-        let url = URL(fileURLWithPath: path)
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try Data(render(results).utf8).write(to: url, options: .atomic)
-    }
-
-    /// The reference run of the same scenario, scale, batch size and repetition.
-    static func ceilingWall(for result: RunResult, in results: [RunResult]) -> Double? {
-        results.first {
-            $0.role == .reference && $0.scenario == result.scenario && $0.scale == result.scale
-                && $0.batchSize == result.batchSize && $0.repetition == result.repetition
-        }?.measurement.wallSeconds
+    /// The columns `bench report` charts, in the order their charts appear on the page.
+    public static var charted: [ResultColumn] {
+        columns.filter { $0.chart != nil }.sorted { ($0.chart?.place ?? 0) < ($1.chart?.place ?? 0) }
     }
 }

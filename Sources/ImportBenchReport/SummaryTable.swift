@@ -7,41 +7,24 @@ public enum SummaryTable {
 
     public static func renderMarkdown(_ results: [RunResult]) -> String { table(results).renderMarkdown() }
 
+    /// One row per strategy; the columns are those `ResultColumns` declares for the table, in the
+    /// contract's order, verdicts last.
     static func table(_ results: [RunResult]) -> TextTable {
         let byStrategy = Dictionary(grouping: results, by: \.strategy)
         let order = StrategyRegistry.knownNames.filter { byStrategy[$0] != nil }
-        let references = results.filter { $0.role == .reference }
-        let ceilingMedian = references.isEmpty ? nil : median(references.map(\.measurement.wallSeconds))
-        let baselines = results.filter { $0.role == .baseline }
-        let naiveMedian = baselines.isEmpty ? nil : median(baselines.map(\.measurement.wallSeconds))
-        let baselineName = StrategyRegistry.known.first { $0.role == .baseline }?.name ?? "baseline"
-        let repeated = results.contains { $0.repetition > 1 }
         let probed = results.contains { $0.measurement.readerProbe != nil }
+        let shown = ResultColumns.columns.compactMap { column in column.table.map { (column, $0) } }
+            .filter { $0.1.visibility == .always || probed }
+        let ordered = shown.filter { $0.1.summary != .verdict } + shown.filter { $0.1.summary == .verdict }
+        let cells = ordered.map { TableCells(column: $0.0, table: $0.1, results: results) }
 
         var table = TextTable(
-            headers: ["strategy", "records", "unique", "fetches", "statements", "txns",
-                      repeated ? "wall s (median, min-max)" : "wall s", "x ceiling", "x \(baselineName)", "peak RSS MB"]
-                + (probed ? ["longest txn ms", "reader p99 ms", "reader max ms"] : []) + ["valid"],
-            alignments: [.left, .right, .right, .right, .right, .right, .right, .right, .right, .right]
-                + (probed ? [.right, .right, .right] : []) + [.left])
+            headers: ["strategy"] + cells.flatMap(\.headings),
+            alignments: [.left] + cells.flatMap { cell in cell.headings.map { _ in cell.table.summary == .verdict ? .left : .right } })
         for name in order {
-            guard let runs = byStrategy[name], let first = runs.first else { continue }
-            let walls = runs.map(\.measurement.wallSeconds)
-            let wallMedian = median(walls)
-            var wall = seconds(wallMedian)
-            if repeated, let low = walls.min(), let high = walls.max() {
-                wall += " (\(seconds(low))-\(seconds(high)))"
-            }
-            let ratio = ceilingMedian.map { $0 > 0 ? String(format: "%.2f", wallMedian / $0) : "-" } ?? "-"
-            let naiveRatio = naiveMedian.map { $0 > 0 ? String(format: "%.2f", wallMedian / $0) : "-" } ?? "-"
-            let peakRSS = Double(runs.map(\.measurement.peakRSSBytes).max() ?? 0) / 1_048_576
-            let valid = runs.allSatisfy(\.valid) ? "yes" : "NO"
+            guard let runs = byStrategy[name] else { continue }
             let resumed = runs.contains { $0.measurement.resumedFrom != nil } ? " (resumed)" : ""
-            table.append([
-                name + resumed, count(first.records), count(first.uniqueRecords), count(first.measurement.counts.fetches),
-                count(first.measurement.counts.statements), count(first.measurement.counts.transactions),
-                wall, ratio, naiveRatio, String(format: "%.1f", peakRSS),
-            ] + (probed ? probeCells(runs) : []) + [valid])
+            table.append([name + resumed] + cells.flatMap { $0.cells(for: runs) })
         }
         return table
     }
@@ -68,16 +51,6 @@ public enum SummaryTable {
                 + "(the ceiling's payload bytes and records over its decode time)\n"
         }
         return text
-    }
-
-    /// The worst of the repetitions: a stall seen once is a stall the user sees.
-    static func probeCells(_ runs: [RunResult]) -> [String] {
-        let probes = runs.compactMap(\.measurement.readerProbe)
-        let milliseconds = { (values: [Double]) in values.max().map { seconds($0 * 1000) } ?? "-" }
-        return [
-            milliseconds(runs.map(\.measurement.longestWriteTransactionSeconds)),
-            milliseconds(probes.map(\.p99Seconds)), milliseconds(probes.map(\.maxSeconds)),
-        ]
     }
 
     /// Four significant digits: 12.34, 1.571, 0.002913. Milliseconds runs stay readable, long runs stay short.

@@ -69,9 +69,9 @@ struct CSVReportTests {
             "malloc_count", "db_bytes", "digest", "valid", "sqlite_version", "bench_version", "swift_version", "cpu_model",
             "cpu_count", "os", "sqlite_compile_options", "csv_version", "resumed_from", "journal_mode", "synchronous",
             "longest_write_txn_s", "probe_reads_hz", "reader_queries", "reader_p50_s", "reader_p99_s", "reader_max_s",
-            "reader_longest_blocked_s", "c_reference_s", "payload_bytes",
+            "reader_longest_blocked_s", "c_reference_s", "payload_bytes", "role",
         ])
-        #expect(ResultColumns.version == 4)
+        #expect(ResultColumns.version == 5)
     }
 
     @Test("one row per run; the ratio divides by the ceiling of the same repetition")
@@ -138,6 +138,56 @@ struct OtherFormatTests {
         #expect(runs[0]["valid"] as? Bool == true)
         #expect(runs[0]["batch_size"] as? String == "1000")
         #expect(runs[0]["wall_ratio_to_ceiling"] as? Double == 4)
+        #expect(runs[0]["wall_s"] as? Double == 2)
+        #expect(runs[0]["role"] as? String == "baseline")
+        #expect(runs[1]["role"] as? String == "reference")
+        // A text column stays a string where it looks numeric; an absent value is null, not "".
+        #expect(runs[0]["digest"] as? String == "00000000deadbeef")
+        #expect(runs[0]["reader_p99_s"] is NSNull)
+        #expect(runs[0]["resumed_from"] is NSNull)
+    }
+}
+
+@Suite("The results catalogue")
+struct ResultCatalogueTests {
+    @Test("each column is declared once; every metric says which way is better, and nothing else does")
+    func declarations() {
+        #expect(Set(ResultColumns.names).count == ResultColumns.columns.count)
+        for column in ResultColumns.columns {
+            #expect((column.judgement == .none) == (column.lowerIsBetter == nil), "\(column.name)")
+            if column.judgement != .none { #expect(column.unit.isNumeric, "\(column.name) is judged, so it must be a number") }
+        }
+    }
+
+    @Test("what compare counts exactly, and what it measures, follows the declarations")
+    func judgements() {
+        #expect(BaselineComparison.exactMetrics.contains("fetch_count"))
+        #expect(!BaselineComparison.exactMetrics.contains("wall_s"))
+        #expect(BaselineComparison.parseTolerance("wall_s=25%")?.1 == 0.25)
+        #expect(BaselineComparison.parseTolerance("fetch_count=25%") == nil)
+        // The payload's size describes the run: no tolerance can be set for it.
+        #expect(BaselineComparison.parseTolerance("payload_bytes=10%") == nil)
+    }
+
+    @Test("every charted column is a number and names its chart's file uniquely")
+    func charts() {
+        let charted = ResultColumns.charted
+        #expect(charted.map(\.name) == ["wall_s", "fetch_count", "peak_rss_bytes", "reader_p99_s"])
+        #expect(charted.allSatisfy { $0.unit.isNumeric })
+        #expect(Set(charted.compactMap { $0.chart?.slug }).count == charted.count)
+    }
+
+    @Test("the table's headings are the declared ones, ratios after the time, probe columns only when probed, verdict last")
+    func tableHeadings() throws {
+        let plain = try #require(SummaryTable.render([sampleResult(strategy: "naive", wall: 2)]).split(separator: "\n").first)
+        #expect(plain.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
+            == "strategy records unique fetches statements txns wall s x ceiling x naive peak RSS MB valid")
+        var probed = sampleResult(strategy: "naive", wall: 2)
+        probed.measurement.readerProbe = ReaderProbeSummary(
+            hz: 60, queries: 10, p50Seconds: 0.001, p99Seconds: 0.002, maxSeconds: 0.004, longestBlockedSeconds: 0)
+        let header = try #require(SummaryTable.render([probed]).split(separator: "\n").first)
+        #expect(header.hasSuffix("peak RSS MB  longest txn ms  reader p99 ms  reader max ms  valid"))
+        #expect(SummaryTable.render([probed]).contains("4.000"))  // the worst max, in milliseconds
     }
 }
 

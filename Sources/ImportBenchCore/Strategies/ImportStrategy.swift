@@ -31,7 +31,7 @@ public struct StrategyContext {
 }
 
 /// What a strategy is for, which decides where `bench` lists and runs it.
-public enum StrategyRole: Sendable {
+public enum StrategyRole: String, Sendable {
     /// A design an app could ship; `--strategy all` runs it.
     case user
     /// The design apps start with (find-or-insert): shipped like `user` ones, and the second

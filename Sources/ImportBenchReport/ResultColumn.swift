@@ -1,0 +1,158 @@
+import Foundation
+import ImportBenchCore
+
+/// One column of the results contract, declared once: its CSV name, what kind of fact it is, its
+/// unit and which way is better, how its value is taken from a run, and whether the terminal table
+/// and the charts show it. The CSV, the JSON, `compare`, the table and the charts all read these
+/// declarations, so a new metric is one declaration plus the code that measures it.
+public struct ResultColumn: Sendable {
+    /// How `bench compare` judges a column.
+    public enum Judgement: Sendable {
+        /// Describes the run (its key, settings, environment, digest): not a metric.
+        case none
+        /// A count, deterministic for a seed: any difference is a change.
+        case exact
+        /// Deterministic only for one SQLite build (the VM's steps).
+        case exactForOneSQLite
+        /// A timing or a size: judged against a relative tolerance.
+        case measured
+    }
+
+    /// What a value is measured in; it fixes how the CSV writes it and how JSON types it.
+    public enum Unit: Sendable {
+        /// Free text, written as it is; JSON keeps it a string even when it looks like a number.
+        case text
+        /// A whole number (a count, a seed, a size in bytes).
+        case integer
+        case bytes
+        /// Seconds, written with six decimals.
+        case seconds
+        /// A multiple of another run's value, written with three decimals.
+        case ratio
+        case boolean
+
+        /// Whether a value of this unit is a number, for readers of the CSV.
+        public var isNumeric: Bool {
+            switch self {
+            case .integer, .bytes, .seconds, .ratio: return true
+            case .text, .boolean: return false
+            }
+        }
+    }
+
+    /// A run's value for a column, typed; `missing` is an empty CSV field and a JSON null.
+    public enum Value: Sendable, Equatable {
+        case text(String)
+        case integer(Int64)
+        case real(Double)
+        case boolean(Bool)
+        case missing
+    }
+
+    /// How the terminal table folds a column's repetitions into one cell.
+    enum TableSummary: Sendable, Equatable {
+        /// Exact counts: the first repetition's, with thousands separated.
+        case count
+        /// The median, with its min-max range when repeated, followed by the median's multiple of
+        /// the runs with each of these roles (x ceiling, x naive).
+        case medianWithRatios(to: [StrategyRole])
+        /// The worst repetition, in MiB with one decimal.
+        case worstMegabytes
+        /// The worst repetition, in milliseconds: a stall seen once is a stall the user sees.
+        case worstMilliseconds
+        /// yes when every repetition's value is true; placed after every other column.
+        case verdict
+    }
+
+    /// When the table shows a column.
+    enum TableVisibility: Sendable, Equatable {
+        case always
+        /// Only when a reader probe ran beside the imports (`--probe-reads`).
+        case whenProbed
+    }
+
+    struct TableColumn: Sendable {
+        let heading: String
+        let summary: TableSummary
+        let visibility: TableVisibility
+    }
+
+    /// The kind of chart `bench report` draws of a column.
+    public enum ChartKind: Sendable {
+        /// Against the payload's size on log-log axes, with each strategy's growth exponent.
+        case growth
+        /// The worst repetition per strategy and scale, as bars, in MB.
+        case barsByScale
+        /// Per batch size, against a 60 Hz frame, in milliseconds.
+        case byBatchSize
+    }
+
+    /// How a column is charted, and every word a chart and the report's page use for it.
+    public struct Chart: Sendable {
+        /// The file-name part (`time` in chat-time.svg) and the chart's kind in the SVG.
+        public let slug: String
+        public let heading: String
+        /// Where its charts stand on the report's page, first to last.
+        public let place: Int
+        public let kind: ChartKind
+        /// What the value is, in a title ("wall time" by payload size).
+        public let what: String
+        public let axisTitle: String
+        /// The paragraph under the heading: how to read the chart.
+        public let explanation: String
+        /// A line under each chart's title saying what the value is taken from, if it needs one.
+        public var detail: String? = nil
+        /// Said instead of a chart when no run has a value; nil: the CSVs predate the column or left it empty.
+        public var missingNote: String? = nil
+        /// Begins the note when every value is zero ("No run executed a fetch"); nil: "No run has a positive NAME".
+        public var zeroNote: String? = nil
+        /// A strategy whose values are all zero, in the legend ("no fetches"); nil: "not recorded".
+        public var zeroLabel: String? = nil
+    }
+
+    public let name: String
+    public let judgement: Judgement
+    public let unit: Unit
+    /// For a metric, whether a smaller value is the better one; nil for what is not a metric.
+    public let lowerIsBetter: Bool?
+    let value: @Sendable (RunResult, RunContext) -> Value
+    let table: TableColumn?
+    public let chart: Chart?
+
+    init(
+        _ name: String, _ unit: Unit, _ judgement: Judgement = .none, lowerIsBetter: Bool? = nil,
+        table: TableColumn? = nil, chart: Chart? = nil, value: @escaping @Sendable (RunResult, RunContext) -> Value
+    ) {
+        self.name = name
+        self.unit = unit
+        self.judgement = judgement
+        self.lowerIsBetter = lowerIsBetter ?? (judgement == .none ? nil : true)
+        self.table = table
+        self.chart = chart
+        self.value = value
+    }
+
+    /// Facts a row needs from its siblings: the reference run's time in the same repetition.
+    struct RunContext: Sendable {
+        let ceilingWallSeconds: Double?
+    }
+
+    /// The field as the CSV writes it.
+    func text(_ result: RunResult, _ context: RunContext) -> String {
+        Self.text(value(result, context), unit: unit)
+    }
+
+    static func text(_ value: Value, unit: Unit) -> String {
+        switch value {
+        case .text(let text): return text
+        case .integer(let number): return String(number)
+        case .real(let number):
+            switch unit {
+            case .ratio: return String(format: "%.3f", number)
+            default: return String(format: "%.6f", number)
+            }
+        case .boolean(let flag): return flag ? "true" : "false"
+        case .missing: return ""
+        }
+    }
+}
