@@ -65,23 +65,6 @@ private struct SyntheticCSV {
     }
 }
 
-private final class TemporaryFolder {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("importbench-report-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(at: url) }
-
-    func write(_ text: String, to name: String) throws -> String {
-        let path = url.appendingPathComponent(name).path
-        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
-        return path
-    }
-}
-
 /// The `<svg ...>...</svg>` documents inside a page, in order.
 private func svgDocuments(in html: String) -> [String] {
     html.components(separatedBy: "<svg ").dropFirst().compactMap { part in
@@ -386,4 +369,12 @@ struct ChartAxisTests {
     func labels(value: Double, text: String) {
         #expect(ChartAxis.label(value, compact: false) == text)
     }
+}
+
+/// The charted metrics by the names their files carry, as the tests speak of them.
+extension ChartReport.Metric {
+    static var time: Self { Self(slug: "time")! }
+    static var fetches: Self { Self(slug: "fetches")! }
+    static var memory: Self { Self(slug: "memory")! }
+    static var readerP99: Self { Self(slug: "reader-p99")! }
 }

@@ -8,18 +8,36 @@ import ImportBenchCore
 /// panel, with the same axes across panels so they compare at a glance. A probed run is slower (the
 /// reader holds locks the writer waits for), so probed and unprobed runs are never folded together.
 public struct ChartReport: Sendable {
-    public enum Metric: String, Sendable, CaseIterable {
-        case time, fetches, memory
-        case readerP99 = "reader-p99"
+    /// A charted column of the results contract: which chart it gets and the words for it come
+    /// from its declaration in `ResultColumns`.
+    public struct Metric: Hashable, Sendable {
+        /// The CSV column charted.
+        public let column: String
+        public let unit: ResultColumn.Unit
+        public let chart: ResultColumn.Chart
 
-        public var heading: String {
-            switch self {
-            case .time: return "Wall time"
-            case .fetches: return "Fetches"
-            case .memory: return "Peak memory"
-            case .readerP99: return "Reader latency (p99)"
-            }
+        /// Every charted column, in its place on the page.
+        public static var allCases: [Metric] {
+            ResultColumns.charted.compactMap { column in column.chart.map { Metric(column: column.name, unit: column.unit, chart: $0) } }
         }
+
+        /// The metric whose charts are named `slug` (`time`, `fetches`, `memory`, `reader-p99`).
+        public init?(slug: String) {
+            guard let metric = Self.allCases.first(where: { $0.rawValue == slug }) else { return nil }
+            self = metric
+        }
+
+        private init(column: String, unit: ResultColumn.Unit, chart: ResultColumn.Chart) {
+            self.column = column
+            self.unit = unit
+            self.chart = chart
+        }
+
+        public var rawValue: String { chart.slug }
+        public var heading: String { chart.heading }
+
+        public static func == (lhs: Metric, rhs: Metric) -> Bool { lhs.column == rhs.column }
+        public func hash(into hasher: inout Hasher) { hasher.combine(column) }
     }
 
     public struct Chart: Sendable {
@@ -152,10 +170,10 @@ private struct SectionBuilder {
         var notes: [ChartReport.Metric: String] = [:]
         for metric in ChartReport.Metric.allCases {
             let built: [ChartReport.Chart]
-            switch metric {
-            case .time, .fetches: built = growthCharts(metric)
-            case .memory: built = memoryCharts()
-            case .readerP99: built = readerCharts()
+            switch metric.chart.kind {
+            case .growth: built = growthCharts(metric)
+            case .barsByScale: built = barCharts(metric)
+            case .byBatchSize: built = batchSizeCharts(metric)
             }
             if built.isEmpty { notes[metric] = note(for: metric) }
             charts += built
@@ -173,16 +191,12 @@ private struct SectionBuilder {
     }
 
     private func note(for metric: ChartReport.Metric) -> String {
-        switch metric {
-        case .time: return "No run has a positive wall_s to draw on a log axis."
-        case .fetches:
-            guard charted.contains(where: { $0.fetches != nil }) else {
-                return "No run has a fetch_count: these CSVs predate the column or left it empty."
-            }
-            return "No run executed a fetch (\(palette.sorted(charted.map(\.strategy)).joined(separator: ", "))), so there is nothing to draw on a log axis."
-        case .memory: return "No run has a peak_rss_bytes: these CSVs predate the column or left it empty."
-        case .readerP99: return ChartReport.unprobedNote
+        guard charted.contains(where: { $0.value(metric.column) != nil }) else {
+            return metric.chart.missingNote ?? "No run has a \(metric.column): these CSVs predate the column or left it empty."
         }
+        let strategies = palette.sorted(charted.map(\.strategy)).joined(separator: ", ")
+        let tail = metric.chart.kind == .growth ? "so there is nothing to draw on a log axis" : "so there is nothing to draw"
+        return "\(metric.chart.zeroNote ?? "No run has a positive \(metric.column)") (\(strategies)), \(tail)."
     }
 
     // MARK: Panels
@@ -247,7 +261,7 @@ private struct SectionBuilder {
     }
 
     private func growthCharts(_ metric: ChartReport.Metric) -> [ChartReport.Chart] {
-        let value: (ReportRun) -> Double? = metric == .time ? { $0.wallSeconds } : { $0.fetches }
+        let value: (ReportRun) -> Double? = { $0.value(metric.column) }
         let scales = Set(charted.map(\.scale)).sorted { $0.factor < $1.factor }
         // Occurrences are exact and the same for every strategy at a scale; the factor stands in when a CSV lacks them.
         var occurrences: [Scale: Double] = [:]
@@ -283,7 +297,6 @@ private struct SectionBuilder {
               let yAxis = ChartAxis.logarithmic(covering: allPoints.flatMap { [$0.1.low, $0.1.high] })
         else { return [] }
 
-        let unit = metric == .time ? "s" : "fetches"
         let xTitle = byRecords ? "occurrences in the payload (log)" : "scale, multiple of the base load (log)"
         return panelLines.map { settings, runs, lines in
             let series = lines.filter { !$0.points.isEmpty }.map { line -> LineChart.Series in
@@ -291,35 +304,34 @@ private struct SectionBuilder {
                 let points = line.points.map { scale, folded in
                     LineChart.Point(
                         x: x(scale), y: folded.median, low: folded.low, high: folded.high,
-                        tooltip: tooltip(line.strategy, scale: scale, x: byRecords ? occurrences[scale] : nil, folded: folded, unit: unit))
+                        tooltip: tooltip(line.strategy, scale: scale, x: byRecords ? occurrences[scale] : nil, folded: folded, metric: metric))
                 }
                 return LineChart.Series(
                     strategy: line.strategy, label: exponent.map { "\(line.strategy) (k = \(String(format: "%.2f", $0)))" } ?? line.strategy,
                     points: points)
             }
             let absent = lines.filter(\.points.isEmpty).map { line in
-                (strategy: line.strategy, label: metric == .fetches && line.recorded ? "\(line.strategy): no fetches" : "\(line.strategy): not recorded")
+                (strategy: line.strategy, label: "\(line.strategy): " + (line.recorded ? metric.chart.zeroLabel ?? "not recorded" : "not recorded"))
             }
             let counts = lines.flatMap { $0.points.map(\.1.count) }
-            let what = metric == .time ? "wall time" : "fetches (SELECT statements)"
             let subtitle = [
                 describe(settings, runs),
-                repetitionNote(counts) + (scales.count > 1 ? "; k: slope of log \(metric == .time ? "time" : "fetches") on log \(byRecords ? "occurrences" : "scale")" : ""),
+                repetitionNote(counts) + (scales.count > 1 ? "; k: slope of log \(metric.rawValue) on log \(byRecords ? "occurrences" : "scale")" : ""),
             ].filter { !$0.isEmpty }
             let chart = LineChart(
-                kind: metric.rawValue, title: "\(key.title): \(what) by payload size", subtitle: subtitle, xTitle: xTitle,
-                yTitle: metric == .time ? "wall time, s (log)" : "fetches (log)", xAxis: .numeric(xAxis), yAxis: yAxis,
+                kind: metric.rawValue, title: "\(key.title): \(metric.chart.what) by payload size", subtitle: subtitle, xTitle: xTitle,
+                yTitle: "\(metric.chart.axisTitle) (log)", xAxis: .numeric(xAxis), yAxis: yAxis,
                 series: series, absent: absent, palette: palette)
             return ChartReport.Chart(metric: metric, fileName: fileName(metric, suffix(settings, among: settingsList)), svg: chart.render())
         }
     }
 
-    private func tooltip(_ strategy: String, scale: Scale, x occurrences: Double?, folded: Folded, unit: String) -> String {
+    private func tooltip(_ strategy: String, scale: Scale, x occurrences: Double?, folded: Folded, metric: ChartReport.Metric) -> String {
         func show(_ value: Double) -> String {
-            switch unit {
-            case "s": return SummaryTable.seconds(value) + " s"
-            case "MB": return String(format: "%.1f MB", value)
-            default: return SummaryTable.count(Int(value.rounded())) + " " + unit
+            switch metric.unit {
+            case .seconds: return SummaryTable.seconds(value) + " s"
+            case .bytes: return String(format: "%.1f MB", value)
+            default: return SummaryTable.count(Int(value.rounded())) + " " + metric.chart.axisTitle
             }
         }
         var text = "\(strategy), \(scale)"
@@ -329,25 +341,26 @@ private struct SectionBuilder {
         return text
     }
 
-    // MARK: Memory
+    // MARK: Bars by scale
 
-    private func memoryCharts() -> [ChartReport.Chart] {
+    /// Bytes are drawn in MB.
+    private func barCharts(_ metric: ChartReport.Metric) -> [ChartReport.Chart] {
         let scales = Set(charted.map(\.scale)).sorted { $0.factor < $1.factor }
         let panelList = panels(charted) { RunSettings($0) }
         let settingsList = panelList.map(\.0)
-        let megabytes = 1_048_576.0
+        let divisor = metric.unit == .bytes ? 1_048_576.0 : 1
         let panelSeries: [(RunSettings, [ReportRun], [BarChart.Series], [Int])] = panelList.map { settings, runs in
             let byStrategy = Dictionary(grouping: runs, by: \.strategy)
             var counts: [Int] = []
             let series = palette.sorted(byStrategy.keys).compactMap { strategy -> BarChart.Series? in
                 let strategyRuns = byStrategy[strategy] ?? []
                 let bars = scales.enumerated().compactMap { index, scale -> BarChart.Bar? in
-                    let values = strategyRuns.filter { $0.scale == scale }.compactMap(\.peakRSSBytes).filter { $0 > 0 }.map { $0 / megabytes }
+                    let values = strategyRuns.filter { $0.scale == scale }.compactMap { $0.value(metric.column) }.filter { $0 > 0 }.map { $0 / divisor }
                     guard let folded = fold(values) else { return nil }
                     counts.append(folded.count)
                     return BarChart.Bar(
                         category: index, value: folded.median, low: folded.low, high: folded.high,
-                        tooltip: tooltip(strategy, scale: scale, x: nil, folded: folded, unit: "MB"))
+                        tooltip: tooltip(strategy, scale: scale, x: nil, folded: folded, metric: metric))
                 }
                 return bars.isEmpty ? nil : BarChart.Series(strategy: strategy, label: strategy, bars: bars)
             }
@@ -358,15 +371,15 @@ private struct SectionBuilder {
         let yAxis = ChartAxis.linear(covering: values)
         return panelSeries.map { settings, runs, series, counts in
             let chart = BarChart(
-                kind: ChartReport.Metric.memory.rawValue, title: "\(key.title): peak memory by payload size",
-                subtitle: [describe(settings, runs), repetitionNote(counts) + "; resident set size of the importing process"].filter { !$0.isEmpty },
-                xTitle: "scale, multiple of the base load", yTitle: "peak RSS, MB", categories: scales.map(\.description),
+                kind: metric.rawValue, title: "\(key.title): \(metric.chart.what) by payload size",
+                subtitle: [describe(settings, runs), repetitionNote(counts) + (metric.chart.detail.map { "; \($0)" } ?? "")].filter { !$0.isEmpty },
+                xTitle: "scale, multiple of the base load", yTitle: metric.chart.axisTitle, categories: scales.map(\.description),
                 yAxis: yAxis, series: series, palette: palette)
-            return ChartReport.Chart(metric: .memory, fileName: fileName(.memory, suffix(settings, among: settingsList)), svg: chart.render())
+            return ChartReport.Chart(metric: metric, fileName: fileName(metric, suffix(settings, among: settingsList)), svg: chart.render())
         }
     }
 
-    // MARK: Reader latency
+    // MARK: By batch size
 
     private struct ReaderPanel: Hashable, Comparable {
         var scale: Scale
@@ -381,8 +394,9 @@ private struct SectionBuilder {
         }
     }
 
-    private func readerCharts() -> [ChartReport.Chart] {
-        let probed = charted.filter { ($0.readerP99Seconds ?? -1) >= 0 }
+    /// Seconds are drawn in milliseconds, against one 60 Hz frame.
+    private func batchSizeCharts(_ metric: ChartReport.Metric) -> [ChartReport.Chart] {
+        let probed = charted.filter { ($0.value(metric.column) ?? -1) >= 0 }
         guard !probed.isEmpty else { return [] }
         let batches = Set(probed.map(\.batchSize)).sorted { RunSettings.batchKey($0) < RunSettings.batchKey($1) }
         let journals = Set(probed.map(\.journalMode)).sorted {
@@ -400,10 +414,10 @@ private struct SectionBuilder {
                 for journal in journals {
                     let lineRuns = (byStrategy[strategy] ?? []).filter { $0.journalMode == journal }
                     let points = batches.enumerated().compactMap { index, batch -> LineChart.Point? in
-                        let values = lineRuns.filter { $0.batchSize == batch }.compactMap(\.readerP99Seconds).map { $0 * milliseconds }
+                        let values = lineRuns.filter { $0.batchSize == batch }.compactMap { $0.value(metric.column) }.map { $0 * milliseconds }
                         guard let folded = fold(values) else { return nil }
                         counts.append(folded.count)
-                        var text = "\(strategy)" + (journal.isEmpty ? "" : ", journal \(journal)") + ", batch \(batch): p99 \(String(format: "%.2f", folded.median)) ms"
+                        var text = "\(strategy)" + (journal.isEmpty ? "" : ", journal \(journal)") + ", batch \(batch): \(metric.chart.what) \(String(format: "%.2f", folded.median)) ms"
                         if folded.count > 1 { text += ", median of \(folded.count) (\(String(format: "%.2f", folded.low)) to \(String(format: "%.2f", folded.high)) ms)" }
                         return LineChart.Point(x: Double(index), y: folded.median, low: folded.low, high: folded.high, tooltip: text)
                     }
@@ -434,13 +448,13 @@ private struct SectionBuilder {
             if !panel.synchronous.isEmpty { context.append("synchronous \(panel.synchronous)") }
             if !panel.probeHz.isEmpty { context.append("reads probed at \(panel.probeHz) Hz") }
             let chart = LineChart(
-                kind: ChartReport.Metric.readerP99.rawValue, title: "\(key.title): reader p99 latency by batch size",
+                kind: metric.rawValue, title: "\(key.title): \(metric.chart.what) by batch size",
                 subtitle: [context.joined(separator: " · "), repetitionNote(counts)],
-                xTitle: "batch size, occurrences per transaction (all = one)", yTitle: "reader p99, ms" + (yAxis.kind == .logarithmic ? " (log)" : ""),
+                xTitle: "batch size, occurrences per transaction (all = one)", yTitle: metric.chart.axisTitle + (yAxis.kind == .logarithmic ? " (log)" : ""),
                 xAxis: .categories(batches), yAxis: yAxis, series: series,
                 styles: splitByJournal ? journals.enumerated().map { (label: "\($0.element.isEmpty ? "unknown" : $0.element) journal", dashed: $0.offset > 0) } : [],
                 reference: LineChart.ReferenceLine(value: ChartReport.frameSeconds * milliseconds, label: "one frame (16 ms)"), palette: palette)
-            return ChartReport.Chart(metric: .readerP99, fileName: fileName(.readerP99, suffix), svg: chart.render())
+            return ChartReport.Chart(metric: metric, fileName: fileName(metric, suffix), svg: chart.render())
         }
     }
 }

@@ -43,7 +43,7 @@ public enum HTMLReport {
                 if let note = section.notes[metric], charts.isEmpty {
                     html += "<p class=\"note\">\(escape(note))</p>\n"
                 } else {
-                    html += "<p class=\"explain\">\(escape(explanation(metric)))</p>\n<div class=\"panels\">\n"
+                    html += "<p class=\"explain\">\(escape(metric.chart.explanation))</p>\n<div class=\"panels\">\n"
                     for chart in charts { html += "<figure id=\"\(escape(chart.fileName))\">\n\(chart.svg)</figure>\n" }
                     html += "</div>\n"
                 }
@@ -61,19 +61,6 @@ public enum HTMLReport {
         let url = URL(fileURLWithPath: path)
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data(render(report).utf8).write(to: url, options: .atomic)
-    }
-
-    static func explanation(_ metric: ChartReport.Metric) -> String {
-        switch metric {
-        case .time:
-            return "Wall time of each import against the payload's size, both on log scales: a straight line of slope k means time grows as size^k (k = 1 linear, k = 2 quadratic)."
-        case .fetches:
-            return "SELECT statements each import executed. A strategy with no fetch at any size has nothing to draw on a log axis; the legend still lists it."
-        case .memory:
-            return "Peak resident set size of the process that ran the import."
-        case .readerP99:
-            return "The 99th percentile of a second connection's screen query while the import writes, its wait for the writer's lock included: above the dotted line, a 60 Hz interface drops a frame. WAL runs are drawn solid, rollback-journal (delete) runs dashed."
-        }
     }
 
     private static func environment(_ input: ReportInput) -> String {

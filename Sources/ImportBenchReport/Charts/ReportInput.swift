@@ -1,7 +1,7 @@
 import ImportBenchCore
 
-/// The results CSVs a report is drawn from, read with the project's CSV reader. Any csv_version
-/// works: only the identifying columns and wall_s are required, later columns are used when present.
+/// The results CSVs a report is drawn from, read by `ResultsFile`. Any csv_version works: only the
+/// identifying columns and wall_s are required, later columns are used when present.
 public struct ReportInput: Sendable {
     /// The columns without which a file is not a results CSV.
     public static let requiredColumns = ["scenario", "strategy", "scale", "batch_size", "wall_s"]
@@ -23,7 +23,13 @@ public struct ReportInput: Sendable {
         var runs: [ReportRun] = []
         var environment: [String: Set<String>] = [:]
         for path in paths {
-            try ResultsInputError.reading { try Self.read(path, into: &runs, environment: &environment) }
+            let file = try ResultsFile(path: path, required: Self.requiredColumns)
+            for row in file.rows {
+                runs.append(try Self.run(from: row, of: file))
+                for name in Self.environmentColumns {
+                    if let value = row.text(name), !value.isEmpty { environment[name, default: []].insert(value) }
+                }
+            }
         }
         guard !runs.isEmpty else {
             throw ResultsInputError.noRuns(paths: paths)
@@ -33,24 +39,6 @@ public struct ReportInput: Sendable {
         self.environment = environment.mapValues { $0.sorted() }
     }
 
-    private static func read(_ path: String, into runs: inout [ReportRun], environment: inout [String: Set<String>]) throws {
-        let reader = try CSVRecordReader(path: path)
-        let missing = requiredColumns.filter { reader.column(named: $0) == nil }
-        guard missing.isEmpty else {
-            throw PayloadError(
-                file: path, byteOffset: 0, path: "\(reader.fileName) line 1",
-                expected: "a bench results CSV with the columns \(requiredColumns.joined(separator: ", "))",
-                found: "no column named \(missing.joined(separator: ", "))")
-        }
-        let environmentIndexes = environmentColumns.compactMap { name in reader.column(named: name).map { (name, $0) } }
-        while try reader.nextRow() {
-            runs.append(try run(from: reader))
-            for (name, index) in environmentIndexes {
-                if let value = try reader.text(index) { environment[name, default: []].insert(value) }
-            }
-        }
-    }
-
     /// Builds the input from rows already in memory, as tests and other tools hold them.
     public init(runs: [ReportRun], files: [String] = [], environment: [String: [String]] = [:]) {
         self.files = files
@@ -58,21 +46,18 @@ public struct ReportInput: Sendable {
         self.environment = environment
     }
 
-    private static func run(from reader: CSVRecordReader) throws -> ReportRun {
-        func text(_ name: String) throws -> String { try reader.text(reader.column(named: name)) ?? "" }
-        func number(_ name: String) throws -> Double? { try reader.real(reader.column(named: name)) }
-        let scaleIndex = try reader.requiredColumn("scale")
-        let scaleText = try reader.text(scaleIndex) ?? ""
+    private static func run(from row: ResultsFile.Row, of file: ResultsFile) throws -> ReportRun {
+        func text(_ name: String) -> String { row.text(name) ?? "" }
+        let scaleText = text("scale")
         guard let scale = Scale(parsing: scaleText) else {
-            throw reader.error(at: scaleIndex, expected: "a scale such as 0.5x or 2x", found: scaleText.isEmpty ? "nothing" : "'\(scaleText)'")
+            throw ResultsFile.Location(path: file.path).error(
+                line: row.line, column: "scale", expected: "a scale such as 0.5x or 2x", found: scaleText.isEmpty ? "nothing" : "'\(scaleText)'")
         }
-        let valid = try text("valid")
+        let valid = text("valid")
         return ReportRun(
-            scenario: try text("scenario"), strategy: try text("strategy"), scale: scale, preload: try text("preload"),
-            batchSize: try text("batch_size"), repetition: try reader.integer(reader.column(named: "repetition")).map { Int($0) },
-            records: try number("records"), wallSeconds: try number("wall_s"), fetches: try number("fetch_count"),
-            peakRSSBytes: try number("peak_rss_bytes"), readerP99Seconds: try number("reader_p99_s"),
-            journalMode: try text("journal_mode"), synchronous: try text("synchronous"), probeHz: try text("probe_reads_hz"),
-            resumedFrom: try text("resumed_from"), valid: valid.isEmpty ? nil : valid == "true")
+            scenario: text("scenario"), strategy: text("strategy"), role: text("role"), scale: scale, preload: text("preload"),
+            batchSize: text("batch_size"), repetition: try row.number("repetition").flatMap { Int(exactly: $0) },
+            journalMode: text("journal_mode"), synchronous: text("synchronous"), probeHz: text("probe_reads_hz"),
+            resumedFrom: text("resumed_from"), valid: valid.isEmpty ? nil : valid == "true", values: try row.numbers())
     }
 }

@@ -1,47 +1,50 @@
 import ImportBenchCore
 
-/// One row of a results CSV, typed for charting. Columns a CSV predates (or leaves empty, as the
-/// probe's for an unprobed run) are nil, so every chart can skip what it lacks.
+/// One row of a results CSV, for charting: what identifies the run and its settings, and every
+/// number the row holds by column name, so a metric declared in `ResultColumns` reaches the
+/// charts without a field here. Columns a CSV predates (or leaves empty, as the probe's for an
+/// unprobed run) are absent, so every chart can skip what it lacks.
 public struct ReportRun: Sendable, Equatable {
     public var scenario: String
     public var strategy: String
+    /// The strategy's role as the CSV names it (`reference` for the ceiling); empty before csv_version 5.
+    public var role: String
     public var scale: Scale
     public var preload: String
     public var batchSize: String
     public var repetition: Int?
-    public var records: Double?
-    public var wallSeconds: Double?
-    public var fetches: Double?
-    public var peakRSSBytes: Double?
-    public var readerP99Seconds: Double?
     public var journalMode: String
     public var synchronous: String
     public var probeHz: String
     /// "pass/batch" where a checkpointed import resumed: its counts and times cover only the rest.
     public var resumedFrom: String
     public var valid: Bool?
+    /// The row's numeric columns by name.
+    public var values: [String: Double]
 
     public init(
-        scenario: String, strategy: String, scale: Scale, preload: String = "", batchSize: String,
-        repetition: Int? = nil, records: Double? = nil, wallSeconds: Double? = nil, fetches: Double? = nil,
-        peakRSSBytes: Double? = nil, readerP99Seconds: Double? = nil, journalMode: String = "", synchronous: String = "",
-        probeHz: String = "", resumedFrom: String = "", valid: Bool? = nil
+        scenario: String, strategy: String, role: String = "", scale: Scale, preload: String = "", batchSize: String,
+        repetition: Int? = nil, journalMode: String = "", synchronous: String = "", probeHz: String = "", resumedFrom: String = "",
+        valid: Bool? = nil, values: [String: Double] = [:]
     ) {
         self.scenario = scenario
         self.strategy = strategy
+        self.role = role
         self.scale = scale
         self.preload = preload
         self.batchSize = batchSize
         self.repetition = repetition
-        self.records = records
-        self.wallSeconds = wallSeconds
-        self.fetches = fetches
-        self.peakRSSBytes = peakRSSBytes
-        self.readerP99Seconds = readerP99Seconds
         self.journalMode = journalMode
         self.synchronous = synchronous
         self.probeHz = probeHz
         self.resumedFrom = resumedFrom
         self.valid = valid
+        self.values = values
     }
+
+    /// The value of the column named `name`, if the row has one.
+    public func value(_ name: String) -> Double? { values[name] }
+
+    /// The payload's occurrences, which place a run on the size axis.
+    public var records: Double? { values["records"] }
 }

@@ -38,8 +38,7 @@ public struct ResultTable {
     /// `ResultsInputError.malformed` naming the file and line.
     public init(path: String, columns: [String]) throws {
         self.path = path
-        let grouped = try ResultsInputError.reading { try Self.repetitions(in: path, columns: columns) }
-        for (key, repetitions) in grouped {
+        for (key, repetitions) in try Self.repetitions(in: path, columns: columns) {
             var row = repetitions[0]
             for name in columns where ResultColumns.judgement(of: name) == .measured {
                 let values = repetitions.compactMap { $0[name].flatMap(Double.init) }.sorted()
@@ -54,18 +53,12 @@ public struct ResultTable {
 
     /// Every row of `path`, grouped by key: the repetitions of each run.
     private static func repetitions(in path: String, columns: [String]) throws -> [Key: [[String: String]]] {
-        let reader = try CSVRecordReader(path: path)
-        let indexes = try (identity + ["preload"] + settingsColumns + columns).reduce(into: [String: Int]()) { result, name in
-            if let index = reader.column(named: name) {
-                result[name] = index
-            } else if identity.contains(name) {
-                result[name] = try reader.requiredColumn(name)
-            }
-        }
+        let file = try ResultsFile(path: path, required: identity)
+        let wanted = identity + ["preload"] + settingsColumns + columns
         var grouped: [Key: [[String: String]]] = [:]
-        while try reader.nextRow() {
+        for fileRow in file.rows {
             var row: [String: String] = [:]
-            for (name, index) in indexes { row[name] = try reader.text(index) ?? "" }
+            for name in wanted { if let text = fileRow.text(name) { row[name] = text } }
             let key = Key(
                 scenario: row["scenario"] ?? "", strategy: row["strategy"] ?? "", scale: row["scale"] ?? "",
                 batchSize: row["batch_size"] ?? "", preload: row["preload"] ?? "", settings: settings(of: row))

@@ -1,8 +1,7 @@
 import ImportBenchCore
 
-/// Results files that `compare` or `report` cannot use: which file, where, and why. Results are
-/// read with the project's CSV reader, whose errors are the payload layer's; they are carried
-/// here, so a bad results file is never reported as a bad payload.
+/// Results files that `compare` or `report` cannot use: which file, where, and why; never a
+/// payload's error, as results are read by `ResultsFile`, not the payload reader.
 public enum ResultsInputError: Error, Equatable, CustomStringConvertible {
     /// Unreadable, a ragged row, a missing column, a value of the wrong kind: where and what.
     case malformed(file: String, location: String?, expected: String, found: String)
@@ -10,20 +9,6 @@ public enum ResultsInputError: Error, Equatable, CustomStringConvertible {
     case nothingInCommon(baseline: String, current: String)
     /// Files with a header and no runs: nothing to chart.
     case noRuns(paths: [String])
-
-    /// The same problem, found by the CSV reader, as a results-file error.
-    init(_ error: PayloadError) {
-        self = .malformed(file: error.file, location: error.path, expected: error.expected, found: error.found)
-    }
-
-    /// Runs `body`, turning the CSV reader's errors into this type.
-    static func reading<T>(_ body: () throws -> T) throws -> T {
-        do {
-            return try body()
-        } catch let error as PayloadError {
-            throw ResultsInputError(error)
-        }
-    }
 
     public var description: String {
         switch self {
