@@ -115,15 +115,19 @@ public struct ResultColumn: Sendable {
     public let unit: Unit
     /// For a metric, whether a smaller value is the better one; nil for what is not a metric.
     public let lowerIsBetter: Bool?
+    /// The relative change `bench compare` tolerates by default in a measured column; nil: it is
+    /// judged only when a `--tolerance` names it.
+    public let defaultTolerance: Double?
     let value: @Sendable (RunResult, RunContext) -> Value
     let table: TableColumn?
     public let chart: Chart?
 
     init(
-        _ name: String, _ unit: Unit, _ judgement: Judgement = .none, lowerIsBetter: Bool? = nil,
+        _ name: String, _ unit: Unit, _ judgement: Judgement = .none, lowerIsBetter: Bool? = nil, tolerance: Double? = nil,
         table: TableColumn? = nil, chart: Chart? = nil, value: @escaping @Sendable (RunResult, RunContext) -> Value
     ) {
         self.name = name
+        defaultTolerance = tolerance
         self.unit = unit
         self.judgement = judgement
         self.lowerIsBetter = lowerIsBetter ?? (judgement == .none ? nil : true)

@@ -28,10 +28,10 @@ public struct BaselineComparison {
     /// Counts that must not move (lower is better when they do), in the CSV's order: the columns
     /// `ResultColumns` declares exact.
     public static let exactMetrics = ResultColumns.columns.filter { $0.judgement == .exact }.map(\.name)
-    /// Default relative tolerances; a timing is judged on its ratio to the same run's ceiling when both files have it.
-    public static let defaultTolerances: [String: Double] = [
-        "wall_s": 0.25, "peak_rss_bytes": 0.25, "allocated_bytes": 0.10,
-    ]
+    /// Default relative tolerances, as the columns declare them; a timing is judged on its ratio to
+    /// the same run's ceiling when both files have it.
+    public static let defaultTolerances: [String: Double] = Dictionary(
+        uniqueKeysWithValues: ResultColumns.columns.compactMap { column in column.defaultTolerance.map { (column.name, $0) } })
 
     public let changes: [Change]
     public let compared: Int
