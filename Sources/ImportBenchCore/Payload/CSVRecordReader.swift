@@ -38,7 +38,11 @@ public final class CSVRecordReader {
 
     /// Opens the file and reads its header line.
     /// - Parameter chunkSize: bytes per read; small values exist for tests of chunk boundaries.
-    public init(path: String, fileName: String? = nil, chunkSize: Int = 1 << 20) throws {
+    /// - Parameter longestRowBytes: a row whose fields hold more is refused at its start, so a file
+    ///   without line breaks (`/dev/zero`) cannot grow memory without bound.
+    public init(
+        path: String, fileName: String? = nil, chunkSize: Int = 1 << 20, longestRowBytes: Int = PayloadLimits.default.longestCSVRowBytes
+    ) throws {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             throw PayloadError(
@@ -48,7 +52,8 @@ public final class CSVRecordReader {
         self.path = path
         self.fileName = fileName
         self.descriptor = descriptor
-        scanner = CSVRowScanner(path: path, fileName: fileName, descriptor: descriptor, chunkSize: max(chunkSize, 1))
+        scanner = CSVRowScanner(
+            path: path, fileName: fileName, descriptor: descriptor, chunkSize: max(chunkSize, 1), longestRowBytes: max(longestRowBytes, 1))
         do {
             try scanner.skipByteOrderMark()
             guard case .success(true) = try scanner.readRow(expectedFields: nil) else {
@@ -162,6 +167,7 @@ private struct CSVRowScanner {
     let fileName: String
     let descriptor: Int32
     let chunkSize: Int
+    let longestRowBytes: Int
     let buffer: UnsafeMutablePointer<UInt8>
     /// Header names once read; error messages name columns with them.
     var columns: [String] = []
@@ -184,11 +190,12 @@ private struct CSVRowScanner {
     var fieldOffsets: [Int] = []
     var fieldIsQuoted: [Bool] = []
 
-    init(path: String, fileName: String, descriptor: Int32, chunkSize: Int) {
+    init(path: String, fileName: String, descriptor: Int32, chunkSize: Int, longestRowBytes: Int) {
         self.path = path
         self.fileName = fileName
         self.descriptor = descriptor
         self.chunkSize = chunkSize
+        self.longestRowBytes = longestRowBytes
         buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: chunkSize)
         rowBytes = UnsafeMutablePointer<UInt8>.allocate(capacity: rowCapacity)
     }
@@ -390,6 +397,7 @@ private struct CSVRowScanner {
             }
             rowLength = length
             position = index
+            try checkRowLength()
             guard index < end else { continue }
             if buffer[index] == .comma {
                 position += 1
@@ -425,6 +433,7 @@ private struct CSVRowScanner {
             }
             rowLength = length
             position = index
+            try checkRowLength()
             guard index < end else { continue }
             // A quote: doubled, it stands for itself; alone, it closes the field.
             position += 1
@@ -447,6 +456,16 @@ private struct CSVRowScanner {
         throw PayloadError(
             file: path, byteOffset: fileOffset, path: "\(fileName) line \(line)",
             expected: "',' or a line break after a closing quote", found: Self.describe(next))
+    }
+
+    /// Refuses a row past `longestRowBytes`, located at the row's start; checked once per chunk scanned.
+    @inline(__always)
+    private func checkRowLength() throws {
+        guard rowLength > longestRowBytes else { return }
+        throw PayloadError(
+            file: path, byteOffset: rowByteOffset, path: "\(fileName) line \(line)",
+            expected: "a row of at most \(longestRowBytes) bytes (raise the limit with \(PayloadLimits.Option.csvRow))",
+            found: "a longer one")
     }
 
     /// Room for `additional` more bytes in the row storage, doubling it when short.

@@ -80,6 +80,8 @@ public final class JSONArrayElementReader {
     private let workspace = JSONTapeWorkspace()
 
     private let chunkSize: Int
+    /// The longest element (or skipped key) kept whole in `storage`.
+    private let longestElementBytes: Int
     private let descriptor: Int32
     private var storage: UnsafeMutablePointer<UInt8>
     private var capacity: Int
@@ -102,7 +104,12 @@ public final class JSONArrayElementReader {
     private var failure: PayloadError?
 
     /// - Parameter chunkSize: bytes per read; small values exist for tests of chunk boundaries.
-    public init(path: String, arrayPath: [String], chunkSize: Int = 1 << 20) throws {
+    /// - Parameter longestElementBytes: an element longer than this is refused where it starts,
+    ///   so an element that never ends cannot grow memory without bound.
+    public init(
+        path: String, arrayPath: [String], chunkSize: Int = 1 << 20,
+        longestElementBytes: Int = PayloadLimits.default.longestJSONElementBytes
+    ) throws {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             throw PayloadError(
@@ -114,6 +121,7 @@ public final class JSONArrayElementReader {
         arrayPathText = arrayPath.joined(separator: ".")
         self.descriptor = descriptor
         self.chunkSize = max(chunkSize, 1)
+        self.longestElementBytes = max(longestElementBytes, 1)
         capacity = max(self.chunkSize * 2, 64)
         storage = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
     }
@@ -205,6 +213,7 @@ public final class JSONArrayElementReader {
         guard let start = retainedStart else {
             throw failure(expected: "the start of element \(nextIndex)", found: "a lost scan position")
         }
+        guard position - start <= longestElementBytes else { throw elementTooLong(startingAt: start) }
         let element = JSONArrayElement(
             index: nextIndex, byteOffset: storageFileOffset + start,
             bytes: Data(bytes: storage + start, count: position - start))
@@ -229,6 +238,7 @@ public final class JSONArrayElementReader {
                 root: RecordPathRoot(prefix: arrayPathText, index: nextIndex), workspace: workspace)
             switch parse {
             case .parsed(let tape, let length):
+                guard length <= longestElementBytes else { throw elementTooLong(startingAt: position) }
                 position += length
                 lastElementLength = length
                 defer { nextIndex += 1 }
@@ -519,6 +529,7 @@ public final class JSONArrayElementReader {
             position -= keepFrom
             if let retained = retainedStart { retainedStart = retained - keepFrom }
         }
+        if let retained = retainedStart, count - retained > longestElementBytes { throw elementTooLong(startingAt: retained) }
         if capacity - count < chunkSize {
             let grown = max(capacity * 2, count + chunkSize)
             let larger = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
@@ -545,6 +556,16 @@ public final class JSONArrayElementReader {
     }
 
     // MARK: Errors
+
+    /// The element (or, before the array, the key) that starts at `start` in `storage` holds more
+    /// than `longestElementBytes`.
+    private func elementTooLong(startingAt start: Int) -> PayloadError {
+        let path = phase == .inArray ? elementPath(nextIndex) : arrayPathText
+        return PayloadError(
+            file: self.path, byteOffset: storageFileOffset + start, path: path.isEmpty ? nil : path,
+            expected: "an element of at most \(longestElementBytes) bytes (raise the limit with \(PayloadLimits.Option.jsonElement))",
+            found: "a longer one")
+    }
 
     private func failure(expected: String, found: String, path: String? = nil) -> PayloadError {
         PayloadError(

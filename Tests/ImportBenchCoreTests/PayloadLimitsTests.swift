@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+
+@testable import ImportBenchCore
+
+/// Readers hold at most one bounded row or element: an input past the bound ends with a located
+/// error naming the option that raises it, after reading about the bound and no more.
+@Suite("Payload limits")
+struct PayloadLimitsTests {
+    struct LongRow: Sendable, CustomStringConvertible {
+        let text: String
+        let offset: Int
+        let line: Int
+        var description: String { "row at byte \(offset)" }
+    }
+
+    static let longRows: [LongRow] = [
+        LongRow(text: "a,b\n1,2\n" + String(repeating: "x", count: 300) + ",3\n", offset: 8, line: 3),
+        LongRow(text: "a,b\n1,2\n\"" + String(repeating: "y", count: 300) + "\",3\n", offset: 8, line: 3),
+        LongRow(text: String(repeating: "\0", count: 5_000), offset: 0, line: 1),
+    ]
+
+    @Test("a CSV row past the limit is refused at its start, plain or quoted, whatever the chunk size", arguments: longRows, [1, 7, 1 << 20])
+    func csvRow(row: LongRow, chunkSize: Int) throws {
+        let (text, offset, line) = (row.text, row.offset, row.line)
+        try withTemporaryPayloadDirectory { directory in
+            let file = directory.path("stops.txt")
+            try Data(text.utf8).write(to: URL(fileURLWithPath: file))
+            let error = #expect(throws: PayloadError.self) {
+                let reader = try CSVRecordReader(path: file, chunkSize: chunkSize, longestRowBytes: 256)
+                while try reader.nextRow() {}
+            }
+            #expect(error?.byteOffset == offset)
+            #expect(error?.path == "stops.txt line \(line)")
+            #expect(error?.expected == "a row of at most 256 bytes (raise the limit with --max-csv-row-bytes)")
+            #expect(String(describing: error).count < 400)
+        }
+        // At the limit itself the row is read.
+        try withTemporaryPayloadDirectory { directory in
+            let file = directory.path("ok.txt")
+            try Data(("a\n" + String(repeating: "z", count: 256) + "\n").utf8).write(to: URL(fileURLWithPath: file))
+            let reader = try CSVRecordReader(path: file, chunkSize: chunkSize, longestRowBytes: 256)
+            #expect(try reader.nextRow())
+            #expect(try reader.text(0)?.count == 256)
+        }
+    }
+
+    @Test("a JSON element past the limit is refused where it starts, with its record path", arguments: [1, 5, 1 << 20])
+    func jsonElement(chunkSize: Int) throws {
+        try withTemporaryPayloadDirectory { directory in
+            let file = directory.path("payload.json")
+            let long = "{\"s\":\"" + String(repeating: "a", count: 2_000) + "\"}"
+            try Data("{\"channels\":[{\"id\":1},\(long)]}".utf8).write(to: URL(fileURLWithPath: file))
+            let reader = try JSONArrayElementReader(path: file, arrayPath: ["channels"], chunkSize: chunkSize, longestElementBytes: 1_024)
+            #expect(try reader.next()?.index == 0)
+            let error = #expect(throws: PayloadError.self) { _ = try reader.next() }
+            #expect(error?.byteOffset == 22)
+            #expect(error?.path == "channels[1]")
+            #expect(error?.expected == "an element of at most 1024 bytes (raise the limit with --max-json-element-bytes)")
+        }
+    }
+
+    @Test("an element that never closes stops at the limit instead of reading the whole file")
+    func unclosedElement() throws {
+        try withTemporaryPayloadDirectory { directory in
+            let file = directory.path("endless.json")
+            let handle = try #require(FileHandle(forWritingAtPath: { FileManager.default.createFile(atPath: file, contents: nil); return file }()))
+            try handle.write(contentsOf: Data("[\"".utf8))
+            try handle.truncate(atOffset: 64 << 20)  // sparse: 64 MB of NUL bytes inside an open string
+            try handle.close()
+            let reader = try JSONArrayElementReader(path: file, arrayPath: [], longestElementBytes: 1 << 20)
+            let error = #expect(throws: PayloadError.self) { _ = try reader.next() }
+            #expect(error?.path == "[0]")
+            #expect(error?.byteOffset == 1)
+        }
+    }
+}
