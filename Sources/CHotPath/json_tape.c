@@ -27,6 +27,8 @@ typedef struct {
     /// a variable of its own, so that checks outside the loop can set it without the parser's
     /// address being taken (which would keep its fields out of registers).
     size_t *failure;
+    size_t longest_string;
+    size_t longest_number;
 } parser;
 
 #define FAIL_AT(index) do { *p->failure = (index); return 0; } while (0)
@@ -113,7 +115,10 @@ static inline __attribute__((always_inline)) size_t string(parser *p, size_t sta
         index = importbench_json_string_special(p->input, index, p->length);
         if (index >= p->length) FAIL_AT(p->length);
         uint8_t byte = p->input[index];
-        if (byte == '"') return index + 1;
+        if (byte == '"') {
+            if (index + 1 - start > p->longest_string) FAIL_AT(start);
+            return index + 1;
+        }
         if (byte == '\\') {
             *flags |= FLAG_HAS_ESCAPES;
             index = escape(p->input, p->length, index, p->failure);
@@ -149,6 +154,7 @@ static inline __attribute__((always_inline)) size_t number(parser *p, size_t sta
         if (!is_digit_at(p, index)) FAIL_AT(index < p->length ? index : p->length);
         while (is_digit_at(p, index)) index++;
     }
+    if (index - start > p->longest_number) FAIL_AT(start);
     return index;
 }
 
@@ -277,10 +283,10 @@ static inline __attribute__((always_inline)) int begin_value(parser *p) {
 
 int importbench_json_parse_prefix(
     const uint8_t *input, size_t length, importbench_json_token *tokens, size_t capacity, uint32_t *open_containers,
-    size_t *token_count, size_t *consumed
+    size_t longest_string, size_t longest_number, size_t *token_count, size_t *consumed
 ) {
     size_t failure = 0;
-    parser state = { input, length, 0, tokens, capacity, 0, open_containers, 0, &failure };
+    parser state = { input, length, 0, tokens, capacity, 0, open_containers, 0, &failure, longest_string, longest_number };
     parser *p = &state;
     int opened = begin_value(p);
     while (opened != 0 && p->depth > 0) {

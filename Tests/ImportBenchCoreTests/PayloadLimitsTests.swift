@@ -7,6 +7,10 @@ import Testing
 /// error naming the option that raises it, after reading about the bound and no more.
 @Suite("Payload limits")
 struct PayloadLimitsTests {
+    static func limits(element: Int = 1 << 20, string: Int = 1 << 20, number: Int = 1 << 10) -> PayloadLimits {
+        PayloadLimits(longestCSVRowBytes: 1 << 20, longestJSONElementBytes: element, longestJSONStringBytes: string, longestJSONNumberBytes: number)
+    }
+
     struct LongRow: Sendable, CustomStringConvertible {
         let text: String
         let offset: Int
@@ -51,7 +55,7 @@ struct PayloadLimitsTests {
             let file = directory.path("payload.json")
             let long = "{\"s\":\"" + String(repeating: "a", count: 2_000) + "\"}"
             try Data("{\"channels\":[{\"id\":1},\(long)]}".utf8).write(to: URL(fileURLWithPath: file))
-            let reader = try JSONArrayElementReader(path: file, arrayPath: ["channels"], chunkSize: chunkSize, longestElementBytes: 1_024)
+            let reader = try JSONArrayElementReader(path: file, arrayPath: ["channels"], chunkSize: chunkSize, limits: Self.limits(element: 1_024))
             #expect(try reader.next()?.index == 0)
             let error = #expect(throws: PayloadError.self) { _ = try reader.next() }
             #expect(error?.byteOffset == 22)
@@ -68,10 +72,41 @@ struct PayloadLimitsTests {
             try handle.write(contentsOf: Data("[\"".utf8))
             try handle.truncate(atOffset: 64 << 20)  // sparse: 64 MB of NUL bytes inside an open string
             try handle.close()
-            let reader = try JSONArrayElementReader(path: file, arrayPath: [], longestElementBytes: 1 << 20)
+            let reader = try JSONArrayElementReader(path: file, arrayPath: [], limits: Self.limits(element: 1 << 20))
             let error = #expect(throws: PayloadError.self) { _ = try reader.next() }
             #expect(error?.path == "[0]")
             #expect(error?.byteOffset == 1)
+        }
+    }
+
+    @Test("a string or number past its limit: the fast parse declines the element, the checked parse locates it", arguments: [
+        ("{\"id\":1,\"name\":\"" + String(repeating: "n", count: 100) + "\"}", 15, "[0].name", "a string of at most 64 bytes (raise the limit with --max-json-string-bytes)", "one of 102 bytes"),
+        ("{\"" + String(repeating: "k", count: 70) + "\":1}", 1, "[0]", "a string of at most 64 bytes (raise the limit with --max-json-string-bytes)", "one of 72 bytes"),
+        ("{\"id\":" + String(repeating: "7", count: 40) + "}", 6, "[0].id", "a number of at most 32 characters (raise the limit with --max-json-number-bytes)", "one of 40"),
+    ])
+    func scalars(element: String, offset: Int, path: String, expected: String, found: String) throws {
+        let limits = Self.limits(string: 64, number: 32)
+        try withTemporaryPayloadDirectory { directory in
+            let file = directory.path("payload.json")
+            try Data("[\(element)]".utf8).write(to: URL(fileURLWithPath: file))
+            let reader = try JSONArrayElementReader(path: file, arrayPath: [], limits: limits)
+            guard case .delimited(let delimited)? = try reader.next() else {
+                Issue.record("the fast parse accepted an element past the limits")
+                return
+            }
+            let error = #expect(throws: PayloadError.self) {
+                _ = try JSONTape(bytes: delimited.bytes, baseOffset: delimited.byteOffset, file: file, recordPath: "[0]", limits: limits)
+            }
+            #expect(error?.byteOffset == offset + 1)
+            #expect(error?.path == path)
+            #expect(error?.expected == expected)
+            #expect(error?.found == found)
+            // Within the defaults, the same element is parsed in place.
+            let relaxed = try JSONArrayElementReader(path: file, arrayPath: [])
+            guard case .parsed? = try relaxed.next() else {
+                Issue.record("the element within the default limits was not parsed in place")
+                return
+            }
         }
     }
 }

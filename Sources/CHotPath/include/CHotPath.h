@@ -65,9 +65,11 @@ enum {
 
 /// Parses the object or array starting at input[0] into `tokens`, as `JSONTapeParser` parses a
 /// prefix; `open_containers` needs room for IMPORTBENCH_JSON_MAXIMUM_DEPTH entries. On success,
-/// `*consumed` is the value's length and `*token_count` its tokens. Defined in json_tape.c.
+/// `*consumed` is the value's length and `*token_count` its tokens. A string longer than
+/// `longest_string` bytes (quotes included) or a number longer than `longest_number` is invalid.
+/// Defined in json_tape.c.
 int importbench_json_parse_prefix(
     const uint8_t *input, size_t length, importbench_json_token *tokens, size_t capacity, uint32_t *open_containers,
-    size_t *token_count, size_t *consumed);
+    size_t longest_string, size_t longest_number, size_t *token_count, size_t *consumed);
 
 #endif

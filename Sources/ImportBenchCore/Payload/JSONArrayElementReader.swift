@@ -80,8 +80,9 @@ public final class JSONArrayElementReader {
     private let workspace = JSONTapeWorkspace()
 
     private let chunkSize: Int
-    /// The longest element (or skipped key) kept whole in `storage`.
-    private let longestElementBytes: Int
+    /// The longest element, string and number read; an element is kept whole in `storage`.
+    public let limits: PayloadLimits
+    private var longestElementBytes: Int { limits.longestJSONElementBytes }
     private let descriptor: Int32
     private var storage: UnsafeMutablePointer<UInt8>
     private var capacity: Int
@@ -104,12 +105,9 @@ public final class JSONArrayElementReader {
     private var failure: PayloadError?
 
     /// - Parameter chunkSize: bytes per read; small values exist for tests of chunk boundaries.
-    /// - Parameter longestElementBytes: an element longer than this is refused where it starts,
-    ///   so an element that never ends cannot grow memory without bound.
-    public init(
-        path: String, arrayPath: [String], chunkSize: Int = 1 << 20,
-        longestElementBytes: Int = PayloadLimits.default.longestJSONElementBytes
-    ) throws {
+    /// - Parameter limits: an element longer than its `longestJSONElementBytes` is refused where it
+    ///   starts, so an element that never ends cannot grow memory without bound.
+    public init(path: String, arrayPath: [String], chunkSize: Int = 1 << 20, limits: PayloadLimits = .default) throws {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             throw PayloadError(
@@ -121,7 +119,7 @@ public final class JSONArrayElementReader {
         arrayPathText = arrayPath.joined(separator: ".")
         self.descriptor = descriptor
         self.chunkSize = max(chunkSize, 1)
-        self.longestElementBytes = max(longestElementBytes, 1)
+        self.limits = limits
         capacity = max(self.chunkSize * 2, 64)
         storage = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
     }
@@ -235,7 +233,7 @@ public final class JSONArrayElementReader {
             let parse = JSONTape.parsingPrefix(
                 of: UnsafeBufferPointer(start: storage + position, count: count - position),
                 baseOffset: storageFileOffset + position, file: path,
-                root: RecordPathRoot(prefix: arrayPathText, index: nextIndex), workspace: workspace)
+                root: RecordPathRoot(prefix: arrayPathText, index: nextIndex), workspace: workspace, limits: limits)
             switch parse {
             case .parsed(let tape, let length):
                 guard length <= longestElementBytes else { throw elementTooLong(startingAt: position) }

@@ -66,7 +66,7 @@ struct JSONRecordStream {
         let tape: JSONTape
         do {
             tape = try JSONTape(
-                bytes: element.bytes, baseOffset: element.byteOffset, file: elements.path, recordPath: recordPath)
+                bytes: element.bytes, baseOffset: element.byteOffset, file: elements.path, recordPath: recordPath, limits: elements.limits)
         } catch {
             if errors.policy == .skip, element.hasElementSeamInsideString {
                 throw PayloadError(

@@ -45,24 +45,24 @@ public final class JSONTape {
     }
 
     public convenience init(
-        bytes: Data, baseOffset: Int = 0, file: String = "", recordPath: String = ""
+        bytes: Data, baseOffset: Int = 0, file: String = "", recordPath: String = "", limits: PayloadLimits = .default
     ) throws(PayloadError) {
         let owned = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: bytes.count)
         _ = bytes.copyBytes(to: owned)
-        try self.init(ownedBytes: owned, baseOffset: baseOffset, file: file, recordPath: recordPath)
+        try self.init(ownedBytes: owned, baseOffset: baseOffset, file: file, recordPath: recordPath, limits: limits)
     }
 
     public convenience init(
-        bytes: [UInt8], baseOffset: Int = 0, file: String = "", recordPath: String = ""
+        bytes: [UInt8], baseOffset: Int = 0, file: String = "", recordPath: String = "", limits: PayloadLimits = .default
     ) throws(PayloadError) {
         let owned = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: bytes.count)
         _ = owned.initialize(from: bytes)
-        try self.init(ownedBytes: owned, baseOffset: baseOffset, file: file, recordPath: recordPath)
+        try self.init(ownedBytes: owned, baseOffset: baseOffset, file: file, recordPath: recordPath, limits: limits)
     }
 
     /// Takes ownership of `ownedBytes`, freeing them if parsing fails.
     private convenience init(
-        ownedBytes: UnsafeMutableBufferPointer<UInt8>, baseOffset: Int, file: String, recordPath: String
+        ownedBytes: UnsafeMutableBufferPointer<UInt8>, baseOffset: Int, file: String, recordPath: String, limits: PayloadLimits
     ) throws(PayloadError) {
         let input = UnsafeBufferPointer(ownedBytes)
         // Token fields are 32-bit to keep the tape small; no single element comes near 4 GiB.
@@ -73,7 +73,7 @@ public final class JSONTape {
                 found: "\(input.count) bytes")
         }
         var parser = JSONTapeParser(
-            input: input, baseOffset: baseOffset, file: file, root: RecordPathRoot(prefix: recordPath, index: nil))
+            input: input, baseOffset: baseOffset, file: file, root: RecordPathRoot(prefix: recordPath, index: nil), limits: limits)
         let parsed: UnsafeBufferPointer<JSONToken>
         do {
             parsed = try parser.parse()
@@ -120,9 +120,10 @@ public final class JSONTape {
     /// The tape's tokens live in `workspace`: it is valid until the workspace parses again.
     /// The parse itself is `importbench_json_parse_prefix` (C): the same tokens as
     /// `JSONTapeParser`, which stays the reference and gives the errors (JSONPrefixParseTests).
+    /// A string or number longer than `limits` allows is `invalid`, so the checked path locates it.
     static func parsingPrefix(
         of bytes: UnsafeBufferPointer<UInt8>, baseOffset: Int, file: String, root: RecordPathRoot,
-        workspace: JSONTapeWorkspace
+        workspace: JSONTapeWorkspace, limits: PayloadLimits = .default
     ) -> PrefixParse {
         guard let first = bytes.first, first == .openBrace || first == .openBracket else {
             return bytes.isEmpty ? .needsMoreBytes : .invalid
@@ -134,7 +135,8 @@ public final class JSONTape {
         while true {
             let status = workspace.tokens.withMemoryRebound(to: importbench_json_token.self, capacity: workspace.tokenCapacity) {
                 importbench_json_parse_prefix(
-                    input, bytes.count, $0, workspace.tokenCapacity, workspace.openContainers, &tokenCount, &length)
+                    input, bytes.count, $0, workspace.tokenCapacity, workspace.openContainers,
+                    limits.longestJSONStringBytes, limits.longestJSONNumberBytes, &tokenCount, &length)
             }
             switch Int(status) {
             case Int(IMPORTBENCH_JSON_PARSED): break
@@ -620,9 +622,10 @@ fileprivate struct JSONTapeParser {
     let openContainers: UnsafeMutablePointer<UInt32>
     var depth = 0
 
-    init(input: UnsafeBufferPointer<UInt8>, baseOffset: Int, file: String, root: RecordPathRoot) {
+    init(input: UnsafeBufferPointer<UInt8>, baseOffset: Int, file: String, root: RecordPathRoot, limits: PayloadLimits = .default) {
         self.input = input
-        scanner = JSONScanner(input: input, baseOffset: baseOffset)
+        scanner = JSONScanner(
+            input: input, baseOffset: baseOffset, longestString: limits.longestJSONStringBytes, longestNumber: limits.longestJSONNumberBytes)
         self.baseOffset = baseOffset
         self.file = file
         self.root = root
@@ -869,6 +872,9 @@ fileprivate struct JSONTapeParser {
 private struct JSONScanner {
     let input: UnsafeBufferPointer<UInt8>
     let baseOffset: Int
+    /// Bytes from quote to quote, and of a number's text, at the most (`PayloadLimits`).
+    let longestString: Int
+    let longestNumber: Int
 
     struct Failure: Error {
         let index: Int
@@ -896,6 +902,12 @@ private struct JSONScanner {
             guard index < count else { break }
             let byte = input[index]
             if byte == .quote {
+                guard index + 1 - start <= longestString else {
+                    throw Failure(
+                        index: start,
+                        expected: "a string of at most \(longestString) bytes (raise the limit with \(PayloadLimits.Option.jsonString))",
+                        found: "one of \(index + 1 - start) bytes")
+                }
                 return (index + 1, flags)
             } else if byte == .backslash {
                 flags.insert(.hasEscapes)
@@ -1008,6 +1020,11 @@ private struct JSONScanner {
             if index < input.count, input[index] == .plus || input[index] == .minus { index += 1 }
             guard isDigit(at: index) else { throw digitExpected(at: index, after: "the exponent's 'e'") }
             while isDigit(at: index) { index += 1 }
+        }
+        guard index - start <= longestNumber else {
+            throw Failure(
+                index: start, expected: "a number of at most \(longestNumber) characters (raise the limit with \(PayloadLimits.Option.jsonNumber))",
+                found: "one of \(index - start)")
         }
         return (index, flags)
     }
