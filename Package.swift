@@ -29,6 +29,8 @@ let package = Package(
         .target(name: "CReference", linkerSettings: [.linkedLibrary("sqlite3")]),
         // What the decoder's hot loop needs and Swift cannot spell: a cache prefetch, the SSE2 string scan.
         .target(name: "CHotPath"),
+        // Process controls Swift cannot call (prctl is variadic): a child that dies with its parent.
+        .target(name: "CProcess"),
         // The counted SQLite layer: knows SQL and counters, nothing of strategies.
         .target(name: "ImportBenchStore", dependencies: ["CSQLite"]),
         // Schema, records, scenarios, payload readers, strategies, runner, verifier, meters, reader probe.
@@ -43,6 +45,7 @@ let package = Package(
             dependencies: [
                 "ImportBenchCore",
                 "ImportBenchReport",
+                "CProcess",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -53,6 +53,7 @@ struct CommandFailure: Error {
     static func failed(_ message: String) -> CommandFailure { CommandFailure(message: message, exitCode: 1) }
     /// A strategy wrote data that differs from the payload's: exit 3.
     static func invalid(_ message: String) -> CommandFailure { CommandFailure(message: message, exitCode: 3) }
-    /// SIGINT stopped the run after rolling back the current batch: exit 130, as a shell reports it.
-    static func interrupted(_ message: String) -> CommandFailure { CommandFailure(message: message, exitCode: 130) }
+    /// A signal stopped the run after rolling back the current batch: exit 128 + its number (130 for
+    /// SIGINT, 143 for SIGTERM, 129 for SIGHUP), as a shell reports it.
+    static func interrupted(_ message: String) -> CommandFailure { CommandFailure(message: message, exitCode: InterruptHandler.exitStatus) }
 }

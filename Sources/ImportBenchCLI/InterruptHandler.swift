@@ -3,48 +3,67 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CProcess
 import ImportBenchCore
 import Synchronization
 
-/// SIGINT, done the way a long import needs it: the first one asks the runner to roll back the
-/// current batch and stop (and passes the signal on to a child running the import); a second one
-/// quits at once, as the user evidently means it.
+/// SIGINT, SIGTERM and SIGHUP, done the way a long import needs them: the first asks the runner to
+/// roll back the current batch and stop, and passes the signal on to a child running the import,
+/// whose parent then waits for it; a second quits at once, as the sender evidently means it. A CI
+/// timeout (SIGTERM) or a closed terminal (SIGHUP) so ends a run as Ctrl-C does: rolled back, what
+/// stays committed said, temporary files removed, exit 128 + the signal's number.
 enum InterruptHandler {
+    /// The signals that stop a run cleanly.
+    static let stoppingSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
+
     /// The child process running the current import, or 0.
     private static let child = Atomic<Int32>(0)
 
-    /// The front end: a second SIGINT quits at once.
+    /// The front end: a second signal quits at once.
     static func install() {
         unblock()
-        signal(SIGINT) { _ in
-            if ImportInterruption.isRequested { _exit(130) }
-            ImportInterruption.request()
-            let pid = InterruptHandler.child.load(ordering: .relaxed)
-            if pid > 0 { kill(pid, SIGINT) }
-            let note: StaticString = "\nbench: interrupted; rolling back the current batch (Ctrl-C again to quit at once)\n"
-            _ = note.withUTF8Buffer { write(2, $0.baseAddress, $0.count) }
+        for number in stoppingSignals {
+            signal(number) { number in
+                if ImportInterruption.isRequested { _exit(128 + number) }
+                ImportInterruption.request(signal: number)
+                let pid = InterruptHandler.child.load(ordering: .relaxed)
+                if pid > 0 { kill(pid, number) }
+                let note: StaticString = "\nbench: stopping; rolling back the current batch (the same signal again quits at once)\n"
+                _ = note.withUTF8Buffer { write(2, $0.baseAddress, $0.count) }
+            }
         }
     }
 
     /// A child running one import: a terminal's Ctrl-C reaches it directly and again through its
-    /// parent, so every SIGINT only asks it to stop after rolling back.
-    static func installInChild() {
+    /// parent, so every signal only asks it to stop after rolling back. On Linux it is also sent
+    /// SIGTERM when its parent dies, however the parent died (SIGKILL included), so it never
+    /// imports on as an orphan; a parent already gone by then is noticed at once.
+    static func installInChild(parent: Int32? = nil) {
         unblock()
-        signal(SIGINT) { _ in ImportInterruption.request() }
+        for number in stoppingSignals {
+            signal(number) { number in ImportInterruption.request(signal: number) }
+        }
+        _ = importbench_signal_on_parent_death(SIGTERM)
+        if let parent, getppid() != parent { ImportInterruption.request(signal: SIGTERM) }
     }
 
-    /// A process may start with SIGINT blocked, inherited from whatever spawned it. The statics the
-    /// handler reads are touched here first: their lazy initialisation is not async-signal-safe.
+    /// A process may start with these signals blocked, inherited from whatever spawned it. The
+    /// statics the handler reads are touched here first: their lazy initialisation is not
+    /// async-signal-safe.
     private static func unblock() {
         _ = ImportInterruption.isRequested
         _ = child.load(ordering: .relaxed)
         var set = sigset_t()
         sigemptyset(&set)
-        sigaddset(&set, SIGINT)
+        for number in stoppingSignals { sigaddset(&set, number) }
         sigprocmask(SIG_UNBLOCK, &set, nil)
     }
 
     static func forward(to pid: Int32) {
         child.store(pid, ordering: .relaxed)
     }
+
+    /// The exit status of a run stopped by a signal: 128 + its number (130 for SIGINT, 143 for
+    /// SIGTERM, 129 for SIGHUP).
+    static var exitStatus: Int32 { 128 + (ImportInterruption.requestingSignal ?? SIGINT) }
 }

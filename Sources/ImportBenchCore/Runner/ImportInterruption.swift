@@ -1,20 +1,28 @@
 import Synchronization
 
-/// A request to stop an import cleanly (SIGINT): the runner checks it before writing each batch and
-/// before committing it, rolls the batch back, and reports what stays committed.
+/// A request to stop an import cleanly (SIGINT, SIGTERM or SIGHUP): the runner checks it before
+/// writing each batch and before committing it, rolls the batch back, and reports what stays
+/// committed. It remembers the signal, so the process can exit 128 + its number as a shell expects.
 public enum ImportInterruption {
-    private static let flag = Atomic<Bool>(false)
+    /// The signal that asked, or 0.
+    private static let signal = Atomic<Int32>(0)
 
-    /// Async-signal-safe: a lock-free store, nothing else.
-    public static func request() {
-        flag.store(true, ordering: .relaxed)
+    /// Async-signal-safe: a lock-free store, nothing else. The first signal is the one remembered.
+    public static func request(signal number: Int32 = 2) {
+        _ = signal.compareExchange(expected: 0, desired: number, ordering: .relaxed)
     }
 
-    public static var isRequested: Bool { flag.load(ordering: .relaxed) }
+    public static var isRequested: Bool { signal.load(ordering: .relaxed) != 0 }
+
+    /// The signal that asked for the stop (2 for SIGINT), or nil.
+    public static var requestingSignal: Int32? {
+        let number = signal.load(ordering: .relaxed)
+        return number == 0 ? nil : number
+    }
 
     /// For tests that interrupt one run and go on.
     public static func clear() {
-        flag.store(false, ordering: .relaxed)
+        signal.store(0, ordering: .relaxed)
     }
 }
 
