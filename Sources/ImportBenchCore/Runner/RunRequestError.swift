@@ -11,6 +11,8 @@ public enum RunRequestError: Error, Equatable, CustomStringConvertible {
     case noSeedStore(method: String, why: String)
     /// A child process was handed a spec this build cannot rebuild (names it does not know).
     case unknownSpec(String)
+    /// A store's path holds something `bench` did not create: it is left alone and nothing runs.
+    case notOurStore(path: String, found: String)
 
     public var description: String {
         switch self {
@@ -25,6 +27,9 @@ public enum RunRequestError: Error, Equatable, CustomStringConvertible {
             return "\(method) has no seed store to adopt: \(why)"
         case .unknownSpec(let spec):
             return "cannot rebuild run \(spec): is the child the same build as bench?"
+        case .notOurStore(let path, let found):
+            return "will not write a store at '\(path)': it holds \(found), which bench did not create and does not replace. "
+                + "Choose another --db path, or move that away yourself"
         }
     }
 }

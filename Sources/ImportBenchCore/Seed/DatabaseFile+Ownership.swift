@@ -1,0 +1,81 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+import ImportBenchStore
+
+/// Stores `bench` creates carry its mark in the database header, and `bench` replaces only what
+/// carries it: a directory, a text file or another application's database at a store's path is
+/// never deleted or overwritten, and the run stops before any import, naming what is there.
+extension DatabaseFile {
+    /// `PRAGMA application_id`: "IBnc", ImportBench. SQLite keeps it at offset 68 of the header.
+    public static let applicationID: Int32 = 0x4942_6E63
+    /// `PRAGMA user_version`: the mark's own version.
+    static let markVersion: Int32 = 1
+
+    /// What a path holds, as far as writing a store there goes.
+    public enum Occupant: Equatable, Sendable {
+        case nothing
+        /// A store `bench` made: safe to replace.
+        case benchStore
+        /// Anything else, described for a message ("a directory", "a SQLite database of another application").
+        case other(String)
+    }
+
+    /// Marks a new, empty store as `bench`'s. Call it before the journal becomes WAL, so the mark
+    /// reaches the main file's header at once rather than waiting in the WAL for a checkpoint.
+    static func mark(_ store: Connection) throws {
+        try store.execute("PRAGMA application_id = \(applicationID)")
+        try store.execute("PRAGMA user_version = \(markVersion)")
+    }
+
+    /// Reads what is at `path` without opening it as a database (which could create files beside
+    /// it): its file type, then the first 100 bytes of a regular file.
+    public static func occupant(of path: String) -> Occupant {
+        if path.isEmpty { return .other("an empty path") }
+        var status = stat()
+        guard lstat(path, &status) == 0 else {
+            return errno == ENOENT ? companionsOccupant(of: path) : .other("a path that cannot be examined (\(String(cString: strerror(errno))))")
+        }
+        switch status.st_mode & S_IFMT {
+        case S_IFREG: break
+        case S_IFDIR: return .other("a directory")
+        case S_IFLNK: return .other("a symbolic link")
+        default: return .other("a special file (a FIFO, socket or device)")
+        }
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return .other("a file that cannot be read (\(String(cString: strerror(errno))))") }
+        defer { close(descriptor) }
+        var header = [UInt8](repeating: 0, count: 100)
+        let count = header.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, 100) }
+        if count == 0 { return .other("an empty file") }
+        let magic = Array("SQLite format 3\0".utf8)
+        guard count == 100, Array(header[0..<16]) == magic else { return .other("a file that is not a SQLite database") }
+        let identifier = header[68..<72].reduce(Int32(0)) { $0 << 8 | Int32($1) }
+        if identifier == applicationID { return .benchStore }
+        if identifier == 0 { return .other("a SQLite database that bench did not create (it carries no application_id)") }
+        return .other("a SQLite database of another application (application_id \(identifier))")
+    }
+
+    /// No database at `path`: a journal or WAL left beside it would be applied to a new store there.
+    private static func companionsOccupant(of path: String) -> Occupant {
+        for suffix in companionSuffixes where FileManager.default.fileExists(atPath: path + suffix) {
+            return .other("no database, but a \(suffix.dropFirst()) file of one beside it (\(path + suffix))")
+        }
+        return .nothing
+    }
+
+    /// Removes a store `bench` made, with its companion files; anything else at `path` is left as it
+    /// is and reported. Nothing at `path` is fine.
+    public static func removeOwnStore(_ path: String) throws(RunRequestError) {
+        switch occupant(of: path) {
+        case .nothing: return
+        case .benchStore:
+            for suffix in [""] + companionSuffixes { unlink(path + suffix) }
+        case .other(let what):
+            throw .notOurStore(path: path, found: what)
+        }
+    }
+}
