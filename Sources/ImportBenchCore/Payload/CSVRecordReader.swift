@@ -40,8 +40,10 @@ public final class CSVRecordReader {
     /// - Parameter chunkSize: bytes per read; small values exist for tests of chunk boundaries.
     /// - Parameter longestRowBytes: a row whose fields hold more is refused at its start, so a file
     ///   without line breaks (`/dev/zero`) cannot grow memory without bound.
+    /// - Parameter hasher: fed every byte read, in order, when the caller wants the payload's hash.
     public init(
-        path: String, fileName: String? = nil, chunkSize: Int = 1 << 20, longestRowBytes: Int = PayloadLimits.default.longestCSVRowBytes
+        path: String, fileName: String? = nil, chunkSize: Int = 1 << 20, longestRowBytes: Int = PayloadLimits.default.longestCSVRowBytes,
+        hasher: PayloadHasher? = nil
     ) throws {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
@@ -53,7 +55,8 @@ public final class CSVRecordReader {
         self.fileName = fileName
         self.descriptor = descriptor
         scanner = CSVRowScanner(
-            path: path, fileName: fileName, descriptor: descriptor, chunkSize: max(chunkSize, 1), longestRowBytes: max(longestRowBytes, 1))
+            path: path, fileName: fileName, descriptor: descriptor, chunkSize: max(chunkSize, 1), longestRowBytes: max(longestRowBytes, 1),
+            hasher: hasher)
         do {
             try scanner.skipByteOrderMark()
             guard case .success(true) = try scanner.readRow(expectedFields: nil) else {
@@ -168,6 +171,7 @@ private struct CSVRowScanner {
     let descriptor: Int32
     let chunkSize: Int
     let longestRowBytes: Int
+    let hasher: PayloadHasher?
     let buffer: UnsafeMutablePointer<UInt8>
     /// Header names once read; error messages name columns with them.
     var columns: [String] = []
@@ -190,12 +194,13 @@ private struct CSVRowScanner {
     var fieldOffsets: [Int] = []
     var fieldIsQuoted: [Bool] = []
 
-    init(path: String, fileName: String, descriptor: Int32, chunkSize: Int, longestRowBytes: Int) {
+    init(path: String, fileName: String, descriptor: Int32, chunkSize: Int, longestRowBytes: Int, hasher: PayloadHasher?) {
         self.path = path
         self.fileName = fileName
         self.descriptor = descriptor
         self.chunkSize = chunkSize
         self.longestRowBytes = longestRowBytes
+        self.hasher = hasher
         buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: chunkSize)
         rowBytes = UnsafeMutablePointer<UInt8>.allocate(capacity: rowCapacity)
     }
@@ -293,6 +298,7 @@ private struct CSVRowScanner {
         let bytesRead = withUnsafeMutableBytes(of: &head) { pread(descriptor, $0.baseAddress, 3, 0) }
         guard bytesRead == 3, head == (0xEF, 0xBB, 0xBF) else { return }
         guard lseek(descriptor, 3, SEEK_SET) == 3 else { throw ioError() }
+        withUnsafeBytes(of: &head) { hasher?.update($0) }
         bufferFileOffset = 3
     }
 
@@ -311,6 +317,7 @@ private struct CSVRowScanner {
         while true {
             let bytesRead = read(descriptor, buffer, chunkSize)
             if bytesRead > 0 {
+                hasher?.update(UnsafeRawBufferPointer(start: buffer, count: bytesRead))
                 count = bytesRead
                 return true
             }

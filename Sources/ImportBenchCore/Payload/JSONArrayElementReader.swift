@@ -82,6 +82,7 @@ public final class JSONArrayElementReader {
     private let chunkSize: Int
     /// The longest element, string and number read; an element is kept whole in `storage`.
     public let limits: PayloadLimits
+    private let hasher: PayloadHasher?
     private var longestElementBytes: Int { limits.longestJSONElementBytes }
     private let descriptor: Int32
     private var storage: UnsafeMutablePointer<UInt8>
@@ -107,7 +108,10 @@ public final class JSONArrayElementReader {
     /// - Parameter chunkSize: bytes per read; small values exist for tests of chunk boundaries.
     /// - Parameter limits: an element longer than its `longestJSONElementBytes` is refused where it
     ///   starts, so an element that never ends cannot grow memory without bound.
-    public init(path: String, arrayPath: [String], chunkSize: Int = 1 << 20, limits: PayloadLimits = .default) throws {
+    /// - Parameter hasher: fed every byte read, in order, when the caller wants the payload's hash.
+    public init(
+        path: String, arrayPath: [String], chunkSize: Int = 1 << 20, limits: PayloadLimits = .default, hasher: PayloadHasher? = nil
+    ) throws {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             throw PayloadError(
@@ -120,6 +124,7 @@ public final class JSONArrayElementReader {
         self.descriptor = descriptor
         self.chunkSize = max(chunkSize, 1)
         self.limits = limits
+        self.hasher = hasher
         capacity = max(self.chunkSize * 2, 64)
         storage = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
     }
@@ -539,6 +544,7 @@ public final class JSONArrayElementReader {
         while true {
             let received = read(descriptor, storage + count, chunkSize)
             if received > 0 {
+                hasher?.update(UnsafeRawBufferPointer(start: storage + count, count: received))
                 count += received
                 return true
             }
