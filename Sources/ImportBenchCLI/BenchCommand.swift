@@ -13,6 +13,8 @@ public struct BenchCommand: ParsableCommand {
             as a table and as CSV.
 
             Start with: bench run --strategy prewarm --scale 2x
+
+            \(ExitStatus.help(ExitStatus.allCases))
             """,
         version: BenchVersion.current,
         subcommands: [
@@ -50,9 +52,9 @@ struct CommandFailure: Error {
     let exitCode: Int32
 
     /// An import that could not complete (bad payload, failed statement): exit 1.
-    static func failed(_ message: String) -> CommandFailure { CommandFailure(message: message, exitCode: 1) }
+    static func failed(_ message: String) -> CommandFailure { CommandFailure(message: message, exitCode: ExitStatus.failure.rawValue) }
     /// A strategy wrote data that differs from the payload's: exit 3.
-    static func invalid(_ message: String) -> CommandFailure { CommandFailure(message: message, exitCode: 3) }
+    static func invalid(_ message: String) -> CommandFailure { CommandFailure(message: message, exitCode: ExitStatus.invalidData.rawValue) }
     /// A signal stopped the run after rolling back the current batch: exit 128 + its number (130 for
     /// SIGINT, 143 for SIGTERM, 129 for SIGHUP), as a shell reports it.
     static func interrupted(_ message: String) -> CommandFailure { CommandFailure(message: message, exitCode: InterruptHandler.exitStatus) }

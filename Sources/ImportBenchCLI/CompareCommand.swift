@@ -15,8 +15,7 @@ struct CompareCommand: ParsableCommand {
             wall time is judged as a multiple of the same run's ceiling when both files have it. \
             Prints a Markdown table of every changed metric.
 
-            Exit status: 0 unchanged; 2 a regression (or a baseline row missing); 4 improvements only \
-            (refresh the baseline); 1 unusable input.
+            \(ExitStatus.help([.success, .failure, .regression, .improvementsOnly, .usage]))
             """
     )
 
@@ -52,6 +51,10 @@ struct CompareCommand: ParsableCommand {
             throw CommandFailure.failed("cannot compare: \(error)")
         }
         print(comparison.markdown, terminator: "")
-        if comparison.verdict != .unchanged { throw ExitCode(comparison.verdict.rawValue) }
+        switch comparison.verdict {
+        case .unchanged: return
+        case .regression: throw ExitStatus.regression.exitCode
+        case .improvementsOnly: throw ExitStatus.improvementsOnly.exitCode
+        }
     }
 }

@@ -12,6 +12,8 @@ struct DecodeCommand: ParsableCommand {
             Reads and batches every record exactly as bench run does before writing, so a file that \
             decodes here imports there, and the rate is the one bench run's decode_s gives. With \
             several repetitions the median and the range are printed.
+
+            \(ExitStatus.help([.success, .failure, .usage]))
             """
     )
 

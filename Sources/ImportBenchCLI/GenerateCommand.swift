@@ -7,7 +7,12 @@ struct GenerateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "generate",
         abstract: "Write a scenario's payload to a file, streaming: memory does not grow with scale.",
-        discussion: "The same scenario, scale and seed always give the same bytes; `bench run --payload` on the file gives the same digest as the in-process generator."
+        discussion: """
+            The same scenario, scale and seed always give the same bytes; `bench run --payload` on the file \
+            gives the same digest as the in-process generator.
+
+            \(ExitStatus.help([.success, .failure, .usage]))
+            """
     )
 
     @OptionGroup var scenarioOptions: ScenarioOptions

@@ -16,7 +16,7 @@ struct ReportCommand: ParsableCommand {
             synchronous) get a panel each. CSVs of any csv_version work; charts whose columns a file lacks \
             are left out with a note. The output holds no timestamp: the same CSVs give the same bytes.
 
-            Exit status: 0 written; 1 a CSV is missing, unreadable or not a results CSV (the message names the file).
+            \(ExitStatus.help([.success, .failure, .usage]))
             """
     )
 

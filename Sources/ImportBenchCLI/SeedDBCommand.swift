@@ -22,7 +22,7 @@ struct SeedDBCommand: ParsableCommand {
             content digest, bench and SQLite versions and build time, so whoever adopts it can check it \
             matches.
 
-            Exit status: 0 built; 1 the payload or the output path is unusable (nothing written); 130 interrupted.
+            \(ExitStatus.help([.success, .failure, .usage, .stoppedBySignal]))
             """
     )
 
