@@ -2,9 +2,13 @@ import Foundation
 
 /// A file written through a large buffer, so generators stream payloads of any size. I/O errors are
 /// sticky: the first one stops further output and is thrown by `close()`, which keeps the writers'
-/// call sites free of `try` on every value.
+/// call sites free of `try` on every value. The bytes go to a hidden file beside `path`, renamed to
+/// `path` only by a `close()` that succeeds: a full disk, an error or an abandoned writer leaves no
+/// truncated file under the final name, and removes its partial one.
 final class BufferedFileOutput {
     let path: String
+    /// Where the bytes go until they are complete.
+    let partialPath: String
     /// Bytes handed to the file so far, including those still buffered.
     private(set) var bytesWritten = 0
 
@@ -15,19 +19,29 @@ final class BufferedFileOutput {
     private var failure: PayloadError?
     private var isClosed = false
 
-    /// Creates or truncates the file at `path`.
+    /// Starts the partial file beside `path`; `path` itself is untouched until `close()`.
     init(path: String, bufferCapacity: Int) throws {
-        guard let file = fopen(path, "wb") else {
+        let url = URL(fileURLWithPath: path)
+        let partialPath = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).partial-\(getpid())").path
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw PayloadError(file: path, byteOffset: nil, path: nil, expected: "a file path to write", found: "a directory")
+        }
+        guard let file = fopen(partialPath, "wbx") else {
             throw PayloadError(file: path, byteOffset: nil, path: nil, expected: "a writable file", found: Self.systemError())
         }
         self.path = path
+        self.partialPath = partialPath
         self.file = file
         self.bufferCapacity = max(bufferCapacity, 64)
         buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: self.bufferCapacity)
     }
 
     deinit {
-        if !isClosed { fclose(file) }
+        if !isClosed {
+            fclose(file)
+            unlink(partialPath)
+        }
         buffer.deallocate()
     }
 
@@ -94,15 +108,25 @@ final class BufferedFileOutput {
         appendDecimal(fraction)
     }
 
-    /// Flushes and closes the file; throws the first I/O error met since opening.
+    /// Flushes and closes the file, then gives it its final name; throws the first I/O error met
+    /// since opening, and then removes the partial file instead.
     func close() throws {
         guard !isClosed else { return }
         flush()
         isClosed = true
+        if fflush(file) != 0, failure == nil {
+            failure = PayloadError(file: path, byteOffset: bytesWritten, path: nil, expected: "a successful write", found: Self.systemError())
+        }
         if fclose(file) != 0, failure == nil {
             failure = PayloadError(file: path, byteOffset: bytesWritten, path: nil, expected: "a successful close", found: Self.systemError())
         }
-        if let failure { throw failure }
+        if failure == nil, rename(partialPath, path) != 0 {
+            failure = PayloadError(file: path, byteOffset: nil, path: nil, expected: "a file path to write", found: Self.systemError())
+        }
+        if let failure {
+            unlink(partialPath)
+            throw failure
+        }
     }
 
     private func flush() {
