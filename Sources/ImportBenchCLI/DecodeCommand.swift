@@ -19,7 +19,7 @@ struct DecodeCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp(
         "The payload family: \(ScenarioRegistry.names.joined(separator: ", ")).", valueName: "name"))
-    var scenario: String = "chat"
+    var scenario: ScenarioReference = .builtIn("chat")
 
     @Option(help: ArgumentHelp("The payload file (a GTFS directory for transit).", valueName: "path"))
     var payload: String
@@ -34,8 +34,10 @@ struct DecodeCommand: ParsableCommand {
     var onError: PayloadErrorPolicy = .fail
 
     func validate() throws {
-        guard ScenarioRegistry.scenario(named: scenario) != nil else {
-            throw ValidationError("unknown scenario '\(scenario)'; choose from \(ScenarioRegistry.names.joined(separator: ", "))")
+        do {
+            _ = try scenario.resolve()
+        } catch {
+            throw ValidationError(String(describing: error))
         }
         guard BatchSize(parsing: batchSize) != nil else {
             throw ValidationError("invalid batch size '\(batchSize)'; expected a positive number of occurrences or 'all'")
@@ -44,9 +46,8 @@ struct DecodeCommand: ParsableCommand {
     }
 
     func run() throws {
-        guard let scenario = ScenarioRegistry.scenario(named: scenario), let batchSize = BatchSize(parsing: batchSize) else {
-            return
-        }
+        let scenario = try scenario.resolve()
+        guard let batchSize = BatchSize(parsing: batchSize) else { return }
         var measurements: [DecodeMeasurement] = []
         for _ in 0..<repetitions {
             do {

@@ -26,7 +26,7 @@ struct GenerateCommand: ParsableCommand {
 
     func run() throws {
         do {
-            try scenarioOptions.resolvedScenario.generate(scale: scenarioOptions.resolvedScale.factor, seed: scenarioOptions.seed, to: out)
+            try scenarioOptions.scenario.resolve().generate(scale: scenarioOptions.resolvedScale.factor, seed: scenarioOptions.seed, to: out)
         } catch {
             throw CommandFailure.failed("cannot generate \(out): \(error)")
         }

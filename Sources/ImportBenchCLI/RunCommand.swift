@@ -179,20 +179,21 @@ struct RunCommand: ParsableCommand {
             }
         }
         let strategies = resolvedStrategies
-        // One value for how every run imports; the sweep changes only its batch size.
-        let base = RunOptions(
-            prewarmChunkSize: prewarmChunk, checkpoint: checkpoint || resume, onError: onError,
-            store: StoreSettings(journal: journal, synchronous: synchronous), probeReadsHz: probeReads)
+        // One spec for how every run imports; the sweep changes only its payload's scale and its batch size.
+        let base = RunSpec(
+            scenario: scenarioOptions.scenario,
+            payload: payload.map(PayloadSource.file) ?? .generated(scale: scenarioOptions.resolvedScale, seed: scenarioOptions.seed),
+            preload: preload, seedStorePath: seedDB,
+            options: RunOptions(
+                prewarmChunkSize: prewarmChunk, checkpoint: checkpoint || resume, onError: onError,
+                store: StoreSettings(journal: journal, synchronous: synchronous), probeReadsHz: probeReads))
         return scenarioOptions.resolvedScales.flatMap { scale in
             batchSizes.map { batchSize in
-                var options = base
-                options.batchSize = batchSize
-                var configuration = BenchmarkConfiguration(
-                    scenario: scenarioOptions.resolvedScenario, scale: scale, seed: scenarioOptions.seed,
-                    payloadPath: payload, strategies: strategies, options: options, repetitions: repetitions,
-                    databasePath: db, preload: preload, warmup: warmup)
-                configuration.seedStorePath = seedDB
-                return configuration
+                var spec = base
+                spec.payload = base.payload.scaled(to: scale)
+                spec.options.batchSize = batchSize
+                return BenchmarkConfiguration(
+                    spec: spec, strategies: strategies, repetitions: repetitions, warmup: warmup, databasePath: db)
             }
         }
     }
@@ -259,10 +260,15 @@ struct RunCommand: ParsableCommand {
     }
 
     private func header(_ outcome: BenchmarkOutcome, _ configuration: BenchmarkConfiguration) -> String {
-        let source = configuration.payloadPath.map { "payload \($0)" } ?? "scale \(configuration.scale), seed \(configuration.seed)"
+        let spec = configuration.spec
+        let source: String
+        switch spec.payload {
+        case .file(let path): source = "payload \(path)"
+        case .generated(let scale, let seed): source = "scale \(scale), seed \(seed)"
+        }
         let megabytes = SummaryTable.megabytes(outcome.payloadBytes)
         let change = outcome.expected.outcome
-        var text = "\(configuration.scenario.name): \(source), \(megabytes) MB, batch size \(configuration.options.batchSize), \(configuration.options.store), "
+        var text = "\(spec.scenario): \(source), \(megabytes) MB, batch size \(spec.options.batchSize), \(spec.options.store), "
             + "\(SummaryTable.count(outcome.expected.occurrences)) occurrences of "
             + "\(SummaryTable.count(change.inserted + change.updated + change.unchanged)) distinct objects\n"
         for (reason, count) in outcome.skippedRecords.sorted(by: { $0.key < $1.key }) {
@@ -274,11 +280,11 @@ struct RunCommand: ParsableCommand {
         if outcome.results.contains(where: { $0.measurement.resumedFrom != nil }) {
             text += "(resumed) continued a checkpointed import: its counts and times cover only the batches after the checkpoint\n"
         }
-        if let hz = configuration.options.probeReadsHz {
-            text += "reader probe: a second connection runs the \(configuration.scenario.name) screen query \(hz) times a second; "
+        if let hz = spec.options.probeReadsHz {
+            text += "reader probe: a second connection runs the \(spec.scenario) screen query \(hz) times a second; "
                 + "latencies include waits for the writer's lock\n"
         }
-        if let preload = configuration.preload {
+        if let preload = spec.preload {
             text += "refresh over \(preload): \(change.inserted) objects inserted, \(change.updated) updated, "
                 + "\(change.unchanged) unchanged; \(outcome.expected.uniqueObjects) objects afterwards\n"
             text += outcome.referenceSkipped.map { "ceiling skipped: \($0)\n" }

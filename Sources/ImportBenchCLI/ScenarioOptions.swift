@@ -6,7 +6,7 @@ struct ScenarioOptions: ParsableArguments {
     @Option(help: ArgumentHelp(
         "The payload family: \(ScenarioRegistry.names.joined(separator: ", ")) (bench list says what each models).",
         valueName: "name"))
-    var scenario: String = "chat"
+    var scenario: ScenarioReference = .builtIn("chat")
 
     @Option(help: ArgumentHelp(
         "Payload size as a multiple of the scenario's base load: 0.5x, 2x, 100x (a bare 2 also works); bench run sweeps a list such as 1x,2x,4x. 1x: chat 50 channels of 200 messages, 500 users; quakes 10,000 features; products 10,000; transit 1,300 stops, 30,000 stop times.",
@@ -17,8 +17,10 @@ struct ScenarioOptions: ParsableArguments {
     var seed: UInt64 = 1
 
     func validate() throws {
-        guard ScenarioRegistry.scenario(named: scenario) != nil else {
-            throw ValidationError("unknown scenario '\(scenario)'; choose from \(ScenarioRegistry.names.joined(separator: ", "))")
+        do {
+            _ = try scenario.resolve()
+        } catch {
+            throw ValidationError(String(describing: error))
         }
         for text in scaleTexts where Scale(parsing: text) == nil {
             throw ValidationError("invalid scale '\(text)'; expected a positive multiple such as 0.5x, 2x, 10x or 100x")
@@ -30,6 +32,12 @@ struct ScenarioOptions: ParsableArguments {
     /// Every scale given (`1x,2x,4x` sweeps them).
     var resolvedScales: [Scale] { scaleTexts.compactMap(Scale.init(parsing:)) }
 
-    var resolvedScenario: any Scenario { ScenarioRegistry.scenario(named: scenario) ?? ChatScenario() }
     var resolvedScale: Scale { resolvedScales.first ?? .base }
+}
+
+/// Any name parses; `validate()` refuses an unknown one, naming the known ones.
+extension ScenarioReference: ExpressibleByArgument {
+    public init?(argument: String) {
+        self = .builtIn(argument)
+    }
 }

@@ -58,7 +58,7 @@ struct SeedDBCommand: ParsableCommand {
             throw CommandFailure.failed(
                 "cannot write \(out): \(parent) is not a writable directory; create it or choose another --out. Nothing was written.")
         }
-        let scenario = scenarioOptions.resolvedScenario
+        let scenario = try scenarioOptions.scenario.resolve()
         let scale = scenarioOptions.resolvedScale
         var generatedIn: URL?
         defer { if let generatedIn { try? FileManager.default.removeItem(at: generatedIn) } }

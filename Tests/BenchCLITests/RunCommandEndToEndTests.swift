@@ -122,11 +122,13 @@ struct IsolatedRunTests {
     @Test("the child refuses a spec it cannot rebuild, with a message",
           .enabled(if: IsolatedRunTests.available, "build bench first (swift build) to test isolated runs"))
     func badSpec() throws {
-        let options = #""options":{"batchSize":"10","prewarmChunkSize":500,"checkpoint":false,"onError":"fail","store":{"journal":"wal","synchronous":"normal"}}"#
-        let spec = #"{"scenario":"nope","payloadPath":"/x","strategy":"naive","databasePath":"/tmp/x.sqlite","# + options + "}"
-        let result = try Self.bench(["measure-one"], input: Data(spec.utf8))
-        #expect(result.status == 1)
-        #expect(result.output.contains("cannot rebuild run"))
+        for (scenario, strategy) in [("nope", "naive"), ("chat", "nope")] {
+            let run = String(decoding: try JSONEncoder().encode(RunSpec(scenario: .builtIn(scenario), payload: .file("/x"))), as: UTF8.self)
+            let spec = #"{"run":"# + run + #","strategy":""# + strategy + #"","databasePath":"/tmp/x.sqlite"}"#
+            let result = try Self.bench(["measure-one"], input: Data(spec.utf8))
+            #expect(result.status == 1)
+            #expect(result.output.contains("cannot rebuild run"), "\(result.output)")
+        }
         // A spec of another shape (another build's) is refused as such.
         let old = try Self.bench(["measure-one"], input: Data(#"{"scenario":"chat","batchSize":"10"}"#.utf8))
         #expect(old.status == 1)

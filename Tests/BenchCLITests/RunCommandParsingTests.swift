@@ -22,7 +22,7 @@ struct RunCommandParsingTests {
     @Test("defaults: chat at 1x, every strategy, batches of 1000, one repetition")
     func defaults() throws {
         let command = try parseRun([])
-        #expect(command.scenarioOptions.scenario == "chat")
+        #expect(command.scenarioOptions.scenario == .builtIn("chat"))
         #expect(command.scenarioOptions.resolvedScale == Scale.base)
         #expect(command.resolvedStrategies.map { $0.name } == StrategyRegistry.names)
         #expect(command.batchSizes == [.occurrences(1000)])
@@ -84,17 +84,41 @@ struct RunCommandMatrixTests {
     func sweep() throws {
         let command = try #require(try BenchCommand.parseAsRoot(["run", "--scale", "1x,2x", "--batch-size", "100,all", "--strategy", "prewarm"]) as? RunCommand)
         let configurations = try command.configurations()
-        #expect(configurations.map { "\($0.scale) \($0.options.batchSize)" } == ["1x 100", "1x all", "2x 100", "2x all"])
+        #expect(configurations.map { "\($0.spec.payload.generator?.scale.description ?? "-") \($0.spec.options.batchSize)" }
+            == ["1x 100", "1x all", "2x 100", "2x all"])
         #expect(configurations.allSatisfy { $0.strategies.map { $0.name } == ["prewarm"] })
+        // One spec: the sweep changes nothing but the scale and the batch size.
+        let base = try #require(configurations.first).spec
+        for configuration in configurations {
+            var spec = configuration.spec
+            spec.payload = base.payload
+            spec.options.batchSize = base.options.batchSize
+            #expect(spec == base)
+        }
+    }
+
+    @Test("the typed options become the run spec; a recorded payload keeps its file through a scale sweep")
+    func spec() throws {
+        let command = try #require(try BenchCommand.parseAsRoot([
+            "run", "--scenario", "quakes", "--payload", "day.geojson", "--preload", "week.geojson", "--scale", "1x,2x",
+            "--journal", "delete", "--on-error", "skip", "--probe-reads", "60", "--prewarm-chunk", "7",
+        ]) as? RunCommand)
+        let specs = try command.configurations().map(\.spec)
+        #expect(specs.count == 2)
+        #expect(specs.allSatisfy {
+            $0 == RunSpec(
+                scenario: .builtIn("quakes"), payload: .file("day.geojson"), preload: .file("week.geojson"),
+                options: RunOptions(prewarmChunkSize: 7, onError: .skip, store: StoreSettings(journal: .delete), probeReadsHz: 60))
+        })
     }
 
     @Test("the ci preset covers every scenario and strategy, a refresh among them")
     func ciPreset() throws {
         let command = try #require(try BenchCommand.parseAsRoot(["run", "--preset", "ci", "--repetitions", "2"]) as? RunCommand)
         let configurations = try command.configurations()
-        #expect(Set(configurations.map { $0.scenario.name }) == Set(ScenarioRegistry.names))
+        #expect(Set(configurations.map { $0.spec.scenario }) == Set(ScenarioRegistry.names.map(ScenarioReference.builtIn)))
         #expect(configurations.allSatisfy { $0.plannedStrategies.count == StrategyRegistry.all.count && $0.repetitions == 2 })
-        #expect(configurations.contains { $0.preload != nil })
+        #expect(configurations.contains { $0.spec.preload != nil })
     }
 
     @Test("an unknown preset and a bad entry in a list are refused", arguments: [

@@ -69,9 +69,11 @@ struct GeneratedPayloadFileTests {
         let file = directory.path("payload")
         try scenario.generate(scale: scale.factor, seed: 9, to: file)
         let generated = try Benchmark(configuration: BenchmarkConfiguration(
-            scenario: scenario, scale: scale, seed: 9, strategies: [PrewarmStrategy.self])).run()
+            spec: RunSpec(scenario: scenario.reference, payload: .generated(scale: scale, seed: 9)),
+            strategies: [PrewarmStrategy.self])).run()
         let recorded = try Benchmark(configuration: BenchmarkConfiguration(
-            scenario: scenario, payloadPath: file, strategies: [PrewarmStrategy.self])).run()
+            spec: RunSpec(scenario: scenario.reference, payload: .file(file)),
+            strategies: [PrewarmStrategy.self])).run()
         #expect(generated.results.map(\.digest) == recorded.results.map(\.digest))
         #expect(recorded.results.allSatisfy { $0.valid })
         #expect(recorded.results.first?.scale == "recorded")
@@ -83,8 +85,8 @@ struct RepetitionTests {
     @Test("warm-up rounds are not reported; repetitions interleave strategies and repeat every count exactly")
     func warmupAndRepetitions() throws {
         let outcome = try Benchmark(configuration: BenchmarkConfiguration(
-            scenario: ProductsScenario(), scale: try #require(Scale(factor: 0.02)), strategies: [NaiveStrategy.self, UpsertStrategy.self],
-            repetitions: 2, warmup: 1)).run()
+            spec: RunSpec(scenario: ProductsScenario().reference, payload: .generated(scale: try #require(Scale(factor: 0.02)), seed: 1)),
+            strategies: [NaiveStrategy.self, UpsertStrategy.self], repetitions: 2, warmup: 1)).run()
         #expect(outcome.results.map { "\($0.repetition) \($0.strategy)" } == [
             "1 naive", "1 upsert", "1 ceiling", "2 naive", "2 upsert", "2 ceiling",
         ])
@@ -102,8 +104,9 @@ struct ChatRefreshTests {
     func refreshAndReplacePitfall() throws {
         let strategies = StrategyRegistry.all + [ReplaceStrategy.self]
         let outcome = try Benchmark(configuration: BenchmarkConfiguration(
-            scenario: ChatScenario(), scale: try #require(Scale(factor: 0.05)), seed: 8, strategies: strategies,
-            options: RunOptions(batchSize: .occurrences(500)), preload: .generated(overlap: 1, changed: 0.5))).run()
+            spec: RunSpec(scenario: ChatScenario().reference, payload: .generated(scale: try #require(Scale(factor: 0.05)), seed: 8),
+                preload: .generated(overlap: 1, changed: 0.5), options: RunOptions(batchSize: .occurrences(500))),
+            strategies: strategies)).run()
         #expect(outcome.results.count == strategies.count)
         for result in outcome.results where result.strategy != ReplaceStrategy.name {
             #expect(result.valid, "\(result.strategy): \(result.differences)")

@@ -54,8 +54,9 @@ struct ProductsScenarioTests {
         let directory = try TemporaryDirectory()
         defer { withExtendedLifetime(directory) {} }
         let outcome = try Benchmark(configuration: BenchmarkConfiguration(
-            scenario: scenario, scale: try #require(Scale(factor: 0.05)), seed: 2,
-            strategies: [try #require(StrategyRegistry.strategy(named: strategy))], options: RunOptions(batchSize: .occurrences(128)))).run()
+            spec: RunSpec(scenario: scenario.reference, payload: .generated(scale: try #require(Scale(factor: 0.05)), seed: 2),
+                options: RunOptions(batchSize: .occurrences(128))),
+            strategies: [try #require(StrategyRegistry.strategy(named: strategy))])).run()
         #expect(outcome.expected.occurrences == 500)
         #expect(outcome.expected.uniqueObjects == 500)
         for result in outcome.results { #expect(result.valid, "\(result.strategy): \(result.differences)") }

@@ -68,8 +68,9 @@ struct QuakesScenarioTests {
           .enabled(if: SharedDatasets.available, SharedDatasets.skipReason))
     func realRefresh() throws {
         let outcome = try Benchmark(configuration: BenchmarkConfiguration(
-            scenario: scenario, payloadPath: SharedDatasets.path("usgs/all_day-2014-04-15.geojson"),
-            strategies: StrategyRegistry.all, preload: .file(SharedDatasets.path("usgs/all_week-2014-04-15.geojson")))).run()
+            spec: RunSpec(scenario: scenario.reference, payload: .file(SharedDatasets.path("usgs/all_day-2014-04-15.geojson")),
+                preload: .file(SharedDatasets.path("usgs/all_week-2014-04-15.geojson"))),
+            strategies: StrategyRegistry.all)).run()
         let change = outcome.expected.outcome
         #expect(change.inserted == 146 - 142)
         #expect(change.updated + change.unchanged == 142)
@@ -87,8 +88,9 @@ struct GeneratedRefreshTests {
     func generatedRefresh(scenarioName: String, overlap: Double, changed: Double) throws {
         let scenario = try #require(ScenarioRegistry.scenario(named: scenarioName))
         let outcome = try Benchmark(configuration: BenchmarkConfiguration(
-            scenario: scenario, scale: try #require(Scale(factor: 0.04)), seed: 3, strategies: StrategyRegistry.all,
-            options: RunOptions(batchSize: .occurrences(100)), preload: .generated(overlap: overlap, changed: changed))).run()
+            spec: RunSpec(scenario: scenario.reference, payload: .generated(scale: try #require(Scale(factor: 0.04)), seed: 3),
+                preload: .generated(overlap: overlap, changed: changed), options: RunOptions(batchSize: .occurrences(100))),
+            strategies: StrategyRegistry.all)).run()
         let objects = outcome.expected.occurrences  // 400 distinct objects, each met once
         let shared = Int((Double(objects) * overlap).rounded())
         let change = outcome.expected.outcome
@@ -106,10 +108,12 @@ struct GeneratedRefreshTests {
     func payloadUnchangedByPreload() throws {
         let scenario = QuakesScenario()
         let plain = try Benchmark(configuration: BenchmarkConfiguration(
-            scenario: scenario, scale: try #require(Scale(factor: 0.02)), seed: 8, strategies: [CeilingStrategy.self])).run()
+            spec: RunSpec(scenario: scenario.reference, payload: .generated(scale: try #require(Scale(factor: 0.02)), seed: 8)),
+            strategies: [CeilingStrategy.self])).run()
         let refreshed = try Benchmark(configuration: BenchmarkConfiguration(
-            scenario: scenario, scale: try #require(Scale(factor: 0.02)), seed: 8, strategies: [CeilingStrategy.self],
-            preload: .generated(overlap: 0.5, changed: 0.5))).run()
+            spec: RunSpec(scenario: scenario.reference, payload: .generated(scale: try #require(Scale(factor: 0.02)), seed: 8),
+                preload: .generated(overlap: 0.5, changed: 0.5)),
+            strategies: [CeilingStrategy.self])).run()
         #expect(plain.results.first?.digest == refreshed.results.first?.digest)
     }
 
@@ -133,8 +137,9 @@ struct GeneratedRefreshTests {
         let scenario = TransitScenario()
         let scale = try #require(Scale(factor: 0.01))
         let outcome = try Benchmark(configuration: BenchmarkConfiguration(
-            scenario: scenario, scale: scale, seed: 6, strategies: StrategyRegistry.all, options: RunOptions(batchSize: .occurrences(100)),
-            preload: .generated(overlap: 0.5, changed: 1))).run()
+            spec: RunSpec(scenario: scenario.reference, payload: .generated(scale: scale, seed: 6),
+                preload: .generated(overlap: 0.5, changed: 1), options: RunOptions(batchSize: .occurrences(100))),
+            strategies: StrategyRegistry.all)).run()
         for result in outcome.results { #expect(result.valid, "\(result.strategy): \(result.differences)") }
         let generator = TransitPayloadGenerator(scale: scale.factor, seed: 6)
         let change = outcome.expected.outcome
@@ -151,15 +156,17 @@ struct GeneratedRefreshTests {
         let scenario = ChatScenario()
         let scale = try #require(Scale(factor: 0.08))  // 4 channels
         let outcome = try Benchmark(configuration: BenchmarkConfiguration(
-            scenario: scenario, scale: scale, seed: 6, strategies: StrategyRegistry.all, options: RunOptions(batchSize: .occurrences(500)),
-            preload: .generated(overlap: 0.5, changed: 1))).run()
+            spec: RunSpec(scenario: scenario.reference, payload: .generated(scale: scale, seed: 6),
+                preload: .generated(overlap: 0.5, changed: 1), options: RunOptions(batchSize: .occurrences(500))),
+            strategies: StrategyRegistry.all)).run()
         for result in outcome.results { #expect(result.valid, "\(result.strategy): \(result.differences)") }
         // 2 of 4 channels (400 messages) were stored, all revised; the other 2 channels' messages are new.
         let change = outcome.expected.outcome
         #expect(change.updated >= 2 + 400)
         #expect(change.inserted >= 2 + 400)
         let plain = try Benchmark(configuration: BenchmarkConfiguration(
-            scenario: scenario, scale: scale, seed: 6, strategies: [CeilingStrategy.self])).run()
+            spec: RunSpec(scenario: scenario.reference, payload: .generated(scale: scale, seed: 6)),
+            strategies: [CeilingStrategy.self])).run()
         #expect(plain.results.first?.digest == outcome.results.first { $0.strategy == "ceiling" }?.digest)
     }
 }

@@ -8,7 +8,9 @@ struct SeedCopyTests {
     static func configuration(
         _ scenario: any Scenario = ChatScenario(), strategies: [any MeasuredMethod.Type], seed: UInt64 = 1
     ) throws -> BenchmarkConfiguration {
-        BenchmarkConfiguration(scenario: scenario, scale: try #require(Scale(parsing: "0.05x")), seed: seed, strategies: strategies)
+        BenchmarkConfiguration(
+            spec: RunSpec(scenario: scenario.reference, payload: .generated(scale: try #require(Scale(parsing: "0.05x")), seed: seed)),
+            strategies: strategies)
     }
 
     /// A seed store built by the builder, as `bench seed-db` would, from the generator at 0.05x.
@@ -50,17 +52,19 @@ struct SeedCopyTests {
         let kept = directory.path("kept")
         try FileManager.default.createDirectory(atPath: kept, withIntermediateDirectories: true)
         var configuration = try Self.configuration(strategies: [SeedCopyStrategy.self])
-        configuration.seedStorePath = seedPath
+        configuration.spec.seedStorePath = seedPath
         configuration.databasePath = kept + "/store.sqlite"
         var specs: [ImportRunSpec] = []
         let outcome = try Benchmark(configuration: configuration, executor: { run, progress in
             specs.append(ImportRunSpec(run))
-            return try ImportRunSpec(run).makeRun().execute(progress: progress)
+            let rebuilt = try ImportRunSpec(run).makeRun()
+            #expect(rebuilt.spec == run.spec && rebuilt.strategy.name == run.strategy.name && rebuilt.databasePath == run.databasePath)
+            return try rebuilt.execute(progress: progress)
         }).run()
         for result in outcome.results { #expect(result.valid, "\(result.strategy): \(result.differences)") }
         #expect(outcome.seedStore?.path == seedPath && outcome.seedStore?.buildTimes == nil)
-        #expect(specs.first { $0.strategy == SeedCopyStrategy.name }?.seedStorePath == seedPath)
-        #expect(specs.first { $0.strategy == CeilingStrategy.name }?.seedStorePath == nil)
+        #expect(specs.first { $0.strategy == SeedCopyStrategy.name }?.run.seedStorePath == seedPath)
+        #expect(specs.first { $0.strategy == CeilingStrategy.name }?.run.seedStorePath == nil)
         let files = try FileManager.default.contentsOfDirectory(atPath: kept).sorted()
         #expect(files == ["store-ceiling.sqlite", "store-seed-copy.sqlite"])
         // The seed itself is left as it was.
@@ -74,7 +78,7 @@ struct SeedCopyTests {
         let seedPath = directory.path("seed.sqlite")
         _ = try Self.seedStore(seed: 2, at: seedPath, in: directory)
         var configuration = try Self.configuration(strategies: [PrewarmStrategy.self, SeedCopyStrategy.self], seed: 1)
-        configuration.seedStorePath = seedPath
+        configuration.spec.seedStorePath = seedPath
         var started: [String] = []
         let error = #expect(throws: ImportError.self) {
             try Benchmark(configuration: configuration).run { event in
@@ -95,7 +99,7 @@ struct SeedCopyTests {
         let seedPath = directory.path("seed.sqlite")
         _ = try Self.seedStore(ProductsScenario(), seed: 1, at: seedPath, in: directory)
         var configuration = try Self.configuration(QuakesScenario(), strategies: [SeedCopyStrategy.self])
-        configuration.seedStorePath = seedPath
+        configuration.spec.seedStorePath = seedPath
         let error = #expect(throws: ImportError.self) { try Benchmark(configuration: configuration).run() }
         #expect(error?.description.contains("scenario: built for products, the run imports quakes") == true)
     }
@@ -103,7 +107,7 @@ struct SeedCopyTests {
     @Test("seed-copy with a preload is refused: adopting replaces the store")
     func refusesPreload() throws {
         var configuration = try Self.configuration(QuakesScenario(), strategies: [SeedCopyStrategy.self])
-        configuration.preload = .generated(overlap: 0.5, changed: 0.5)
+        configuration.spec.preload = .generated(overlap: 0.5, changed: 0.5)
         let error = #expect(throws: RunRequestError.self) { try Benchmark(configuration: configuration).run() }
         #expect(error == .seedStoreWithPreload(methods: "seed-copy"))
         #expect(error?.description.contains("--preload") == true)
@@ -134,8 +138,8 @@ struct SeedCopyTests {
         #expect(try scenario.schema.digest(of: Connection(path: mainOnly)).value != built.metadata.digest)
 
         var configuration = try Self.configuration(strategies: [SeedCopyStrategy.self])
-        configuration.seedStorePath = seedPath
-        configuration.options.store = StoreSettings(journal: journal)
+        configuration.spec.seedStorePath = seedPath
+        configuration.spec.options.store = StoreSettings(journal: journal)
         let kept = directory.path("kept")
         try FileManager.default.createDirectory(atPath: kept, withIntermediateDirectories: true)
         configuration.databasePath = kept + "/store.sqlite"
@@ -156,7 +160,7 @@ struct SeedCopyTests {
         let path = directory.path("plain.sqlite")
         try Connection(path: path).execute("CREATE TABLE t (x)")
         var configuration = try Self.configuration(strategies: [SeedCopyStrategy.self])
-        configuration.seedStorePath = path
+        configuration.spec.seedStorePath = path
         let error = #expect(throws: ImportError.self) { try Benchmark(configuration: configuration).run() }
         #expect(error?.description.contains("bench seed-db") == true)
     }

@@ -211,8 +211,9 @@ struct RefreshTests {
         for path in [preload, payload] { try Data().write(to: URL(fileURLWithPath: path)) }
         let scenario = PathSwitchingScenario(units: [preload: FixtureScenario.forumUnits, payload: Self.refresh])
         let outcome = try Benchmark(configuration: BenchmarkConfiguration(
-            scenario: scenario, payloadPath: payload, strategies: [try #require(StrategyRegistry.strategy(named: strategy))],
-            options: RunOptions(batchSize: .occurrences(3)), preload: .file(preload))).run()
+            spec: RunSpec(scenario: scenario.reference, payload: .file(payload),
+                preload: .file(preload), options: RunOptions(batchSize: .occurrences(3))),
+            strategies: [try #require(StrategyRegistry.strategy(named: strategy))]), scenario: scenario).run()
         for result in outcome.results {
             #expect(result.valid, "\(result.strategy): \(result.differences)")
             #expect(result.records == 4)
@@ -237,7 +238,8 @@ struct RefreshTests {
         let selfContained = [RecordUnit(occurrences: Array(Self.refresh[0].occurrences.prefix(2)), path: "posts[0]", byteOffset: 0)]
         let scenario = PathSwitchingScenario(units: [preload: FixtureScenario.forumUnits, payload: selfContained])
         let outcome = try Benchmark(configuration: BenchmarkConfiguration(
-            scenario: scenario, payloadPath: payload, strategies: [UpsertStrategy.self], preload: .file(preload))).run()
+            spec: RunSpec(scenario: scenario.reference, payload: .file(payload), preload: .file(preload)),
+            strategies: [UpsertStrategy.self]), scenario: scenario).run()
         let ceiling = try #require(outcome.results.first { $0.strategy == "ceiling" })
         #expect(ceiling.valid)
         #expect(ceiling.preload == nil)

@@ -138,10 +138,12 @@ struct TransitScenarioTests {
     func refreshMeasuresPlainFeed() throws {
         let scale = try #require(Scale(factor: 0.02))
         let plain = try Benchmark(configuration: BenchmarkConfiguration(
-            scenario: scenario, scale: scale, seed: 3, strategies: [CeilingStrategy.self])).run()
+            spec: RunSpec(scenario: scenario.reference, payload: .generated(scale: scale, seed: 3)),
+            strategies: [CeilingStrategy.self])).run()
         let refreshed = try Benchmark(configuration: BenchmarkConfiguration(
-            scenario: scenario, scale: scale, seed: 3, strategies: [CeilingStrategy.self],
-            preload: .generated(overlap: 1, changed: 0.5))).run()
+            spec: RunSpec(scenario: scenario.reference, payload: .generated(scale: scale, seed: 3),
+                preload: .generated(overlap: 1, changed: 0.5)),
+            strategies: [CeilingStrategy.self])).run()
         #expect(plain.results.first?.digest == refreshed.results.first?.digest)
     }
 
@@ -218,7 +220,8 @@ struct TransitScenarioTests {
         ])
         #expect(read.units.map(\.path).suffix(2) == ["stop_times.txt line 2", "stop_times.txt line 6"])
         let outcome = try Benchmark(configuration: BenchmarkConfiguration(
-            scenario: scenario, payloadPath: feed, strategies: StrategyRegistry.all)).run()
+            spec: RunSpec(scenario: scenario.reference, payload: .file(feed)),
+            strategies: StrategyRegistry.all)).run()
         #expect(outcome.expected.uniqueObjects == 5)
         for result in outcome.results { #expect(result.valid, "\(result.strategy): \(result.differences)") }
     }
@@ -283,8 +286,11 @@ struct TransitScenarioTests {
 
     private func checkStrategiesAgree(payloadPath: String?, stopTimes: Int) throws {
         let configuration = BenchmarkConfiguration(
-            scenario: scenario, scale: try #require(Scale(factor: 0.05)), seed: 1, payloadPath: payloadPath,
-            strategies: StrategyRegistry.all, options: RunOptions(batchSize: .occurrences(500)))
+            spec: RunSpec(
+                scenario: scenario.reference,
+                payload: try payloadPath.map(PayloadSource.file) ?? .generated(scale: #require(Scale(factor: 0.05)), seed: 1),
+                options: RunOptions(batchSize: .occurrences(500))),
+            strategies: StrategyRegistry.all)
         let outcome = try Benchmark(configuration: configuration).run()
         let expected = outcome.expected
         #expect(expected.keyOnlyReferences == 2 * stopTimes)
@@ -312,7 +318,8 @@ struct TransitSkippedRecordsTests {
         try Data("trip_id,stop_id,stop_sequence,arrival_time,departure_time\nT1,S1,1,08:00:00,08:00:00\nT1,S9,2,08:05:00,08:05:00\nT1,S2,3,08:09:00,08:09:00\n".utf8)
             .write(to: URL(fileURLWithPath: feed + "/stop_times.txt"))
         let outcome = try Benchmark(configuration: BenchmarkConfiguration(
-            scenario: TransitScenario(), payloadPath: feed, strategies: StrategyRegistry.all)).run()
+            spec: RunSpec(scenario: TransitScenario().reference, payload: .file(feed)),
+            strategies: StrategyRegistry.all)).run()
         #expect(outcome.skippedRecords.values.reduce(0, +) == 1)
         #expect(outcome.skippedRecords.keys.contains { $0.contains("stop_id") })
         #expect(outcome.expected.occurrences == 2 + 1 + 2)

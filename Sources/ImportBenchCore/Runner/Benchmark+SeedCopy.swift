@@ -10,7 +10,7 @@ extension Benchmark {
             guard let seedStore else {
                 throw RunRequestError.noSeedStore(method: run.strategy.name, why: "it is built from the payload, which cannot be imported")
             }
-            run.seedStorePath = seedStore.path
+            run.spec.seedStorePath = seedStore.path
         }
         return try executor(run, progress)
     }
@@ -18,28 +18,32 @@ extension Benchmark {
     /// The seed store a planned method adopts: the given one, checked against the payload first so
     /// a mismatch stops the benchmark before any run, or one built now, untimed, in the work
     /// directory from the same payload. Nil when no planned method needs one.
-    func prepareSeedStore(payloadPath: String, in workDirectory: URL, _ observe: (BenchmarkEvent) -> Void) throws -> SeedStoreReport? {
+    func prepareSeedStore(of scenario: any Scenario, payloadPath: String, in workDirectory: URL, _ observe: (BenchmarkEvent) -> Void) throws -> SeedStoreReport? {
         // `checkRequest` has refused a preload with them.
         guard configuration.plannedStrategies.contains(where: { $0.needs.contains(.seedStore) }) else { return nil }
-        let recorded = configuration.payloadPath != nil
-        let scale = recorded ? nil : configuration.scale
-        let seed = recorded ? nil : configuration.seed
-        guard let given = configuration.seedStorePath else {
+        let spec = configuration.spec
+        let generator = spec.payload.generator
+        guard let given = spec.seedStorePath else {
             let path = workDirectory.appendingPathComponent("seed.sqlite").path
             observe(.buildingSeedStore(path: path))
             return try SeedStoreBuilder(
-                scenario: configuration.scenario, payloadPath: payloadPath, scale: scale, seed: seed, onError: configuration.options.onError
+                scenario: scenario, payloadPath: payloadPath, scale: generator?.scale, seed: generator?.seed, onError: spec.options.onError
             ).build(at: path)
         }
         let metadata = try SeedStoreMetadata.read(at: given)
         let differences = metadata.differences(
-            scenario: configuration.scenario.name, scale: scale?.description, seed: seed, payloadFingerprint: PayloadFingerprint.of(payloadPath))
+            scenario: scenario.name, scale: generator?.scale.description, seed: generator?.seed,
+            payloadFingerprint: PayloadFingerprint.of(payloadPath))
         guard differences.isEmpty else {
-            let source = configuration.payloadPath.map { "--payload \($0)" } ?? "--scale \(configuration.scale) --seed \(configuration.seed)"
+            let source: String
+            switch spec.payload {
+            case .file(let path): source = "--payload \(path)"
+            case .generated(let scale, let seed): source = "--scale \(scale) --seed \(seed)"
+            }
             throw ImportError.seedStore(
                 path: given,
                 problem: "was built from \(metadata.describedSource), not from this run's payload (\(differences.joined(separator: "; "))). "
-                    + "Build a matching one with: bench seed-db --scenario \(configuration.scenario.name) \(source) --out \(given)")
+                    + "Build a matching one with: bench seed-db --scenario \(scenario.name) \(source) --out \(given)")
         }
         return SeedStoreReport(path: given, metadata: metadata, bytes: DatabaseFile.size(given), buildTimes: nil)
     }

@@ -1,42 +1,25 @@
 import Foundation
 import ImportBenchStore
 
-/// What to run: one scenario at one scale, through several strategies, several times.
+/// What to run: one run spec, through several strategies, several times.
 public struct BenchmarkConfiguration {
-    public var scenario: any Scenario
-    public var scale: Scale
-    public var seed: UInt64
-    /// A recorded payload to run instead of the generator's.
-    public var payloadPath: String?
-    /// What fills the store before each measured run (untimed, uncounted): the measured run is a refresh.
-    public var preload: PreloadSpec?
+    /// How every run imports; each run receives it with its payload and preload written as files.
+    public var spec: RunSpec
     /// The ceiling is added when missing: every time is also given as a multiple of it.
     public var strategies: [any MeasuredMethod.Type]
-    /// How every run imports: batch size, prewarm chunk, checkpoints, error policy, store settings,
-    /// reader probe. Each run receives this value as it is.
-    public var options: RunOptions
     public var repetitions: Int
     /// Unmeasured rounds of every strategy first, so caches, the allocator and the file system are warm.
-    public var warmup: Int = 0
+    public var warmup: Int
     /// Keep each run's database: the strategy's name is inserted before the extension.
     public var databasePath: String?
-    /// The seed store seed-copy adopts; nil builds one from the payload, untimed (Benchmark+SeedCopy.swift).
-    public var seedStorePath: String?
 
     public init(
-        scenario: any Scenario, scale: Scale = .base, seed: UInt64 = 1, payloadPath: String? = nil,
-        strategies: [any MeasuredMethod.Type], options: RunOptions = RunOptions(), repetitions: Int = 1,
-        databasePath: String? = nil, preload: PreloadSpec? = nil, warmup: Int = 0
+        spec: RunSpec, strategies: [any MeasuredMethod.Type], repetitions: Int = 1, warmup: Int = 0, databasePath: String? = nil
     ) {
-        self.preload = preload
-        self.warmup = warmup
-        self.scenario = scenario
-        self.scale = scale
-        self.seed = seed
-        self.payloadPath = payloadPath
+        self.spec = spec
         self.strategies = strategies
-        self.options = options
         self.repetitions = repetitions
+        self.warmup = warmup
         self.databasePath = databasePath
     }
 
@@ -44,8 +27,8 @@ public struct BenchmarkConfiguration {
     /// command line asks before it starts anything, the benchmark again for library callers.
     public func checkRequest() throws(RunRequestError) {
         let adopting = plannedStrategies.filter { $0.needs.contains(.seedStore) }.map { $0.name }
-        if !adopting.isEmpty, preload != nil { throw .seedStoreWithPreload(methods: adopting.joined(separator: ", ")) }
-        if case .generated = preload, payloadPath != nil { throw .generatedPreloadWithRecordedPayload }
+        if !adopting.isEmpty, spec.preload != nil { throw .seedStoreWithPreload(methods: adopting.joined(separator: ", ")) }
+        if case .generated = spec.preload, case .file = spec.payload { throw .generatedPreloadWithRecordedPayload }
     }
 
     /// The strategies to run, the reference included, in registry order.
@@ -92,12 +75,15 @@ public typealias ImportExecutor = (ImportRun, _ progress: @escaping (Int) -> Voi
 /// in every repetition, interleaved (A B C A B C) so drift hits all strategies alike.
 public final class Benchmark {
     public let configuration: BenchmarkConfiguration
+    /// A scenario no `ScenarioReference` names (one built in memory, as tests do); nil resolves the spec's at each run.
+    let givenScenario: (any Scenario)?
     let executor: ImportExecutor
     /// The seed store of the current `run()`, for its seed-copy runs.
     var seedStore: SeedStoreReport?
 
-    public init(configuration: BenchmarkConfiguration, executor: ImportExecutor? = nil) {
+    public init(configuration: BenchmarkConfiguration, scenario: (any Scenario)? = nil, executor: ImportExecutor? = nil) {
         self.configuration = configuration
+        givenScenario = scenario
         self.executor = executor ?? { run, progress in try run.execute(progress: progress) }
     }
 
@@ -109,17 +95,19 @@ public final class Benchmark {
         try FileManager.default.createDirectory(at: workDirectory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: workDirectory) }
 
-        let scenario = configuration.scenario
+        let spec = configuration.spec
+        let scenario = try givenScenario ?? spec.scenario.resolve()
         let payloadPath: String
-        if let recorded = configuration.payloadPath {
+        switch spec.payload {
+        case .file(let recorded):
             guard FileManager.default.fileExists(atPath: recorded) else {
                 throw PayloadError(file: recorded, byteOffset: nil, path: nil, expected: "a readable payload file", found: "no such file")
             }
             payloadPath = recorded
-        } else {
-            payloadPath = scenario.generatedPayloadPath(in: workDirectory, scale: configuration.scale, seed: configuration.seed)
+        case .generated(let scale, let seed):
+            payloadPath = scenario.generatedPayloadPath(in: workDirectory, scale: scale, seed: seed)
             observe(.generatingPayload(path: payloadPath))
-            try scenario.generate(scale: configuration.scale.factor, seed: configuration.seed, to: payloadPath)
+            try scenario.generate(scale: scale.factor, seed: seed, to: payloadPath)
         }
 
         try Self.stopIfInterrupted()
@@ -128,21 +116,21 @@ public final class Benchmark {
         var expected: ExpectedContent
         var expectedWithoutPreload: ExpectedContent?
         var referenceSkipped: String?
-        let preloadPath = try resolvePreload(payloadPath: payloadPath, in: workDirectory)
+        let preloadPath = try resolvePreload(of: scenario, in: workDirectory)
         // Every run reads the payload through the same reader, so what it skips is the same for all.
-        let payloadReader = try scenario.openReader(path: payloadPath, onError: configuration.options.onError)
+        let payloadReader = try scenario.openReader(path: payloadPath, onError: spec.options.onError)
         do {
         if let preloadPath {
             guard FileManager.default.fileExists(atPath: preloadPath) else {
                 throw PayloadError(file: preloadPath, byteOffset: nil, path: nil, expected: "a readable preload payload", found: "no such file")
             }
             expected = try ExpectedContent.build(
-                schema: scenario.schema, preload: scenario.openReader(path: preloadPath, onError: configuration.options.onError),
+                schema: scenario.schema, preload: scenario.openReader(path: preloadPath, onError: spec.options.onError),
                 reader: payloadReader, scratchPath: scratchPath)
             // A refresh may name objects only the preload holds; plain inserts into an empty store cannot.
             do {
                 expectedWithoutPreload = try ExpectedContent.build(
-                    schema: scenario.schema, reader: scenario.openReader(path: payloadPath, onError: configuration.options.onError), scratchPath: scratchPath)
+                    schema: scenario.schema, reader: scenario.openReader(path: payloadPath, onError: spec.options.onError), scratchPath: scratchPath)
             } catch let error as ImportError {
                 referenceSkipped = "the payload alone cannot be loaded into an empty store (\(error))"
             }
@@ -151,11 +139,11 @@ public final class Benchmark {
             expectedWithoutPreload = expected
         }
         } catch let error where error is PayloadError || error is ImportError {
-            throw try importBadPayload(error, payloadPath: payloadPath, preloadPath: preloadPath, in: workDirectory, observe)
+            throw try importBadPayload(error, scenario: scenario, payloadPath: payloadPath, preloadPath: preloadPath, in: workDirectory, observe)
         }
         let skippedRecords = payloadReader.skippedRecords
         let skippedErrors = payloadReader.skippedErrors
-        seedStore = try prepareSeedStore(payloadPath: payloadPath, in: workDirectory, observe)
+        seedStore = try prepareSeedStore(of: scenario, payloadPath: payloadPath, in: workDirectory, observe)
 
         let strategies = configuration.plannedStrategies.filter {
             referenceSkipped == nil || $0.role != .reference
@@ -168,7 +156,8 @@ public final class Benchmark {
                 try Self.stopIfInterrupted()
                 // A warm-up store is scratch: nothing to resume.
                 let run = makeRun(
-                    of: strategy, payloadPath: payloadPath, preloadPath: preloadPath, databasePath: databasePath, checkpoint: false)
+                    of: strategy, scenario: scenario, payloadPath: payloadPath, preloadPath: preloadPath, databasePath: databasePath,
+                    checkpoint: false)
                 _ = try execute(run, { _ in })
                 DatabaseFile.remove(databasePath)
             }
@@ -183,8 +172,8 @@ public final class Benchmark {
                 let databasePath = self.databasePath(for: strategy.name, in: workDirectory)
                 let isReference = strategy.role == .reference
                 let run = makeRun(
-                    of: strategy, payloadPath: payloadPath, preloadPath: preloadPath, databasePath: databasePath,
-                    checkpoint: configuration.options.checkpoint)
+                    of: strategy, scenario: scenario, payloadPath: payloadPath, preloadPath: preloadPath, databasePath: databasePath,
+                    checkpoint: spec.options.checkpoint)
                 let target = isReference ? (expectedWithoutPreload ?? expected) : expected
                 let measurement = try withoutActuallyEscaping(observe) { observe in
                     try execute(run) { occurrences in
@@ -195,18 +184,18 @@ public final class Benchmark {
                 if strategy.role == .reference, differences.isEmpty {
                     observe(.replayingCReference(repetition: repetition))
                     cReferenceSeconds[repetition] = try CReference.replay(
-                        store: databasePath, digest: measurement.digest, schema: scenario.schema, settings: configuration.options.store,
+                        store: databasePath, digest: measurement.digest, schema: scenario.schema, settings: spec.options.store,
                         scratchPath: workDirectory.appendingPathComponent("c-reference.sqlite").path
                     ).seconds
                 }
                 if configuration.databasePath == nil { DatabaseFile.remove(databasePath) }
                 var result = RunResult(
-                    scenario: scenario.name, strategy: strategy.name, scale: configuration.payloadPath == nil ? configuration.scale.description : "recorded",
-                    seed: configuration.seed, batchSize: configuration.options.batchSize, repetition: repetition,
+                    scenario: scenario.name, strategy: strategy.name, scale: spec.payload.generator?.scale.description ?? "recorded",
+                    seed: spec.payload.generator?.seed ?? 1, batchSize: spec.options.batchSize, repetition: repetition,
                     measurement: measurement, uniqueRecords: target.uniqueObjects, outcome: target.outcome,
-                    preload: isReference ? nil : configuration.preload?.description, digest: measurement.digest.value,
+                    preload: isReference ? nil : spec.preload?.description, digest: measurement.digest.value,
                     valid: differences.isEmpty && measurement.digest == target.digest, differences: differences,
-                    sqliteVersion: Connection.sqliteVersion, benchVersion: BenchVersion.current, settings: configuration.options.store,
+                    sqliteVersion: Connection.sqliteVersion, benchVersion: BenchVersion.current, settings: spec.options.store,
                     payloadBytes: payloadBytes)
                 result.role = strategy.role
                 results.append(result)
@@ -222,13 +211,15 @@ public final class Benchmark {
 
     /// The run of `strategy` in this benchmark: every setting comes from the configuration here, and
     /// nowhere else. The reference is plain inserts into an empty store, refresh or not.
+    /// `scenario` is the spec's, resolved once per `run()`; a seed store is given in `execute`, to the runs that adopt one.
     private func makeRun(
-        of strategy: any MeasuredMethod.Type, payloadPath: String, preloadPath: String?, databasePath: String, checkpoint: Bool
+        of strategy: any MeasuredMethod.Type, scenario: any Scenario, payloadPath: String, preloadPath: String?, databasePath: String,
+        checkpoint: Bool
     ) -> ImportRun {
-        var options = configuration.options
+        var options = configuration.spec.options
         options.checkpoint = checkpoint
         return ImportRun(
-            scenario: configuration.scenario, payloadPath: payloadPath, strategy: strategy, databasePath: databasePath,
+            scenario: scenario, payloadPath: payloadPath, strategy: strategy, databasePath: databasePath,
             preloadPath: strategy.role == .reference ? nil : preloadPath, options: options)
     }
 
@@ -239,7 +230,7 @@ public final class Benchmark {
     /// The payload cannot be imported whole. Each strategy still runs once, so the user sees where it
     /// stops and what it leaves; every store is checked to hold exactly its committed batches.
     private func importBadPayload(
-        _ cause: any Error, payloadPath: String, preloadPath: String?, in workDirectory: URL, _ observe: (BenchmarkEvent) -> Void
+        _ cause: any Error, scenario: any Scenario, payloadPath: String, preloadPath: String?, in workDirectory: URL, _ observe: (BenchmarkEvent) -> Void
     ) throws -> BadPayloadError {
         var lines: [String] = []
         let strategies = configuration.plannedStrategies
@@ -249,8 +240,8 @@ public final class Benchmark {
             let databasePath = self.databasePath(for: strategy.name, in: workDirectory)
             defer { if configuration.databasePath == nil { DatabaseFile.remove(databasePath) } }
             let run = makeRun(
-                of: strategy, payloadPath: payloadPath, preloadPath: preloadPath, databasePath: databasePath,
-                checkpoint: configuration.options.checkpoint)
+                of: strategy, scenario: scenario, payloadPath: payloadPath, preloadPath: preloadPath, databasePath: databasePath,
+                checkpoint: configuration.spec.options.checkpoint)
             let failure: (pass: Int, occurrences: Int, message: String)
             do {
                 _ = try execute(run, { _ in })
@@ -266,7 +257,7 @@ public final class Benchmark {
             let scratch = workDirectory.appendingPathComponent("committed-\(strategy.name).sqlite").path
             let expected = try run.committedDigest(pass: failure.pass, committedOccurrences: failure.occurrences, scratchPath: scratch)
             let store = try Connection(path: databasePath)
-            let differences = try configuration.scenario.schema.digest(of: store).differences(from: expected)
+            let differences = try scenario.schema.digest(of: store).differences(from: expected)
             let check = differences.isEmpty
                 ? "Checked: the store holds exactly its committed batches."
                 : "the store does NOT match its committed batches: \(differences.joined(separator: "; "))"
@@ -277,16 +268,18 @@ public final class Benchmark {
     }
 
     /// The preload's file: the given one, or one generated to overlap the measured payload.
-    private func resolvePreload(payloadPath: String, in workDirectory: URL) throws -> String? {
-        switch configuration.preload {
+    private func resolvePreload(of scenario: any Scenario, in workDirectory: URL) throws -> String? {
+        switch configuration.spec.preload {
         case nil:
             return nil
         case .file(let path):
             return path
         case .generated(let overlap, let changed):
-            let path = workDirectory.appendingPathComponent("preload-\(configuration.scenario.name)").path
-            try configuration.scenario.generatePreload(
-                scale: configuration.scale.factor, seed: configuration.seed, overlap: overlap, changed: changed, to: path)
+            // `checkRequest` has refused a generated preload over a recorded payload.
+            guard let generator = configuration.spec.payload.generator else { throw RunRequestError.generatedPreloadWithRecordedPayload }
+            let path = workDirectory.appendingPathComponent("preload-\(scenario.name)").path
+            try scenario.generatePreload(
+                scale: generator.scale.factor, seed: generator.seed, overlap: overlap, changed: changed, to: path)
             return path
         }
     }

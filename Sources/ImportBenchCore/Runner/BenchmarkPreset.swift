@@ -13,14 +13,15 @@ public enum BenchmarkPreset: String, CaseIterable, Sendable {
         switch self {
         case .ci:
             let small = { (factor: Double) in Scale(factor: factor) ?? .base }
-            return [
-                BenchmarkConfiguration(scenario: ChatScenario(), scale: small(0.05), strategies: StrategyRegistry.all, options: RunOptions(batchSize: .occurrences(500))),
-                BenchmarkConfiguration(
-                    scenario: QuakesScenario(), scale: small(0.1), strategies: StrategyRegistry.all,
+            let runs = [
+                RunSpec(scenario: ChatScenario().reference, payload: .generated(scale: small(0.05), seed: 1), options: RunOptions(batchSize: .occurrences(500))),
+                RunSpec(
+                    scenario: QuakesScenario().reference, payload: .generated(scale: small(0.1), seed: 1),
                     preload: .generated(overlap: 0.9, changed: 0.2)),
-                BenchmarkConfiguration(scenario: ProductsScenario(), scale: small(0.1), strategies: StrategyRegistry.all, options: RunOptions(batchSize: .occurrences(250))),
-                BenchmarkConfiguration(scenario: TransitScenario(), scale: small(0.05), strategies: StrategyRegistry.all),
+                RunSpec(scenario: ProductsScenario().reference, payload: .generated(scale: small(0.1), seed: 1), options: RunOptions(batchSize: .occurrences(250))),
+                RunSpec(scenario: TransitScenario().reference, payload: .generated(scale: small(0.05), seed: 1)),
             ]
+            return runs.map { BenchmarkConfiguration(spec: $0, strategies: StrategyRegistry.all) }
         }
     }
 }

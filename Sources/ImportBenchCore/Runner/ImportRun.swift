@@ -3,30 +3,55 @@ import ImportBenchStore
 
 /// One strategy importing one payload into a fresh database file, measured.
 public struct ImportRun {
+    /// The run's settings, its payload and preload already files: the inits refuse anything else.
+    public internal(set) var spec: RunSpec
+    /// `spec.scenario`, resolved.
     public let scenario: any Scenario
-    public let payloadPath: String
     public let strategy: any MeasuredMethod.Type
     public let databasePath: String
-    /// An earlier payload imported first, untimed and uncounted, so the measured import is a refresh.
-    public let preloadPath: String?
-    /// Batching, checkpointing, the error policy, the store's settings and the reader probe.
-    public let options: RunOptions
     /// Asked before each batch is written and before it is committed; true rolls it back and stops.
     public var stopRequested: () -> Bool = { ImportInterruption.isRequested }
-    /// The store a seed-copy run adopts instead of importing (see ImportRun+SeedCopy.swift).
-    public var seedStorePath: String?
 
-    public init(
-        scenario: any Scenario, payloadPath: String, strategy: any MeasuredMethod.Type, databasePath: String,
-        preloadPath: String? = nil, options: RunOptions
-    ) {
+    /// A run of `spec`, as a child process rebuilds it; `scenario` is `spec.scenario` resolved.
+    public init(spec: RunSpec, scenario: any Scenario, strategy: any MeasuredMethod.Type, databasePath: String) throws(RunRequestError) {
+        switch (spec.payload, spec.preload) {
+        case (.file, nil), (.file, .file?): break
+        default: throw .payloadNotWritten(spec)
+        }
+        self.spec = spec
         self.scenario = scenario
-        self.payloadPath = payloadPath
         self.strategy = strategy
         self.databasePath = databasePath
-        self.preloadPath = preloadPath
-        self.options = options
     }
+
+    /// A run of files already written; its spec names `scenario` by its reference.
+    public init(
+        scenario: any Scenario, payloadPath: String, strategy: any MeasuredMethod.Type, databasePath: String,
+        preloadPath: String? = nil, seedStorePath: String? = nil, options: RunOptions
+    ) {
+        spec = RunSpec(
+            scenario: scenario.reference, payload: .file(payloadPath), preload: preloadPath.map(PreloadSpec.file),
+            seedStorePath: seedStorePath, options: options)
+        self.scenario = scenario
+        self.strategy = strategy
+        self.databasePath = databasePath
+    }
+
+    public var payloadPath: String {
+        guard case .file(let path) = spec.payload else { preconditionFailure("an ImportRun's payload is a file: its inits refuse others") }
+        return path
+    }
+
+    /// An earlier payload imported first, untimed and uncounted, so the measured import is a refresh.
+    public var preloadPath: String? {
+        guard case .file(let path)? = spec.preload else { return nil }
+        return path
+    }
+
+    public var options: RunOptions { spec.options }
+
+    /// The store a seed-copy run adopts instead of importing (see ImportRun+SeedCopy.swift).
+    public var seedStorePath: String? { spec.seedStorePath }
 
     /// A run with its options spelled out one by one, for tests and library callers.
     public init(

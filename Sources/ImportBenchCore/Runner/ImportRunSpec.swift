@@ -1,32 +1,27 @@
-/// An `ImportRun` as data, so it can be handed to a child process and rebuilt there by name.
+/// An `ImportRun` as data, so it can be handed to a child process and rebuilt there: the run's
+/// spec, and the method and store file it leaves out.
 public struct ImportRunSpec: Codable, Sendable, Equatable {
-    public var scenario: String
-    public var payloadPath: String
+    public var run: RunSpec
     public var strategy: String
     public var databasePath: String
-    public var preloadPath: String?
-    public var seedStorePath: String?
-    public var options: RunOptions
 
     public init(_ run: ImportRun) {
-        scenario = run.scenario.name
-        payloadPath = run.payloadPath
+        self.run = run.spec
         strategy = run.strategy.name
         databasePath = run.databasePath
-        preloadPath = run.preloadPath
-        seedStorePath = run.seedStorePath
-        options = run.options
     }
 
-    /// The run this spec names; unknown names are a `RunRequestError.unknownSpec`.
+    /// The run this spec names; a scenario or strategy this build does not know is a `RunRequestError.unknownSpec`.
     public func makeRun() throws -> ImportRun {
-        guard let scenario = ScenarioRegistry.scenario(named: scenario), let strategy = StrategyRegistry.strategy(named: strategy) else {
+        let scenario: any Scenario
+        do {
+            scenario = try run.scenario.resolve()
+        } catch RunRequestError.unknownScenario {
             throw RunRequestError.unknownSpec("\(self)")
         }
-        var run = ImportRun(
-            scenario: scenario, payloadPath: payloadPath, strategy: strategy, databasePath: databasePath,
-            preloadPath: preloadPath, options: options)
-        run.seedStorePath = seedStorePath
-        return run
+        guard let strategy = StrategyRegistry.strategy(named: strategy) else {
+            throw RunRequestError.unknownSpec("\(self)")
+        }
+        return try ImportRun(spec: run, scenario: scenario, strategy: strategy, databasePath: databasePath)
     }
 }

@@ -1,7 +1,7 @@
 /// What fills the store before a refresh run: a recorded payload, or one generated to overlap the
 /// measured payload (`overlap=0.9,changed=0.2`: 90 % of its objects already stored, 20 % of those
-/// with other values).
-public enum PreloadSpec: Hashable, Sendable {
+/// with other values). Codable as a keyed enum, not as its text: a file named `overlap=...` must stay a file.
+public enum PreloadSpec: Codable, Hashable, Sendable {
     case file(String)
     case generated(overlap: Double, changed: Double)
 

@@ -29,17 +29,6 @@ public struct RunOptions: Codable, Sendable, Equatable {
 }
 
 /// As its text (`1000`, `all`), as the command line and the CSV write it.
-extension BatchSize: Codable {
-    public init(from decoder: any Decoder) throws {
-        let text = try decoder.singleValueContainer().decode(String.self)
-        guard let size = BatchSize(parsing: text) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not a batch size: \(text)"))
-        }
-        self = size
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(description)
-    }
+extension BatchSize: CodableAsText {
+    public static let textMeaning = "a batch size"
 }

@@ -9,6 +9,10 @@ public enum RunRequestError: Error, Equatable, CustomStringConvertible {
     case seedStoreWithPreload(methods: String)
     /// A method that adopts a seed store was given none.
     case noSeedStore(method: String, why: String)
+    /// A scenario name no built-in scenario has.
+    case unknownScenario(name: String, known: [String])
+    /// An `ImportRun` imports files: a generated payload or preload must be written first (the benchmark does).
+    case payloadNotWritten(RunSpec)
     /// A child process was handed a spec this build cannot rebuild (names it does not know).
     case unknownSpec(String)
     /// A store's path holds something `bench` did not create: it is left alone and nothing runs.
@@ -25,6 +29,10 @@ public enum RunRequestError: Error, Equatable, CustomStringConvertible {
                 + "refresh; run \(methods) without --preload"
         case .noSeedStore(let method, let why):
             return "\(method) has no seed store to adopt: \(why)"
+        case .unknownScenario(let name, let known):
+            return "unknown scenario '\(name)'; choose from \(known.joined(separator: ", "))"
+        case .payloadNotWritten(let spec):
+            return "cannot import \(spec.payload)\(spec.preload.map { " after \($0)" } ?? ""): an import reads files; generate them first"
         case .unknownSpec(let spec):
             return "cannot rebuild run \(spec): is the child the same build as bench?"
         case .notOurStore(let path, let found):

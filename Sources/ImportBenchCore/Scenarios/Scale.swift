@@ -28,3 +28,8 @@ public struct Scale: Hashable, Sendable, CustomStringConvertible {
         return rounded == factor && abs(factor) < 1e15 ? "\(Int(rounded))x" : "\(factor)x"
     }
 }
+
+/// As its text (`2x`), as the command line and the CSV write it.
+extension Scale: CodableAsText {
+    public static let textMeaning = "a scale"
+}

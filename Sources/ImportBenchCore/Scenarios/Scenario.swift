@@ -4,6 +4,8 @@ import Foundation
 public protocol Scenario: Sendable {
     /// The name used on the command line (`chat`).
     var name: String { get }
+    /// How a run names this scenario, so it can be described as data and rebuilt elsewhere.
+    var reference: ScenarioReference { get }
     /// One line for `bench list` and `--help`.
     var summary: String { get }
     var schema: Schema { get }
@@ -22,6 +24,9 @@ public protocol Scenario: Sendable {
 }
 
 extension Scenario {
+    /// The built-in scenarios are found by name; a scenario from elsewhere says where.
+    public var reference: ScenarioReference { .builtIn(name) }
+
     /// Where a generated payload goes in `directory`: named for what generated it, so a kept file says so.
     public func generatedPayloadPath(in directory: URL, scale: Scale, seed: UInt64) -> String {
         directory.appendingPathComponent("\(name)-\(scale)-seed\(seed)").path

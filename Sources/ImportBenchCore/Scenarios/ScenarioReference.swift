@@ -1,0 +1,26 @@
+/// A scenario named as data, so a run can be written down, handed to a child process and rebuilt.
+/// A new kind of scenario (a mapping file) is one more case and its branch in `resolve()`.
+public enum ScenarioReference: Codable, Sendable, Hashable {
+    /// One of `ScenarioRegistry`'s, by its command-line name.
+    case builtIn(String)
+
+    /// The scenario this names. Throws because a scenario kept in a file will have to be read.
+    public func resolve() throws -> any Scenario {
+        switch self {
+        case .builtIn(let name):
+            guard let scenario = ScenarioRegistry.scenario(named: name) else {
+                throw RunRequestError.unknownScenario(name: name, known: ScenarioRegistry.names)
+            }
+            return scenario
+        }
+    }
+}
+
+/// As the command line names it (`chat`), for messages that suggest a command.
+extension ScenarioReference: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .builtIn(let name): return name
+        }
+    }
+}
