@@ -33,6 +33,8 @@ struct DecodeCommand: ParsableCommand {
     @Option(help: "A record that cannot be read: fail stops with its location; skip counts it and goes on.")
     var onError: PayloadErrorPolicy = .fail
 
+    @OptionGroup(title: "Payload limits") var limitOptions: PayloadLimitOptions
+
     func validate() throws {
         do {
             _ = try scenario.resolve()
@@ -52,7 +54,7 @@ struct DecodeCommand: ParsableCommand {
         for _ in 0..<repetitions {
             do {
                 measurements.append(
-                    try DecodeMeasurement.measure(scenario: scenario, path: payload, batchSize: batchSize, onError: onError))
+                    try DecodeMeasurement.measure(scenario: scenario, path: payload, batchSize: batchSize, onError: onError, limits: limitOptions.limits))
             } catch {
                 throw CommandFailure.failed("cannot decode \(payload): \(error)")
             }

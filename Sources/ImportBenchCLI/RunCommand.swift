@@ -19,6 +19,8 @@ struct RunCommand: ParsableCommand {
 
     @OptionGroup var scenarioOptions: ScenarioOptions
 
+    @OptionGroup(title: "Payload limits") var limitOptions: PayloadLimitOptions
+
     @Option(
         name: .customLong("strategy"),
         parsing: .upToNextOption,
@@ -186,7 +188,8 @@ struct RunCommand: ParsableCommand {
             preload: preload, seedStorePath: seedDB,
             options: RunOptions(
                 prewarmChunkSize: prewarmChunk, checkpoint: checkpoint || resume, onError: onError,
-                store: StoreSettings(journal: journal, synchronous: synchronous), probeReadsHz: probeReads))
+                store: StoreSettings(journal: journal, synchronous: synchronous), probeReadsHz: probeReads,
+                limits: limitOptions.limits))
         return scenarioOptions.resolvedScales.flatMap { scale in
             batchSizes.map { batchSize in
                 var spec = base

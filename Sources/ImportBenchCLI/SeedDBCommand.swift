@@ -28,6 +28,8 @@ struct SeedDBCommand: ParsableCommand {
 
     @OptionGroup var scenarioOptions: ScenarioOptions
 
+    @OptionGroup(title: "Payload limits") var limitOptions: PayloadLimitOptions
+
     @Option(help: ArgumentHelp(
         "Build from this recorded payload (a file of the scenario's shape; a GTFS directory for transit) instead of generating one from --scale and --seed.",
         valueName: "path"))
@@ -87,7 +89,7 @@ struct SeedDBCommand: ParsableCommand {
         do {
             let builder = SeedStoreBuilder(
                 scenario: scenario, payloadPath: payloadPath, scale: payload == nil ? scale : nil,
-                seed: payload == nil ? scenarioOptions.seed : nil)
+                seed: payload == nil ? scenarioOptions.seed : nil, limits: limitOptions.limits)
             report = try builder.build(at: out)
         } catch is Interrupted {
             throw CommandFailure.interrupted("interrupted; nothing was written at \(out)")

@@ -258,5 +258,5 @@ struct PathSwitchingScenario: Scenario {
     let units: [String: [RecordUnit]]
 
     func generate(scale: Double, seed: UInt64, to path: String) throws {}
-    func openReader(path: String, onError: PayloadErrorPolicy) throws -> any RecordReader { ArrayRecordReader(units[path] ?? []) }
+    func openReader(path: String, reading: PayloadReading) throws -> any RecordReader { ArrayRecordReader(units[path] ?? []) }
 }

@@ -43,6 +43,13 @@ public final class PayloadHasher {
         text.withUTF8 { update(UnsafeRawBufferPointer($0)) }
     }
 
+    /// Mixes in another hasher's result: a feed read file by file hashes each on its own, then
+    /// folds them in file order.
+    public func absorb(_ other: PayloadHasher) {
+        var text = other.digest
+        text.withUTF8 { update(UnsafeRawBufferPointer($0)) }
+    }
+
     @inline(__always)
     private func mix(_ word: UInt64) {
         state = (state ^ (word &* 0x87C3_7B91_1142_53D5)).rotated(by: 31) &* 0x4CF5_AD43_2745_937F

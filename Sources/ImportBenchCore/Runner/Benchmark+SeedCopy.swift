@@ -27,7 +27,8 @@ extension Benchmark {
             let path = workDirectory.appendingPathComponent("seed.sqlite").path
             observe(.buildingSeedStore(path: path))
             return try SeedStoreBuilder(
-                scenario: scenario, payloadPath: payloadPath, scale: generator?.scale, seed: generator?.seed, onError: spec.options.onError
+                scenario: scenario, payloadPath: payloadPath, scale: generator?.scale, seed: generator?.seed, onError: spec.options.onError,
+                limits: spec.options.limits
             ).build(at: path)
         }
         let metadata = try SeedStoreMetadata.read(at: given)

@@ -118,19 +118,19 @@ public final class Benchmark {
         var referenceSkipped: String?
         let preloadPath = try resolvePreload(of: scenario, in: workDirectory)
         // Every run reads the payload through the same reader, so what it skips is the same for all.
-        let payloadReader = try scenario.openReader(path: payloadPath, onError: spec.options.onError)
+        let payloadReader = try scenario.openReader(path: payloadPath, reading: spec.options.reading)
         do {
         if let preloadPath {
             guard FileManager.default.fileExists(atPath: preloadPath) else {
                 throw PayloadError(file: preloadPath, byteOffset: nil, path: nil, expected: "a readable preload payload", found: "no such file")
             }
             expected = try ExpectedContent.build(
-                schema: scenario.schema, preload: scenario.openReader(path: preloadPath, onError: spec.options.onError),
+                schema: scenario.schema, preload: scenario.openReader(path: preloadPath, reading: spec.options.reading),
                 reader: payloadReader, scratchPath: scratchPath)
             // A refresh may name objects only the preload holds; plain inserts into an empty store cannot.
             do {
                 expectedWithoutPreload = try ExpectedContent.build(
-                    schema: scenario.schema, reader: scenario.openReader(path: payloadPath, onError: spec.options.onError), scratchPath: scratchPath)
+                    schema: scenario.schema, reader: scenario.openReader(path: payloadPath, reading: spec.options.reading), scratchPath: scratchPath)
             } catch let error as ImportError {
                 referenceSkipped = "the payload alone cannot be loaded into an empty store (\(error))"
             }

@@ -14,11 +14,11 @@ public struct DecodeMeasurement: Sendable {
 
     /// Reads `path` once, batching as an import at `batchSize` would, and times the whole read.
     public static func measure(
-        scenario: any Scenario, path: String, batchSize: BatchSize, onError: PayloadErrorPolicy
+        scenario: any Scenario, path: String, batchSize: BatchSize, onError: PayloadErrorPolicy, limits: PayloadLimits = .default
     ) throws -> DecodeMeasurement {
         var result = DecodeMeasurement(payloadBytes: PayloadSize.bytes(at: path))
         let start = MonotonicClock.now()
-        let reader = try scenario.openReader(path: path, onError: onError)
+        let reader = try scenario.openReader(path: path, reading: PayloadReading(onError: onError, limits: limits))
         let batcher = RecordBatcher(reader: reader, batchSize: batchSize, schema: scenario.schema)
         while let batch = try batcher.next() {
             result.batches += 1

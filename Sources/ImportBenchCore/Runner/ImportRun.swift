@@ -158,7 +158,7 @@ public struct ImportRun {
 
     /// The earlier payload a refresh starts from, inside the store's creating transaction.
     private func preload(_ path: String, into store: Connection) throws {
-        try CeilingStrategy.load(try scenario.openReader(path: path, onError: options.onError), schema: scenario.schema, into: store, batchSize: .all)
+        try CeilingStrategy.load(try scenario.openReader(path: path, reading: options.reading), schema: scenario.schema, into: store, batchSize: .all)
     }
 
     /// Counts and changes of the ledger's own statements, taken out of the strategy's.
@@ -263,7 +263,7 @@ public struct ImportRun {
             let batcher: RecordBatcher
             do {
                 batcher = RecordBatcher(
-                    reader: try scenario.openReader(path: payloadPath, onError: options.onError), batchSize: options.batchSize,
+                    reader: try scenario.openReader(path: payloadPath, reading: options.reading), batchSize: options.batchSize,
                     schema: scenario.schema, interner: interner)
             } catch {
                 throw fail(.reading, batch: nil, index: 0, error)
@@ -370,9 +370,9 @@ extension ImportRun {
     /// `pass` committed: worked out from the records, independently of the strategy, so a store that
     /// kept half a batch, or lost a committed one, is caught.
     public func committedDigest(pass: Int, committedOccurrences: Int, scratchPath: String) throws -> ContentDigest {
-        let preload = try preloadPath.map { try scenario.openReader(path: $0, onError: options.onError) }
+        let preload = try preloadPath.map { try scenario.openReader(path: $0, reading: options.reading) }
         func prefix() throws -> any RecordReader {
-            PrefixRecordReader(try scenario.openReader(path: payloadPath, onError: options.onError), occurrences: committedOccurrences)
+            PrefixRecordReader(try scenario.openReader(path: payloadPath, reading: options.reading), occurrences: committedOccurrences)
         }
         let loads: [(reader: any RecordReader, mode: ReferenceLoadMode)]
         if strategy.passes == 1 {
@@ -380,7 +380,7 @@ extension ImportRun {
         } else if pass == 0 {
             loads = [(try prefix(), .attributesOnly)]
         } else {
-            loads = [(try scenario.openReader(path: payloadPath, onError: options.onError), .attributesOnly), (try prefix(), .relationshipsOnly)]
+            loads = [(try scenario.openReader(path: payloadPath, reading: options.reading), .attributesOnly), (try prefix(), .relationshipsOnly)]
         }
         return try ExpectedContent.committedDigest(schema: scenario.schema, preload: preload, loads: loads, scratchPath: scratchPath)
     }

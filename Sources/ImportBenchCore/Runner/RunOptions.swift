@@ -14,11 +14,15 @@ public struct RunOptions: Codable, Sendable, Equatable {
     public var store: StoreSettings
     /// Queries a second of the scenario's screen query on a second connection while the import runs; nil: no reader.
     public var probeReadsHz: Int?
+    /// The longest CSV row, JSON element, string and number the payload's reader holds.
+    public var limits: PayloadLimits
 
     public init(
         batchSize: BatchSize = .default, prewarmChunkSize: Int = 500, checkpoint: Bool = false,
-        onError: PayloadErrorPolicy = .fail, store: StoreSettings = .default, probeReadsHz: Int? = nil
+        onError: PayloadErrorPolicy = .fail, store: StoreSettings = .default, probeReadsHz: Int? = nil,
+        limits: PayloadLimits = .default
     ) {
+        self.limits = limits
         self.batchSize = batchSize
         self.prewarmChunkSize = prewarmChunkSize
         self.checkpoint = checkpoint
@@ -26,6 +30,9 @@ public struct RunOptions: Codable, Sendable, Equatable {
         self.store = store
         self.probeReadsHz = probeReadsHz
     }
+
+    /// How every reader of the run reads the payload.
+    public var reading: PayloadReading { PayloadReading(onError: onError, limits: limits) }
 }
 
 /// As its text (`1000`, `all`), as the command line and the CSV write it.

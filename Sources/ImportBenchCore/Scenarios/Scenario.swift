@@ -15,9 +15,10 @@ public protocol Scenario: Sendable {
     /// Writes the payload for `scale` (1 = the scenario's base size) and `seed` to `path`, streaming:
     /// memory does not grow with scale. Same scale and seed, same bytes.
     func generate(scale: Double, seed: UInt64, to path: String) throws
-    /// Opens a streaming reader over a payload file of this scenario's shape; `onError` says whether a
-    /// record that cannot be read stops the import or is skipped and counted.
-    func openReader(path: String, onError: PayloadErrorPolicy) throws -> any RecordReader
+    /// Opens a streaming reader over a payload file of this scenario's shape; `reading` says whether a
+    /// record that cannot be read stops the import or is skipped and counted, how long a row,
+    /// element, string or number may be, and who hashes the bytes.
+    func openReader(path: String, reading: PayloadReading) throws -> any RecordReader
     /// Writes an earlier payload for a refresh of what `generate` writes: `overlap` (0...1) of its
     /// objects are in it, `changed` (0...1) of those with other values. Throws where unsupported.
     func generatePreload(scale: Double, seed: UInt64, overlap: Double, changed: Double, to path: String) throws
@@ -33,7 +34,12 @@ extension Scenario {
     }
 
     public func openReader(path: String) throws -> any RecordReader {
-        try openReader(path: path, onError: .fail)
+        try openReader(path: path, reading: PayloadReading())
+    }
+
+    /// With the default limits and no hasher.
+    public func openReader(path: String, onError: PayloadErrorPolicy) throws -> any RecordReader {
+        try openReader(path: path, reading: PayloadReading(onError: onError))
     }
 
     public func generatePreload(scale: Double, seed: UInt64, overlap: Double, changed: Double, to path: String) throws {

@@ -12,13 +12,18 @@ public struct SeedStoreBuilder {
     public var scale: Scale?
     public var seed: UInt64?
     public var onError: PayloadErrorPolicy
+    public var limits: PayloadLimits
     /// Asked between batches and phases; true stops the build and leaves nothing at the destination.
     public var stopRequested: () -> Bool = { ImportInterruption.isRequested }
 
     /// Occurrences decoded per step: the ceiling keeps the unique objects anyway, this bounds the rest.
     private static let batchSize = BatchSize.occurrences(10_000)
 
-    public init(scenario: any Scenario, payloadPath: String, scale: Scale? = nil, seed: UInt64? = nil, onError: PayloadErrorPolicy = .fail) {
+    public init(
+        scenario: any Scenario, payloadPath: String, scale: Scale? = nil, seed: UInt64? = nil, onError: PayloadErrorPolicy = .fail,
+        limits: PayloadLimits = .default
+    ) {
+        self.limits = limits
         self.scenario = scenario
         self.payloadPath = payloadPath
         self.scale = scale
@@ -68,7 +73,7 @@ public struct SeedStoreBuilder {
             try store.execute(SeedStoreMetadata.ddl)
             // Generation 0, as a preload: any later import into an adopted copy stamps a higher one.
             occurrences = try CeilingStrategy.load(
-                try scenario.openReader(path: payloadPath, onError: onError), schema: schema, into: store, batchSize: Self.batchSize
+                try scenario.openReader(path: payloadPath, reading: PayloadReading(onError: onError, limits: limits)), schema: schema, into: store, batchSize: Self.batchSize
             ) { if stopRequested() { throw Interrupted() } }
         }
         times.load = MonotonicClock.now() - phaseStart

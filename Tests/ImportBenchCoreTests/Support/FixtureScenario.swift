@@ -48,7 +48,7 @@ struct FixtureScenario: Scenario {
         try Data("fixture".utf8).write(to: URL(fileURLWithPath: path))
     }
 
-    func openReader(path: String, onError: PayloadErrorPolicy) throws -> any RecordReader { ArrayRecordReader(units) }
+    func openReader(path: String, reading: PayloadReading) throws -> any RecordReader { ArrayRecordReader(units) }
 
     // Entity indexes.
     static let author = 0, tag = 1, post = 2, comment = 3

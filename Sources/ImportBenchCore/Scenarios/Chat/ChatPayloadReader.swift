@@ -26,12 +26,13 @@ public final class ChatPayloadReader: RecordReader {
     /// Where a message's members are, reused from message to message (its users use `userSlots`).
     private let messageSlots = JSONMemberSlots(for: ChatPayloadReader.messageMembers)
 
-    public init(path: String, schema: Schema, onError: PayloadErrorPolicy = .fail, chunkSize: Int = 1 << 20) throws {
+    public init(path: String, schema: Schema, reading: PayloadReading = PayloadReading(), chunkSize: Int = 1 << 20) throws {
         self.path = path
         self.schema = schema
         entities = try EntityIndexes(schema: schema, file: path)
-        let elements = try JSONArrayElementReader(path: path, arrayPath: ["channels"], chunkSize: chunkSize)
-        records = JSONRecordStream(elements: elements, recordName: "channel", onError: onError)
+        let elements = try JSONArrayElementReader(
+            path: path, arrayPath: ["channels"], chunkSize: chunkSize, limits: reading.limits, hasher: reading.hasher)
+        records = JSONRecordStream(elements: elements, recordName: "channel", onError: reading.onError)
     }
 
     public func readUnit(into builder: RecordBuilder) throws -> Bool {

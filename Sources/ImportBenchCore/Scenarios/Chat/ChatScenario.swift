@@ -92,7 +92,7 @@ public struct ChatScenario: Scenario {
             .preload(overlap: overlap, changed: changed, base: Self.baseSize).write(to: path)
     }
 
-    public func openReader(path: String, onError: PayloadErrorPolicy) throws -> any RecordReader {
-        try ChatPayloadReader(path: path, schema: schema, onError: onError)
+    public func openReader(path: String, reading: PayloadReading) throws -> any RecordReader {
+        try ChatPayloadReader(path: path, schema: schema, reading: reading)
     }
 }

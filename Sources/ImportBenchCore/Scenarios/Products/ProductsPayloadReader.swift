@@ -9,15 +9,16 @@ public final class ProductsPayloadReader: RecordReader {
     private let entity: Int
     private let attributes: [Attribute]
 
-    public init(path: String, schema: Schema, onError: PayloadErrorPolicy = .fail, chunkSize: Int = 1 << 20) throws {
+    public init(path: String, schema: Schema, reading: PayloadReading = PayloadReading(), chunkSize: Int = 1 << 20) throws {
         self.path = path
         guard let entity = schema.index(of: ProductsScenario.product.name), schema.entities[entity] == ProductsScenario.product else {
             throw PayloadError(file: path, byteOffset: nil, path: nil, expected: "the products schema", found: "schema '\(schema.name)'")
         }
         self.entity = entity
         attributes = ProductsScenario.product.attributes
-        let elements = try JSONArrayElementReader(path: path, arrayPath: [], chunkSize: chunkSize)
-        records = JSONRecordStream(elements: elements, recordName: "product", onError: onError)
+        let elements = try JSONArrayElementReader(
+            path: path, arrayPath: [], chunkSize: chunkSize, limits: reading.limits, hasher: reading.hasher)
+        records = JSONRecordStream(elements: elements, recordName: "product", onError: reading.onError)
     }
 
     public func nextUnit() throws -> RecordUnit? {

@@ -37,7 +37,7 @@ public struct ProductsScenario: Scenario {
         try ProductsPayloadGenerator(scale: scale, seed: seed).preload(overlap: overlap, changed: changed).write(to: path)
     }
 
-    public func openReader(path: String, onError: PayloadErrorPolicy) throws -> any RecordReader {
-        try ProductsPayloadReader(path: path, schema: schema, onError: onError)
+    public func openReader(path: String, reading: PayloadReading) throws -> any RecordReader {
+        try ProductsPayloadReader(path: path, schema: schema, reading: reading)
     }
 }

@@ -11,15 +11,16 @@ public final class QuakesPayloadReader: RecordReader {
     private let entity: Int
     private let properties: [Attribute]
 
-    public init(path: String, schema: Schema, onError: PayloadErrorPolicy = .fail, chunkSize: Int = 1 << 20) throws {
+    public init(path: String, schema: Schema, reading: PayloadReading = PayloadReading(), chunkSize: Int = 1 << 20) throws {
         self.path = path
         guard let entity = schema.index(of: QuakesScenario.feature.name), schema.entities[entity] == QuakesScenario.feature else {
             throw PayloadError(file: path, byteOffset: nil, path: nil, expected: "the quakes schema", found: "schema '\(schema.name)'")
         }
         self.entity = entity
         properties = Array(QuakesScenario.propertyAttributes)
-        let elements = try JSONArrayElementReader(path: path, arrayPath: ["features"], chunkSize: chunkSize)
-        records = JSONRecordStream(elements: elements, recordName: "feature", onError: onError)
+        let elements = try JSONArrayElementReader(
+            path: path, arrayPath: ["features"], chunkSize: chunkSize, limits: reading.limits, hasher: reading.hasher)
+        records = JSONRecordStream(elements: elements, recordName: "feature", onError: reading.onError)
     }
 
     public func nextUnit() throws -> RecordUnit? {

@@ -45,7 +45,7 @@ public struct QuakesScenario: Scenario {
         try QuakesPayloadGenerator(scale: scale, seed: seed).preload(overlap: overlap, changed: changed).write(to: path)
     }
 
-    public func openReader(path: String, onError: PayloadErrorPolicy) throws -> any RecordReader {
-        try QuakesPayloadReader(path: path, schema: schema, onError: onError)
+    public func openReader(path: String, reading: PayloadReading) throws -> any RecordReader {
+        try QuakesPayloadReader(path: path, schema: schema, reading: reading)
     }
 }

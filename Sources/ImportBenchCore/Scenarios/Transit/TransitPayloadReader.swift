@@ -28,15 +28,19 @@ public final class TransitPayloadReader: RecordReader {
     /// Where `stop_sequence` sits in the stop_time's attributes: it is also part of the key.
     private let sequenceAttribute: Int
     private var knownStops = Set<String>()
+    /// Fed each file's hash, in file order, once every file has been read.
+    private let hasher: PayloadHasher?
+    private let fileHashers: [(name: String, hasher: PayloadHasher)]
     private var knownTrips = Set<String>()
 
     static let missingTrip = "\(TransitScenario.stopTimesFile): trip_id not in \(TransitScenario.tripsFile)"
     static let missingStop = "\(TransitScenario.stopTimesFile): stop_id not in \(TransitScenario.stopsFile)"
 
     /// - Parameter chunkSize: bytes per read of each file; small values exist for tests.
-    public init(directory: String, schema: Schema, onError: PayloadErrorPolicy = .fail, chunkSize: Int = 1 << 20) throws {
+    public init(directory: String, schema: Schema, reading: PayloadReading = PayloadReading(), chunkSize: Int = 1 << 20) throws {
         self.directory = directory
-        errors = PayloadErrorHandler(policy: onError)
+        errors = PayloadErrorHandler(policy: reading.onError)
+        hasher = reading.hasher
         guard let stop = schema.index(of: TransitScenario.stop.name), schema.entities[stop] == TransitScenario.stop,
             let trip = schema.index(of: TransitScenario.trip.name), schema.entities[trip] == TransitScenario.trip,
             let stopTime = schema.index(of: TransitScenario.stopTime.name), schema.entities[stopTime] == TransitScenario.stopTime
@@ -49,8 +53,14 @@ public final class TransitPayloadReader: RecordReader {
                 file: directory, byteOffset: nil, path: nil,
                 expected: "a GTFS feed directory holding stops.txt, trips.txt and stop_times.txt", found: "no such directory")
         }
+        var fileHashers: [(name: String, hasher: PayloadHasher)] = []
         func open(_ file: String, entity: Int, key: String) throws -> TableReader {
-            let csv = try CSVRecordReader(path: (directory as NSString).appendingPathComponent(file), fileName: file, chunkSize: chunkSize)
+            // The files are read side by side (each header first), so each is hashed on its own.
+            let fileHasher = reading.hasher.map { _ in PayloadHasher() }
+            if let fileHasher { fileHashers.append((file, fileHasher)) }
+            let csv = try CSVRecordReader(
+                path: (directory as NSString).appendingPathComponent(file), fileName: file, chunkSize: chunkSize,
+                longestRowBytes: reading.limits.longestCSVRowBytes, hasher: fileHasher)
             return TableReader(csv: csv, entity: entity, key: try csv.requiredColumn(key), attributes: schema.entities[entity].attributes)
         }
         stops = try open(TransitScenario.stopsFile, entity: stop, key: "stop_id")
@@ -59,6 +69,7 @@ public final class TransitPayloadReader: RecordReader {
         stopTimeTrip = try stopTimes.csv.requiredColumn("trip_id")
         stopTimeStop = try stopTimes.csv.requiredColumn("stop_id")
         sequenceAttribute = TransitScenario.stopTime.attributes.firstIndex { $0.name == "stop_sequence" } ?? 0
+        self.fileHashers = fileHashers
     }
 
     /// Rows left out, by reason (`stop_times.txt: stop_id not in stops.txt`, `stops.txt: malformed row`).
@@ -103,6 +114,10 @@ public final class TransitPayloadReader: RecordReader {
             case .stopTimes:
                 guard try advance(stopTimes) else {
                     phase = .finished
+                    for file in fileHashers {
+                        hasher?.beginFile(named: file.name)
+                        hasher?.absorb(file.hasher)
+                    }
                     continue
                 }
                 if let row = try readable(stopTimes, stopTimeUnit), let unit = row { return unit }

@@ -70,7 +70,7 @@ public struct TransitScenario: Scenario {
         try TransitPayloadGenerator(scale: scale, seed: seed).preload(overlap: overlap, changed: changed).write(to: path)
     }
 
-    public func openReader(path: String, onError: PayloadErrorPolicy) throws -> any RecordReader {
-        try TransitPayloadReader(directory: path, schema: schema, onError: onError)
+    public func openReader(path: String, reading: PayloadReading) throws -> any RecordReader {
+        try TransitPayloadReader(directory: path, schema: schema, reading: reading)
     }
 }

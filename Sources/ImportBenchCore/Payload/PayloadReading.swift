@@ -1,0 +1,14 @@
+/// How a payload is read, whatever its scenario: what a record that cannot be read does, how much
+/// the reader may hold at once, and, when the caller wants the payload's identity, the hasher that
+/// sees every byte read.
+public struct PayloadReading {
+    public var onError: PayloadErrorPolicy
+    public var limits: PayloadLimits
+    public var hasher: PayloadHasher?
+
+    public init(onError: PayloadErrorPolicy = .fail, limits: PayloadLimits = .default, hasher: PayloadHasher? = nil) {
+        self.onError = onError
+        self.limits = limits
+        self.hasher = hasher
+    }
+}
