@@ -14,8 +14,11 @@ struct MeasureOneCommand: ParsableCommand {
     /// At most this often: a progress message costs a write to the pipe inside the measured import.
     static let progressInterval = 0.1
 
+    @Option(help: ArgumentHelp("The PID of the bench that started this child: if it is gone already, the import stops at once.", valueName: "pid"))
+    var parent: Int32?
+
     func run() throws {
-        InterruptHandler.installInChild()
+        InterruptHandler.installInChild(parent: parent)
         let input = FileHandle.standardInput.readDataToEndOfFile()
         let output = FileHandle.standardOutput
         let spec: ImportRunSpec
@@ -61,7 +64,7 @@ struct ChildProcessExecutor {
     func execute(_ run: ImportRun, progress: (Int) -> Void) throws -> ImportMeasurement {
         let process = Process()
         process.executableURL = executable
-        process.arguments = ["measure-one"]
+        process.arguments = ["measure-one", "--parent", String(getpid())]
         let input = Pipe()
         let output = Pipe()
         let errors = Pipe()

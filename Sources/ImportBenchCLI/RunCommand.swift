@@ -81,6 +81,10 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Continue the checkpointed imports in --db: --checkpoint, refusing to start when no store is there.")
     var resume = false
 
+    @Flag(help: ArgumentHelp(
+        "Discard an unfinished checkpointed import in --db and start again. Without it, bench refuses to run over one that this run would not continue (other settings, another payload, or no --resume), and says what differs."))
+    var restart = false
+
     @Option(help: ArgumentHelp(
         "A payload record that cannot be read (wrong type, missing key, ragged CSV row): fail stops the import with its location; skip leaves it out of every run alike, counts it and shows the first errors. Damage that loses the file's structure (truncation) always stops.",
         valueName: "fail|skip"))
@@ -129,9 +133,7 @@ struct RunCommand: ParsableCommand {
         if let probeReads, !(1...1000).contains(probeReads) {
             throw ValidationError("--probe-reads must be between 1 and 1000 queries a second (60 is one per frame)")
         }
-        if (checkpoint || resume) && db == nil {
-            throw ValidationError("--checkpoint and --resume need --db PATH: the store must outlive the run to be resumed")
-        }
+        try validateStoreOptions()
     }
 
     /// One `--strategy` value: names, comma-separated, or `all`. Parsed once, with the options.
@@ -189,7 +191,7 @@ struct RunCommand: ParsableCommand {
             options: RunOptions(
                 prewarmChunkSize: prewarmChunk, checkpoint: checkpoint || resume, onError: onError,
                 store: StoreSettings(journal: journal, synchronous: synchronous), probeReadsHz: probeReads,
-                limits: limitOptions.limits))
+                limits: limitOptions.limits, restart: restart))
         return scenarioOptions.resolvedScales.flatMap { scale in
             batchSizes.map { batchSize in
                 var spec = base
@@ -203,8 +205,12 @@ struct RunCommand: ParsableCommand {
 
     func run() throws {
         InterruptHandler.install()
+        // Runs killed outright (SIGKILL) could not remove their temporary directories.
+        RunDirectory.removeAbandoned()
         var results: [RunResult] = []
         let configurations = try configurations()
+        let csvPath = csv ?? Self.defaultCSVPath()
+        try preflight(configurations, csvPath: csvPath)
         if resume, let db {
             let stores = configurations.flatMap { configuration in
                 configuration.plannedStrategies.map { Benchmark(configuration: configuration).keptDatabasePath(for: $0.name) ?? db }
@@ -244,7 +250,6 @@ struct RunCommand: ParsableCommand {
             print(growth, terminator: "")
         }
 
-        let csvPath = csv ?? Self.defaultCSVPath()
         do {
             try CSVReport.write(results, to: csvPath)
         } catch {
@@ -296,7 +301,7 @@ struct RunCommand: ParsableCommand {
         return text
     }
 
-    /// The exit status a failure earns: 130 for SIGINT, 1 for the rest.
+    /// The exit status a failure earns: 128 + the signal's number for a stop, 1 for the rest.
     static func failure(for error: any Error) -> CommandFailure {
         let interrupted = error is Interrupted || (error as? RunError)?.stage == .interrupted
         let message = error is Interrupted ? "interrupted before any import began; nothing was written" : String(describing: error)

@@ -132,21 +132,42 @@ struct FailedImportTests {
         #expect(resumed.occurrences == expected.occurrences)
     }
 
-    @Test("a checkpoint of another import is not resumed: the store starts afresh")
-    func foreignCheckpointIgnored() throws {
+    @Test("a checkpoint of another import is neither resumed nor discarded: refused, differences named, store untouched; --restart starts afresh")
+    func foreignCheckpointRefused() throws {
         let directory = try TemporaryDirectory()
         defer { withExtendedLifetime(directory) {} }
         let (payload, preload, expected) = try chatRefresh(in: directory)
+        let store = directory.path("store.sqlite")
         var first = ImportRun(
             scenario: ChatScenario(), payloadPath: payload, strategy: UpsertStrategy.self, batchSize: .occurrences(250),
-            databasePath: directory.path("store.sqlite"), preloadPath: preload, checkpoint: true)
-        first.stopRequested = { true }
-        _ = try #require(throws: RunError.self) { try first.execute() }
-        // Another batch size is another import: resuming its batch numbers would be wrong.
-        let other = try ImportRun(
-            scenario: ChatScenario(), payloadPath: payload, strategy: UpsertStrategy.self, batchSize: .occurrences(100),
-            databasePath: directory.path("store.sqlite"), preloadPath: preload, checkpoint: true).execute()
-        #expect(other.resumedFrom == nil)
-        #expect(other.digest == expected.digest)
+            databasePath: store, preloadPath: preload, checkpoint: true)
+        var batchesSeen = 0
+        first.stopRequested = { batchesSeen >= 2 }
+        let stopped = try #require(throws: RunError.self) { try first.execute { _ in batchesSeen += 1 } }
+        #expect(stopped.committedBatches == 2)
+        let (committedBefore, _) = try committedDigests(of: first, after: stopped, in: directory)
+
+        // Another batch size is another import: resuming its batch numbers would be wrong, and
+        // starting over would throw the committed batches away.
+        func other(restart: Bool, checkpoint: Bool = true) -> ImportRun {
+            ImportRun(
+                scenario: ChatScenario(), payloadPath: payload, strategy: UpsertStrategy.self, batchSize: .occurrences(100),
+                databasePath: store, preloadPath: preload, checkpoint: checkpoint, restartCheckpoint: restart)
+        }
+        let refusal = #expect(throws: RunRequestError.self) { _ = try other(restart: false).execute() }
+        #expect(refusal == .checkpointDiffers(
+            path: store, committed: "2 batches of pass 1", differences: ["batch size: 250 in the checkpoint, 100 now"]))
+        #expect(try ChatScenario().schema.digest(of: Connection(path: store)) == committedBefore)
+        // The same import without --checkpoint would start over: refused too.
+        var same = first
+        same.stopRequested = { false }
+        var plain = same.spec
+        plain.options.checkpoint = false
+        let rerun = try ImportRun(spec: plain, scenario: ChatScenario(), strategy: UpsertStrategy.self, databasePath: store)
+        #expect(throws: RunRequestError.checkpointNotContinued(path: store, committed: "2 batches of pass 1")) { _ = try rerun.execute() }
+
+        let restarted = try other(restart: true).execute()
+        #expect(restarted.resumedFrom == nil)
+        #expect(restarted.digest == expected.digest)
     }
 }

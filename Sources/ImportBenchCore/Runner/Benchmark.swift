@@ -80,6 +80,9 @@ public final class Benchmark {
     let executor: ImportExecutor
     /// The seed store of the current `run()`, for its seed-copy runs.
     var seedStore: SeedStoreReport?
+    /// The payload's hash and origin in the current `run()`, learnt while reading it for the
+    /// expected content: every run's checkpoint records it.
+    var payloadIdentity: PayloadIdentity?
 
     public init(configuration: BenchmarkConfiguration, scenario: (any Scenario)? = nil, executor: ImportExecutor? = nil) {
         self.configuration = configuration
@@ -90,19 +93,24 @@ public final class Benchmark {
     public func run(_ observe: (BenchmarkEvent) -> Void = { _ in }) throws -> BenchmarkOutcome {
         try configuration.checkRequest()
         seedStore = nil
-        let workDirectory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("importbench-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: workDirectory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: workDirectory) }
+        payloadIdentity = nil
+        // Held to the end: a second bench on the same kept stores stops here, naming this one.
+        let locks = try configuration.plannedStrategies.compactMap { strategy in
+            try keptDatabasePath(for: strategy.name).map { try StoreLock(storePath: $0) }
+        }
+        let runDirectory = try RunDirectory.create()
+        let workDirectory = runDirectory.url
+        defer {
+            runDirectory.remove()
+            withExtendedLifetime(locks) {}
+        }
 
         let spec = configuration.spec
         let scenario = try givenScenario ?? spec.scenario.resolve()
         let payloadPath: String
         switch spec.payload {
         case .file(let recorded):
-            guard FileManager.default.fileExists(atPath: recorded) else {
-                throw PayloadError(file: recorded, byteOffset: nil, path: nil, expected: "a readable payload file", found: "no such file")
-            }
+            try PayloadPath.check(recorded)
             payloadPath = recorded
         case .generated(let scale, let seed):
             payloadPath = scenario.generatedPayloadPath(in: workDirectory, scale: scale, seed: seed)
@@ -118,14 +126,19 @@ public final class Benchmark {
         var referenceSkipped: String?
         let preloadPath = try resolvePreload(of: scenario, in: workDirectory)
         // Every run reads the payload through the same reader, so what it skips is the same for all.
-        let payloadReader = try scenario.openReader(path: payloadPath, reading: spec.options.reading)
+        // Read whole here, it is hashed on the way: checkpoints record what they were made from.
+        var payloadReading = spec.options.reading
+        payloadReading.hasher = PayloadHasher()
+        var preloadReading = spec.options.reading
+        preloadReading.hasher = preloadPath == nil ? nil : PayloadHasher()
+        let payloadReader = try scenario.openReader(path: payloadPath, reading: payloadReading)
         do {
         if let preloadPath {
             guard FileManager.default.fileExists(atPath: preloadPath) else {
                 throw PayloadError(file: preloadPath, byteOffset: nil, path: nil, expected: "a readable preload payload", found: "no such file")
             }
             expected = try ExpectedContent.build(
-                schema: scenario.schema, preload: scenario.openReader(path: preloadPath, reading: spec.options.reading),
+                schema: scenario.schema, preload: scenario.openReader(path: preloadPath, reading: preloadReading),
                 reader: payloadReader, scratchPath: scratchPath)
             // A refresh may name objects only the preload holds; plain inserts into an empty store cannot.
             do {
@@ -143,10 +156,23 @@ public final class Benchmark {
         }
         let skippedRecords = payloadReader.skippedRecords
         let skippedErrors = payloadReader.skippedErrors
+        if let digest = payloadReading.hasher?.digest {
+            payloadIdentity = PayloadIdentity(
+                source: spec.payload.generator.map { "generated at \($0.scale), seed \($0.seed)" } ?? "recorded",
+                digest: digest, preloadDigest: preloadReading.hasher?.digest)
+        }
         seedStore = try prepareSeedStore(of: scenario, payloadPath: payloadPath, in: workDirectory, observe)
 
         let strategies = configuration.plannedStrategies.filter {
             referenceSkipped == nil || $0.role != .reference
+        }
+        // Before the first import: no kept store is replaced that bench did not make, and no
+        // unfinished checkpoint is discarded that the user did not ask to discard.
+        for strategy in strategies where keptDatabasePath(for: strategy.name) != nil {
+            try makeRun(
+                of: strategy, scenario: scenario, payloadPath: payloadPath, preloadPath: preloadPath,
+                databasePath: databasePath(for: strategy.name, in: workDirectory), checkpoint: spec.options.checkpoint
+            ).checkStore()
         }
         let total = strategies.count * configuration.repetitions
         var results: [RunResult] = []
@@ -218,9 +244,15 @@ public final class Benchmark {
     ) -> ImportRun {
         var options = configuration.spec.options
         options.checkpoint = checkpoint
-        return ImportRun(
+        var run = ImportRun(
             scenario: scenario, payloadPath: payloadPath, strategy: strategy, databasePath: databasePath,
             preloadPath: strategy.role == .reference ? nil : preloadPath, options: options)
+        run.payloadIdentity = payloadIdentity.map { identity in
+            var identity = identity
+            if strategy.role == .reference { identity.preloadDigest = nil }
+            return identity
+        }
+        return run
     }
 
     private static func stopIfInterrupted() throws {

@@ -15,6 +15,14 @@ struct ImportLedger {
         var batches: Int
         var passFinished: Bool
         var completed: Bool
+
+        /// Whether the import recorded any committed batch (only checkpointed imports record them).
+        var hasCommittedWork: Bool { batches > 0 || pass > 0 || passFinished }
+
+        /// What a refusal says stays committed: "12 batches of pass 1".
+        var committedDescription: String {
+            "\(batches) batch\(batches == 1 ? "" : "es") of pass \(pass + 1)" + (passFinished ? ", that pass finished" : "")
+        }
     }
 
     private let store: Connection

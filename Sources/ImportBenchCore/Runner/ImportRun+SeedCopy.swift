@@ -10,7 +10,7 @@ extension ImportRun {
             throw RunRequestError.noSeedStore(
                 method: strategy.name, why: "give bench run --seed-db PATH, or leave it out and bench builds one")
         }
-        DatabaseFile.remove(databasePath)
+        try DatabaseFile.removeOwnStore(databasePath)
         let staged = databasePath + ".adopting"
         DatabaseFile.remove(staged)
         defer { DatabaseFile.remove(staged) }

@@ -11,6 +11,9 @@ public struct ImportRun {
     public let databasePath: String
     /// Asked before each batch is written and before it is committed; true rolls it back and stops.
     public var stopRequested: () -> Bool = { ImportInterruption.isRequested }
+    /// The payload's hash and origin, when the benchmark read it whole first: what a checkpoint
+    /// records and a resumption must match.
+    public var payloadIdentity: PayloadIdentity?
 
     /// A run of `spec`, as a child process rebuilds it; `scenario` is `spec.scenario` resolved.
     public init(spec: RunSpec, scenario: any Scenario, strategy: any MeasuredMethod.Type, databasePath: String) throws(RunRequestError) {
@@ -58,23 +61,17 @@ public struct ImportRun {
         scenario: any Scenario, payloadPath: String, strategy: any MeasuredMethod.Type,
         batchSize: BatchSize, databasePath: String, prewarmChunkSize: Int = 500, preloadPath: String? = nil,
         checkpoint: Bool = false, onError: PayloadErrorPolicy = .fail, settings: StoreSettings = .default,
-        probeReadsHz: Int? = nil
+        probeReadsHz: Int? = nil, restartCheckpoint: Bool = false
     ) {
         self.init(
             scenario: scenario, payloadPath: payloadPath, strategy: strategy, databasePath: databasePath, preloadPath: preloadPath,
             options: RunOptions(
                 batchSize: batchSize, prewarmChunkSize: prewarmChunkSize, checkpoint: checkpoint, onError: onError,
-                store: settings, probeReadsHz: probeReadsHz))
+                store: settings, probeReadsHz: probeReadsHz, restart: restartCheckpoint))
     }
 
-    /// What must match for a checkpoint to be resumed: the same payload, preload, strategy and batching.
-    var identity: String {
-        [
-            "scenario=\(scenario.name)", "strategy=\(strategy.name)", "batch=\(options.batchSize)", "chunk=\(options.prewarmChunkSize)",
-            "on-error=\(options.onError)",
-            "payload=\(PayloadFingerprint.of(payloadPath))", "preload=\(preloadPath.map(PayloadFingerprint.of) ?? "none")",
-        ].joined(separator: ";")
-    }
+    /// What must match for a checkpoint to be resumed: the same payload, preload, strategy, batching and store settings.
+    var identity: String { CheckpointIdentity(self).text }
 
     /// Runs the method, measured. `progress` receives the occurrences read so far after each batch.
     public func execute(progress: ((Int) -> Void)? = nil) throws -> ImportMeasurement {
@@ -122,17 +119,61 @@ public struct ImportRun {
         return measurement
     }
 
-    /// The store to import into: an unfinished checkpointed import of this very run, or a fresh file.
-    private func openStore() throws -> (Connection, ImportLedger.Entry?) {
-        if options.checkpoint, FileManager.default.fileExists(atPath: databasePath) {
-            let store = try Connection(path: databasePath)
-            if let entry = try? ImportLedger(store: store).latest(), !entry.completed, entry.identity == identity {
-                try configure(store)
-                return (store, entry)
-            }
+    /// What this run will do with its store's path, decided without changing anything there.
+    enum StoreDisposition {
+        /// Nothing there, or a finished store of bench's: a new store takes its place.
+        case create
+        /// An unfinished checkpointed import of this very run, to be continued.
+        case resume(ImportLedger.Entry)
+    }
+
+    /// Refuses, before anything is written, a path that holds what bench did not create, and an
+    /// unfinished checkpointed import that this run would discard: one made with other settings or
+    /// another payload (each difference named), or one that a run without `--checkpoint` would
+    /// start over. `--restart` (`options.restart`) discards it knowingly.
+    public func checkStore() throws { _ = try storeDisposition() }
+
+    func storeDisposition() throws -> StoreDisposition {
+        switch DatabaseFile.occupant(of: databasePath) {
+        case .nothing: return .create
+        case .other(let what): throw RunRequestError.notOurStore(path: databasePath, found: what)
+        case .benchStore: break
         }
-        DatabaseFile.remove(databasePath)
+        let entry: ImportLedger.Entry?
+        do {
+            let store = try Connection(path: databasePath)
+            entry = try ImportLedger(store: store).latest()
+        }
+        // Only recorded batches are work a checkpoint keeps: without --checkpoint none are recorded.
+        guard let entry, !entry.completed, entry.hasCommittedWork, !options.restart else { return .create }
+        let current = CheckpointIdentity(self)
+        guard let recorded = CheckpointIdentity(text: entry.identity) else {
+            throw RunRequestError.checkpointDiffers(
+                path: databasePath, committed: entry.committedDescription,
+                differences: ["the checkpoint was written by another version of bench"])
+        }
+        let differences = current.differences(fromRecorded: recorded)
+        guard differences.isEmpty else {
+            throw RunRequestError.checkpointDiffers(path: databasePath, committed: entry.committedDescription, differences: differences)
+        }
+        guard options.checkpoint else {
+            throw RunRequestError.checkpointNotContinued(path: databasePath, committed: entry.committedDescription)
+        }
+        return .resume(entry)
+    }
+
+    /// The store to import into: an unfinished checkpointed import of this very run, or a new file,
+    /// marked as bench's, where nothing or a finished store of bench's was.
+    private func openStore() throws -> (Connection, ImportLedger.Entry?) {
+        if case .resume(let entry) = try storeDisposition() {
+            let store = try Connection(path: databasePath)
+            try configure(store)
+            return (store, entry)
+        }
+        try DatabaseFile.removeOwnStore(databasePath)
         let store = try Connection(path: databasePath)
+        // Marked before the journal becomes WAL, so the mark is in the main file at once.
+        try DatabaseFile.mark(store)
         try configure(store)
         return (store, nil)
     }
@@ -349,12 +390,15 @@ public struct ResumePoint: Sendable, Codable, Equatable {
 }
 
 /// A database file and its WAL and shared-memory companions.
-enum DatabaseFile {
+public enum DatabaseFile {
     /// The files SQLite keeps beside a database: its write-ahead log, the log's index, a rollback journal.
     static let companionSuffixes = ["-wal", "-shm", "-journal"]
 
+    /// Removes a store bench made in a place of its own (a run's temporary directory, a staging
+    /// name); `unlink` cannot remove a directory, whatever the path. A store at a path the user
+    /// chose goes through `removeOwnStore`, which first checks that bench made it.
     static func remove(_ path: String) {
-        for suffix in [""] + companionSuffixes { try? FileManager.default.removeItem(atPath: path + suffix) }
+        for suffix in [""] + companionSuffixes { unlink(path + suffix) }
     }
 
     static func size(_ path: String) -> Int64 {

@@ -4,11 +4,13 @@ public struct ImportRunSpec: Codable, Sendable, Equatable {
     public var run: RunSpec
     public var strategy: String
     public var databasePath: String
+    public var payloadIdentity: PayloadIdentity?
 
     public init(_ run: ImportRun) {
         self.run = run.spec
         strategy = run.strategy.name
         databasePath = run.databasePath
+        payloadIdentity = run.payloadIdentity
     }
 
     /// The run this spec names; a scenario or strategy this build does not know is a `RunRequestError.unknownSpec`.
@@ -22,6 +24,8 @@ public struct ImportRunSpec: Codable, Sendable, Equatable {
         guard let strategy = StrategyRegistry.strategy(named: strategy) else {
             throw RunRequestError.unknownSpec("\(self)")
         }
-        return try ImportRun(spec: run, scenario: scenario, strategy: strategy, databasePath: databasePath)
+        var rebuilt = try ImportRun(spec: run, scenario: scenario, strategy: strategy, databasePath: databasePath)
+        rebuilt.payloadIdentity = payloadIdentity
+        return rebuilt
     }
 }

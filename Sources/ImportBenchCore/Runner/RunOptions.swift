@@ -16,13 +16,16 @@ public struct RunOptions: Codable, Sendable, Equatable {
     public var probeReadsHz: Int?
     /// The longest CSV row, JSON element, string and number the payload's reader holds.
     public var limits: PayloadLimits
+    /// Discard an unfinished checkpointed import in the store instead of refusing to run over it.
+    public var restart: Bool
 
     public init(
         batchSize: BatchSize = .default, prewarmChunkSize: Int = 500, checkpoint: Bool = false,
         onError: PayloadErrorPolicy = .fail, store: StoreSettings = .default, probeReadsHz: Int? = nil,
-        limits: PayloadLimits = .default
+        limits: PayloadLimits = .default, restart: Bool = false
     ) {
         self.limits = limits
+        self.restart = restart
         self.batchSize = batchSize
         self.prewarmChunkSize = prewarmChunkSize
         self.checkpoint = checkpoint

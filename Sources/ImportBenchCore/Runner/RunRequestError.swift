@@ -17,6 +17,12 @@ public enum RunRequestError: Error, Equatable, CustomStringConvertible {
     case unknownSpec(String)
     /// A store's path holds something `bench` did not create: it is left alone and nothing runs.
     case notOurStore(path: String, found: String)
+    /// The store holds an unfinished checkpointed import made with other settings or another payload.
+    case checkpointDiffers(path: String, committed: String, differences: [String])
+    /// The store holds an unfinished checkpointed import of this run, and the run was not asked to continue it.
+    case checkpointNotContinued(path: String, committed: String)
+    /// Another bench process holds the store's lock.
+    case storeInUse(path: String, holder: String)
 
     public var description: String {
         switch self {
@@ -35,9 +41,18 @@ public enum RunRequestError: Error, Equatable, CustomStringConvertible {
             return "cannot import \(spec.payload)\(spec.preload.map { " after \($0)" } ?? ""): an import reads files; generate them first"
         case .unknownSpec(let spec):
             return "cannot rebuild run \(spec): is the child the same build as bench?"
+        case .checkpointDiffers(let path, let committed, let differences):
+            return "\(path) holds an unfinished checkpointed import (\(committed) committed) made differently: "
+                + differences.joined(separator: "; ") + ". Nothing was changed. Run it as it was made to continue it, "
+                + "or add --restart to discard its committed batches"
+        case .checkpointNotContinued(let path, let committed):
+            return "\(path) holds an unfinished checkpointed import of this run (\(committed) committed). Nothing was changed. "
+                + "Add --resume to continue it, or --restart to discard its committed batches"
+        case .storeInUse(let path, let holder):
+            return "\(path) is in use by \(holder); wait for it to finish or choose another --db"
         case .notOurStore(let path, let found):
             return "will not write a store at '\(path)': it holds \(found), which bench did not create and does not replace. "
-                + "Choose another --db path, or move that away yourself"
+                + "Choose another path, or move that away yourself"
         }
     }
 }

@@ -37,7 +37,9 @@ extension DatabaseFile {
         if path.isEmpty { return .other("an empty path") }
         var status = stat()
         guard lstat(path, &status) == 0 else {
-            return errno == ENOENT ? companionsOccupant(of: path) : .other("a path that cannot be examined (\(String(cString: strerror(errno))))")
+            // Nothing there (or a file where a directory of the path should be, which the write will report).
+            if errno == ENOENT || errno == ENOTDIR { return companionsOccupant(of: path) }
+            return .other("a path that cannot be examined (\(String(cString: strerror(errno))))")
         }
         switch status.st_mode & S_IFMT {
         case S_IFREG: break
@@ -50,7 +52,9 @@ extension DatabaseFile {
         defer { close(descriptor) }
         var header = [UInt8](repeating: 0, count: 100)
         let count = header.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, 100) }
-        if count == 0 { return .other("an empty file") }
+        // An empty file holds nothing to lose, and SQLite opens it as an empty database: what a run
+        // killed before its first write leaves.
+        if count == 0 { return companionsOccupant(of: path) }
         let magic = Array("SQLite format 3\0".utf8)
         guard count == 100, Array(header[0..<16]) == magic else { return .other("a file that is not a SQLite database") }
         let identifier = header[68..<72].reduce(Int32(0)) { $0 << 8 | Int32($1) }

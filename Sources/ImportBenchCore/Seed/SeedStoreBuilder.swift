@@ -37,6 +37,7 @@ public struct SeedStoreBuilder {
     public func build(at path: String) throws -> SeedStoreReport {
         let staged = path + ".partial"
         let start = MonotonicClock.now()
+        if case .other(let what) = DatabaseFile.occupant(of: path) { throw RunRequestError.notOurStore(path: path, found: what) }
         DatabaseFile.remove(staged)
         do {
             let (metadata, measured, occurrences) = try populate(staged, start: start)
@@ -60,6 +61,7 @@ public struct SeedStoreBuilder {
     private func populate(_ staged: String, start: Double) throws -> (SeedStoreMetadata, SeedStoreBuildTimes, Int) {
         let schema = scenario.schema
         let store = try Connection(path: staged)
+        try DatabaseFile.mark(store)
         // Nothing to roll back to and nothing to survive: a failed build is deleted. The ceiling resolves
         // every reference from its own key map and throws on a dangling one, so the foreign-key check
         // would only repeat it. A larger cache lets CREATE INDEX sort in memory.

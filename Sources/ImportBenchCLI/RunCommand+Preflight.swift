@@ -1,0 +1,45 @@
+import ArgumentParser
+import Foundation
+import ImportBenchCore
+
+/// What `bench run` checks before the first import of the first configuration: the payload is a
+/// file it can read to the end, every kept store's path holds nothing or a store bench made, and
+/// the CSV can be written. A sweep does not stop at its third configuration for any of these.
+extension RunCommand {
+    func preflight(_ configurations: [BenchmarkConfiguration], csvPath: String) throws {
+        if let payload {
+            do {
+                try PayloadPath.check(payload)
+            } catch {
+                throw CommandFailure.failed(String(describing: error))
+            }
+        }
+        for configuration in configurations {
+            let benchmark = Benchmark(configuration: configuration)
+            for strategy in configuration.plannedStrategies {
+                guard let path = benchmark.keptDatabasePath(for: strategy.name) else { continue }
+                if case .other(let what) = DatabaseFile.occupant(of: path) {
+                    throw CommandFailure.failed(RunRequestError.notOurStore(path: path, found: what).description)
+                }
+            }
+        }
+        try OutputPath.check(csvPath, for: "--csv")
+    }
+
+    /// Checks of `--db`, `--resume` and `--restart` that need no file.
+    func validateStoreOptions() throws {
+        if (checkpoint || resume) && db == nil {
+            throw ValidationError("--checkpoint and --resume need --db PATH: the store must outlive the run to be resumed")
+        }
+        if resume && restart {
+            throw ValidationError("--resume continues an unfinished import and --restart discards it: give one")
+        }
+        if let db {
+            guard !db.isEmpty else { throw ValidationError("--db needs a path, such as stores/chat.sqlite") }
+            var isDirectory: ObjCBool = false
+            if db.hasSuffix("/") || (FileManager.default.fileExists(atPath: db, isDirectory: &isDirectory) && isDirectory.boolValue) {
+                throw ValidationError("--db \(db) names a directory; give a file path such as \(db.hasSuffix("/") ? db : db + "/")store.sqlite")
+            }
+        }
+    }
+}

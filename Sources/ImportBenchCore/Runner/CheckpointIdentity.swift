@@ -1,0 +1,79 @@
+import Foundation
+
+/// What must be the same for a checkpointed import to be continued: kept as JSON in the store's
+/// ledger, so a refusal names each difference ("batch size: 500 in the checkpoint, 1000 now")
+/// instead of discarding committed batches.
+struct CheckpointIdentity: Codable, Equatable {
+    var scenario: String
+    var strategy: String
+    var batchSize: String
+    var prewarmChunk: Int
+    var onError: String
+    /// Where the payload came from: the generator's scale and seed, or "recorded".
+    var payloadSource: String
+    /// The whole payload's hash (`PayloadHasher`), or, where no one read it whole first, its
+    /// fingerprint (first and last 64 KiB).
+    var payload: String
+    var preload: String
+    var journal: String
+    var synchronous: String
+
+    /// The fields with the words a refusal uses for them.
+    private static var labels: [(String, KeyPath<CheckpointIdentity, String>)] {
+        [
+        ("scenario", \.scenario), ("strategy", \.strategy), ("batch size", \.batchSize), ("prewarm chunk", \.prewarmChunkText),
+        ("on-error", \.onError), ("payload source", \.payloadSource), ("payload content", \.payload), ("preload", \.preload),
+        ("journal", \.journal), ("synchronous", \.synchronous),
+        ]
+    }
+
+    private var prewarmChunkText: String { String(prewarmChunk) }
+
+    init(_ run: ImportRun) {
+        scenario = run.scenario.name
+        strategy = run.strategy.name
+        batchSize = run.options.batchSize.description
+        prewarmChunk = run.options.prewarmChunkSize
+        onError = run.options.onError.rawValue
+        payloadSource = run.payloadIdentity?.source ?? "recorded"
+        payload = run.payloadIdentity?.digest ?? "fingerprint " + PayloadFingerprint.of(run.payloadPath)
+        preload = run.payloadIdentity?.preloadDigest ?? run.preloadPath.map { "fingerprint " + PayloadFingerprint.of($0) } ?? "none"
+        journal = run.options.store.journal.rawValue
+        synchronous = run.options.store.synchronous.rawValue
+    }
+
+    /// As the ledger keeps it: JSON with sorted keys, so the same identity is the same text.
+    var text: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+    }
+
+    /// The identity a ledger recorded; nil for text this version of bench did not write.
+    init?(text: String) {
+        guard let value = try? JSONDecoder().decode(CheckpointIdentity.self, from: Data(text.utf8)) else { return nil }
+        self = value
+    }
+
+    /// Each field that differs from `recorded`, as "batch size: 500 in the checkpoint, 1000 now".
+    func differences(fromRecorded recorded: CheckpointIdentity) -> [String] {
+        Self.labels.compactMap { label, field in
+            recorded[keyPath: field] == self[keyPath: field]
+                ? nil : "\(label): \(recorded[keyPath: field]) in the checkpoint, \(self[keyPath: field]) now"
+        }
+    }
+}
+
+/// What the benchmark learnt of a run's payload by reading it whole before any import: its hash
+/// and the preload's, and where it came from.
+public struct PayloadIdentity: Codable, Sendable, Equatable {
+    public var source: String
+    public var digest: String
+    public var preloadDigest: String?
+
+    public init(source: String, digest: String, preloadDigest: String?) {
+        self.source = source
+        self.digest = digest
+        self.preloadDigest = preloadDigest
+    }
+}

@@ -1,0 +1,55 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+
+/// Keeps a second bench from importing into the same kept store at the same time: an exclusive
+/// `flock` on `STORE.bench-lock`, which holds the owner's PID so the refusal can name it. The lock
+/// dies with its process, however it ends; the file is removed when the run lets go of it.
+public final class StoreLock {
+    public let path: String
+    private let descriptor: Int32
+
+    /// Takes the lock of the store at `storePath`, or throws `RunRequestError.storeInUse` naming the
+    /// process that holds it.
+    public init(storePath: String) throws {
+        path = storePath + ".bench-lock"
+        while true {
+            let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+            guard descriptor >= 0 else {
+                throw RunRequestError.notOurStore(path: storePath, found: "a directory where bench cannot create \(path) (\(String(cString: strerror(errno))))")
+            }
+            guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+                let holder = Self.holder(descriptor)
+                close(descriptor)
+                throw RunRequestError.storeInUse(path: storePath, holder: holder)
+            }
+            // The holder before us may have removed the file between our open and our lock: then
+            // our lock is on a file no one else will find, and we start again.
+            var opened = stat(), named = stat()
+            if fstat(descriptor, &opened) == 0, stat(path, &named) == 0, opened.st_ino == named.st_ino, opened.st_dev == named.st_dev {
+                let text = "bench process \(getpid())\n"
+                _ = ftruncate(descriptor, 0)
+                _ = text.withCString { pwrite(descriptor, $0, strlen($0), 0) }
+                self.descriptor = descriptor
+                return
+            }
+            close(descriptor)
+        }
+    }
+
+    deinit {
+        unlink(path)
+        close(descriptor)
+    }
+
+    /// What the lock file says of its holder.
+    private static func holder(_ descriptor: Int32) -> String {
+        var buffer = [UInt8](repeating: 0, count: 64)
+        let count = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, 64, 0) }
+        let text = count > 0 ? String(decoding: buffer[0..<count], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) : ""
+        return text.isEmpty ? "another bench process" : text
+    }
+}
