@@ -25,8 +25,16 @@ struct GenerateCommand: ParsableCommand {
     }
 
     func run() throws {
+        InterruptHandler.install()
+        try OutputPath.check(out, for: "--out")
         do {
-            try scenarioOptions.scenario.resolve().generate(scale: scenarioOptions.resolvedScale.factor, seed: scenarioOptions.seed, to: out)
+            let scenario = try scenarioOptions.scenario.resolve()
+            try DiskNeed.checkOutput(
+                scenario, scale: scenarioOptions.resolvedScale, payloadBytesAtBaseScale: try DiskNeed.payloadBytesAtBaseScale(of: scenario),
+                path: out)
+            try scenario.generate(scale: scenarioOptions.resolvedScale.factor, seed: scenarioOptions.seed, to: out)
+        } catch is Interrupted {
+            throw CommandFailure.interrupted("interrupted; nothing was written at \(out)")
         } catch {
             throw CommandFailure.failed("cannot generate \(out): \(error)")
         }

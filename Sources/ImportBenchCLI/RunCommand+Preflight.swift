@@ -14,6 +14,20 @@ extension RunCommand {
                 throw CommandFailure.failed(String(describing: error))
             }
         }
+        var baseBytes: [ScenarioReference: Double] = [:]
+        for configuration in configurations {
+            guard case .generated(let scale, _) = configuration.spec.payload else { continue }
+            let reference = configuration.spec.scenario
+            do {
+                let scenario = try reference.resolve()
+                let bytes = try baseBytes[reference] ?? DiskNeed.payloadBytesAtBaseScale(of: scenario)
+                baseBytes[reference] = bytes
+                let kept = configuration.databasePath == nil ? 0 : configuration.plannedStrategies.count
+                try DiskNeed.check(scenario, scale: scale, payloadBytesAtBaseScale: bytes, keptStores: kept, keptPath: configuration.databasePath)
+            } catch let error as RunRequestError {
+                throw CommandFailure.failed(error.description)
+            }
+        }
         for configuration in configurations {
             let benchmark = Benchmark(configuration: configuration)
             for strategy in configuration.plannedStrategies {

@@ -74,6 +74,9 @@ struct SeedDBCommand: ParsableCommand {
         } else {
             let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("importbench-seed-\(UUID().uuidString.prefix(8))")
             do {
+                try DiskNeed.check(
+                    scenario, scale: scale, payloadBytesAtBaseScale: try DiskNeed.payloadBytesAtBaseScale(of: scenario), keptStores: 1,
+                    keptPath: out)
                 try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
                 generatedIn = temporary
                 payloadPath = scenario.generatedPayloadPath(in: temporary, scale: scale, seed: scenarioOptions.seed)

@@ -20,6 +20,12 @@ public enum ImportInterruption {
         return number == 0 ? nil : number
     }
 
+    /// Throws `Interrupted` once a stop was asked for: long loops outside an import (generating a
+    /// payload) call it per element, so a stop does not wait for them to finish.
+    public static func throwIfRequested() throws {
+        if isRequested { throw Interrupted() }
+    }
+
     /// For tests that interrupt one run and go on.
     public static func clear() {
         signal.store(0, ordering: .relaxed)

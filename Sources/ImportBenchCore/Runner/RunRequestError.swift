@@ -23,6 +23,8 @@ public enum RunRequestError: Error, Equatable, CustomStringConvertible {
     case checkpointNotContinued(path: String, committed: String)
     /// Another bench process holds the store's lock.
     case storeInUse(path: String, holder: String)
+    /// A generated payload and its stores would not fit on the disk.
+    case notEnoughDisk(what: String, need: String, purpose: String, free: String)
 
     public var description: String {
         switch self {
@@ -48,6 +50,8 @@ public enum RunRequestError: Error, Equatable, CustomStringConvertible {
         case .checkpointNotContinued(let path, let committed):
             return "\(path) holds an unfinished checkpointed import of this run (\(committed) committed). Nothing was changed. "
                 + "Add --resume to continue it, or --restart to discard its committed batches"
+        case .notEnoughDisk(let what, let need, let purpose, let free):
+            return "\(what) needs about \(need) for \(purpose); \(free) free. Choose a smaller --scale, or free some space"
         case .storeInUse(let path, let holder):
             return "\(path) is in use by \(holder); wait for it to finish or choose another --db"
         case .notOurStore(let path, let found):

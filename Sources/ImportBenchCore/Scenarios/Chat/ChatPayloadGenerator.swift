@@ -75,6 +75,7 @@ public struct ChatPayloadGenerator: Sendable {
         writer.key("channels")
         writer.beginArray()
         for channel in firstChannel..<(firstChannel + channelCount) {
+            try ImportInterruption.throwIfRequested()
             var random = SeededRandom(seed: SeededRandom.subSeed(seed, stream: 2, index: UInt64(channel)))
             var draw = SeededRandom(seed: SeededRandom.subSeed(seed, stream: 4, index: UInt64(channel)))
             let applied = revision > 0 && draw.chance(changedShare) ? revision : 0

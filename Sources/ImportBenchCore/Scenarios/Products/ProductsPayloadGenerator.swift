@@ -37,6 +37,7 @@ public struct ProductsPayloadGenerator: Sendable {
         let writer = try JSONTextWriter(path: path)
         writer.beginArray()
         for index in firstIndex..<(firstIndex + productCount) {
+            if index % 1024 == 0 { try ImportInterruption.throwIfRequested() }
             var random = SeededRandom(seed: SeededRandom.subSeed(seed, stream: 30, index: UInt64(index)))
             let applied = revision > 0 && Self.isRevised(index, seed: seed, stream: 39, share: changedShare) ? revision : 0
             var revised = SeededRandom(seed: SeededRandom.subSeed(seed, stream: 31 + UInt64(applied), index: UInt64(index)))

@@ -53,7 +53,10 @@ public struct QuakesPayloadGenerator: Sendable {
         writer.endObject()
         writer.key("features")
         writer.beginArray()
-        for index in firstIndex..<(firstIndex + featureCount) { writeFeature(index, to: writer) }
+        for index in firstIndex..<(firstIndex + featureCount) {
+            if index % 1024 == 0 { try ImportInterruption.throwIfRequested() }
+            writeFeature(index, to: writer)
+        }
         writer.endArray()
         writer.key("bbox")
         writer.beginArray()

@@ -138,6 +138,7 @@ public struct TransitPayloadGenerator: Sendable {
         let writer = try CSVTextWriter(path: path)
         writer.row(Self.stopsHeader)
         for index in 0..<stopCount {
+            if index % 1024 == 0 { try ImportInterruption.throwIfRequested() }
             var random = SeededRandom(seed: SeededRandom.subSeed(seed, stream: 40, index: UInt64(index)))
             let id = Self.stopID(index)
             writer.text(id)
@@ -220,6 +221,7 @@ public struct TransitPayloadGenerator: Sendable {
         let writer = try CSVTextWriter(path: path)
         writer.row(Self.tripsHeader)
         for index in tripRange {
+            if index % 1024 == 0 { try ImportInterruption.throwIfRequested() }
             var random = SeededRandom(seed: SeededRandom.subSeed(seed, stream: 44, index: UInt64(index)))
             let plan = plan(trip: index)
             writer.integer(100_000 + plan.route)
@@ -244,6 +246,7 @@ public struct TransitPayloadGenerator: Sendable {
         let writer = try CSVTextWriter(path: path)
         writer.row(Self.stopTimesHeader)
         for index in tripRange {
+            if index % 1024 == 0 { try ImportInterruption.throwIfRequested() }
             var random = SeededRandom(seed: SeededRandom.subSeed(seed, stream: 45, index: UInt64(index)))
             let plan = plan(trip: index)
             let tripID = Self.tripID(index)
