@@ -22,6 +22,7 @@ enum InterruptHandler {
     /// The front end: a second signal quits at once.
     static func install() {
         unblock()
+        ignoreFileSizeLimitSignal()
         for number in stoppingSignals {
             signal(number) { number in
                 if ImportInterruption.isRequested { _exit(128 + number) }
@@ -40,6 +41,7 @@ enum InterruptHandler {
     /// imports on as an orphan; a parent already gone by then is noticed at once.
     static func installInChild(parent: Int32? = nil) {
         unblock()
+        ignoreFileSizeLimitSignal()
         for number in stoppingSignals {
             signal(number) { number in ImportInterruption.request(signal: number) }
         }
@@ -57,6 +59,13 @@ enum InterruptHandler {
         sigemptyset(&set)
         for number in stoppingSignals { sigaddset(&set, number) }
         sigprocmask(SIG_UNBLOCK, &set, nil)
+    }
+
+    /// Under a file-size limit (`ulimit -f`), a write past it raises SIGXFSZ, which would kill the
+    /// process mid-batch; ignored, the write fails with EFBIG instead, and the run reports it with
+    /// what stays committed, as it does a full disk.
+    private static func ignoreFileSizeLimitSignal() {
+        signal(SIGXFSZ, SIG_IGN)
     }
 
     static func forward(to pid: Int32) {

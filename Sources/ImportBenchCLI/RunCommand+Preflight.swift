@@ -16,14 +16,20 @@ extension RunCommand {
         }
         var baseBytes: [ScenarioReference: Double] = [:]
         for configuration in configurations {
-            guard case .generated(let scale, _) = configuration.spec.payload else { continue }
             let reference = configuration.spec.scenario
             do {
                 let scenario = try reference.resolve()
-                let bytes = try baseBytes[reference] ?? DiskNeed.payloadBytesAtBaseScale(of: scenario)
-                baseBytes[reference] = bytes
                 let kept = configuration.databasePath == nil ? 0 : configuration.plannedStrategies.count
-                try DiskNeed.check(scenario, scale: scale, payloadBytesAtBaseScale: bytes, keptStores: kept, keptPath: configuration.databasePath)
+                switch configuration.spec.payload {
+                case .generated(let scale, _):
+                    let bytes = try baseBytes[reference] ?? DiskNeed.payloadBytesAtBaseScale(of: scenario)
+                    baseBytes[reference] = bytes
+                    try DiskNeed.check(scenario, scale: scale, payloadBytesAtBaseScale: bytes, keptStores: kept, keptPath: configuration.databasePath)
+                case .file(let path):
+                    try DiskNeed.check(
+                        scenario, scale: .base, payloadBytesAtBaseScale: Double(PayloadSize.bytes(at: path)), keptStores: kept,
+                        keptPath: configuration.databasePath, describing: "the payload \(path)")
+                }
             } catch let error as RunRequestError {
                 throw CommandFailure.failed(error.description)
             }

@@ -115,15 +115,14 @@ public final class Benchmark {
         case .generated(let scale, let seed):
             payloadPath = scenario.generatedPayloadPath(in: workDirectory, scale: scale, seed: seed)
             observe(.generatingPayload(path: payloadPath))
-            try scenario.generate(scale: scale.factor, seed: seed, to: payloadPath)
+            try PreparationError.during("generating the payload", in: workDirectory.path) {
+                try scenario.generate(scale: scale.factor, seed: seed, to: payloadPath)
+            }
         }
 
         try Self.stopIfInterrupted()
         observe(.readingExpectedContent)
         let scratchPath = workDirectory.appendingPathComponent("expected.sqlite").path
-        var expected: ExpectedContent
-        var expectedWithoutPreload: ExpectedContent?
-        var referenceSkipped: String?
         let preloadPath = try resolvePreload(of: scenario, in: workDirectory)
         // Every run reads the payload through the same reader, so what it skips is the same for all.
         // Read whole here, it is hashed on the way: checkpoints record what they were made from.
@@ -132,25 +131,33 @@ public final class Benchmark {
         var preloadReading = spec.options.reading
         preloadReading.hasher = preloadPath == nil ? nil : PayloadHasher()
         let payloadReader = try scenario.openReader(path: payloadPath, reading: payloadReading)
+        let expected: ExpectedContent
+        let expectedWithoutPreload: ExpectedContent?
+        let referenceSkipped: String?
         do {
-        if let preloadPath {
-            guard FileManager.default.fileExists(atPath: preloadPath) else {
-                throw PayloadError(file: preloadPath, byteOffset: nil, path: nil, expected: "a readable preload payload", found: "no such file")
+            (expected, expectedWithoutPreload, referenceSkipped) = try PreparationError.during(
+                "working out the expected content", in: workDirectory.path
+            ) {
+                guard let preloadPath else {
+                    let expected = try ExpectedContent.build(schema: scenario.schema, reader: payloadReader, scratchPath: scratchPath)
+                    return (expected, expected, nil)
+                }
+                guard FileManager.default.fileExists(atPath: preloadPath) else {
+                    throw PayloadError(file: preloadPath, byteOffset: nil, path: nil, expected: "a readable preload payload", found: "no such file")
+                }
+                let expected = try ExpectedContent.build(
+                    schema: scenario.schema, preload: scenario.openReader(path: preloadPath, reading: preloadReading),
+                    reader: payloadReader, scratchPath: scratchPath)
+                // A refresh may name objects only the preload holds; plain inserts into an empty store cannot.
+                do {
+                    let alone = try ExpectedContent.build(
+                        schema: scenario.schema, reader: scenario.openReader(path: payloadPath, reading: spec.options.reading),
+                        scratchPath: scratchPath)
+                    return (expected, alone, nil)
+                } catch let error as ImportError {
+                    return (expected, nil, "the payload alone cannot be loaded into an empty store (\(error))")
+                }
             }
-            expected = try ExpectedContent.build(
-                schema: scenario.schema, preload: scenario.openReader(path: preloadPath, reading: preloadReading),
-                reader: payloadReader, scratchPath: scratchPath)
-            // A refresh may name objects only the preload holds; plain inserts into an empty store cannot.
-            do {
-                expectedWithoutPreload = try ExpectedContent.build(
-                    schema: scenario.schema, reader: scenario.openReader(path: payloadPath, reading: spec.options.reading), scratchPath: scratchPath)
-            } catch let error as ImportError {
-                referenceSkipped = "the payload alone cannot be loaded into an empty store (\(error))"
-            }
-        } else {
-            expected = try ExpectedContent.build(schema: scenario.schema, reader: payloadReader, scratchPath: scratchPath)
-            expectedWithoutPreload = expected
-        }
         } catch let error where error is PayloadError || error is ImportError {
             throw try importBadPayload(error, scenario: scenario, payloadPath: payloadPath, preloadPath: preloadPath, in: workDirectory, observe)
         }
@@ -209,10 +216,12 @@ public final class Benchmark {
                 let differences = measurement.digest.differences(from: target.digest)
                 if strategy.role == .reference, differences.isEmpty {
                     observe(.replayingCReference(repetition: repetition))
-                    cReferenceSeconds[repetition] = try CReference.replay(
-                        store: databasePath, digest: measurement.digest, schema: scenario.schema, settings: spec.options.store,
-                        scratchPath: workDirectory.appendingPathComponent("c-reference.sqlite").path
-                    ).seconds
+                    cReferenceSeconds[repetition] = try PreparationError.during("replaying the C reference", in: workDirectory.path) {
+                        try CReference.replay(
+                            store: databasePath, digest: measurement.digest, schema: scenario.schema, settings: spec.options.store,
+                            scratchPath: workDirectory.appendingPathComponent("c-reference.sqlite").path
+                        ).seconds
+                    }
                 }
                 if configuration.databasePath == nil { DatabaseFile.remove(databasePath) }
                 var result = RunResult(

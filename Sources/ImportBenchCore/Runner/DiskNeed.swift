@@ -22,7 +22,8 @@ public enum DiskNeed {
     /// the expected content's scratch store, the ceiling's store and the C reference's copy live at
     /// once; kept stores (one per strategy) live beside `keptPath`.
     public static func check(
-        _ scenario: any Scenario, scale: Scale, payloadBytesAtBaseScale: Double, keptStores: Int = 0, keptPath: String? = nil
+        _ scenario: any Scenario, scale: Scale, payloadBytesAtBaseScale: Double, keptStores: Int = 0, keptPath: String? = nil,
+        describing what: String? = nil
     ) throws(RunRequestError) {
         let payload = payloadBytesAtBaseScale * scale.factor
         // What must fit on each filesystem: the temporary directory's, and the kept stores' when apart.
@@ -44,7 +45,7 @@ public enum DiskNeed {
         for need in needs {
             guard let free = freeBytes(in: need.directory), need.bytes > free else { continue }
             throw .notEnoughDisk(
-                what: "\(scenario.name) at \(scale)", need: describe(need.bytes), purpose: need.purposes.joined(separator: " and "),
+                what: what ?? "\(scenario.name) at \(scale)", need: describe(need.bytes), purpose: need.purposes.joined(separator: " and "),
                 free: describe(free))
         }
     }

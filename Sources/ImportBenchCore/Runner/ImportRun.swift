@@ -84,7 +84,17 @@ public struct ImportRun {
     func importBatches(with strategy: any ImportStrategy.Type, progress: ((Int) -> Void)?) throws -> ImportMeasurement {
         var measurement = ImportMeasurement()
         do {
-            let (store, resumePoint) = try openStore()
+            let store: Connection
+            let resumePoint: ImportLedger.Entry?
+            do {
+                (store, resumePoint) = try openStore()
+            } catch let refusal as RunRequestError {
+                throw refusal
+            } catch {
+                throw RunError(
+                    strategy: strategy.name, stage: .creating, pass: 0, batch: nil, batchIndex: nil, committedBatches: 0,
+                    committedOccurrences: 0, databasePath: databasePath, checkpointed: options.checkpoint, underlying: error)
+            }
             let ledger = ImportLedger(store: store)
             let generation: Int64
             if let resumePoint {
@@ -94,7 +104,13 @@ public struct ImportRun {
                     measurement.resumedFrom = ResumePoint(pass: resumePoint.pass, batches: resumePoint.batches)
                 }
             } else {
-                generation = try createStore(store, ledger: ledger)
+                do {
+                    generation = try createStore(store, ledger: ledger)
+                } catch {
+                    throw RunError(
+                        strategy: strategy.name, stage: .creating, pass: 0, batch: nil, batchIndex: nil, committedBatches: 0,
+                        committedOccurrences: 0, databasePath: databasePath, checkpointed: options.checkpoint, underlying: error)
+                }
             }
             let context = StrategyContext(
                 schema: scenario.schema, store: store, prewarmChunkSize: options.prewarmChunkSize, generation: generation)
@@ -311,6 +327,8 @@ public struct ImportRun {
             }
             let wholePass = instance.transactionScope == .wholePass
             var open = false
+            // The batch being written, for a failure of its COMMIT (a full disk) to name it.
+            var current: RecordBatch?
             do {
                 if wholePass {
                     try begin()
@@ -332,6 +350,7 @@ public struct ImportRun {
                         continue
                     }
                     if stopRequested() { throw fail(.interrupted, batch: batch, Interrupted()) }
+                    current = batch
                     if !wholePass {
                         try begin()
                         open = true
@@ -351,6 +370,7 @@ public struct ImportRun {
                     }
                     progress?(batcher.occurrencesRead)
                 }
+                current = nil
                 if !wholePass {
                     try begin()
                     open = true
@@ -366,7 +386,10 @@ public struct ImportRun {
                 open = false
             } catch {
                 if open { try? store.rollback() }
-                throw error
+                // BEGIN, COMMIT and the checkpoint's own write fail only through the store (a full
+                // disk, an I/O error): said like every failure, with what stays committed.
+                if error is RunError { throw error }
+                throw fail(.committing, batch: current, error)
             }
         }
     }

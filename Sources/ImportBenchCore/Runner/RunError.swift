@@ -8,6 +8,10 @@ public struct RunError: Error, Codable, Sendable, CustomStringConvertible {
         case writing
         /// The strategy's end-of-pass work failed.
         case finishing
+        /// A batch's COMMIT (or the BEGIN before it) failed: a full disk, an I/O error.
+        case committing
+        /// The store could not be created (its schema, its preload): nothing of the import was written.
+        case creating
         /// SIGINT asked the import to stop.
         case interrupted
     }
@@ -64,6 +68,8 @@ public struct RunError: Error, Codable, Sendable, CustomStringConvertible {
         case .reading: what = "reading \(place) failed: \(cause)"
         case .writing: what = "writing \(place) failed: \(cause)"
         case .finishing: what = "\(place) failed: \(cause)"
+        case .committing: what = "committing \(place) failed: \(cause)"
+        case .creating: what = "creating the store failed: \(cause)"
         case .interrupted: what = "interrupted before committing \(place)"
         }
         if let ordinals { what += " (occurrences \(ordinals.lowerBound)-\(ordinals.upperBound))" }
@@ -83,8 +89,9 @@ public struct RunError: Error, Codable, Sendable, CustomStringConvertible {
             ? "\(earlierPasses.isEmpty ? "nothing of this import" : earlierPasses + "no batch of this pass") is committed"
             : "\(earlierPasses)batches 0-\(committedBatches - 1)\(pass > 0 ? " of pass \(pass + 1)" : "") "
                 + "(\(committedOccurrences) occurrences) stay committed"
-        let next = checkpointed ? "; run the same command again to resume" : ""
-        return "The failed batch was rolled back; \(committed) in \(databasePath)\(next)."
+        let next = checkpointed && stage != .creating ? "; run the same command again to resume" : ""
+        let undone = stage == .creating ? "Nothing was imported" : "The failed batch was rolled back"
+        return "\(undone); \(committed) in \(databasePath)\(next)."
     }
 
     /// Where it stopped and what stays committed, without the cause.

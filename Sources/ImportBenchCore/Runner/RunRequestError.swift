@@ -23,6 +23,8 @@ public enum RunRequestError: Error, Equatable, CustomStringConvertible {
     case checkpointNotContinued(path: String, committed: String)
     /// Another bench process holds the store's lock.
     case storeInUse(path: String, holder: String)
+    /// A kept store's directory cannot be written.
+    case unwritableStorePath(path: String, reason: String)
     /// A generated payload and its stores would not fit on the disk.
     case notEnoughDisk(what: String, need: String, purpose: String, free: String)
 
@@ -52,6 +54,8 @@ public enum RunRequestError: Error, Equatable, CustomStringConvertible {
                 + "Add --resume to continue it, or --restart to discard its committed batches"
         case .notEnoughDisk(let what, let need, let purpose, let free):
             return "\(what) needs about \(need) for \(purpose); \(free) free. Choose a smaller --scale, or free some space"
+        case .unwritableStorePath(let path, let reason):
+            return "cannot keep a store at \(path): \(reason); choose another --db"
         case .storeInUse(let path, let holder):
             return "\(path) is in use by \(holder); wait for it to finish or choose another --db"
         case .notOurStore(let path, let found):

@@ -16,10 +16,16 @@ public final class StoreLock {
     /// process that holds it.
     public init(storePath: String) throws {
         path = storePath + ".bench-lock"
+        let directory = URL(fileURLWithPath: storePath).deletingLastPathComponent()
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            throw RunRequestError.unwritableStorePath(path: storePath, reason: "its directory cannot be created (\(error.localizedDescription))")
+        }
         while true {
             let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
             guard descriptor >= 0 else {
-                throw RunRequestError.notOurStore(path: storePath, found: "a directory where bench cannot create \(path) (\(String(cString: strerror(errno))))")
+                throw RunRequestError.unwritableStorePath(path: storePath, reason: "\(path) cannot be created (\(String(cString: strerror(errno))))")
             }
             guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
                 let holder = Self.holder(descriptor)
