@@ -163,6 +163,14 @@ public final class Benchmark {
         }
         let skippedRecords = payloadReader.skippedRecords
         let skippedErrors = payloadReader.skippedErrors
+        // Under --on-error skip, a payload whose every record was skipped would import nothing and
+        // look like a success.
+        if expected.occurrences == 0, !skippedRecords.isEmpty {
+            let reasons = skippedRecords.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+            throw PayloadError(
+                file: payloadPath, byteOffset: nil, path: nil, expected: "at least one record that can be read",
+                found: "every record skipped under --on-error skip (\(reasons))" + (skippedErrors.first.map { "; the first: \($0)" } ?? ""))
+        }
         if let digest = payloadReading.hasher?.digest {
             payloadIdentity = PayloadIdentity(
                 source: spec.payload.generator.map { "generated at \($0.scale), seed \($0.seed)" } ?? "recorded",
