@@ -110,8 +110,10 @@ struct KillAndResumeTests {
         #expect(kills.count == StrategyRegistry.names.count)
     }
 
-    @Test("SIGINT rolls back the current batch, reports what is committed, exits 130 and leaves no temporary file; the same command resumes")
-    func interruptThenResume() throws {
+    @Test(
+        "SIGINT, SIGTERM (a CI timeout) and SIGHUP each roll back the current batch, report what is committed, exit 128 + the signal and leave no process, temporary file or lock; the same command resumes",
+        arguments: [SIGINT, SIGTERM, SIGHUP])
+    func interruptThenResume(signal: Int32) throws {
         try #require(FileManager.default.isExecutableFile(atPath: Self.binary.path), "build bench first: swift build")
         // Large enough that the import is still running when the signal comes.
         let fixture = try Fixture(scale: 0.2)
@@ -134,11 +136,13 @@ struct KillAndResumeTests {
         let deadline = Date().addingTimeInterval(60)
         while !FileManager.default.fileExists(atPath: kept) && Date() < deadline && process.isRunning { usleep(2_000) }
         usleep(100_000)
-        kill(process.processIdentifier, SIGINT)
+        kill(process.processIdentifier, signal)
         let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
 
-        #expect(process.terminationStatus == 130, "\(message)")
+        #expect(process.terminationStatus == 128 + signal, "\(message)")
+        #expect(Self.children(of: process.processIdentifier).isEmpty, "a measuring child outlived its parent")
+        #expect(!FileManager.default.fileExists(atPath: kept + ".bench-lock"))
         #expect(message.contains("interrupted"))
         #expect(message.contains("rolled back"))
         #expect(message.contains("run the same command again to resume"))
@@ -160,5 +164,15 @@ struct KillAndResumeTests {
         again.waitUntilExit()
         #expect(again.terminationStatus == 0)
         #expect(try ChatScenario().schema.digest(of: Connection(path: kept)) == fixture.expected)
+    }
+
+    /// The PIDs of `bench measure-one` processes started by `parent` (they carry `--parent PID`).
+    static func children(of parent: Int32) -> [Int32] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap { Int32($0) }.filter { pid in
+            guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { return false }
+            let arguments = data.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+            return arguments.contains("measure-one") && arguments.contains(String(parent))
+        }
     }
 }
