@@ -38,6 +38,7 @@ struct ReportCommand: ParsableCommand {
     var format: Format = .html
 
     func run() throws {
+        if format == .html { try OutputPath.check(out ?? "report.html", for: "--out") }
         let report: ChartReport
         do {
             report = ChartReport(try ReportInput(paths: files))

@@ -8,12 +8,22 @@ public struct PayloadError: Error, Sendable, Equatable, CustomStringConvertible 
     public let expected: String
     public let found: String
 
+    /// `found` and `path` come from the input (a key, a column name, a value); each is cut to
+    /// `longestQuote` characters, so no input can make an error line long.
     public init(file: String, byteOffset: Int?, path: String?, expected: String, found: String) {
         self.file = file
         self.byteOffset = byteOffset
-        self.path = path
+        self.path = path.map(Self.shortened)
         self.expected = expected
-        self.found = found
+        self.found = Self.shortened(found)
+    }
+
+    /// The most of the input an error quotes, in characters.
+    public static let longestQuote = 200
+
+    static func shortened(_ text: String) -> String {
+        guard text.utf8.count > longestQuote else { return text }
+        return String(text.prefix(longestQuote)) + "… (cut at \(longestQuote) characters)"
     }
 
     public var description: String {
