@@ -42,3 +42,26 @@ struct BufferedFileOutputTests {
         }
     }
 }
+
+@Suite("Written feeds")
+struct GeneratedFeedTests {
+    @Test("a GTFS feed appears whole, over nothing or over an earlier feed; a directory in the way fails and stays")
+    func feed() throws {
+        try withTemporaryPayloadDirectory { directory in
+            let scenario = TransitScenario()
+            let fresh = directory.path("feed")
+            try scenario.generate(scale: 0.01, seed: 1, to: fresh)
+            #expect(Set(try FileManager.default.contentsOfDirectory(atPath: fresh)) == ["stops.txt", "trips.txt", "stop_times.txt"])
+            try scenario.generate(scale: 0.02, seed: 1, to: fresh)
+            #expect(Set(try FileManager.default.contentsOfDirectory(atPath: fresh)) == ["stops.txt", "trips.txt", "stop_times.txt"])
+
+            let blocked = directory.path("blocked")
+            try FileManager.default.createDirectory(atPath: blocked + "/stops.txt", withIntermediateDirectories: true)
+            try Data("keep me".utf8).write(to: URL(fileURLWithPath: blocked + "/stops.txt/inside.txt"))
+            #expect(throws: PayloadError.self) { try scenario.generate(scale: 0.01, seed: 1, to: blocked) }
+            #expect(FileManager.default.contents(atPath: blocked + "/stops.txt/inside.txt") == Data("keep me".utf8))
+            // No staging directory is left beside them.
+            #expect(Set(try FileManager.default.contentsOfDirectory(atPath: directory.url.path)) == ["feed", "blocked"])
+        }
+    }
+}

@@ -75,40 +75,45 @@ public struct TransitPayloadGenerator: Sendable {
         return revision > 0 && draw.chance(changedShare) ? revision : 0
     }
 
-    /// Creates the feed directory at `path` (replacing an earlier feed's three files) and writes it.
+    /// Writes the feed into a staging directory beside `path`, then puts it in place: the directory
+    /// renamed when `path` does not exist, else each of the three files renamed over the earlier
+    /// feed's. Nothing appears at `path` unless the whole feed was written, a failure removes only
+    /// the staging directory, and nothing at `path` is ever deleted (a directory named stops.txt
+    /// there makes the rename fail, and stay).
     public func write(to path: String) throws {
         guard scale.isFinite, scale > 0 else {
             throw PayloadError(file: path, byteOffset: nil, path: nil, expected: "a finite scale greater than 0", found: "\(scale)")
         }
-        try prepareDirectory(path)
-        let directory = path as NSString
-        try writeStops(to: directory.appendingPathComponent(TransitScenario.stopsFile))
-        try writeTrips(to: directory.appendingPathComponent(TransitScenario.tripsFile))
-        try writeStopTimes(to: directory.appendingPathComponent(TransitScenario.stopTimesFile))
-    }
-
-    private func prepareDirectory(_ path: String) throws {
-        let manager = FileManager.default
+        let target = URL(fileURLWithPath: path)
         var isDirectory: ObjCBool = false
+        let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+        if exists, !isDirectory.boolValue {
+            throw PayloadError(file: path, byteOffset: nil, path: nil, expected: "a directory for the GTFS feed, or nothing", found: "a file")
+        }
+        let staging = target.deletingLastPathComponent().appendingPathComponent(".\(target.lastPathComponent).partial-\(getpid())")
         do {
-            if manager.fileExists(atPath: path, isDirectory: &isDirectory) {
-                guard isDirectory.boolValue else {
-                    throw PayloadError(
-                        file: path, byteOffset: nil, path: nil, expected: "a directory for the GTFS feed, or nothing", found: "a file")
-                }
-                for file in [TransitScenario.stopsFile, TransitScenario.tripsFile, TransitScenario.stopTimesFile] {
-                    let filePath = (path as NSString).appendingPathComponent(file)
-                    if manager.fileExists(atPath: filePath) { try manager.removeItem(atPath: filePath) }
-                }
-            } else {
-                try manager.createDirectory(atPath: path, withIntermediateDirectories: true)
-            }
-        } catch let error as PayloadError {
-            throw error
+            try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
         } catch {
             throw PayloadError(
                 file: path, byteOffset: nil, path: nil, expected: "a writable directory for the GTFS feed", found: "\(error.localizedDescription)")
         }
+        defer { try? FileManager.default.removeItem(at: staging) }
+        let files = [TransitScenario.stopsFile, TransitScenario.tripsFile, TransitScenario.stopTimesFile]
+        try writeStops(to: staging.appendingPathComponent(files[0]).path)
+        try writeTrips(to: staging.appendingPathComponent(files[1]).path)
+        try writeStopTimes(to: staging.appendingPathComponent(files[2]).path)
+        if !exists {
+            guard rename(staging.path, path) == 0 else { throw Self.renameFailure(staging.path, path) }
+            return
+        }
+        for file in files {
+            let from = staging.appendingPathComponent(file).path, to = target.appendingPathComponent(file).path
+            guard rename(from, to) == 0 else { throw Self.renameFailure(from, to) }
+        }
+    }
+
+    private static func renameFailure(_ from: String, _ to: String) -> PayloadError {
+        PayloadError(file: to, byteOffset: nil, path: nil, expected: "a place to put the written feed file \(from)", found: String(cString: strerror(errno)))
     }
 
     // MARK: Ids
