@@ -72,9 +72,13 @@ struct StoreOwnershipTests {
         try DatabaseFile.removeOwnStore(path)
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).isEmpty)
         #expect(DatabaseFile.occupant(of: "") == .other("an empty path"))
-        // An empty file, as a run killed before its first write leaves, holds nothing to lose.
+        // An empty file, as a run killed before its store's first commit leaves (a hot journal
+        // beside it), holds nothing to lose: replaced, companions too.
         FileManager.default.createFile(atPath: path, contents: nil)
-        #expect(DatabaseFile.occupant(of: path) == .nothing)
+        FileManager.default.createFile(atPath: path + "-journal", contents: Data("hot".utf8))
+        #expect(DatabaseFile.occupant(of: path) == .emptyFile)
+        try DatabaseFile.removeOwnStore(path)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).isEmpty)
     }
 
     /// Every entry under `url` with its bytes (a directory's as nil), to compare before and after.
@@ -88,5 +92,21 @@ struct StoreOwnershipTests {
             entries[name] = (status.st_mode & S_IFMT) == S_IFREG ? FileManager.default.contents(atPath: path) : nil
         }
         return entries
+    }
+
+    @Test("an import over what a run killed before its first commit left (an empty file and a hot journal) starts afresh")
+    func killedBeforeFirstCommit() throws {
+        let directory = try TemporaryDirectory()
+        let payload = directory.path("payload.json")
+        try ProductsScenario().generate(scale: 0.01, seed: 1, to: payload)
+        let store = directory.path("store.sqlite")
+        FileManager.default.createFile(atPath: store, contents: nil)
+        FileManager.default.createFile(atPath: store + "-journal", contents: Data(repeating: 7, count: 512))
+        let measurement = try ImportRun(
+            scenario: ProductsScenario(), payloadPath: payload, strategy: NaiveStrategy.self, batchSize: .occurrences(50),
+            databasePath: store, checkpoint: true
+        ).execute()
+        #expect(measurement.occurrences > 0)
+        #expect(DatabaseFile.occupant(of: store) == .benchStore)
     }
 }

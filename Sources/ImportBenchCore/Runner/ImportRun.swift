@@ -151,7 +151,7 @@ public struct ImportRun {
 
     func storeDisposition() throws -> StoreDisposition {
         switch DatabaseFile.occupant(of: databasePath) {
-        case .nothing: return .create
+        case .nothing, .emptyFile: return .create
         case .other(let what): throw RunRequestError.notOurStore(path: databasePath, found: what)
         case .benchStore: break
         }

@@ -18,6 +18,9 @@ extension DatabaseFile {
     /// What a path holds, as far as writing a store there goes.
     public enum Occupant: Equatable, Sendable {
         case nothing
+        /// A file of no bytes, with or without a journal or WAL beside it: what a run killed before
+        /// its store's first commit leaves. It holds nothing to lose, so it is replaced, companions too.
+        case emptyFile
         /// A store `bench` made: safe to replace.
         case benchStore
         /// Anything else, described for a message ("a directory", "a SQLite database of another application").
@@ -52,9 +55,7 @@ extension DatabaseFile {
         defer { close(descriptor) }
         var header = [UInt8](repeating: 0, count: 100)
         let count = header.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, 100) }
-        // An empty file holds nothing to lose, and SQLite opens it as an empty database: what a run
-        // killed before its first write leaves.
-        if count == 0 { return companionsOccupant(of: path) }
+        if count == 0 { return .emptyFile }
         let magic = Array("SQLite format 3\0".utf8)
         guard count == 100, Array(header[0..<16]) == magic else { return .other("a file that is not a SQLite database") }
         let identifier = header[68..<72].reduce(Int32(0)) { $0 << 8 | Int32($1) }
@@ -76,7 +77,7 @@ extension DatabaseFile {
     public static func removeOwnStore(_ path: String) throws(RunRequestError) {
         switch occupant(of: path) {
         case .nothing: return
-        case .benchStore:
+        case .benchStore, .emptyFile:
             for suffix in [""] + companionSuffixes { unlink(path + suffix) }
         case .other(let what):
             throw .notOurStore(path: path, found: what)
