@@ -10,8 +10,9 @@ public final class Statement {
     /// The connection's counter, held directly: reaching it through the unowned connection costs a
     /// reference-count round trip on every step and reset.
     private let counter: StatementCounter
-    /// True between the first step of an execution and the reset that ends it.
-    private var executing = false
+    /// True between the first step of an execution and the reset that ends it. Behind a pointer:
+    /// as a stored `var` it cost a runtime exclusivity check on every step and reset.
+    private let executing: UnsafeMutablePointer<Bool>
 
     init(connection: Connection, sql: String) throws {
         var handle: OpaquePointer?
@@ -25,10 +26,13 @@ public final class Statement {
         self.handle = handle
         self.connection = connection
         self.counter = connection.counter
+        executing = .allocate(capacity: 1)
+        executing.initialize(to: false)
     }
 
     deinit {
         sqlite3_finalize(handle)
+        executing.deallocate()
     }
 
     public var parameterCount: Int { Int(sqlite3_bind_parameter_count(handle)) }
@@ -101,8 +105,8 @@ public final class Statement {
     /// Advances the statement; true when a row is available. The first step of an execution is counted.
     @discardableResult
     public func step() throws -> Bool {
-        if !executing {
-            executing = true
+        if !executing.pointee {
+            executing.pointee = true
             counter.recordExecution(of: kind)
         }
         let code = sqlite3_step(handle)
@@ -120,8 +124,8 @@ public final class Statement {
 
     /// Ends the current execution so the statement can run again; bindings are kept.
     public func reset() {
-        if executing {
-            executing = false
+        if executing.pointee {
+            executing.pointee = false
             counter.recordVMSteps(sqlite3_stmt_status(handle, SQLITE_STMTSTATUS_VM_STEP, 1))
         }
         sqlite3_reset(handle)

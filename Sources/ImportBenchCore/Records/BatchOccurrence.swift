@@ -16,7 +16,7 @@ public struct BatchOccurrence {
     public var ordinal: Int { header.ordinal }
     /// Index of the top-level payload element it came from.
     public var unit: Int { header.unit }
-    public var key: RecordValue { storage.value(header.key) }
+    public var key: RecordValue { RecordStorage.value(header.key, text: storage.text) }
 
     /// In the order of the entity's `attributes`.
     public var attributes: BatchValues {
@@ -72,7 +72,7 @@ public struct BatchReference {
     unowned(unsafe) let storage: RecordStorage
     let stored: StoredReference
 
-    public var key: RecordValue { storage.value(stored.key) }
+    public var key: RecordValue { RecordStorage.value(stored.key, text: storage.text) }
     public var keyID: Int32 { stored.keyID }
     /// The stream ordinal of the embedded target occurrence; nil for a reference given by key only.
     public var embeddedOrdinal: Int? { stored.embeddedOrdinal >= 0 ? stored.embeddedOrdinal : nil }
@@ -152,7 +152,7 @@ public typealias BatchReferences = BatchRange<SetMember>
 public enum AttributeValue: BatchPart {
     @inline(__always)
     public static func element(in storage: RecordStorage, at index: Int) -> RecordValue {
-        storage.value(storage.values[index])
+        RecordStorage.value(storage.values[index], text: storage.text)
     }
 }
 
