@@ -19,6 +19,15 @@ struct JSONArrayElementReaderTests {
         var description: String { "#\(index)@\(byteOffset): \(text)" }
     }
 
+    @Test("a leading UTF-8 byte order mark is skipped: the same elements, their offsets three bytes on", arguments: [1, 2, 3, 4, 1 << 20])
+    func byteOrderMark(chunkSize: Int) throws {
+        let json = "{\"channels\":[{\"id\":1},{\"id\":2}]}"
+        let plain = try split(json, arrayPath: ["channels"], chunkSize: chunkSize)
+        let marked = try split("\u{FEFF}" + json, arrayPath: ["channels"], chunkSize: chunkSize)
+        #expect(marked.map(\.text) == plain.map(\.text))
+        #expect(marked.map(\.byteOffset) == plain.map { $0.byteOffset + 3 })
+    }
+
     /// Writes `json` to a file and returns every element the reader yields.
     func split(_ json: String, arrayPath: [String], chunkSize: Int) throws -> [SplitElement] {
         try withTemporaryPayloadDirectory { directory in

@@ -274,8 +274,16 @@ public final class JSONArrayElementReader {
 
     // MARK: Navigation
 
-    /// Descends through the objects named by `arrayPath` and consumes the array's '['.
+    /// Descends through the objects named by `arrayPath` and consumes the array's '['. A UTF-8
+    /// byte order mark before the document (RFC 8259 lets a parser ignore it; editors on Windows
+    /// write one) is skipped.
     private func openTargetArray() throws {
+        while count - position < 3, !reachedEndOfFile {
+            guard try refill() else { break }
+        }
+        if count - position >= 3, storage[position] == 0xEF, storage[position + 1] == 0xBB, storage[position + 2] == 0xBF {
+            position += 3
+        }
         guard try peekSignificantByte() != nil else {
             let opening = arrayPath.isEmpty ? "'[' opening the document" : "'{' opening the document"
             throw PayloadError(
