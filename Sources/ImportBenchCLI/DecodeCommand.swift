@@ -33,7 +33,7 @@ struct DecodeCommand: ParsableCommand {
     @Option(help: "A record that cannot be read: fail stops with its location; skip counts it and goes on.")
     var onError: PayloadErrorPolicy = .fail
 
-    @OptionGroup(title: "Payload limits") var limitOptions: PayloadLimitOptions
+    @OptionGroup(title: "Payload reading") var readingOptions: PayloadReadingOptions
 
     func validate() throws {
         do {
@@ -54,7 +54,7 @@ struct DecodeCommand: ParsableCommand {
         for _ in 0..<repetitions {
             do {
                 measurements.append(
-                    try DecodeMeasurement.measure(scenario: scenario, path: payload, batchSize: batchSize, onError: onError, limits: limitOptions.limits))
+                    try DecodeMeasurement.measure(scenario: scenario, path: payload, batchSize: batchSize, onError: onError, limits: readingOptions.limits, encoding: readingOptions.encoding))
             } catch {
                 throw CommandFailure.failed("cannot decode \(payload): \(error)")
             }

@@ -19,7 +19,7 @@ struct RunCommand: ParsableCommand {
 
     @OptionGroup var scenarioOptions: ScenarioOptions
 
-    @OptionGroup(title: "Payload limits") var limitOptions: PayloadLimitOptions
+    @OptionGroup(title: "Payload reading") var readingOptions: PayloadReadingOptions
 
     @Option(
         name: .customLong("strategy"),
@@ -191,7 +191,7 @@ struct RunCommand: ParsableCommand {
             options: RunOptions(
                 prewarmChunkSize: prewarmChunk, checkpoint: checkpoint || resume, onError: onError,
                 store: StoreSettings(journal: journal, synchronous: synchronous), probeReadsHz: probeReads,
-                limits: limitOptions.limits, restart: restart))
+                limits: readingOptions.limits, restart: restart, encoding: readingOptions.encoding))
         return scenarioOptions.resolvedScales.flatMap { scale in
             batchSizes.map { batchSize in
                 var spec = base
@@ -283,6 +283,7 @@ struct RunCommand: ParsableCommand {
             text += "skipped \(SummaryTable.count(count)) records, in every run: \(reason)\n"
         }
         for error in outcome.skippedErrors.prefix(3) { text += "  for example: \(error)\n" }
+        for note in outcome.readingNotes { text += "\(note)\n" }
         text += SummaryTable.harnessLines(outcome.results)
         if let seedStore = outcome.seedStore { text += Self.seedStoreLine(seedStore) }
         if outcome.results.contains(where: { $0.measurement.resumedFrom != nil }) {

@@ -28,7 +28,7 @@ struct SeedDBCommand: ParsableCommand {
 
     @OptionGroup var scenarioOptions: ScenarioOptions
 
-    @OptionGroup(title: "Payload limits") var limitOptions: PayloadLimitOptions
+    @OptionGroup(title: "Payload reading") var readingOptions: PayloadReadingOptions
 
     @Option(help: ArgumentHelp(
         "Build from this recorded payload (a file of the scenario's shape; a GTFS directory for transit) instead of generating one from --scale and --seed.",
@@ -92,7 +92,8 @@ struct SeedDBCommand: ParsableCommand {
         do {
             let builder = SeedStoreBuilder(
                 scenario: scenario, payloadPath: payloadPath, scale: payload == nil ? scale : nil,
-                seed: payload == nil ? scenarioOptions.seed : nil, limits: limitOptions.limits)
+                seed: payload == nil ? scenarioOptions.seed : nil, limits: readingOptions.limits,
+                encoding: readingOptions.encoding)
             report = try builder.build(at: out)
         } catch is Interrupted {
             throw CommandFailure.interrupted("interrupted; nothing was written at \(out)")

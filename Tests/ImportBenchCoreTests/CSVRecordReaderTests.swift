@@ -134,13 +134,13 @@ struct CSVRecordReaderTests {
             expected: "',' or a line break after a closing quote", found: "'y'"),
         Malformed(
             name: "invalid UTF-8", bytes: Array("a,b\n1,ok".utf8) + [0xFF] + Array("\n".utf8), offset: 8,
-            path: "t.csv line 2, column b", expected: "valid UTF-8 text", found: "byte 0xFF"),
+            path: "t.csv line 2, column b", expected: "valid UTF-8 text (a file in Latin-1 or Windows-1252 imports with --encoding latin-1, windows-1252 or auto)", found: "byte 0xFF"),
         Malformed(
             name: "invalid UTF-8 after a doubled quote", bytes: Array("a,b\n1,\"q\"\"".utf8) + [0xC3, 0x28] + Array("\"\n".utf8),
-            offset: 10, path: "t.csv line 2, column b", expected: "valid UTF-8 text", found: "byte 0xC3"),
+            offset: 10, path: "t.csv line 2, column b", expected: "valid UTF-8 text (a file in Latin-1 or Windows-1252 imports with --encoding latin-1, windows-1252 or auto)", found: "byte 0xC3"),
         Malformed(
             name: "overlong UTF-8", bytes: Array("a,b\n1,".utf8) + [0xC0, 0xAF] + Array("\n".utf8), offset: 6,
-            path: "t.csv line 2, column b", expected: "valid UTF-8 text", found: "byte 0xC0"),
+            path: "t.csv line 2, column b", expected: "valid UTF-8 text (a file in Latin-1 or Windows-1252 imports with --encoding latin-1, windows-1252 or auto)", found: "byte 0xC0"),
         Malformed(
             name: "missing required column", bytes: [0xEF, 0xBB, 0xBF] + Array("a,c\n1,2\n".utf8), offset: 3, path: "t.csv line 1",
             expected: "a column named b in the header", found: "only the columns a, c: add a b column to t.csv"),

@@ -26,6 +26,8 @@ public final class CSVRecordReader {
     public let fileName: String
     /// Header names, spaces around each trimmed.
     public let columns: [String]
+    /// How the file's bytes are read as text: never `.auto`, which is resolved when the file is opened.
+    public let encoding: TextEncoding
     private let columnIndexByName: [String: Int]
     private let headerByteOffset: Int
     private let headerLine: Int
@@ -41,10 +43,12 @@ public final class CSVRecordReader {
     /// - Parameter longestRowBytes: a row whose fields hold more is refused at its start, so a file
     ///   without line breaks (`/dev/zero`) cannot grow memory without bound.
     /// - Parameter hasher: fed every byte read, in order, when the caller wants the payload's hash.
+    /// - Parameter encoding: how bytes are text; `.auto` reads the file once first to choose.
     public init(
         path: String, fileName: String? = nil, chunkSize: Int = 1 << 20, longestRowBytes: Int = PayloadLimits.default.longestCSVRowBytes,
-        hasher: PayloadHasher? = nil
+        hasher: PayloadHasher? = nil, encoding: TextEncoding = .utf8
     ) throws {
+        let resolved = encoding == .auto ? try TextEncoding.detect(path: path) : encoding
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             throw PayloadError(
@@ -53,10 +57,11 @@ public final class CSVRecordReader {
         let fileName = fileName ?? URL(fileURLWithPath: path).lastPathComponent
         self.path = path
         self.fileName = fileName
+        self.encoding = resolved
         self.descriptor = descriptor
         scanner = CSVRowScanner(
             path: path, fileName: fileName, descriptor: descriptor, chunkSize: max(chunkSize, 1), longestRowBytes: max(longestRowBytes, 1),
-            hasher: hasher)
+            hasher: hasher, encoding: resolved)
         do {
             try scanner.skipByteOrderMark()
             guard case .success(true) = try scanner.readRow(expectedFields: nil) else {
@@ -172,6 +177,7 @@ private struct CSVRowScanner {
     let chunkSize: Int
     let longestRowBytes: Int
     let hasher: PayloadHasher?
+    let encoding: TextEncoding
     let buffer: UnsafeMutablePointer<UInt8>
     /// Header names once read; error messages name columns with them.
     var columns: [String] = []
@@ -194,7 +200,10 @@ private struct CSVRowScanner {
     var fieldOffsets: [Int] = []
     var fieldIsQuoted: [Bool] = []
 
-    init(path: String, fileName: String, descriptor: Int32, chunkSize: Int, longestRowBytes: Int, hasher: PayloadHasher?) {
+    init(
+        path: String, fileName: String, descriptor: Int32, chunkSize: Int, longestRowBytes: Int, hasher: PayloadHasher?, encoding: TextEncoding
+    ) {
+        self.encoding = encoding
         self.path = path
         self.fileName = fileName
         self.descriptor = descriptor
@@ -237,11 +246,13 @@ private struct CSVRowScanner {
 
     func text(_ index: Int?) throws -> String? {
         guard let index, !isEmpty(index) else { return nil }
+        if encoding != .utf8 { return withFieldBytes(index) { encoding.decode($0) } }
         return try withFieldBytes(index) { bytes in
             if let invalid = Self.firstInvalidUTF8Index(bytes) {
                 throw error(
                     at: index, byteOffset: fileOffset(ofDecodedIndex: invalid, inField: index, bytes: bytes),
-                    expected: "valid UTF-8 text", found: String(format: "byte 0x%02X", bytes[invalid]))
+                    expected: "valid UTF-8 text (a file in Latin-1 or Windows-1252 imports with --encoding latin-1, windows-1252 or auto)",
+                    found: String(format: "byte 0x%02X", bytes[invalid]))
             }
             return String(decoding: bytes, as: UTF8.self)
         }

@@ -5,10 +5,15 @@ public struct PayloadReading {
     public var onError: PayloadErrorPolicy
     public var limits: PayloadLimits
     public var hasher: PayloadHasher?
+    /// How a CSV payload's bytes are text (JSON is always UTF-8).
+    public var encoding: TextEncoding
 
-    public init(onError: PayloadErrorPolicy = .fail, limits: PayloadLimits = .default, hasher: PayloadHasher? = nil) {
+    public init(
+        onError: PayloadErrorPolicy = .fail, limits: PayloadLimits = .default, hasher: PayloadHasher? = nil, encoding: TextEncoding = .utf8
+    ) {
         self.onError = onError
         self.limits = limits
         self.hasher = hasher
+        self.encoding = encoding
     }
 }

@@ -12,9 +12,13 @@ public protocol RecordReader: AnyObject {
     /// The errors of the first few records skipped under `PayloadErrorPolicy.skip`, so a run can
     /// show examples of what was left out.
     var skippedErrors: [PayloadError] { get }
+    /// What a run should say of how the payload was read (the encoding `--encoding auto` chose).
+    var readingNotes: [String] { get }
 }
 
 extension RecordReader {
+    public var readingNotes: [String] { [] }
+
     public func readUnit(into builder: RecordBuilder) throws -> Bool {
         guard let unit = try nextUnit() else { return false }
         builder.append(unit)

@@ -28,7 +28,7 @@ extension Benchmark {
             observe(.buildingSeedStore(path: path))
             return try SeedStoreBuilder(
                 scenario: scenario, payloadPath: payloadPath, scale: generator?.scale, seed: generator?.seed, onError: spec.options.onError,
-                limits: spec.options.limits
+                limits: spec.options.limits, encoding: spec.options.encoding
             ).build(at: path)
         }
         let metadata = try SeedStoreMetadata.read(at: given)

@@ -65,6 +65,8 @@ public struct BenchmarkOutcome: Sendable {
     public var payloadBytes: Int64
     /// The store seed-copy adopted, when it ran: given, or built by this run (untimed).
     public var seedStore: SeedStoreReport? = nil
+    /// How the payload was read, for the header: the encoding `--encoding auto` chose per file.
+    public var readingNotes: [String] = []
 }
 
 /// Executes one measured import: in this process, or elsewhere (a child process, so peak memory
@@ -249,7 +251,7 @@ public final class Benchmark {
         return BenchmarkOutcome(
             results: results, expected: expected, expectedWithoutPreload: expectedWithoutPreload, referenceSkipped: referenceSkipped,
             skippedRecords: skippedRecords, skippedErrors: skippedErrors,
-            payloadPath: payloadPath, payloadBytes: payloadBytes, seedStore: seedStore)
+            payloadPath: payloadPath, payloadBytes: payloadBytes, seedStore: seedStore, readingNotes: payloadReader.readingNotes)
     }
 
     /// The run of `strategy` in this benchmark: every setting comes from the configuration here, and

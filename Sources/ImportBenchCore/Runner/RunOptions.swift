@@ -18,12 +18,15 @@ public struct RunOptions: Codable, Sendable, Equatable {
     public var limits: PayloadLimits
     /// Discard an unfinished checkpointed import in the store instead of refusing to run over it.
     public var restart: Bool
+    /// How a CSV payload's bytes are text.
+    public var encoding: TextEncoding
 
     public init(
         batchSize: BatchSize = .default, prewarmChunkSize: Int = 500, checkpoint: Bool = false,
         onError: PayloadErrorPolicy = .fail, store: StoreSettings = .default, probeReadsHz: Int? = nil,
-        limits: PayloadLimits = .default, restart: Bool = false
+        limits: PayloadLimits = .default, restart: Bool = false, encoding: TextEncoding = .utf8
     ) {
+        self.encoding = encoding
         self.limits = limits
         self.restart = restart
         self.batchSize = batchSize
@@ -35,7 +38,7 @@ public struct RunOptions: Codable, Sendable, Equatable {
     }
 
     /// How every reader of the run reads the payload.
-    public var reading: PayloadReading { PayloadReading(onError: onError, limits: limits) }
+    public var reading: PayloadReading { PayloadReading(onError: onError, limits: limits, encoding: encoding) }
 }
 
 /// As its text (`1000`, `all`), as the command line and the CSV write it.

@@ -13,6 +13,7 @@ public struct SeedStoreBuilder {
     public var seed: UInt64?
     public var onError: PayloadErrorPolicy
     public var limits: PayloadLimits
+    public var encoding: TextEncoding
     /// Asked between batches and phases; true stops the build and leaves nothing at the destination.
     public var stopRequested: () -> Bool = { ImportInterruption.isRequested }
 
@@ -21,9 +22,10 @@ public struct SeedStoreBuilder {
 
     public init(
         scenario: any Scenario, payloadPath: String, scale: Scale? = nil, seed: UInt64? = nil, onError: PayloadErrorPolicy = .fail,
-        limits: PayloadLimits = .default
+        limits: PayloadLimits = .default, encoding: TextEncoding = .utf8
     ) {
         self.limits = limits
+        self.encoding = encoding
         self.scenario = scenario
         self.payloadPath = payloadPath
         self.scale = scale
@@ -75,7 +77,7 @@ public struct SeedStoreBuilder {
             try store.execute(SeedStoreMetadata.ddl)
             // Generation 0, as a preload: any later import into an adopted copy stamps a higher one.
             occurrences = try CeilingStrategy.load(
-                try scenario.openReader(path: payloadPath, reading: PayloadReading(onError: onError, limits: limits)), schema: schema, into: store, batchSize: Self.batchSize
+                try scenario.openReader(path: payloadPath, reading: PayloadReading(onError: onError, limits: limits, encoding: encoding)), schema: schema, into: store, batchSize: Self.batchSize
             ) { if stopRequested() { throw Interrupted() } }
         }
         times.load = MonotonicClock.now() - phaseStart

@@ -28,6 +28,8 @@ public final class TransitPayloadReader: RecordReader {
     /// Where `stop_sequence` sits in the stop_time's attributes: it is also part of the key.
     private let sequenceAttribute: Int
     private var knownStops = Set<String>()
+    /// What a reader of the feed should know of how it was read: the encoding `auto` chose per file.
+    public let readingNotes: [String]
     /// Fed each file's hash, in file order, once every file has been read.
     private let hasher: PayloadHasher?
     private let fileHashers: [(name: String, hasher: PayloadHasher)]
@@ -54,13 +56,17 @@ public final class TransitPayloadReader: RecordReader {
                 expected: "a GTFS feed directory holding stops.txt, trips.txt and stop_times.txt", found: "no such directory")
         }
         var fileHashers: [(name: String, hasher: PayloadHasher)] = []
+        var notes: [String] = []
         func open(_ file: String, entity: Int, key: String) throws -> TableReader {
             // The files are read side by side (each header first), so each is hashed on its own.
             let fileHasher = reading.hasher.map { _ in PayloadHasher() }
             if let fileHasher { fileHashers.append((file, fileHasher)) }
             let csv = try CSVRecordReader(
                 path: (directory as NSString).appendingPathComponent(file), fileName: file, chunkSize: chunkSize,
-                longestRowBytes: reading.limits.longestCSVRowBytes, hasher: fileHasher)
+                longestRowBytes: reading.limits.longestCSVRowBytes, hasher: fileHasher, encoding: reading.encoding)
+            if reading.encoding == .auto {
+                notes.append("\(file) read as \(csv.encoding.rawValue) (--encoding auto\(csv.encoding == .utf8 ? "" : ": it is not valid UTF-8"))")
+            }
             return TableReader(csv: csv, entity: entity, key: try csv.requiredColumn(key), attributes: schema.entities[entity].attributes)
         }
         stops = try open(TransitScenario.stopsFile, entity: stop, key: "stop_id")
@@ -70,6 +76,7 @@ public final class TransitPayloadReader: RecordReader {
         stopTimeStop = try stopTimes.csv.requiredColumn("stop_id")
         sequenceAttribute = TransitScenario.stopTime.attributes.firstIndex { $0.name == "stop_sequence" } ?? 0
         self.fileHashers = fileHashers
+        readingNotes = notes
     }
 
     /// Rows left out, by reason (`stop_times.txt: stop_id not in stops.txt`, `stops.txt: malformed row`).

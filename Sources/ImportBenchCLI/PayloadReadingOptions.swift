@@ -1,10 +1,15 @@
 import ArgumentParser
 import ImportBenchCore
 
-/// The longest row, element, string and number a payload's reader holds, for every command that
-/// reads payloads: memory stays bounded whatever the file, and a file past a limit ends with a
-/// located error naming the option to raise.
-struct PayloadLimitOptions: ParsableArguments {
+/// How every command that reads payloads reads them: the text encoding of CSV files, and the
+/// longest row, element, string and number a reader holds (memory stays bounded whatever the file,
+/// and a file past a limit ends with a located error naming the option to raise).
+struct PayloadReadingOptions: ParsableArguments {
+    @Option(help: ArgumentHelp(
+        "How a CSV payload's (a GTFS feed's) bytes are text: utf-8, latin-1, windows-1252, or auto (UTF-8 when a file is valid UTF-8, else Windows-1252; the header says which it chose). Stored text is always UTF-8; JSON payloads are always UTF-8.",
+        valueName: "name"))
+    var encoding: TextEncoding = .utf8
+
     @Option(help: ArgumentHelp(
         "The longest CSV row (GTFS) read, in bytes; a longer one is refused where it starts.",
         valueName: "bytes"))
@@ -40,3 +45,4 @@ struct PayloadLimitOptions: ParsableArguments {
             longestJSONStringBytes: maxJsonStringBytes, longestJSONNumberBytes: maxJsonNumberBytes)
     }
 }
+extension TextEncoding: ExpressibleByArgument {}

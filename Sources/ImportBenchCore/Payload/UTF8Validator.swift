@@ -1,0 +1,63 @@
+import Foundation
+
+/// Whether a whole file is valid UTF-8 (RFC 3629: no overlong forms, no surrogates, nothing above
+/// U+10FFFF), read in chunks with a sequence allowed to span two of them.
+enum UTF8Validator {
+    static func isValid(path: String) throws -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw PayloadError(file: path, byteOffset: nil, path: nil, expected: "a readable file", found: "no such file, or no permission")
+        }
+        defer { try? handle.close() }
+        var carry: [UInt8] = []
+        while true {
+            let chunk = try handle.read(upToCount: 1 << 20) ?? Data()
+            if chunk.isEmpty { return carry.isEmpty }
+            let bytes = carry + chunk
+            guard let consumed = validPrefix(bytes) else { return false }
+            carry = Array(bytes[consumed...])
+        }
+    }
+
+    /// The length of `bytes` that is whole valid sequences, leaving at most three bytes of a
+    /// sequence the next chunk may complete; nil at an invalid one.
+    static func validPrefix(_ bytes: [UInt8]) -> Int? {
+        var index = 0
+        let count = bytes.count
+        while index < count {
+            // Eight ASCII bytes at a time.
+            if index + 8 <= count {
+                let word = bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: index, as: UInt64.self) }
+                if word & 0x8080_8080_8080_8080 == 0 {
+                    index += 8
+                    continue
+                }
+            }
+            let lead = bytes[index]
+            if lead < 0x80 {
+                index += 1
+                continue
+            }
+            let length: Int
+            var second: ClosedRange<UInt8> = 0x80...0xBF
+            switch lead {
+            case 0xC2...0xDF: length = 2
+            case 0xE0: length = 3; second = 0xA0...0xBF
+            case 0xE1...0xEC, 0xEE...0xEF: length = 3
+            case 0xED: length = 3; second = 0x80...0x9F
+            case 0xF0: length = 4; second = 0x90...0xBF
+            case 0xF1...0xF3: length = 4
+            case 0xF4: length = 4; second = 0x80...0x8F
+            default: return nil
+            }
+            if index + length > count {
+                // A sequence the next chunk may complete, if what there is of it is right so far.
+                for offset in 1..<(count - index) where !(offset == 1 ? second : 0x80...0xBF).contains(bytes[index + offset]) { return nil }
+                return index
+            }
+            guard second.contains(bytes[index + 1]) else { return nil }
+            for offset in 2..<length where bytes[index + offset] & 0xC0 != 0x80 { return nil }
+            index += length
+        }
+        return index
+    }
+}
