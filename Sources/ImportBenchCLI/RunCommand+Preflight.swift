@@ -15,6 +15,7 @@ extension RunCommand {
             }
         }
         var baseBytes: [ScenarioReference: Double] = [:]
+        var recordRatios: [ScenarioReference: Double] = [:]
         for configuration in configurations {
             let reference = configuration.spec.scenario
             do {
@@ -25,10 +26,19 @@ extension RunCommand {
                     let bytes = try baseBytes[reference] ?? DiskNeed.payloadBytesAtBaseScale(of: scenario)
                     baseBytes[reference] = bytes
                     try DiskNeed.check(scenario, scale: scale, payloadBytesAtBaseScale: bytes, keptStores: kept, keptPath: configuration.databasePath)
+                    let ratio = try recordRatios[reference] ?? MemoryNeed.recordBytesPerPayloadByte(of: scenario)
+                    recordRatios[reference] = ratio
+                    try MemoryNeed.check(
+                        scenario, payloadBytes: bytes * scale.factor, recordBytesPerPayloadByte: ratio, describing: "\(scenario.name) at \(scale)")
                 case .file(let path):
                     try DiskNeed.check(
                         scenario, scale: .base, payloadBytesAtBaseScale: Double(PayloadSize.bytes(at: path)), keptStores: kept,
                         keptPath: configuration.databasePath, describing: "the payload \(path)")
+                    let ratio = try recordRatios[reference] ?? MemoryNeed.recordBytesPerPayloadByte(of: scenario)
+                    recordRatios[reference] = ratio
+                    try MemoryNeed.check(
+                        scenario, payloadBytes: Double(PayloadSize.bytes(at: path)), recordBytesPerPayloadByte: ratio,
+                        describing: "the payload \(path)")
                 }
             } catch let error as RunRequestError {
                 throw CommandFailure.failed(error.description)

@@ -49,9 +49,16 @@ public final class RecordStorage: @unchecked Sendable {
         textBuffer.free()
     }
 
-    @inline(__always)
+    /// The bytes its buffers hold, as allocated: what keeping the batch costs in memory.
+    var allocatedBytes: Int {
+        headerBuffer.capacity * MemoryLayout<OccurrenceHeader>.stride + valueBuffer.capacity * MemoryLayout<StoredValue>.stride
+            + referenceBuffer.capacity * MemoryLayout<StoredReference>.stride + setEndBuffer.capacity * MemoryLayout<Int32>.stride
+            + textBuffer.capacity
+    }
+
     /// Static, and handed the text's base: called as a method through a view's `unowned(unsafe)`
     /// storage, Swift retained and released the storage around every value read.
+    @inline(__always)
     static func value(_ stored: StoredValue, text: UnsafeMutablePointer<UInt8>) -> RecordValue {
         switch stored.tag {
         case .null: return .null

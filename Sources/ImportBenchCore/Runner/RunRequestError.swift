@@ -27,6 +27,8 @@ public enum RunRequestError: Error, Equatable, CustomStringConvertible {
     case unwritableStorePath(path: String, reason: String)
     /// A generated payload and its stores would not fit on the disk.
     case notEnoughDisk(what: String, need: String, purpose: String, free: String)
+    /// The batches the ceiling keeps until its one transaction would not fit in memory.
+    case notEnoughMemory(what: String, need: String, available: String)
 
     public var description: String {
         switch self {
@@ -56,6 +58,9 @@ public enum RunRequestError: Error, Equatable, CustomStringConvertible {
             return "\(what) needs about \(need) for \(purpose); \(free) free. Choose a smaller --scale, or free some space"
         case .unwritableStorePath(let path, let reason):
             return "cannot keep a store at \(path): \(reason); choose another --db"
+        case .notEnoughMemory(let what, let need, let available):
+            return "\(what) needs about \(need) of memory for the record buffers the ceiling keeps until its one transaction commits; "
+                + "\(available) available. Choose a smaller --scale"
         case .storeInUse(let path, let holder):
             return "\(path) is in use by \(holder); wait for it to finish or choose another --db"
         case .notOurStore(let path, let found):

@@ -128,6 +128,8 @@ private struct ReferenceLoader {
         var occurrences = 0
         var keyOnlyReferences = 0
         while let unit = try reader.nextUnit() {
+            // A stop (SIGTERM, Ctrl-C) is honoured here too, not only between imports: this reads the whole payload.
+            try ImportInterruption.throwIfRequested()
             for occurrence in unit.occurrences {
                 occurrences += 1
                 for reference in occurrence.toOne where reference?.isKeyOnly == true { keyOnlyReferences += 1 }
