@@ -62,29 +62,34 @@ struct SeedDBCommand: ParsableCommand {
         }
         let scenario = try scenarioOptions.scenario.resolve()
         let scale = scenarioOptions.resolvedScale
-        var generatedIn: URL?
-        defer { if let generatedIn { try? FileManager.default.removeItem(at: generatedIn) } }
+        // A marked run directory: a seed-db killed outright leaves it for the next bench run to remove.
+        var generatedIn: RunDirectory?
+        defer { generatedIn?.remove() }
         let payloadPath: String
         var generationSeconds: Double?
         if let payload {
-            guard FileManager.default.fileExists(atPath: payload) else {
-                throw CommandFailure.failed("cannot read --payload \(payload): no such file. Nothing was written at \(out).")
+            do {
+                try PayloadPath.check(payload)
+            } catch {
+                throw CommandFailure.failed("cannot read --payload: \(error). Nothing was written at \(out).")
             }
             payloadPath = payload
         } else {
-            let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("importbench-seed-\(UUID().uuidString.prefix(8))")
             do {
                 try DiskNeed.check(
                     scenario, scale: scale, payloadBytesAtBaseScale: try DiskNeed.payloadBytesAtBaseScale(of: scenario), keptStores: 1,
                     keptPath: out)
-                try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
-                generatedIn = temporary
-                payloadPath = scenario.generatedPayloadPath(in: temporary, scale: scale, seed: scenarioOptions.seed)
+                let directory = try RunDirectory.create()
+                generatedIn = directory
+                payloadPath = scenario.generatedPayloadPath(in: directory.url, scale: scale, seed: scenarioOptions.seed)
                 let start = Date()
                 try scenario.generate(scale: scale.factor, seed: scenarioOptions.seed, to: payloadPath)
                 generationSeconds = Date().timeIntervalSince(start)
+            } catch is Interrupted {
+                throw CommandFailure.interrupted("interrupted; nothing was written at \(out)")
             } catch {
-                throw CommandFailure.failed("cannot generate the \(scenario.name) payload in \(temporary.path): \(error). Nothing was written at \(out).")
+                throw CommandFailure.failed(
+                    "cannot generate the \(scenario.name) payload in \(FileManager.default.temporaryDirectory.path): \(error). Nothing was written at \(out).")
             }
         }
 

@@ -74,3 +74,21 @@ struct PreciousFilesTests {
         return entries
     }
 }
+
+@Suite("seed-db and what it did not make", .enabled(if: IsolatedRunTests.available, "build bench first (swift build)"))
+struct SeedDBPreciousTests {
+    @Test("seed-db --out over a text file or another application's database: exit 1, left as it was")
+    func refused() throws {
+        let directory = try RunCommandEndToEndTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for precious in [PreciousFilesTests.Precious.textFile, .foreignDatabase] {
+            let out = directory.appendingPathComponent("\(precious.rawValue).sqlite").path
+            try precious.make(at: out)
+            let before = FileManager.default.contents(atPath: out)
+            let result = try IsolatedRunTests.bench(["seed-db", "--scenario", "products", "--scale", "0.01", "--out", out])
+            #expect(result.status == 1, "\(result.output)")
+            #expect(result.output.contains("will not write a store at '\(out)'"), "\(result.output)")
+            #expect(FileManager.default.contents(atPath: out) == before)
+        }
+    }
+}
