@@ -11,7 +11,7 @@ struct UniqueObjects {
         fileprivate(set) var run: Int32
         fileprivate(set) var index: Int32
         /// The union of its occurrences' sets, once it has occurred twice; nil before.
-        fileprivate var mergedManyToMany: [[BatchReference]]?
+        fileprivate(set) var mergedManyToMany: [[BatchReference]]?
     }
 
     private var runs: [RecordStorage] = []
@@ -85,11 +85,6 @@ struct UniqueObjects {
             if slot + 4 < objects.count { occurrence(objects[slot + 4]).prefetchContents() }
             try body(slot, object, occurrence(object))
         }
-    }
-
-    /// Distinct target references per many-to-many relationship, in order of first appearance.
-    func manyToMany(_ object: Object) -> [[BatchReference]] {
-        object.mergedManyToMany ?? occurrence(object).manyToMany.map(Self.distinct)
     }
 
     private static func distinct(_ references: BatchReferences) -> [BatchReference] {
