@@ -18,6 +18,23 @@ enum UTF8Validator {
         }
     }
 
+    /// The length of the sequence a lead byte of 0x80 or more starts, and the range its second byte
+    /// must fall in (which rules out overlong forms, surrogates and code points above U+10FFFF);
+    /// nil for a byte that cannot start one.
+    @inline(__always)
+    static func sequence(startingWith lead: UInt8) -> (length: Int, second: ClosedRange<UInt8>)? {
+        switch lead {
+        case 0xC2...0xDF: return (2, 0x80...0xBF)
+        case 0xE0: return (3, 0xA0...0xBF)
+        case 0xE1...0xEC, 0xEE...0xEF: return (3, 0x80...0xBF)
+        case 0xED: return (3, 0x80...0x9F)
+        case 0xF0: return (4, 0x90...0xBF)
+        case 0xF1...0xF3: return (4, 0x80...0xBF)
+        case 0xF4: return (4, 0x80...0x8F)
+        default: return nil
+        }
+    }
+
     /// The length of `bytes` that is whole valid sequences, leaving at most three bytes of a
     /// sequence the next chunk may complete; nil at an invalid one.
     static func validPrefix(_ bytes: [UInt8]) -> Int? {
@@ -37,18 +54,7 @@ enum UTF8Validator {
                 index += 1
                 continue
             }
-            let length: Int
-            var second: ClosedRange<UInt8> = 0x80...0xBF
-            switch lead {
-            case 0xC2...0xDF: length = 2
-            case 0xE0: length = 3; second = 0xA0...0xBF
-            case 0xE1...0xEC, 0xEE...0xEF: length = 3
-            case 0xED: length = 3; second = 0x80...0x9F
-            case 0xF0: length = 4; second = 0x90...0xBF
-            case 0xF1...0xF3: length = 4
-            case 0xF4: length = 4; second = 0x80...0x8F
-            default: return nil
-            }
+            guard let (length, second) = sequence(startingWith: lead) else { return nil }
             if index + length > count {
                 // A sequence the next chunk may complete, if what there is of it is right so far.
                 for offset in 1..<(count - index) where !(offset == 1 ? second : 0x80...0xBF).contains(bytes[index + offset]) { return nil }
