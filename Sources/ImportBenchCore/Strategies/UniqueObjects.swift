@@ -12,6 +12,13 @@ struct UniqueObjects {
         fileprivate(set) var index: Int32
         /// The union of its occurrences' sets, once it has occurred twice; nil before.
         fileprivate(set) var mergedManyToMany: [[BatchReference]]?
+
+        /// One mutation for both, so a later occurrence costs one access to the nested arrays.
+        @inline(__always)
+        fileprivate mutating func move(run: Int32, index: Int32) {
+            self.run = run
+            self.index = index
+        }
     }
 
     private var runs: [RecordStorage] = []
@@ -45,9 +52,10 @@ struct UniqueObjects {
             let id = occurrence.keyID
             if let found = slots[entity, id] {
                 let slot = Int(found)
-                let earlier = objects[entity][slot]
                 let sets = occurrence.manyToMany
                 if !sets.isEmpty {
+                    // Read only here: copying the object copies its merged sets, a reference count each time.
+                    let earlier = objects[entity][slot]
                     var merged = earlier.mergedManyToMany ?? self.occurrence(earlier).manyToMany.map(Self.distinct)
                     for (relationship, references) in sets.enumerated() {
                         for reference in references where !merged[relationship].contains(where: { $0.keyID == reference.keyID }) {
@@ -56,8 +64,7 @@ struct UniqueObjects {
                     }
                     objects[entity][slot].mergedManyToMany = merged
                 }
-                objects[entity][slot].run = runIndex
-                objects[entity][slot].index = Int32(index)
+                objects[entity][slot].move(run: runIndex, index: Int32(index))
             } else {
                 slots[entity, id] = Int32(objects[entity].count)
                 objects[entity].append(Object(run: runIndex, index: Int32(index), mergedManyToMany: nil))
