@@ -30,7 +30,7 @@ struct GenerateCommand: ParsableCommand {
         do {
             let scenario = try scenarioOptions.scenario.resolve()
             try DiskNeed.checkOutput(
-                scenario, scale: scenarioOptions.resolvedScale, payloadBytesAtBaseScale: try DiskNeed.payloadBytesAtBaseScale(of: scenario),
+                scenario, scale: scenarioOptions.resolvedScale, payloadBytesAtBaseScale: try ScenarioSample(of: scenario).payloadBytesAtBaseScale,
                 path: out)
             try scenario.generate(scale: scenarioOptions.resolvedScale.factor, seed: scenarioOptions.seed, to: out)
         } catch is Interrupted {

@@ -14,8 +14,8 @@ extension RunCommand {
                 throw CommandFailure.failed(String(describing: error))
             }
         }
-        var baseBytes: [ScenarioReference: Double] = [:]
-        var recordRatios: [ScenarioReference: Double] = [:]
+        // One sample per scenario, whatever the sweep: it is generated.
+        var samples: [ScenarioReference: ScenarioSample] = [:]
         for configuration in configurations {
             let reference = configuration.spec.scenario
             do {
@@ -23,21 +23,22 @@ extension RunCommand {
                 let kept = configuration.databasePath == nil ? 0 : configuration.plannedStrategies.count
                 switch configuration.spec.payload {
                 case .generated(let scale, _):
-                    let bytes = try baseBytes[reference] ?? DiskNeed.payloadBytesAtBaseScale(of: scenario)
-                    baseBytes[reference] = bytes
-                    try DiskNeed.check(scenario, scale: scale, payloadBytesAtBaseScale: bytes, keptStores: kept, keptPath: configuration.databasePath)
-                    let ratio = try recordRatios[reference] ?? MemoryNeed.recordBytesPerPayloadByte(of: scenario)
-                    recordRatios[reference] = ratio
+                    let sample = try samples[reference] ?? ScenarioSample(of: scenario)
+                    samples[reference] = sample
+                    try DiskNeed.check(
+                        scenario, scale: scale, payloadBytesAtBaseScale: sample.payloadBytesAtBaseScale, keptStores: kept,
+                        keptPath: configuration.databasePath)
                     try MemoryNeed.check(
-                        scenario, payloadBytes: bytes * scale.factor, recordBytesPerPayloadByte: ratio, describing: "\(scenario.name) at \(scale)")
+                        scenario, payloadBytes: sample.payloadBytesAtBaseScale * scale.factor,
+                        recordBytesPerPayloadByte: sample.recordBytesPerPayloadByte, describing: "\(scenario.name) at \(scale)")
                 case .file(let path):
                     try DiskNeed.check(
                         scenario, scale: .base, payloadBytesAtBaseScale: Double(PayloadSize.bytes(at: path)), keptStores: kept,
                         keptPath: configuration.databasePath, describing: "the payload \(path)")
-                    let ratio = try recordRatios[reference] ?? MemoryNeed.recordBytesPerPayloadByte(of: scenario)
-                    recordRatios[reference] = ratio
+                    let sample = try samples[reference] ?? ScenarioSample(of: scenario)
+                    samples[reference] = sample
                     try MemoryNeed.check(
-                        scenario, payloadBytes: Double(PayloadSize.bytes(at: path)), recordBytesPerPayloadByte: ratio,
+                        scenario, payloadBytes: Double(PayloadSize.bytes(at: path)), recordBytesPerPayloadByte: sample.recordBytesPerPayloadByte,
                         describing: "the payload \(path)")
                 }
             } catch let error as RunRequestError {

@@ -77,7 +77,7 @@ struct SeedDBCommand: ParsableCommand {
         } else {
             do {
                 try DiskNeed.check(
-                    scenario, scale: scale, payloadBytesAtBaseScale: try DiskNeed.payloadBytesAtBaseScale(of: scenario), keptStores: 1,
+                    scenario, scale: scale, payloadBytesAtBaseScale: try ScenarioSample(of: scenario).payloadBytesAtBaseScale, keptStores: 1,
                     keptPath: out)
                 let directory = try RunDirectory.create()
                 generatedIn = directory

@@ -8,16 +8,6 @@ public enum DiskNeed {
     /// compact CSV), about 0.7 for the JSON scenarios.
     static let storeToPayload = 2.5
 
-    /// The scenario's payload bytes at 1x, from a sample it generates at 0.1x in a scratch directory.
-    public static func payloadBytesAtBaseScale(of scenario: any Scenario) throws -> Double {
-        let sampleScale = 0.1
-        let directory = try RunDirectory.create()
-        defer { directory.remove() }
-        let path = directory.url.appendingPathComponent("sample").path
-        try scenario.generate(scale: sampleScale, seed: 1, to: path)
-        return Double(PayloadSize.bytes(at: path)) / sampleScale
-    }
-
     /// Refuses a run whose payload at `scale` would not fit: in the temporary directory the payload,
     /// the expected content's scratch store, the ceiling's store and the C reference's copy live at
     /// once; kept stores (one per strategy) live beside `keptPath`.
