@@ -92,3 +92,18 @@ struct SeedDBPreciousTests {
         }
     }
 }
+
+@Suite("Store locks")
+struct StoreLockTests {
+    @Test("a symbolic link where the lock file goes is neither followed nor its target touched")
+    func linkRefused() throws {
+        let directory = try RunCommandEndToEndTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let precious = directory.appendingPathComponent("notes.txt").path
+        try Data("keep me".utf8).write(to: URL(fileURLWithPath: precious))
+        let store = directory.appendingPathComponent("s.sqlite").path
+        try FileManager.default.createSymbolicLink(atPath: store + ".bench-lock", withDestinationPath: precious)
+        #expect(throws: RunRequestError.self) { _ = try StoreLock(storePath: store) }
+        #expect(FileManager.default.contents(atPath: precious) == Data("keep me".utf8))
+    }
+}

@@ -23,9 +23,15 @@ public final class StoreLock {
             throw RunRequestError.unwritableStorePath(path: storePath, reason: "its directory cannot be created (\(error.localizedDescription))")
         }
         while true {
-            let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+            // Never through a link, and only into a regular file: the lock file is written to.
+            let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
             guard descriptor >= 0 else {
                 throw RunRequestError.unwritableStorePath(path: storePath, reason: "\(path) cannot be created (\(String(cString: strerror(errno))))")
+            }
+            var kind = stat()
+            guard fstat(descriptor, &kind) == 0, kind.st_mode & S_IFMT == S_IFREG else {
+                close(descriptor)
+                throw RunRequestError.notOurStore(path: path, found: "something other than a regular file")
             }
             guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
                 let holder = Self.holder(descriptor)
