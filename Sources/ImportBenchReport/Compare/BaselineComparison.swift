@@ -2,7 +2,7 @@ import Foundation
 import ImportBenchCore
 
 /// Compares a run's CSV with a committed baseline, as CI does: counts must be equal, times and
-/// memory may move within a tolerance. Lower is better for every metric judged.
+/// memory may move within a tolerance. Which way is better comes from each column's declaration.
 public struct BaselineComparison {
     public enum Verdict: Int32, Sendable {
         case unchanged = 0
@@ -58,7 +58,8 @@ public struct BaselineComparison {
             }
             for metric in exact {
                 guard let a = old[metric], let b = new[metric], !a.isEmpty, !b.isEmpty, a != b else { continue }
-                note(metric, regression: (Double(b) ?? 0) > (Double(a) ?? 0))
+                let rose = (Double(b) ?? 0) > (Double(a) ?? 0)
+                note(metric, regression: rose == Self.lowerIsBetter(metric))
             }
             if let a = old["digest"], let b = new["digest"], a != b { note("digest", regression: true) }
             if new["valid"] == "false", old["valid"] != "false" { note("valid", regression: true) }
@@ -69,8 +70,8 @@ public struct BaselineComparison {
                 }
                 guard let a = old[judged].flatMap(Double.init), let b = new[judged].flatMap(Double.init), a > 0 else { continue }
                 let relative = (b - a) / a
-                if relative > tolerance { note(judged, regression: true) }
-                else if relative < -tolerance { note(judged, regression: false) }
+                if relative > tolerance { note(judged, regression: Self.lowerIsBetter(judged)) }
+                else if relative < -tolerance { note(judged, regression: !Self.lowerIsBetter(judged)) }
             }
         }
         self.changes = changes
@@ -102,6 +103,11 @@ public struct BaselineComparison {
         case .regression: return "REGRESSION"
         case .improvementsOnly: return "improvements only (refresh the baseline)"
         }
+    }
+
+    /// Which way a metric gets better, as its column declares (every one today: lower).
+    static func lowerIsBetter(_ metric: String) -> Bool {
+        ResultColumns.column(named: metric)?.lowerIsBetter ?? true
     }
 
     /// Parses `wall_s=25%` (or `0.25`) into a metric and a fraction.
