@@ -10,14 +10,11 @@ public final class RecordStorage: @unchecked Sendable {
     private let setEndBuffer: PODArray<Int32>
     private let textBuffer: PODArray<UInt8>
 
-    // The buffers' bases as stored constants: views hold the storage `unowned(unsafe)`, and reading a
-    // stored `let` through such a reference is a load, where a computed property is a call for
-    // which Swift retains and releases the storage (about 1 % of the ceiling's inserts).
-    let headers: UnsafeMutablePointer<OccurrenceHeader>
-    let values: UnsafeMutablePointer<StoredValue>
-    let references: UnsafeMutablePointer<StoredReference>
-    let setEnds: UnsafeMutablePointer<Int32>
-    let text: UnsafeMutablePointer<UInt8>
+    var headers: UnsafeMutablePointer<OccurrenceHeader> { headerBuffer.base }
+    var values: UnsafeMutablePointer<StoredValue> { valueBuffer.base }
+    var references: UnsafeMutablePointer<StoredReference> { referenceBuffer.base }
+    var setEnds: UnsafeMutablePointer<Int32> { setEndBuffer.base }
+    var text: UnsafeMutablePointer<UInt8> { textBuffer.base }
     var count: Int { headerBuffer.count }
     var valueCount: Int { valueBuffer.count }
     var referenceCount: Int { referenceBuffer.count }
@@ -34,11 +31,6 @@ public final class RecordStorage: @unchecked Sendable {
         referenceBuffer = references
         setEndBuffer = setEnds
         textBuffer = text
-        self.headers = headers.base
-        self.values = values.base
-        self.references = references.base
-        self.setEnds = setEnds.base
-        self.text = text.base
     }
 
     deinit {
