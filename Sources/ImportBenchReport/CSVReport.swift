@@ -6,7 +6,7 @@ public enum CSVReport {
     public static func render(_ results: [RunResult]) -> String {
         var text = CSVWriter.record(ResultColumns.names)
         for result in results {
-            let context = ResultColumn.RunContext(ceilingWallSeconds: ceilingWall(for: result, in: results))
+            let context = ResultColumn.RunContext(of: result, among: results)
             text += CSVWriter.record(ResultColumns.columns.map { $0.text(result, context) })
         }
         return text

@@ -6,7 +6,7 @@ import ImportBenchCore
 public enum JSONReport {
     public static func render(_ results: [RunResult]) throws -> String {
         let rows: [[String: Any]] = results.map { result in
-            let context = ResultColumn.RunContext(ceilingWallSeconds: CSVReport.ceilingWall(for: result, in: results))
+            let context = ResultColumn.RunContext(of: result, among: results)
             var object: [String: Any] = [:]
             for column in ResultColumns.columns {
                 object[column.name] = json(column.value(result, context), unit: column.unit)

@@ -139,6 +139,11 @@ public struct ResultColumn: Sendable {
     /// Facts a row needs from its siblings: the reference run's time in the same repetition.
     struct RunContext: Sendable {
         let ceilingWallSeconds: Double?
+
+        /// The context of `result` among the runs reported with it.
+        init(of result: RunResult, among results: [RunResult]) {
+            ceilingWallSeconds = CSVReport.ceilingWall(for: result, in: results)
+        }
     }
 
     /// The field as the CSV writes it.

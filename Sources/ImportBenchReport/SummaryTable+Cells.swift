@@ -53,7 +53,7 @@ extension SummaryTable {
             case .worstMilliseconds:
                 return [values.max().map { SummaryTable.seconds($0 * 1000) } ?? "-"]
             case .verdict:
-                let all = runs.allSatisfy { run in column.value(run, SummaryTable.context(for: run, among: results)) == .boolean(true) }
+                let all = runs.allSatisfy { run in column.value(run, ResultColumn.RunContext(of: run, among: results)) == .boolean(true) }
                 return [all ? "yes" : "NO"]
             }
         }
@@ -61,16 +61,12 @@ extension SummaryTable {
         /// The column's numeric values over `runs`, in order; a run without one is left out.
         private static func numbers(_ column: ResultColumn, _ runs: [RunResult], among results: [RunResult]) -> [Double] {
             runs.compactMap { run in
-                switch column.value(run, SummaryTable.context(for: run, among: results)) {
+                switch column.value(run, ResultColumn.RunContext(of: run, among: results)) {
                 case .integer(let number): return Double(number)
                 case .real(let number): return number
                 default: return nil
                 }
             }
         }
-    }
-
-    static func context(for run: RunResult, among results: [RunResult]) -> ResultColumn.RunContext {
-        ResultColumn.RunContext(ceilingWallSeconds: CSVReport.ceilingWall(for: run, in: results))
     }
 }

@@ -959,27 +959,7 @@ private struct JSONScanner {
     /// Validates the multi-byte UTF-8 sequence starting at `index` (RFC 3629: no overlong forms, no
     /// surrogates, nothing above U+10FFFF); returns the index after it.
     private func utf8Sequence(at index: Int) throws(Failure) -> Int {
-        let lead = input[index]
-        let length: Int
-        var secondRange: ClosedRange<UInt8> = 0x80...0xBF
-        switch lead {
-        case 0xC2...0xDF: length = 2
-        case 0xE0:
-            length = 3
-            secondRange = 0xA0...0xBF
-        case 0xE1...0xEC, 0xEE...0xEF: length = 3
-        case 0xED:
-            length = 3
-            secondRange = 0x80...0x9F
-        case 0xF0:
-            length = 4
-            secondRange = 0x90...0xBF
-        case 0xF1...0xF3: length = 4
-        case 0xF4:
-            length = 4
-            secondRange = 0x80...0x8F
-        default: throw invalidUTF8(at: index)
-        }
+        guard let (length, secondRange) = UTF8Validator.sequence(startingWith: input[index]) else { throw invalidUTF8(at: index) }
         guard index + length <= input.count, secondRange.contains(input[index + 1]) else {
             throw invalidUTF8(at: index)
         }

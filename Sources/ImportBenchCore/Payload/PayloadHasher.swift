@@ -52,13 +52,17 @@ public final class PayloadHasher {
 
     @inline(__always)
     private func mix(_ word: UInt64) {
-        state = (state ^ (word &* 0x87C3_7B91_1142_53D5)).rotated(by: 31) &* 0x4CF5_AD43_2745_937F
+        state = Self.mixed(state, word)
+    }
+
+    @inline(__always)
+    private static func mixed(_ state: UInt64, _ word: UInt64) -> UInt64 {
+        (state ^ (word &* 0x87C3_7B91_1142_53D5)).rotated(by: 31) &* 0x4CF5_AD43_2745_937F
     }
 
     /// The hash of everything so far, with the byte count: `bytes/hex`.
     public var digest: String {
-        var final = state
-        if pendingCount > 0 { final = (final ^ (pending &* 0x87C3_7B91_1142_53D5)).rotated(by: 31) &* 0x4CF5_AD43_2745_937F }
+        var final = pendingCount > 0 ? Self.mixed(state, pending) : state
         final ^= length
         final ^= final >> 33
         final = final &* 0xFF51_AFD7_ED55_8CCD

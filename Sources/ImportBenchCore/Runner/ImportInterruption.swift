@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 
 /// A request to stop an import cleanly (SIGINT, SIGTERM or SIGHUP): the runner checks it before
@@ -8,7 +9,7 @@ public enum ImportInterruption {
     private static let signal = Atomic<Int32>(0)
 
     /// Async-signal-safe: a lock-free store, nothing else. The first signal is the one remembered.
-    public static func request(signal number: Int32 = 2) {
+    public static func request(signal number: Int32 = SIGINT) {
         _ = signal.compareExchange(expected: 0, desired: number, ordering: .relaxed)
     }
 

@@ -91,9 +91,7 @@ public struct ImportRun {
             } catch let refusal as RunRequestError {
                 throw refusal
             } catch {
-                throw RunError(
-                    strategy: strategy.name, stage: .creating, pass: 0, batch: nil, batchIndex: nil, committedBatches: 0,
-                    committedOccurrences: 0, databasePath: databasePath, checkpointed: options.checkpoint, underlying: error)
+                throw creationFailure(error)
             }
             let ledger = ImportLedger(store: store)
             let generation: Int64
@@ -107,9 +105,7 @@ public struct ImportRun {
                 do {
                     generation = try createStore(store, ledger: ledger)
                 } catch {
-                    throw RunError(
-                        strategy: strategy.name, stage: .creating, pass: 0, batch: nil, batchIndex: nil, committedBatches: 0,
-                        committedOccurrences: 0, databasePath: databasePath, checkpointed: options.checkpoint, underlying: error)
+                    throw creationFailure(error)
                 }
             }
             let context = StrategyContext(
@@ -133,6 +129,13 @@ public struct ImportRun {
         }
         measurement.databaseBytes = DatabaseFile.size(databasePath)
         return measurement
+    }
+
+    /// The store could not be opened or created (a full disk, an I/O error): nothing was imported.
+    private func creationFailure(_ error: any Error) -> RunError {
+        RunError(
+            strategy: strategy.name, stage: .creating, pass: 0, batch: nil, batchIndex: nil, committedBatches: 0,
+            committedOccurrences: 0, databasePath: databasePath, checkpointed: options.checkpoint, underlying: error)
     }
 
     /// What this run will do with its store's path, decided without changing anything there.
