@@ -55,12 +55,15 @@ struct RunSpecTests {
 
     @Test("the child's spec of a run rebuilds a run with the same spec, strategy and store")
     func childSpecRebuildsRun() throws {
-        let run = ImportRun(
+        var run = ImportRun(
             scenario: QuakesScenario(), payloadPath: "/data/day.geojson", strategy: UpsertStrategy.self, databasePath: "/tmp/s.sqlite",
             preloadPath: "/data/week.geojson", seedStorePath: nil, options: RunOptions(batchSize: .occurrences(100), checkpoint: true))
+        // The whole payload's hash must reach the child, or its checkpoint would record only the fingerprint.
+        run.payloadIdentity = PayloadIdentity(source: "recorded", digest: "1024/ab12", preloadDigest: "512/cd34")
         let sent = try JSONEncoder().encode(ImportRunSpec(run))
         let rebuilt = try JSONDecoder().decode(ImportRunSpec.self, from: sent).makeRun()
         #expect(rebuilt.spec == run.spec)
+        #expect(rebuilt.payloadIdentity == run.payloadIdentity)
         #expect(rebuilt.spec.scenario == .builtIn("quakes"))
         #expect(rebuilt.strategy.name == UpsertStrategy.name && rebuilt.databasePath == run.databasePath)
         #expect(rebuilt.payloadPath == "/data/day.geojson" && rebuilt.preloadPath == "/data/week.geojson")
