@@ -2,13 +2,16 @@ import Foundation
 import ImportBenchCore
 
 /// What a `bench measure-one` child tells the `bench run` that started it, on the child's own
-/// standard output: progress while it imports, then its measurement or its failure, as values.
+/// standard output: progress while it imports, then its measurement or its failure, as values
+/// (or, for a C reference replay, the replay's measurement).
 /// The exit status only confirms what the last message said.
 enum ChildMessage: Codable {
     /// Occurrences read so far.
     case progress(occurrences: Int)
     case result(ImportMeasurement)
     case failure(RunError)
+    /// A C reference replay's measurement (`bench measure-one --c-reference`).
+    case reference(CReference.Measurement)
 }
 
 /// Frames messages as a 4-byte big-endian length, then the message as JSON: a reader never

@@ -5,7 +5,7 @@ import ImportBenchCore
 /// `bench measure-one`: the child side of an isolated run. Reads an `ImportRunSpec` as JSON on
 /// standard input, runs it, and tells its parent on standard output, in `ChildMessage` frames:
 /// progress as it imports, then the measurement, or the `RunError` that stopped it (exit 1, 130
-/// when interrupted).
+/// when interrupted). With `--c-reference` it reads a `CReference.Job` instead and measures that.
 struct MeasureOneCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "measure-one", abstract: "Run one import from a JSON spec on stdin (used by bench run).",
@@ -17,10 +17,27 @@ struct MeasureOneCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The PID of the bench that started this child: if it is gone already, the import stops at once.", valueName: "pid"))
     var parent: Int32?
 
+    @Flag(name: .customLong("c-reference"), help: "Read a C reference replay job instead of a run spec, and measure it.")
+    var cReference = false
+
     func run() throws {
         InterruptHandler.installInChild(parent: parent)
         let input = FileHandle.standardInput.readDataToEndOfFile()
         let output = FileHandle.standardOutput
+        if cReference {
+            let job: CReference.Job
+            do {
+                job = try JSONDecoder().decode(CReference.Job.self, from: input)
+            } catch {
+                throw CommandFailure.failed("standard input held not a C reference job this bench reads (\(error)); is the parent the same build?")
+            }
+            do {
+                try output.write(contentsOf: ChildMessageFraming.encode(.reference(CReference.measure(job))))
+            } catch {
+                throw CommandFailure.failed(String(describing: error))
+            }
+            return
+        }
         let spec: ImportRunSpec
         do {
             spec = try JSONDecoder().decode(ImportRunSpec.self, from: input)
@@ -59,51 +76,80 @@ struct ChildProcessExecutor {
         return ChildProcessExecutor(executable: URL(fileURLWithPath: CommandLine.arguments[0]))
     }
 
-    /// Runs `run` in a child, handing its progress to `progress` as it comes. Its standard error is
-    /// read on another thread meanwhile, so a child that writes much there never blocks on a full pipe.
+    /// Runs `run` in a child, handing its progress to `progress` as it comes.
     func execute(_ run: ImportRun, progress: (Int) -> Void) throws -> ImportMeasurement {
+        var outcome: Result<ImportMeasurement, any Error>?
+        let ending = try exchange(arguments: [], input: JSONEncoder().encode(ImportRunSpec(run))) { message in
+            switch message {
+            case .progress(let occurrences): progress(occurrences)
+            case .result(let measurement): outcome = .success(measurement)
+            case .failure(let report): outcome = .failure(report)
+            case .reference: break
+            }
+        }
+        switch outcome {
+        case .failure(let error)?: throw error
+        case .success(let measurement)? where ending.status == 0: return measurement
+        default: throw ending.failure(describing: "the isolated \(run.strategy.name) run")
+        }
+    }
+
+    /// Measures the C reference's replay in a child, fresh and single-threaded as an import's is.
+    func replay(_ job: CReference.Job) throws -> CReference.Measurement {
+        var measurement: CReference.Measurement?
+        let ending = try exchange(arguments: ["--c-reference"], input: JSONEncoder().encode(job)) { message in
+            if case .reference(let replayed) = message { measurement = replayed }
+        }
+        guard let measurement, ending.status == 0 else { throw ending.failure(describing: "the C reference's replay") }
+        return measurement
+    }
+
+    /// How a child ended: its exit status, its standard error, and what was wrong with its stream.
+    private struct Ending {
+        var status: Int32
+        var diagnostics: String
+        var streamProblem: ChildStreamError?
+
+        func failure(describing what: String) -> IsolatedRunFailure {
+            let reason = diagnostics.trimmingCharacters(in: .whitespacesAndNewlines).replacingOccurrences(of: "bench: ", with: "")
+            var explanation = reason.isEmpty ? "\(what) exited with \(status)" : reason
+            if let streamProblem { explanation += "; \(streamProblem)" }
+            return IsolatedRunFailure(explanation: explanation)
+        }
+    }
+
+    /// Starts `bench measure-one`, writes `input` to it, hands each message it sends to `receive`,
+    /// and waits for it to end. Its standard error is read on another thread meanwhile, so a child
+    /// that writes much there never blocks on a full pipe.
+    private func exchange(arguments: [String], input: Data, _ receive: (ChildMessage) -> Void) throws -> Ending {
         let process = Process()
         process.executableURL = executable
-        process.arguments = ["measure-one", "--parent", String(getpid())]
-        let input = Pipe()
+        process.arguments = ["measure-one", "--parent", String(getpid())] + arguments
+        let inputPipe = Pipe()
         let output = Pipe()
         let errors = Pipe()
-        process.standardInput = input
+        process.standardInput = inputPipe
         process.standardOutput = output
         process.standardError = errors
         try process.run()
         InterruptHandler.forward(to: process.processIdentifier)
         defer { InterruptHandler.forward(to: 0) }
         let diagnostics = DrainedPipe(errors.fileHandleForReading)
-        input.fileHandleForWriting.write(try JSONEncoder().encode(ImportRunSpec(run)))
-        try input.fileHandleForWriting.close()
+        inputPipe.fileHandleForWriting.write(input)
+        try inputPipe.fileHandleForWriting.close()
 
-        var outcome: Result<ImportMeasurement, any Error>?
         var streamProblem: ChildStreamError?
         do {
             while let message = try ChildMessageFraming.read(from: output.fileHandleForReading) {
-                switch message {
-                case .progress(let occurrences): progress(occurrences)
-                case .result(let measurement): outcome = .success(measurement)
-                case .failure(let report): outcome = .failure(report)
-                }
+                receive(message)
             }
         } catch let error as ChildStreamError {
-            // Read what is left so the child can exit; what went wrong with its stream is said below.
+            // Read what is left so the child can exit; what went wrong with its stream is said by the caller.
             _ = output.fileHandleForReading.readDataToEndOfFile()
             streamProblem = error
         }
         process.waitUntilExit()
-        let message = diagnostics.text()
-        switch outcome {
-        case .failure(let error)?: throw error
-        case .success(let measurement)? where process.terminationStatus == 0: return measurement
-        default: break
-        }
-        let reason = message.trimmingCharacters(in: .whitespacesAndNewlines).replacingOccurrences(of: "bench: ", with: "")
-        var explanation = reason.isEmpty ? "the isolated \(run.strategy.name) run exited with \(process.terminationStatus)" : reason
-        if let streamProblem { explanation += "; \(streamProblem)" }
-        throw IsolatedRunFailure(explanation: explanation)
+        return Ending(status: process.terminationStatus, diagnostics: diagnostics.text(), streamProblem: streamProblem)
     }
 }
 

@@ -113,7 +113,7 @@ struct RunCommand: ParsableCommand {
 
     @Flag(
         name: .customLong("isolate"), inversion: .prefixedNo,
-        help: "Run each measured import in its own child process, so its peak memory and allocator statistics are its own (default); --no-isolate runs them in this process.")
+        help: "Run each measured import, and the C reference's replay, in a child process of its own, so its peak memory and allocator statistics are its own and it runs single-threaded as an app's importer would (default); --no-isolate runs them in this process.")
     var isolate = true
 
     enum OutputFormat: String, CaseIterable, ExpressibleByArgument {
@@ -224,8 +224,10 @@ struct RunCommand: ParsableCommand {
             let outcome: BenchmarkOutcome
             do {
                 let executor = isolate ? ChildProcessExecutor.current() : nil
-                outcome = try Benchmark(configuration: configuration, executor: executor.map { child in { run, progress in try child.execute(run, progress: progress) } })
-                    .run(progress.observe)
+                outcome = try Benchmark(
+                    configuration: configuration, executor: executor.map { child in { run, progress in try child.execute(run, progress: progress) } },
+                    referenceExecutor: executor.map { child in { job in try child.replay(job) } }
+                ).run(progress.observe)
             } catch {
                 progress.finish()
                 throw Self.failure(for: error)

@@ -119,6 +119,44 @@ struct IsolatedRunTests {
         #expect(try rows(isolated).allSatisfy { $0.hasSuffix("true") })
     }
 
+    @Test("the C reference's replay is measured in a child of its own, and its store checked against the ceiling's digest",
+          .enabled(if: IsolatedRunTests.available, "build bench first (swift build) to test isolated runs"))
+    func cReferenceInChild() throws {
+        let directory = try RunCommandEndToEndTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let scenario = ChatScenario()
+        let payload = directory.appendingPathComponent("chat.json").path
+        try scenario.generate(scale: 0.02, seed: 1, to: payload)
+        let store = directory.appendingPathComponent("ceiling.sqlite").path
+        let ceiling = try ImportRun(
+            scenario: scenario, payloadPath: payload, strategy: CeilingStrategy.self, batchSize: .all, databasePath: store
+        ).execute()
+        let scratch = directory.appendingPathComponent("reference.sqlite").path
+        let child = ChildProcessExecutor(executable: Self.binary)
+        var jobs: [CReference.Job] = []
+        let measurement = try CReference.replay(
+            store: store, digest: ceiling.digest, schema: scenario.schema, settings: .default, scratchPath: scratch
+        ) { job in
+            jobs.append(job)
+            return try child.replay(job)
+        }
+        #expect(jobs.count == 1)
+        let rows = try scenario.schema.tableNames.reduce(Int64(0)) { total, table in
+            try total + (Connection(path: store).prepare("SELECT count(*) FROM \"\(table)\"").scalarInt64() ?? 0)
+        }
+        #expect(rows > 0 && measurement.rows == rows)
+        #expect(measurement.seconds > 0)
+        #expect(!FileManager.default.fileExists(atPath: scratch))
+
+        // A job the child cannot replay fails with SQLite's message; one it cannot read, as such.
+        var missing = try #require(jobs.first)
+        missing.sourcePath = directory.appendingPathComponent("absent.sqlite").path
+        #expect { try child.replay(missing) } throws: { String(describing: $0).contains("absent.sqlite") }
+        let garbled = try Self.bench(["measure-one", "--c-reference"], input: Data("{}".utf8))
+        #expect(garbled.status == 1)
+        #expect(garbled.output.contains("not a C reference job this bench reads"))
+    }
+
     @Test("the child refuses a spec it cannot rebuild, with a message",
           .enabled(if: IsolatedRunTests.available, "build bench first (swift build) to test isolated runs"))
     func badSpec() throws {

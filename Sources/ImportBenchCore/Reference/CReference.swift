@@ -7,36 +7,62 @@ import ImportBenchStore
 /// INSERTs, values bound without a copy and one transaction. Whatever the ceiling spends above it
 /// is the harness's own cost, not SQLite's.
 public enum CReference {
-    public struct Measurement: Sendable, Equatable {
+    public struct Measurement: Codable, Sendable, Equatable {
         /// BEGIN to the end of COMMIT, the inserts alone.
         public var seconds: Double
         public var rows: Int64
     }
 
-    /// Replays the store at `sourcePath` into `scratchPath` (replaced, and removed afterwards) and
-    /// checks that the replayed store has `digest`, the source's, so the reference wrote the same rows.
-    public static func replay(
-        store sourcePath: String, digest expected: ContentDigest, schema: Schema, settings: StoreSettings, scratchPath: String
-    ) throws -> Measurement {
-        DatabaseFile.remove(scratchPath)
-        defer { DatabaseFile.remove(scratchPath) }
-        let setup = ([settings.pragmas, "PRAGMA foreign_keys = ON"] + schema.ddl).joined(separator: ";\n")
-        let tables = schema.tableNames
+    /// One replay, as plain values: a child process can be handed it and measure it there.
+    public struct Job: Codable, Sendable, Equatable {
+        public var sourcePath: String
+        public var scratchPath: String
+        /// Pragmas, then the schema.
+        public var setupSQL: String
+        /// In insertion order: entities in dependency order, then join tables.
+        public var tables: [String]
+    }
+
+    /// Measures a replay where it is called, that is in whichever process: the result is only
+    /// checked by `replay`. The scratch store is left for the caller to check and remove.
+    public static func measure(_ job: Job) throws -> Measurement {
         var result = creference_result()
-        let cStrings = tables.map { strdup($0) }
+        let cStrings = job.tables.map { strdup($0) }
         defer { cStrings.forEach { free($0) } }
         let code = cStrings.map { UnsafePointer($0) }.withUnsafeBufferPointer { names in
-            creference_replay(sourcePath, scratchPath, setup, names.baseAddress, Int32(names.count), &result)
+            creference_replay(job.sourcePath, job.scratchPath, job.setupSQL, names.baseAddress, Int32(names.count), &result)
         }
         guard code == 0 else {
             let message = withUnsafeBytes(of: result.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
             throw CReferenceError.replayFailed(code: code, message: message)
         }
+        return Measurement(seconds: result.seconds, rows: result.rows)
+    }
+
+    /// The job that replays `sourcePath`, a store of `schema`, into a new store at `scratchPath` with `settings`.
+    public static func job(replaying sourcePath: String, schema: Schema, settings: StoreSettings, into scratchPath: String) -> Job {
+        let setup = ([settings.pragmas, "PRAGMA foreign_keys = ON"] + schema.ddl).joined(separator: ";\n")
+        return Job(sourcePath: sourcePath, scratchPath: scratchPath, setupSQL: setup, tables: schema.tableNames)
+    }
+
+    /// Replays the store at `sourcePath` into `scratchPath` (replaced, and removed afterwards) through
+    /// `measuring`, and checks that the replayed store has `digest`, the source's, so the reference
+    /// wrote the same rows. `measuring` is where the clock runs: `bench run` hands the job to a fresh
+    /// child process, as it does every strategy's import, so the reference is measured in a process
+    /// as lean and single-threaded as the ceiling's (glibc's mutexes, which SQLite's allocator
+    /// takes, cost atomic instructions once a process has started a second thread).
+    public static func replay(
+        store sourcePath: String, digest expected: ContentDigest, schema: Schema, settings: StoreSettings, scratchPath: String,
+        measuring: (Job) throws -> Measurement = measure
+    ) throws -> Measurement {
+        DatabaseFile.remove(scratchPath)
+        defer { DatabaseFile.remove(scratchPath) }
+        let measurement = try measuring(job(replaying: sourcePath, schema: schema, settings: settings, into: scratchPath))
         let replayed = try schema.digest(of: Connection(path: scratchPath))
         guard replayed == expected else {
             throw CReferenceError.differentContent(expected.differences(from: replayed))
         }
-        return Measurement(seconds: result.seconds, rows: result.rows)
+        return measurement
     }
 }
 
@@ -56,7 +82,7 @@ public enum CReferenceError: Error, CustomStringConvertible {
 
 extension Schema {
     /// Every table the schema creates, entities in dependency order, then their join tables.
-    var tableNames: [String] {
+    public var tableNames: [String] {
         entities.map(\.name) + entities.flatMap { entity in entity.manyToMany.map { entity.joinTable($0) } }
     }
 }

@@ -73,6 +73,9 @@ public struct BenchmarkOutcome: Sendable {
 /// and allocator statistics belong to that run alone).
 public typealias ImportExecutor = (ImportRun, _ progress: @escaping (Int) -> Void) throws -> ImportMeasurement
 
+/// Measures the C reference's replay: in this process, or in a child process like the imports.
+public typealias CReferenceExecutor = (CReference.Job) throws -> CReference.Measurement
+
 /// Generates (or takes) the payload, works out the expected content once, then runs every strategy
 /// in every repetition, interleaved (A B C A B C) so drift hits all strategies alike.
 public final class Benchmark {
@@ -80,16 +83,21 @@ public final class Benchmark {
     /// A scenario no `ScenarioReference` names (one built in memory, as tests do); nil resolves the spec's at each run.
     let givenScenario: (any Scenario)?
     let executor: ImportExecutor
+    let referenceExecutor: CReferenceExecutor
     /// The seed store of the current `run()`, for its seed-copy runs.
     var seedStore: SeedStoreReport?
     /// The payload's hash and origin in the current `run()`, learnt while reading it for the
     /// expected content: every run's checkpoint records it.
     var payloadIdentity: PayloadIdentity?
 
-    public init(configuration: BenchmarkConfiguration, scenario: (any Scenario)? = nil, executor: ImportExecutor? = nil) {
+    public init(
+        configuration: BenchmarkConfiguration, scenario: (any Scenario)? = nil, executor: ImportExecutor? = nil,
+        referenceExecutor: CReferenceExecutor? = nil
+    ) {
         self.configuration = configuration
         givenScenario = scenario
         self.executor = executor ?? { run, progress in try run.execute(progress: progress) }
+        self.referenceExecutor = referenceExecutor ?? CReference.measure
     }
 
     public func run(_ observe: (BenchmarkEvent) -> Void = { _ in }) throws -> BenchmarkOutcome {
@@ -229,7 +237,7 @@ public final class Benchmark {
                     cReferenceSeconds[repetition] = try PreparationError.during("replaying the C reference", in: workDirectory.path) {
                         try CReference.replay(
                             store: databasePath, digest: measurement.digest, schema: scenario.schema, settings: spec.options.store,
-                            scratchPath: workDirectory.appendingPathComponent("c-reference.sqlite").path
+                            scratchPath: workDirectory.appendingPathComponent("c-reference.sqlite").path, measuring: referenceExecutor
                         ).seconds
                     }
                 }
