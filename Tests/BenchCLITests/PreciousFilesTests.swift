@@ -68,7 +68,7 @@ struct PreciousFilesTests {
         for name in try FileManager.default.subpathsOfDirectory(atPath: url.path) {
             let path = url.appendingPathComponent(name).path
             var isDirectory: ObjCBool = false
-            FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+            _ = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
             entries[name] = isDirectory.boolValue ? nil : FileManager.default.contents(atPath: path)
         }
         return entries
