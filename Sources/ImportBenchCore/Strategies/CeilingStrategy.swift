@@ -11,7 +11,7 @@ public final class CeilingStrategy: ImportStrategy {
     private let schema: Schema
     private let insert: [Statement]
     private let insertJoin: [[Statement]]
-    private var unique: UniqueObjects
+    private let unique: UniqueObjects
 
     public var transactionScope: TransactionScope { .wholePass }
 
@@ -33,8 +33,6 @@ public final class CeilingStrategy: ImportStrategy {
     /// What was collected is released with the strategy, after the measurement, as the C reference
     /// frees its rows after its clock stops.
     public func finishPass(_ pass: Int) throws {
-        // A local copy: the loop then reads it without the runtime's exclusivity checks on a class's stored property.
-        let unique = self.unique
         func pk(entity: Int, id: Int32) -> Int64? {
             unique.slot(entity: entity, id: id).map { Int64($0 + 1) }
         }

@@ -16,7 +16,7 @@ public final class IDCacheStrategy: ImportStrategy {
     private let selectAllPKs: [Statement]
     private let sweep: RefreshSweep
     private var cache: KnownPKs
-    private var unique: UniqueObjects
+    private let unique: UniqueObjects
     private let interner: KeyInterner
 
     public static let passes = 2

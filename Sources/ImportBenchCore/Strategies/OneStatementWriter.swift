@@ -27,7 +27,7 @@ final class OneStatementWriter {
     let isReferenced: [Bool]
     /// pks this batch has learnt: references to them need no lookup inside the statement.
     private var known: KnownPKs
-    private var unique: UniqueObjects
+    private let unique: UniqueObjects
 
     /// Prepares `objectSQL` per entity and `joinSQL` per many-to-many relationship, given the import's generation.
     init(

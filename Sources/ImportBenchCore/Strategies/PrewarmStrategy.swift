@@ -18,7 +18,7 @@ public final class PrewarmStrategy: ImportStrategy {
 
     private let interner: KeyInterner
     private var known: KnownPKs
-    private var unique: UniqueObjects
+    private let unique: UniqueObjects
     /// Per entity, by key ID: whether the current batch has named the key.
     private var namedInBatch: ValuesByKeyID<Bool>
     /// The distinct keys the current batch names, per entity, in order of first naming.

@@ -49,6 +49,6 @@ extension UniqueObjects {
 
     /// Distinct target references per many-to-many relationship, in order of first appearance.
     func manyToMany(_ object: Object) -> DistinctSets {
-        DistinctSets(merged: object.mergedManyToMany, sets: occurrence(object).manyToMany)
+        DistinctSets(merged: object.merged >= 0 ? mergedSets[Int(object.merged)] : nil, sets: occurrence(object).manyToMany)
     }
 }

@@ -4,72 +4,103 @@ import ImportBenchStore
 /// The last occurrence wins for attributes and to-one relationships; many-to-many sets are unioned.
 /// Objects are found by interned key ID and point into the batches they came from (which it keeps
 /// alive), so collecting a batch neither hashes a key nor copies an occurrence; one instance is
-/// reused batch after batch.
-struct UniqueObjects {
-    struct Object {
-        /// Where its last occurrence is: the batch, and the position in it.
+/// reused batch after batch. Its tables are plain values in memory it manages (`PODArray`): the
+/// ceiling collects every occurrence of the payload here inside its measurement, and Swift's nested
+/// arrays cost a uniqueness check, an exclusivity check and a reference count per access.
+final class UniqueObjects {
+    struct Object: BitwiseCopyable {
+        /// Where its last occurrence is: the storage (an index into `runs`), and the position in it.
         fileprivate(set) var run: Int32
         fileprivate(set) var index: Int32
-        /// The union of its occurrences' sets, once it has occurred twice; nil before.
-        fileprivate(set) var mergedManyToMany: [[BatchReference]]?
-
-        /// One mutation for both, so a later occurrence costs one access to the nested arrays.
-        @inline(__always)
-        fileprivate mutating func move(run: Int32, index: Int32) {
-            self.run = run
-            self.index = index
-        }
+        fileprivate let keyID: Int32
+        /// Its union of sets in `mergedSets` once it has occurred twice with sets; -1 before.
+        fileprivate(set) var merged: Int32
     }
 
     private var runs: [RecordStorage] = []
-    private(set) var objects: [[Object]]
-    /// Per entity, by key ID: the object's position in `objects`.
-    private var slots: ValuesByKeyID<Int32>
+    private let entityCount: Int
+    /// Per entity, in order of first appearance.
+    private let objects: UnsafeMutablePointer<PODArray<Object>>
+    /// Per entity, by key ID: the object's position in `objects`, or -1.
+    private let slots: UnsafeMutablePointer<PODArray<Int32>>
+    /// The unions of the sets of objects that occurred more than once with sets (few do).
+    private(set) var mergedSets: [[[BatchReference]]] = []
 
     init(entityCount: Int) {
-        objects = Array(repeating: [], count: entityCount)
-        slots = ValuesByKeyID(entityCount: entityCount)
+        self.entityCount = entityCount
+        objects = .allocate(capacity: max(entityCount, 1))
+        slots = .allocate(capacity: max(entityCount, 1))
+        for entity in 0..<entityCount {
+            (objects + entity).initialize(to: PODArray())
+            (slots + entity).initialize(to: PODArray())
+        }
+    }
+
+    deinit {
+        for entity in 0..<entityCount {
+            objects[entity].free()
+            slots[entity].free()
+        }
+        objects.deallocate()
+        slots.deallocate()
     }
 
     /// Forgets what was collected, then collects the batch.
-    mutating func collect(_ batch: RecordBatch) {
+    func collect(_ batch: RecordBatch) {
         removeAll()
         add(batch)
     }
 
     /// Adds a batch's occurrences to what is collected.
-    mutating func add(_ batch: RecordBatch) {
+    func add(_ batch: RecordBatch) {
         let occurrences = batch.occurrences
-        // An occurrence is kept as its storage's run and its position there; a batch spans at most two storages.
-        let firstRun = Int32(runs.count)
-        runs.append(occurrences.first.storage)
-        if occurrences.second.count > 0 { runs.append(occurrences.second.storage) }
-        for position in occurrences.indices {
-            let occurrence = occurrences[position]
-            let runIndex = position < occurrences.first.count ? firstRun : firstRun + 1
-            let index = occurrence.position
-            let entity = occurrence.entity
-            let id = occurrence.keyID
-            if let found = slots[entity, id] {
-                let slot = Int(found)
-                let sets = occurrence.manyToMany
-                if !sets.isEmpty {
-                    // Read only here: copying the object copies its merged sets, a reference count each time.
-                    let earlier = objects[entity][slot]
-                    var merged = earlier.mergedManyToMany ?? self.occurrence(earlier).manyToMany.map(Self.distinct)
-                    for (relationship, references) in sets.enumerated() {
-                        for reference in references where !merged[relationship].contains(where: { $0.keyID == reference.keyID }) {
-                            merged[relationship].append(reference)
-                        }
-                    }
-                    objects[entity][slot].mergedManyToMany = merged
+        add(occurrences.first)
+        // A batch spans at most two storages; an occurrence is kept as its storage's run and its position there.
+        if occurrences.second.count > 0 { add(occurrences.second) }
+    }
+
+    private func add(_ segment: BatchSegment) {
+        let run = Int32(runs.count)
+        runs.append(segment.storage)
+        let headers = segment.storage.headers
+        for index in segment.start..<(segment.start + segment.count) {
+            let entity = Int(headers[index].entity)
+            let id = Int(headers[index].keyID)
+            precondition(id >= 0, "a key without an ID: records must come through a RecordBatcher")
+            if id < slots[entity].count, slots[entity][id] >= 0 {
+                let object = objects[entity].base + Int(slots[entity][id])
+                if headers[index].setCount > 0 {
+                    merge(BatchOccurrence(storage: segment.storage, position: index).manyToMany, into: object)
                 }
-                objects[entity][slot].move(run: runIndex, index: Int32(index))
+                object.pointee.run = run
+                object.pointee.index = Int32(index)
             } else {
-                slots[entity, id] = Int32(objects[entity].count)
-                objects[entity].append(Object(run: runIndex, index: Int32(index), mergedManyToMany: nil))
+                if id >= slots[entity].count { growSlots(of: entity, toHold: id) }
+                slots[entity][id] = Int32(objects[entity].count)
+                objects[entity].append(Object(run: run, index: Int32(index), keyID: Int32(id), merged: -1))
             }
         }
+    }
+
+    /// Unions a later occurrence's sets into the object's, which start as its earlier occurrence's.
+    @inline(never)
+    private func merge(_ sets: BatchSets, into object: UnsafeMutablePointer<Object>) {
+        if object.pointee.merged < 0 {
+            object.pointee.merged = Int32(mergedSets.count)
+            mergedSets.append(occurrence(object.pointee).manyToMany.map(Self.distinct))
+        }
+        let entry = Int(object.pointee.merged)
+        for (relationship, references) in sets.enumerated() {
+            for reference in references where !mergedSets[entry][relationship].contains(where: { $0.keyID == reference.keyID }) {
+                mergedSets[entry][relationship].append(reference)
+            }
+        }
+    }
+
+    @inline(never)
+    private func growSlots(of entity: Int, toHold id: Int) {
+        let extra = max(id + 1, slots[entity].count * 2) - slots[entity].count
+        slots[entity].extend(by: extra).initialize(repeating: -1, count: extra)
     }
 
     /// The object's last occurrence.
@@ -82,15 +113,17 @@ struct UniqueObjects {
     /// works (SQLite inserting), the records of the objects a few ahead start loading: last
     /// occurrences lie scattered over every batch collected, a quarter of a GB for chat 10x at one
     /// transaction. Every strategy that writes unique objects goes through here, the ceiling too.
+    /// The body must not collect more meanwhile.
     @inline(__always)
     func forEachObject(
         of entity: Int, _ body: (_ slot: Int, _ object: Object, _ occurrence: BatchOccurrence) throws -> Void
     ) rethrows {
-        let objects = self.objects[entity]
-        for (slot, object) in objects.enumerated() {
-            if slot + 8 < objects.count { occurrence(objects[slot + 8]).prefetchHeader() }
-            if slot + 4 < objects.count { occurrence(objects[slot + 4]).prefetchContents() }
-            try body(slot, object, occurrence(object))
+        let objects = self.objects[entity].base
+        let count = self.objects[entity].count
+        for slot in 0..<count {
+            if slot + 8 < count { occurrence(objects[slot + 8]).prefetchHeader() }
+            if slot + 4 < count { occurrence(objects[slot + 4]).prefetchContents() }
+            try body(slot, objects[slot], occurrence(objects[slot]))
         }
     }
 
@@ -104,15 +137,24 @@ struct UniqueObjects {
     }
 
     /// Position of an object among its entity's unique objects.
+    @inline(__always)
     func slot(entity: Int, id: Int32) -> Int? {
-        slots[entity, id].map(Int.init)
+        let index = Int(id)
+        guard index >= 0, index < slots[entity].count else { return nil }
+        let slot = slots[entity][index]
+        return slot >= 0 ? Int(slot) : nil
     }
 
-    var count: Int { objects.reduce(0) { $0 + $1.count } }
+    var count: Int { (0..<entityCount).reduce(0) { $0 + objects[$1].count } }
 
-    mutating func removeAll() {
-        for entity in objects.indices { objects[entity].removeAll(keepingCapacity: true) }
+    /// Forgets every object: their slots are cleared one by one, so forgetting costs what collecting did.
+    func removeAll() {
+        for entity in 0..<entityCount {
+            let collected = objects[entity]
+            for position in 0..<collected.count { slots[entity][Int(collected[position].keyID)] = -1 }
+            objects[entity].truncate(to: 0)
+        }
         runs.removeAll(keepingCapacity: true)
-        slots.removeAll()
+        mergedSets.removeAll(keepingCapacity: true)
     }
 }
