@@ -12,6 +12,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         // Reader latency percentiles, corrected for coordinated omission.
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
+        // Mapping files (issue 13): YAML is written by people, and Yams gives every node its line and column.
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
         // System libraries: the real SQLite through its C API, and jemalloc as the process allocator.
@@ -36,7 +38,10 @@ let package = Package(
         // Schema, records, scenarios, payload readers, strategies, runner, verifier, meters, reader probe.
         .target(
             name: "ImportBenchCore",
-            dependencies: ["ImportBenchStore", "CJemalloc", "CReference", "CHotPath", .product(name: "Histogram", package: "hdrhistogram-swift")]),
+            dependencies: [
+                "ImportBenchStore", "CJemalloc", "CReference", "CHotPath", .product(name: "Histogram", package: "hdrhistogram-swift"),
+                .product(name: "Yams", package: "Yams"),
+            ]),
         // Reporters: know only results.
         .target(name: "ImportBenchReport", dependencies: ["ImportBenchCore"]),
         // Commands: parse arguments, call the core, hand results to reporters, map outcomes to exit codes.

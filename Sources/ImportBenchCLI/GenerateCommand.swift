@@ -28,7 +28,7 @@ struct GenerateCommand: ParsableCommand {
         InterruptHandler.install()
         try OutputPath.check(out, for: "--out")
         do {
-            let scenario = try scenarioOptions.scenario.resolve()
+            let scenario = try scenarioOptions.reference.resolve()
             try DiskNeed.checkOutput(
                 scenario, scale: scenarioOptions.resolvedScale, payloadBytesAtBaseScale: try ScenarioSample(of: scenario).payloadBytesAtBaseScale,
                 path: out)
@@ -38,6 +38,6 @@ struct GenerateCommand: ParsableCommand {
         } catch {
             throw CommandFailure.failed("cannot generate \(out): \(error)")
         }
-        print("wrote \(out): \(scenarioOptions.scenario) at \(scenarioOptions.resolvedScale), seed \(scenarioOptions.seed), \(PayloadSize.bytes(at: out)) bytes")
+        print("wrote \(out): \(scenarioOptions.reference) at \(scenarioOptions.resolvedScale), seed \(scenarioOptions.seed), \(PayloadSize.bytes(at: out)) bytes")
     }
 }

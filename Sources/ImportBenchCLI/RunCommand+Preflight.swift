@@ -14,7 +14,7 @@ extension RunCommand {
                 throw CommandFailure.failed(String(describing: error))
             }
         }
-        // One sample per scenario, whatever the sweep: it is generated.
+        // One sample per scenario, whatever the sweep: generated, or for a mapping the payload's first units.
         var samples: [ScenarioReference: ScenarioSample] = [:]
         for configuration in configurations {
             let reference = configuration.spec.scenario
@@ -35,7 +35,8 @@ extension RunCommand {
                     try DiskNeed.check(
                         scenario, scale: .base, payloadBytesAtBaseScale: Double(PayloadSize.bytes(at: path)), keptStores: kept,
                         keptPath: configuration.databasePath, describing: "the payload \(path)")
-                    let sample = try samples[reference] ?? ScenarioSample(of: scenario)
+                    let sample = try samples[reference]
+                        ?? (scenario is MappedScenario ? ScenarioSample(of: scenario, recorded: path) : ScenarioSample(of: scenario))
                     samples[reference] = sample
                     try MemoryNeed.check(
                         scenario, payloadBytes: Double(PayloadSize.bytes(at: path)), recordBytesPerPayloadByte: sample.recordBytesPerPayloadByte,

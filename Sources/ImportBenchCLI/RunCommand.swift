@@ -121,6 +121,9 @@ struct RunCommand: ParsableCommand {
     }
 
     func validate() throws {
+        if let mapping = scenarioOptions.mapping, payload == nil {
+            throw ValidationError("--mapping \(mapping) reads your payloads: give one with --payload FILE")
+        }
         try validateSeedCopy()
         do {
             for configuration in try configurations() { try configuration.checkRequest() }
@@ -185,7 +188,7 @@ struct RunCommand: ParsableCommand {
         let strategies = resolvedStrategies
         // One spec for how every run imports; the sweep changes only its payload's scale and its batch size.
         let base = RunSpec(
-            scenario: scenarioOptions.scenario,
+            scenario: scenarioOptions.reference,
             payload: payload.map(PayloadSource.file) ?? .generated(scale: scenarioOptions.resolvedScale, seed: scenarioOptions.seed),
             preload: preload, seedStorePath: seedDB,
             options: RunOptions(

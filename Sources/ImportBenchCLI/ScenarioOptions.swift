@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import ImportBenchCore
 
 /// The payload a command works on: which scenario, how big, which seed. Shared by `run`, `generate` and `seed-db`.
@@ -9,6 +10,11 @@ struct ScenarioOptions: ParsableArguments {
     var scenario: ScenarioReference = .builtIn("chat")
 
     @Option(help: ArgumentHelp(
+        "A mapping file (YAML) that describes your payload's shape, read instead of a built-in --scenario: the top-level elements, and per entity its key, attributes and relationships. Give the payload with --payload. Scenarios/<name>/mapping.yml are the built-in shapes written so.",
+        valueName: "file"))
+    var mapping: String?
+
+    @Option(help: ArgumentHelp(
         "Payload size as a multiple of the scenario's base load: 0.5x, 2x, 100x (a bare 2 also works); bench run sweeps a list such as 1x,2x,4x. 1x: chat 50 channels of 200 messages, 500 users; quakes 10,000 features; products 10,000; transit 1,300 stops, 30,000 stop times.",
         valueName: "k"))
     var scale: String = "1x"
@@ -16,9 +22,16 @@ struct ScenarioOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Seed of the payload generator; same seed and scale, same bytes.", valueName: "n"))
     var seed: UInt64 = 1
 
+    /// The scenario asked for: the mapping file when one is given (by absolute path, so a child
+    /// process in another directory reads the same file), else the built-in `--scenario`.
+    var reference: ScenarioReference {
+        guard let mapping else { return scenario }
+        return .mapping(URL(fileURLWithPath: mapping).standardizedFileURL.path)
+    }
+
     func validate() throws {
         do {
-            _ = try scenario.resolve()
+            _ = try reference.resolve()
         } catch {
             throw ValidationError(String(describing: error))
         }

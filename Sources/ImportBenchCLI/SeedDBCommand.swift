@@ -60,7 +60,7 @@ struct SeedDBCommand: ParsableCommand {
             throw CommandFailure.failed(
                 "cannot write \(out): \(parent) is not a writable directory; create it or choose another --out. Nothing was written.")
         }
-        let scenario = try scenarioOptions.scenario.resolve()
+        let scenario = try scenarioOptions.reference.resolve()
         let scale = scenarioOptions.resolvedScale
         // A marked run directory: a seed-db killed outright leaves it for the next bench run to remove.
         var generatedIn: RunDirectory?

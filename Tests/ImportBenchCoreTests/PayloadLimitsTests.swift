@@ -68,7 +68,7 @@ struct PayloadLimitsTests {
     func unclosedElement() throws {
         try withTemporaryPayloadDirectory { directory in
             let file = directory.path("endless.json")
-            let handle = try #require(FileHandle(forWritingAtPath: { FileManager.default.createFile(atPath: file, contents: nil); return file }()))
+            let handle = try #require(FileHandle(forWritingAtPath: { _ = FileManager.default.createFile(atPath: file, contents: nil); return file }()))
             try handle.write(contentsOf: Data("[\"".utf8))
             try handle.truncate(atOffset: 64 << 20)  // sparse: 64 MB of NUL bytes inside an open string
             try handle.close()

@@ -74,8 +74,8 @@ struct StoreOwnershipTests {
         #expect(DatabaseFile.occupant(of: "") == .other("an empty path"))
         // An empty file, as a run killed before its store's first commit leaves (a hot journal
         // beside it), holds nothing to lose: replaced, companions too.
-        FileManager.default.createFile(atPath: path, contents: nil)
-        FileManager.default.createFile(atPath: path + "-journal", contents: Data("hot".utf8))
+        _ = FileManager.default.createFile(atPath: path, contents: nil)
+        _ = FileManager.default.createFile(atPath: path + "-journal", contents: Data("hot".utf8))
         #expect(DatabaseFile.occupant(of: path) == .emptyFile)
         try DatabaseFile.removeOwnStore(path)
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).isEmpty)
@@ -100,8 +100,8 @@ struct StoreOwnershipTests {
         let payload = directory.path("payload.json")
         try ProductsScenario().generate(scale: 0.01, seed: 1, to: payload)
         let store = directory.path("store.sqlite")
-        FileManager.default.createFile(atPath: store, contents: nil)
-        FileManager.default.createFile(atPath: store + "-journal", contents: Data(repeating: 7, count: 512))
+        _ = FileManager.default.createFile(atPath: store, contents: nil)
+        _ = FileManager.default.createFile(atPath: store + "-journal", contents: Data(repeating: 7, count: 512))
         let measurement = try ImportRun(
             scenario: ProductsScenario(), payloadPath: payload, strategy: NaiveStrategy.self, batchSize: .occurrences(50),
             databasePath: store, checkpoint: true

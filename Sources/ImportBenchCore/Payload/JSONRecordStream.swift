@@ -53,6 +53,32 @@ struct JSONRecordStream {
         }
     }
 
+    /// The next element that `write` puts into a fresh builder, as owned occurrences (ordinals and key
+    /// IDs unset, embedded references by index within the unit): for callers that want values rather
+    /// than a batch, from the same code as the import's path.
+    mutating func ownedUnit(schema: Schema, _ write: (JSONTape, RecordBuilder) throws -> Void) throws -> RecordUnit? {
+        let builder = RecordBuilder(schema: schema, interner: KeyInterner(entityCount: schema.entities.count))
+        var location = (path: "", byteOffset: 0)
+        let found = try readUnit(into: builder) { tape in
+            location = (tape.recordPath, tape.baseOffset)
+            try write(tape, builder)
+        }
+        guard found else { return nil }
+        func withoutID(_ reference: Reference) -> Reference {
+            Reference(key: reference.key, embeddedOrdinal: reference.embeddedOrdinal)
+        }
+        let occurrences = builder.cut(first: builder.count, index: 0).occurrences.map { occurrence in
+            var owned = occurrence.materialized
+            owned.ordinal = 0
+            owned.unit = 0
+            owned.keyID = -1
+            owned.toOne = owned.toOne.map { $0.map(withoutID) }
+            owned.manyToMany = owned.manyToMany.map { $0.map(withoutID) }
+            return owned
+        }
+        return RecordUnit(occurrences: occurrences, path: location.path, byteOffset: location.byteOffset)
+    }
+
     /// What `decode` made of the element, or nil when it was skipped.
     private mutating func decoded<Decoded>(
         _ next: JSONArrayElementReader.Element, _ decode: (JSONTape) throws -> Decoded

@@ -221,6 +221,12 @@ public final class RecordBuilder {
         destination.update(from: text.base + span.offset, count: span.length)
     }
 
+    /// Appends bytes from outside the builder (a payload's string).
+    public func appendKeyText(_ bytes: UnsafeRawBufferPointer) {
+        guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
+        text.extend(by: bytes.count).update(from: source.assumingMemoryBound(to: UInt8.self), count: bytes.count)
+    }
+
     public func appendKeyText(byte: UInt8) {
         text.append(byte)
     }

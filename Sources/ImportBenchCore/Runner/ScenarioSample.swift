@@ -32,4 +32,37 @@ public struct ScenarioSample: Sendable {
         let records = withExtendedLifetime(kept) { Double(storages.values.reduce(0, +)) }
         recordBytesPerPayloadByte = payload > 0 ? records / payload : 0
     }
+
+    /// Units a sample of a recorded payload reads: enough to average over, few enough to be quick.
+    static let recordedUnits = 2_000
+
+    /// For a scenario without a generator (a mapping file): its first units of the payload itself,
+    /// records built as the import builds them, against the bytes they took. A payload whose first
+    /// units cannot be read at all gives no estimate (0), and the import reports the error itself.
+    public init(of scenario: any Scenario, recorded path: String) throws {
+        let total = Double(PayloadSize.bytes(at: path))
+        payloadBytesAtBaseScale = total
+        let reader = try scenario.openReader(path: path, onError: .skip)
+        let builder = RecordBuilder(schema: scenario.schema, interner: KeyInterner(entityCount: scenario.schema.entities.count))
+        var units = 0
+        var consumed = total
+        do {
+            while let unit = try reader.nextUnit() {
+                guard units < Self.recordedUnits else {
+                    consumed = Double(unit.byteOffset)
+                    break
+                }
+                builder.append(unit)
+                units += 1
+            }
+        } catch {
+            consumed = 0
+        }
+        guard units > 0, consumed > 0 else {
+            recordBytesPerPayloadByte = 0
+            return
+        }
+        let batch = builder.cut(first: builder.count, index: 0)
+        recordBytesPerPayloadByte = Double(batch.occurrences.first.storage.allocatedBytes) / consumed
+    }
 }

@@ -1,8 +1,9 @@
 /// A scenario named as data, so a run can be written down, handed to a child process and rebuilt.
-/// A new kind of scenario (a mapping file) is one more case and its branch in `resolve()`.
 public enum ScenarioReference: Codable, Sendable, Hashable {
     /// One of `ScenarioRegistry`'s, by its command-line name.
     case builtIn(String)
+    /// A mapping file, by its path.
+    case mapping(String)
 
     /// The scenario this names. Throws because a scenario kept in a file will have to be read.
     public func resolve() throws -> any Scenario {
@@ -12,6 +13,8 @@ public enum ScenarioReference: Codable, Sendable, Hashable {
                 throw RunRequestError.unknownScenario(name: name, known: ScenarioRegistry.names)
             }
             return scenario
+        case .mapping(let path):
+            return try MappedScenario.load(path: path)
         }
     }
 }
@@ -21,6 +24,7 @@ extension ScenarioReference: CustomStringConvertible {
     public var description: String {
         switch self {
         case .builtIn(let name): return name
+        case .mapping(let path): return path
         }
     }
 }

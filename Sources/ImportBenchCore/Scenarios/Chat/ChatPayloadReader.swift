@@ -42,28 +42,7 @@ public final class ChatPayloadReader: RecordReader {
     /// The same unit as owned occurrences (ordinals and key IDs unset, embedded references by
     /// index within the unit), for callers that want values rather than a batch.
     public func nextUnit() throws -> RecordUnit? {
-        let builder = RecordBuilder(schema: schema, interner: KeyInterner(entityCount: schema.entities.count))
-        var location = (path: "", byteOffset: 0)
-        let found = try records.readUnit(into: builder) { tape in
-            location = (tape.recordPath, tape.baseOffset)
-            try write(channel: tape.root.object(), to: builder)
-        }
-        guard found else { return nil }
-        let batch = builder.cut(first: builder.count, index: 0)
-        let occurrences = batch.occurrences.map { occurrence in
-            var owned = occurrence.materialized
-            owned.ordinal = 0
-            owned.unit = 0
-            owned.keyID = -1
-            owned.toOne = owned.toOne.map { $0.map(Self.withoutID) }
-            owned.manyToMany = owned.manyToMany.map { $0.map(Self.withoutID) }
-            return owned
-        }
-        return RecordUnit(occurrences: occurrences, path: location.path, byteOffset: location.byteOffset)
-    }
-
-    private static func withoutID(_ reference: Reference) -> Reference {
-        Reference(key: reference.key, embeddedOrdinal: reference.embeddedOrdinal)
+        try records.ownedUnit(schema: schema) { tape, builder in try write(channel: tape.root.object(), to: builder) }
     }
 
     public var skippedRecords: [String: Int] { records.errors.skippedRecords }

@@ -1,0 +1,79 @@
+/// Where a value lies inside a JSON object: member names and array positions, written
+/// `channel.cid` or `geometry.coordinates[0]`. The empty path is the object itself.
+public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
+    public enum Segment: Sendable, Hashable {
+        case member(String)
+        case position(Int)
+    }
+
+    public let segments: [Segment]
+
+    public init(_ segments: [Segment]) {
+        self.segments = segments
+    }
+
+    /// Parses `a.b[2].c`; nil, with the reason, when the text is not such a path. A member name
+    /// holds no `.`, `[` or `]`: payload keys of that kind are not reachable through a mapping.
+    public static func parse(_ text: String) -> Result<JSONPath, PathSyntaxError> {
+        if text.isEmpty || text == "." { return .success(JSONPath([])) }
+        var segments: [Segment] = []
+        var name = ""
+        var characters = Array(text)[...]
+        func closeName() -> PathSyntaxError? {
+            guard !name.isEmpty else { return PathSyntaxError("an empty member name in '\(text)'") }
+            segments.append(.member(name))
+            name = ""
+            return nil
+        }
+        while let character = characters.popFirst() {
+            switch character {
+            case ".":
+                if let error = closeName() { return .failure(error) }
+            case "[":
+                if !name.isEmpty, let error = closeName() { return .failure(error) }
+                guard let close = characters.firstIndex(of: "]"), let position = Int(String(characters[..<close])), position >= 0 else {
+                    return .failure(PathSyntaxError("'[' must hold a position such as [0] in '\(text)'"))
+                }
+                segments.append(.position(position))
+                characters = characters[(close + 1)...]
+                if let next = characters.first, next != ".", next != "[" {
+                    return .failure(PathSyntaxError("'.' or '[' expected after ']' in '\(text)'"))
+                }
+                if characters.first == "." {
+                    characters = characters.dropFirst()
+                    guard !characters.isEmpty else { return .failure(PathSyntaxError("'\(text)' ends with '.'")) }
+                }
+            case "]":
+                return .failure(PathSyntaxError("']' without '[' in '\(text)'"))
+            default:
+                name.append(character)
+            }
+        }
+        if !name.isEmpty { segments.append(.member(name)) } else if text.last == "." {
+            return .failure(PathSyntaxError("'\(text)' ends with '.'"))
+        }
+        return .success(JSONPath(segments))
+    }
+
+    /// The last member name, which names a column when nothing else does.
+    var lastMember: String? {
+        for segment in segments.reversed() { if case .member(let name) = segment { return name } }
+        return nil
+    }
+
+    public var description: String {
+        var text = ""
+        for segment in segments {
+            switch segment {
+            case .member(let name): text += text.isEmpty ? name : ".\(name)"
+            case .position(let position): text += "[\(position)]"
+            }
+        }
+        return text.isEmpty ? "." : text
+    }
+}
+
+public struct PathSyntaxError: Error, Equatable {
+    public let reason: String
+    init(_ reason: String) { self.reason = reason }
+}

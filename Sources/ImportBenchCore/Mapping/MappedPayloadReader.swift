@@ -1,0 +1,307 @@
+import ImportBenchStore
+
+/// Reads a JSON payload through a `PayloadMapping`: one unit per top-level element, streaming, in
+/// the order the mapping defines (see `PayloadMapping`). Keys are required; every other value may
+/// be absent or null and becomes NULL (an absent relationship, an empty set). A value of the wrong
+/// kind, a missing key or a key repeated with another value is a `PayloadError` naming the file,
+/// the byte offset and the record path; with `onError: .skip` the element holding it is left out
+/// and counted as a "malformed <element entity>".
+public final class MappedPayloadReader: RecordReader {
+    public let path: String
+    private let mapping: PayloadMapping
+    private var records: JSONRecordStream
+    private let plans: [EntityPlan]
+    /// Token indexes of the objects being read, innermost last: each object's walk takes a frame.
+    private var found = PODArray<Int>(capacity: 256)
+    /// Occurrence ordinals of the embedded targets of the objects being read (-1: absent).
+    private var targets = PODArray<Int>(capacity: 64)
+    /// Objects whose children are being read, innermost last: an embedded object's owner link
+    /// goes to the nearest of its target entity.
+    private var owners: [(entity: Int, handle: OccurrenceHandle)] = []
+
+    /// What one entity's mapping reads, with each path's number in a walk's frame.
+    private struct EntityPlan {
+        let paths: PathPlan
+        let key: KeyPlan
+        let attributes: [Int]
+        let toOne: [ToOnePlan]
+        let manyToMany: [SetPlan]
+        let children: [(path: Int, list: ChildList)]
+    }
+
+    private enum KeyPlan {
+        case path(Int)
+        case composed([PartPlan])
+    }
+
+    private enum PartPlan {
+        case literal([UInt8])
+        case path(Int)
+        case relationship(Int)
+        case position
+    }
+
+    private enum ToOnePlan {
+        case owner
+        case embedded(Int)
+        case key(Int)
+    }
+
+    private enum SetPlan {
+        case embedded(Int)
+        case keys(Int)
+    }
+
+    public init(path: String, mapping: PayloadMapping, reading: PayloadReading = PayloadReading(), chunkSize: Int = 1 << 20) throws {
+        self.path = path
+        self.mapping = mapping
+        plans = mapping.entities.map(Self.plan)
+        let elements = try JSONArrayElementReader(
+            path: path, arrayPath: mapping.elements.segments.compactMap {
+                if case .member(let name) = $0 { return name } else { return nil }
+            }, chunkSize: chunkSize, limits: reading.limits, hasher: reading.hasher)
+        records = JSONRecordStream(
+            elements: elements, recordName: mapping.schema.entities[mapping.rootEntity].name, onError: reading.onError)
+    }
+
+    deinit {
+        found.free()
+        targets.free()
+    }
+
+    private static func plan(_ entity: EntityMapping) -> EntityPlan {
+        let paths = PathPlan()
+        let key: KeyPlan
+        switch entity.key {
+        case .path(let path): key = .path(paths.add(path))
+        case .composed(let parts):
+            key = .composed(parts.map { part in
+                switch part {
+                case .literal(let text): return .literal(Array(text.utf8))
+                case .path(let path): return .path(paths.add(path))
+                case .relationship(let index): return .relationship(index)
+                case .position: return .position
+                }
+            })
+        }
+        let attributes = entity.attributes.map { paths.add($0) }
+        let toOne = entity.toOne.map { source -> ToOnePlan in
+            switch source {
+            case .owner: return .owner
+            case .embedded(let path): return .embedded(paths.add(path))
+            case .key(let path): return .key(paths.add(path))
+            }
+        }
+        let manyToMany = entity.manyToMany.map { source -> SetPlan in
+            switch source {
+            case .embedded(let path): return .embedded(paths.add(path))
+            case .keys(let path): return .keys(paths.add(path))
+            }
+        }
+        let children = entity.children.map { (paths.add($0.path), $0) }
+        paths.seal()
+        return EntityPlan(paths: paths, key: key, attributes: attributes, toOne: toOne, manyToMany: manyToMany, children: children)
+    }
+
+    public func readUnit(into builder: RecordBuilder) throws -> Bool {
+        try records.readUnit(into: builder) { tape in try readElement(tape, into: builder) }
+    }
+
+    public func nextUnit() throws -> RecordUnit? {
+        try records.ownedUnit(schema: mapping.schema) { tape, builder in try readElement(tape, into: builder) }
+    }
+
+    public var skippedRecords: [String: Int] { records.errors.skippedRecords }
+    public var skippedErrors: [PayloadError] { records.errors.skippedErrors }
+
+    private func readElement(_ tape: JSONTape, into builder: RecordBuilder) throws(PayloadError) {
+        found.truncate(to: 0)
+        targets.truncate(to: 0)
+        owners.removeAll(keepingCapacity: true)
+        _ = try read(tape, 0, entity: mapping.rootEntity, listedBy: nil, position: 0, into: builder)
+    }
+
+    /// Reads the object at `token` as an occurrence of `entity`, with what it embeds before it and
+    /// its children after it; returns its handle. `listedBy` is the owner whose children list holds it.
+    private func read(
+        _ tape: JSONTape, _ token: Int, entity: Int, listedBy owner: (handle: OccurrenceHandle, relationship: Int)?, position: Int,
+        into builder: RecordBuilder
+    ) throws(PayloadError) -> OccurrenceHandle {
+        guard tape.tokens[token].kind == .object else { throw tape.mismatch(at: token, expected: "an object") }
+        let plan = plans[entity]
+        let schemaEntity = mapping.schema.entities[entity]
+        let frame = found.count
+        _ = found.extend(by: plan.paths.count)
+        try plan.paths.walk(tape, object: token, into: found.base + frame)
+        func value(_ path: Int) -> Int {
+            let index = found[frame + path]
+            return index >= 0 && tape.tokens[index].kind != .null ? index : -1
+        }
+
+        // What it embeds, each read whole before it.
+        let firstTarget = targets.count
+        for (relationship, source) in plan.toOne.enumerated() {
+            guard case .embedded(let path) = source, case let index = value(path), index >= 0 else {
+                targets.append(-1)
+                continue
+            }
+            let target = mapping.schema.toOneTargets[entity][relationship]
+            targets.append(try read(tape, index, entity: target, listedBy: nil, position: 0, into: builder).ordinal)
+        }
+        for (relationship, source) in plan.manyToMany.enumerated() {
+            guard case .embedded(let path) = source, case let index = value(path), index >= 0 else { continue }
+            let members = try JSONValue(tape: tape, index: index).array()
+            let target = mapping.schema.manyToManyTargets[entity][relationship]
+            for (memberPosition, member) in members.enumerated() {
+                targets.append(try read(tape, member.index, entity: target, listedBy: nil, position: memberPosition, into: builder).ordinal)
+            }
+        }
+
+        builder.begin(entity: entity)
+        func missing(_ path: Int, _ what: String) -> PayloadError {
+            let objectPath = tape.recordPath(ofToken: token)
+            return PayloadError(
+                file: tape.file, byteOffset: tape.baseOffset + Int(tape.tokens[token].start),
+                path: "\(objectPath).\(plan.paths.paths[path])", expected: "a value for \(what)",
+                found: found[frame + path] >= 0 ? "null" : "no such key")
+        }
+        switch plan.key {
+        case .path(let path):
+            let index = value(path)
+            guard index >= 0 else { throw missing(path, "the key of \(schemaEntity.name)") }
+            switch tape.tokens[index].kind {
+            case .string: try tape.withStringBytes(at: index) { builder.key(text: $0) }
+            case .number: builder.key(.text(String(try tape.int64(at: index))))
+            default: throw tape.mismatch(at: index, expected: "a string or an integer (the key of \(schemaEntity.name))")
+            }
+        case .composed(let parts):
+            builder.beginKeyText()
+            for part in parts {
+                switch part {
+                case .literal(let bytes): bytes.withUnsafeBytes { builder.appendKeyText($0) }
+                case .position: builder.appendKeyText(decimal: position)
+                case .path(let path):
+                    let index = value(path)
+                    guard index >= 0 else { throw missing(path, "a part of the key of \(schemaEntity.name)") }
+                    switch tape.tokens[index].kind {
+                    case .string: try tape.withStringBytes(at: index) { builder.appendKeyText($0) }
+                    case .number: builder.appendKeyText(decimal: Int(try tape.int64(at: index)))
+                    default: throw tape.mismatch(at: index, expected: "a string or an integer (part of the key of \(schemaEntity.name))")
+                    }
+                case .relationship(let relationship):
+                    let appended = try appendKeyText(
+                        ofRelationship: relationship, firstTarget: firstTarget, owner: owner, plan: plan, entity: entity, tape: tape,
+                        value: value, builder: builder)
+                    guard appended else {
+                        throw PayloadError(
+                            file: tape.file, byteOffset: tape.baseOffset + Int(tape.tokens[token].start), path: tape.recordPath(ofToken: token),
+                            expected: "a \(schemaEntity.toOne[relationship].name) (its key is part of the key of \(schemaEntity.name))",
+                            found: "none")
+                    }
+                }
+            }
+            builder.endKeyText()
+        }
+
+        for (attribute, path) in plan.attributes.enumerated() {
+            let index = found[frame + path]
+            if index >= 0 {
+                try JSONValue(tape: tape, index: index).write(to: builder, as: schemaEntity.attributes[attribute].type)
+            } else {
+                builder.null()
+            }
+        }
+        for (relationship, source) in plan.toOne.enumerated() {
+            switch source {
+            case .owner:
+                if let handle = ownerHandle(relationship, listedBy: owner, entity: entity) { builder.reference(to: handle) } else { builder.noReference() }
+            case .embedded:
+                let ordinal = targets[firstTarget + relationship]
+                if ordinal >= 0 { builder.reference(to: OccurrenceHandle(ordinal: ordinal)) } else { builder.noReference() }
+            case .key(let path):
+                let index = value(path)
+                if index < 0 {
+                    builder.noReference()
+                } else {
+                    try reference(tape, index, into: builder)
+                }
+            }
+        }
+        var nextTarget = firstTarget + plan.toOne.count
+        for source in plan.manyToMany {
+            builder.beginSet()
+            switch source {
+            case .embedded(let path):
+                guard case let index = value(path), index >= 0 else { continue }
+                for _ in 0..<Int(tape.tokens[index].count) {
+                    builder.reference(to: OccurrenceHandle(ordinal: targets[nextTarget]))
+                    nextTarget += 1
+                }
+            case .keys(let path):
+                guard case let index = value(path), index >= 0 else { continue }
+                for member in try JSONValue(tape: tape, index: index).array() {
+                    try reference(tape, member.index, into: builder)
+                }
+            }
+        }
+        let handle = builder.finish()
+        targets.truncate(to: firstTarget)
+
+        if !plan.children.isEmpty {
+            owners.append((entity, handle))
+            for (path, list) in plan.children {
+                let index = value(path)
+                guard index >= 0 else { continue }
+                for (childPosition, child) in try JSONValue(tape: tape, index: index).array().enumerated() {
+                    _ = try read(tape, child.index, entity: list.entity, listedBy: (handle, list.ownerRelationship), position: childPosition, into: builder)
+                }
+            }
+            owners.removeLast()
+        }
+        found.truncate(to: frame)
+        return handle
+    }
+
+    /// A key given by value: a string, or an integer as decimal text.
+    private func reference(_ tape: JSONTape, _ index: Int, into builder: RecordBuilder) throws(PayloadError) {
+        switch tape.tokens[index].kind {
+        case .string: try tape.withStringBytes(at: index) { builder.reference(keyText: $0) }
+        case .number: builder.reference(key: .text(String(try tape.int64(at: index))))
+        default: throw tape.mismatch(at: index, expected: "a key: a string or an integer")
+        }
+    }
+
+    /// The listing owner for its own link; for any other owner link, the nearest open owner of the target entity.
+    private func ownerHandle(_ relationship: Int, listedBy owner: (handle: OccurrenceHandle, relationship: Int)?, entity: Int) -> OccurrenceHandle? {
+        if let owner, owner.relationship == relationship { return owner.handle }
+        let target = mapping.schema.toOneTargets[entity][relationship]
+        return owners.last { $0.entity == target }?.handle
+    }
+
+    /// Appends the key of a to-one relationship's target to the key being composed; false when it has none.
+    private func appendKeyText(
+        ofRelationship relationship: Int, firstTarget: Int, owner: (handle: OccurrenceHandle, relationship: Int)?, plan: EntityPlan,
+        entity: Int, tape: JSONTape, value: (Int) -> Int, builder: RecordBuilder
+    ) throws(PayloadError) -> Bool {
+        let span: TextSpan?
+        switch plan.toOne[relationship] {
+        case .owner:
+            span = ownerHandle(relationship, listedBy: owner, entity: entity).flatMap { builder.keyText(of: $0) }
+        case .embedded:
+            let ordinal = targets[firstTarget + relationship]
+            span = ordinal >= 0 ? builder.keyText(of: OccurrenceHandle(ordinal: ordinal)) : nil
+        case .key(let path):
+            let index = value(path)
+            guard index >= 0 else { return false }
+            switch tape.tokens[index].kind {
+            case .string: try tape.withStringBytes(at: index) { builder.appendKeyText($0) }
+            case .number: builder.appendKeyText(decimal: Int(try tape.int64(at: index)))
+            default: throw tape.mismatch(at: index, expected: "a key: a string or an integer")
+            }
+            return true
+        }
+        guard let span else { return false }
+        builder.appendKeyText(span)
+        return true
+    }
+}

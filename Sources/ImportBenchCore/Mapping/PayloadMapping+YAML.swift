@@ -1,0 +1,397 @@
+import Foundation
+import Yams
+
+extension PayloadMapping {
+    /// Reads the mapping file at `path`. YAML because a mapping is written and read by people:
+    /// comments, no braces to balance, and every error below names its line and column.
+    public static func load(path: String) throws(MappingError) -> PayloadMapping {
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            throw MappingError(file: path, "cannot read the mapping file (\(error.localizedDescription))")
+        }
+        return try PayloadMapping(yaml: text, file: path)
+    }
+
+    /// Parses a mapping; `file` names it in errors.
+    public init(yaml: String, file: String) throws(MappingError) {
+        do {
+            self = try MappingParser(file: file).parse(yaml)
+        } catch let error as MappingError {
+            throw error
+        } catch {
+            throw MappingError(file: file, "\(error)")
+        }
+    }
+}
+
+/// Turns a YAML document into a `PayloadMapping`, checking every name and reference as it goes.
+private struct MappingParser {
+    let file: String
+
+    typealias Entry = (key: String, keyNode: Node, value: Node)
+
+    func fail(_ node: Node?, _ problem: String) -> MappingError {
+        MappingError(file: file, line: node?.mark?.line, column: node?.mark?.column, problem)
+    }
+
+    func parse(_ yaml: String) throws -> PayloadMapping {
+        let root: Node
+        do {
+            guard let node = try Yams.compose(yaml: yaml) else { throw fail(nil, "the file is empty; a mapping needs name, element and entities") }
+            root = node
+        } catch let error as MappingError {
+            throw error
+        } catch let error as YamlError {
+            throw yamlFailure(error)
+        } catch {
+            throw fail(nil, "not YAML: \(error)")
+        }
+        let top = try entries(root, "the mapping", allowed: ["name", "summary", "elements", "element", "entities", "shared", "screen_query"])
+        let name = try string(required(top, "name", in: root), "name")
+        let summary = try top.first { $0.key == "summary" }.map { try string($0.value, "summary") } ?? "mapped from \(file)"
+        let elements = try top.first { $0.key == "elements" }.map { try path($0.value, "elements") } ?? JSONPath([])
+        let elementNode = try required(top, "element", in: root)
+        let entitiesNode = try required(top, "entities", in: root)
+        let entityEntries = try entries(entitiesNode, "entities", allowed: nil)
+        guard !entityEntries.isEmpty else { throw fail(entitiesNode, "entities is empty; declare at least one entity") }
+
+        var declarations: [EntityDeclaration] = []
+        for entry in entityEntries {
+            declarations.append(try entity(entry))
+        }
+        let schema: Schema
+        do {
+            schema = try Schema(name: name, entities: declarations.map(\.entity))
+        } catch {
+            throw locate(error, declarations)
+        }
+        let elementName = try string(elementNode, "element")
+        guard let rootEntity = schema.index(of: elementName) else {
+            throw fail(elementNode, "element names entity '\(elementName)', which entities does not declare (\(schema.entities.map(\.name).joined(separator: ", ")))")
+        }
+        if let owner = declarations[rootEntity].toOne.firstIndex(where: { $0.source == .owner }) {
+            throw fail(
+                declarations[rootEntity].toOne[owner].node,
+                "'\(elementName)' is the top-level element, so it has no owner: its relationship '\(schema.entities[rootEntity].toOne[owner].name)' can never be set")
+        }
+        var mappings: [EntityMapping] = []
+        for (index, declaration) in declarations.enumerated() {
+            mappings.append(try resolve(declaration, at: index, schema: schema, declarations: declarations))
+        }
+        var shared: [Int] = []
+        if let entry = top.first(where: { $0.key == "shared" }) {
+            guard case .sequence(let names) = entry.value else { throw fail(entry.value, "shared must be a list of entity names") }
+            for node in names {
+                let entityName = try string(node, "a shared entity")
+                guard let index = schema.index(of: entityName) else { throw fail(node, "shared names entity '\(entityName)', which entities does not declare") }
+                shared.append(index)
+            }
+        }
+        let screenQuery = try top.first { $0.key == "screen_query" }.map { try string($0.value, "screen_query") }
+        return PayloadMapping(
+            name: name, summary: summary, elements: elements, rootEntity: rootEntity, schema: schema, entities: mappings,
+            shared: shared, screenQuery: screenQuery)
+    }
+
+    // MARK: One entity
+
+    struct EntityDeclaration {
+        let node: Node
+        let entity: Entity
+        let key: KeyDeclaration
+        let attributes: [JSONPath]
+        let toOne: [(node: Node, source: ToOneSource)]
+        let manyToMany: [(node: Node, source: SetSource)]
+        let children: [(node: Node, path: JSONPath, entity: String)]
+    }
+
+    enum KeyDeclaration {
+        case path(JSONPath)
+        case template(String, Node)
+    }
+
+    func entity(_ entry: Entry) throws -> EntityDeclaration {
+        let name = entry.key
+        let node = entry.value
+        let reserved = ["pk", "import_generation"]
+        guard !name.hasPrefix("importbench_"), !name.hasPrefix("sqlite_") else {
+            throw fail(entry.keyNode, "entity name '\(name)' is reserved for bench's and SQLite's own tables")
+        }
+        let fields = try entries(node, "entity '\(name)'", allowed: ["key", "attributes", "to_one", "many_to_many", "children"])
+        var columns: [String: Node] = [:]
+        func claim(_ column: String, _ at: Node) throws {
+            guard !reserved.contains(column) else { throw fail(at, "column '\(column)' of '\(name)' is bench's own; name it otherwise") }
+            if columns[column] != nil { throw fail(at, "'\(name)' has two columns named '\(column)'") }
+            columns[column] = at
+        }
+
+        let keyNode = try required(fields, "key", in: entry.keyNode, of: "entity '\(name)' (where its natural key is)")
+        let keyColumn: String
+        let key: KeyDeclaration
+        switch keyNode {
+        case .scalar:
+            let keyPath = try path(keyNode, "key")
+            guard let column = keyPath.lastMember else { throw fail(keyNode, "the key's path names no member to name its column after; write key: {column: ..., path: ...}") }
+            keyColumn = column
+            key = .path(keyPath)
+        default:
+            let keyFields = try entries(keyNode, "the key of '\(name)'", allowed: ["column", "path", "compose"])
+            let pathNode = keyFields.first { $0.key == "path" }?.value
+            let composeNode = keyFields.first { $0.key == "compose" }?.value
+            switch (pathNode, composeNode) {
+            case (let pathNode?, nil):
+                let keyPath = try path(pathNode, "key path")
+                key = .path(keyPath)
+                keyColumn = try keyFields.first { $0.key == "column" }.map { try string($0.value, "column") } ?? keyPath.lastMember ?? "key"
+            case (nil, let composeNode?):
+                key = .template(try string(composeNode, "compose"), composeNode)
+                keyColumn = try keyFields.first { $0.key == "column" }.map { try string($0.value, "column") } ?? "key"
+            default:
+                throw fail(keyNode, "the key of '\(name)' needs exactly one of path (where it is) or compose (how to build it)")
+            }
+        }
+        try claim(keyColumn, keyNode)
+
+        var attributes: [Attribute] = []
+        var attributePaths: [JSONPath] = []
+        if let attributesNode = fields.first(where: { $0.key == "attributes" })?.value {
+            for attribute in try entries(attributesNode, "the attributes of '\(name)'", allowed: nil) {
+                try claim(attribute.key, attribute.keyNode)
+                switch attribute.value {
+                case .scalar:
+                    attributes.append(Attribute(attribute.key, try type(attribute.value)))
+                    attributePaths.append(JSONPath([.member(attribute.key)]))
+                default:
+                    let spec = try entries(attribute.value, "attribute '\(attribute.key)'", allowed: ["type", "path"])
+                    attributes.append(Attribute(attribute.key, try type(required(spec, "type", in: attribute.value))))
+                    attributePaths.append(try spec.first { $0.key == "path" }.map { try path($0.value, "path") } ?? JSONPath([.member(attribute.key)]))
+                }
+            }
+        }
+
+        var toOne: [ToOneRelationship] = []
+        var toOneSources: [(node: Node, source: ToOneSource)] = []
+        if let toOneNode = fields.first(where: { $0.key == "to_one" })?.value {
+            for relationship in try entries(toOneNode, "the to_one relationships of '\(name)'", allowed: nil) {
+                let spec = try entries(relationship.value, "to_one '\(relationship.key)'", allowed: ["entity", "owner", "embedded", "key", "listing"])
+                let target = try string(required(spec, "entity", in: relationship.value), "entity")
+                let owner = try spec.first { $0.key == "owner" }.map { try bool($0.value, "owner") } ?? false
+                let embedded = try spec.first { $0.key == "embedded" }.map { try path($0.value, "embedded") }
+                let keyPath = try spec.first { $0.key == "key" }.map { try path($0.value, "key") }
+                let source: ToOneSource
+                switch (owner, embedded, keyPath) {
+                case (true, nil, nil): source = .owner
+                case (false, let embedded?, nil): source = .embedded(embedded)
+                case (false, nil, let keyPath?): source = .key(keyPath)
+                default:
+                    throw fail(relationship.value, "to_one '\(relationship.key)' needs exactly one of owner: true (the object whose children list holds it), embedded: PATH (an object) or key: PATH (the target's key)")
+                }
+                let listing = try spec.first { $0.key == "listing" }.map { try self.listing($0.value) }
+                if listing != nil, !owner { throw fail(relationship.value, "listing applies to an owner relationship (is the owner's children list complete or a page?)") }
+                let relationshipModel = ToOneRelationship(relationship.key, to: target, owner: owner, listing: listing ?? .complete)
+                try claim(relationshipModel.column, relationship.keyNode)
+                toOne.append(relationshipModel)
+                toOneSources.append((relationship.keyNode, source))
+            }
+        }
+
+        var manyToMany: [ManyToManyRelationship] = []
+        var setSources: [(node: Node, source: SetSource)] = []
+        if let setsNode = fields.first(where: { $0.key == "many_to_many" })?.value {
+            for relationship in try entries(setsNode, "the many_to_many relationships of '\(name)'", allowed: nil) {
+                let spec = try entries(relationship.value, "many_to_many '\(relationship.key)'", allowed: ["entity", "embedded", "keys", "listing"])
+                let target = try string(required(spec, "entity", in: relationship.value), "entity")
+                let embedded = try spec.first { $0.key == "embedded" }.map { try path($0.value, "embedded") }
+                let keys = try spec.first { $0.key == "keys" }.map { try path($0.value, "keys") }
+                let source: SetSource
+                switch (embedded, keys) {
+                case (let embedded?, nil): source = .embedded(embedded)
+                case (nil, let keys?): source = .keys(keys)
+                default:
+                    throw fail(relationship.value, "many_to_many '\(relationship.key)' needs exactly one of embedded: PATH (an array of objects) or keys: PATH (an array of keys)")
+                }
+                let listing = try spec.first { $0.key == "listing" }.map { try self.listing($0.value) } ?? .complete
+                if manyToMany.contains(where: { $0.name == relationship.key }) { throw fail(relationship.keyNode, "'\(name)' has two many_to_many relationships named '\(relationship.key)'") }
+                manyToMany.append(ManyToManyRelationship(relationship.key, to: target, listing: listing))
+                setSources.append((relationship.keyNode, source))
+            }
+        }
+
+        var children: [(node: Node, path: JSONPath, entity: String)] = []
+        if let childrenNode = fields.first(where: { $0.key == "children" })?.value {
+            for child in try entries(childrenNode, "the children of '\(name)'", allowed: nil) {
+                children.append((child.keyNode, try path(child.keyNode, "a children path"), try string(child.value, "the child entity")))
+            }
+        }
+        return EntityDeclaration(
+            node: entry.keyNode,
+            entity: Entity(name, key: Attribute(keyColumn, .text), attributes: attributes, toOne: toOne, manyToMany: manyToMany),
+            key: key, attributes: attributePaths, toOne: toOneSources, manyToMany: setSources, children: children)
+    }
+
+    /// What needs the whole schema: children lists and composed keys.
+    func resolve(_ declaration: EntityDeclaration, at index: Int, schema: Schema, declarations: [EntityDeclaration]) throws -> EntityMapping {
+        let entity = schema.entities[index]
+        var children: [ChildList] = []
+        for child in declaration.children {
+            guard let childIndex = schema.index(of: child.entity) else {
+                throw fail(child.node, "children '\(child.path)' of '\(entity.name)' names entity '\(child.entity)', which entities does not declare")
+            }
+            let links = schema.entities[childIndex].toOne.indices.filter {
+                declarations[childIndex].toOne[$0].source == .owner && schema.entities[childIndex].toOne[$0].target == entity.name
+            }
+            guard links.count == 1, let link = links.first else {
+                throw fail(
+                    child.node,
+                    links.isEmpty
+                        ? "'\(child.entity)' is listed as a child of '\(entity.name)' but has no to_one with entity: \(entity.name) and owner: true to link it"
+                        : "'\(child.entity)' has several owner relationships to '\(entity.name)'; keep one")
+            }
+            children.append(ChildList(path: child.path, entity: childIndex, ownerRelationship: link))
+        }
+        let key: KeySource
+        switch declaration.key {
+        case .path(let path): key = .path(path)
+        case .template(let template, let node): key = .composed(try parts(of: template, at: node, entity: entity))
+        }
+        return EntityMapping(
+            key: key, attributes: declaration.attributes, toOne: declaration.toOne.map(\.source),
+            manyToMany: declaration.manyToMany.map(\.source), children: children)
+    }
+
+    /// `{message}/{user}/{type}`: a to-one relationship's name stands for its target's key,
+    /// `{@index}` for the position in the list, anything else is a path to a value of the object.
+    func parts(of template: String, at node: Node, entity: Entity) throws -> [KeyPart] {
+        var parts: [KeyPart] = []
+        var rest = template[...]
+        while !rest.isEmpty {
+            guard let open = rest.firstIndex(of: "{") else {
+                if rest.contains("}") { throw fail(node, "'}' without '{' in compose '\(template)'") }
+                parts.append(.literal(String(rest)))
+                break
+            }
+            if open > rest.startIndex {
+                let literal = rest[..<open]
+                if literal.contains("}") { throw fail(node, "'}' without '{' in compose '\(template)'") }
+                parts.append(.literal(String(literal)))
+            }
+            guard let close = rest[open...].firstIndex(of: "}") else { throw fail(node, "'{' without '}' in compose '\(template)'") }
+            let name = String(rest[rest.index(after: open)..<close])
+            if name == "@index" {
+                parts.append(.position)
+            } else if let relationship = entity.toOne.firstIndex(where: { $0.name == name }) {
+                parts.append(.relationship(relationship))
+            } else {
+                switch JSONPath.parse(name) {
+                case .success(let path) where !path.segments.isEmpty: parts.append(.path(path))
+                case .success: throw fail(node, "an empty {} in compose '\(template)'")
+                case .failure(let error): throw fail(node, "in compose '\(template)': \(error.reason)")
+                }
+            }
+            rest = rest[rest.index(after: close)...]
+        }
+        guard parts.contains(where: { if case .literal = $0 { return false } else { return true } }) else {
+            throw fail(node, "compose '\(template)' has no {part}: every object would get the same key")
+        }
+        return parts
+    }
+
+    func locate(_ error: any Error, _ declarations: [EntityDeclaration]) -> MappingError {
+        guard let error = error as? SchemaError else { return fail(nil, "\(error)") }
+        switch error {
+        case .duplicateEntity(let name):
+            return fail(declarations.first { $0.entity.name == name }?.node, "entity '\(name)' is declared twice")
+        case .unknownTarget(let entity, let relationship, let target):
+            return fail(relationshipNode(entity, relationship, declarations), "\(entity).\(relationship) points to entity '\(target)', which entities does not declare")
+        case .targetAfterSource(let entity, let relationship, let target):
+            return fail(
+                relationshipNode(entity, relationship, declarations),
+                "\(entity).\(relationship) points to '\(target)', declared later: declare entities in dependency order (targets first)")
+        }
+    }
+
+    func relationshipNode(_ entity: String, _ relationship: String, _ declarations: [EntityDeclaration]) -> Node? {
+        guard let declaration = declarations.first(where: { $0.entity.name == entity }) else { return nil }
+        if let index = declaration.entity.toOne.firstIndex(where: { $0.name == relationship }) { return declaration.toOne[index].node }
+        if let index = declaration.entity.manyToMany.firstIndex(where: { $0.name == relationship }) { return declaration.manyToMany[index].node }
+        return declaration.node
+    }
+
+    // MARK: Values
+
+    /// A mapping's entries in order; a key outside `allowed` (when given) or given twice is an error.
+    func entries(_ node: Node, _ what: String, allowed: [String]?) throws -> [Entry] {
+        guard case .mapping(let mapping) = node else { throw fail(node, "\(what) must be a mapping of names to values") }
+        var result: [Entry] = []
+        for (keyNode, value) in mapping {
+            guard case .scalar(let scalar) = keyNode else { throw fail(keyNode, "a key in \(what) must be a plain name") }
+            if let allowed, !allowed.contains(scalar.string) {
+                throw fail(keyNode, "unknown key '\(scalar.string)' in \(what); expected \(allowed.joined(separator: ", "))")
+            }
+            if result.contains(where: { $0.key == scalar.string }) { throw fail(keyNode, "'\(scalar.string)' appears twice in \(what)") }
+            result.append((scalar.string, keyNode, value))
+        }
+        return result
+    }
+
+    func required(_ entries: [Entry], _ key: String, in node: Node, of what: String? = nil) throws -> Node {
+        guard let entry = entries.first(where: { $0.key == key }) else {
+            throw fail(node, "'\(key)' is missing" + (what.map { " in \($0)" } ?? ""))
+        }
+        return entry.value
+    }
+
+    func string(_ node: Node, _ what: String) throws -> String {
+        guard case .scalar(let scalar) = node else { throw fail(node, "\(what) must be a single value, not a list or a mapping") }
+        return scalar.string
+    }
+
+    func bool(_ node: Node, _ what: String) throws -> Bool {
+        switch try string(node, what) {
+        case "true", "yes": return true
+        case "false", "no": return false
+        case let other: throw fail(node, "\(what) must be true or false, not '\(other)'")
+        }
+    }
+
+    func path(_ node: Node, _ what: String) throws -> JSONPath {
+        switch JSONPath.parse(try string(node, what)) {
+        case .success(let path): return path
+        case .failure(let error): throw fail(node, "\(what): \(error.reason)")
+        }
+    }
+
+    func type(_ node: Node) throws -> ColumnType {
+        let name = try string(node, "a type")
+        switch name {
+        case "text": return .text
+        case "integer": return .integer
+        case "real": return .real
+        case "boolean": return .boolean
+        default: throw fail(node, "unknown type '\(name)'; expected text, integer, real or boolean")
+        }
+    }
+
+    func listing(_ node: Node) throws -> PayloadListing {
+        let name = try string(node, "listing")
+        guard let listing = PayloadListing(rawValue: name) else {
+            throw fail(node, "listing must be complete (the payload lists every child) or partial (a page of them), not '\(name)'")
+        }
+        return listing
+    }
+
+    func yamlFailure(_ error: YamlError) -> MappingError {
+        switch error {
+        case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _), .composer(_, let problem, let mark, _):
+            return MappingError(file: file, line: mark.line, column: mark.column, "not valid YAML: \(problem)")
+        case .duplicatedKeysInMapping(let duplicates, let context):
+            return MappingError(
+                file: file, line: context.mark.line, column: context.mark.column,
+                duplicates.map { "'\($0)'" }.joined(separator: ", ") + " appears twice in one mapping")
+        default:
+            return MappingError(file: file, "not valid YAML: \(error)")
+        }
+    }
+}

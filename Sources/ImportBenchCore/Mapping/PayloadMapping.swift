@@ -1,0 +1,77 @@
+/// A JSON payload's shape as data: which array holds the top-level elements, which entity each
+/// element is, and for every entity where its key, attributes and relationships lie. It yields the
+/// `Schema` the strategies already use, and `MappedPayloadReader` reads payloads through it, so a new
+/// shape is a file (`bench run --mapping FILE`), not Swift code.
+///
+/// Occurrences are emitted dependencies first: an object's embedded to-one targets, then its
+/// embedded set members (each in declaration order, each read whole), then the object, then its
+/// children, list by list, each child followed by its own children. The last occurrence of an
+/// object wins, so this order is part of the mapping's meaning.
+public struct PayloadMapping: Sendable {
+    public let name: String
+    public let summary: String
+    /// Where the array of top-level elements is; empty when the document is that array.
+    public let elements: JSONPath
+    /// The entity each top-level element is read as.
+    public let rootEntity: Int
+    public let schema: Schema
+    /// Per entity of `schema`, in its order.
+    public let entities: [EntityMapping]
+    /// Entities whose objects stay the same in every copy when a sample is scaled (`generate --from`).
+    public let shared: [Int]
+    public let screenQuery: String?
+}
+
+/// Where one entity's values lie, relative to the object it is read from.
+public struct EntityMapping: Sendable {
+    public let key: KeySource
+    /// Per attribute of the entity, in the schema's order.
+    public let attributes: [JSONPath]
+    /// Per to-one relationship, in the schema's order.
+    public let toOne: [ToOneSource]
+    /// Per many-to-many relationship, in the schema's order.
+    public let manyToMany: [SetSource]
+    /// Arrays of owned objects, in the order they are read.
+    public let children: [ChildList]
+}
+
+public enum KeySource: Sendable, Equatable {
+    /// A string, or an integer written as decimal text.
+    case path(JSONPath)
+    /// Text made of parts, as a reaction's `message/user/type`.
+    case composed([KeyPart])
+}
+
+public enum KeyPart: Sendable, Equatable {
+    case literal(String)
+    /// A value of the object, as text.
+    case path(JSONPath)
+    /// The key of a to-one relationship's target (by its index in the entity's to-one relationships).
+    case relationship(Int)
+    /// The object's position in the list it was read from (0-based).
+    case position
+}
+
+public enum ToOneSource: Sendable, Equatable {
+    /// The object whose children list holds this one; for an embedded object, the nearest enclosing
+    /// object of the target entity.
+    case owner
+    /// An object of the target entity, embedded at the path.
+    case embedded(JSONPath)
+    /// The target's key, at the path (a `channel_id`).
+    case key(JSONPath)
+}
+
+public enum SetSource: Sendable, Equatable {
+    /// An array of embedded objects of the target entity.
+    case embedded(JSONPath)
+    /// An array of the targets' keys.
+    case keys(JSONPath)
+}
+
+public struct ChildList: Sendable, Equatable {
+    public let path: JSONPath
+    public let entity: Int
+    /// The child entity's to-one relationship that points back at the owner.
+    public let ownerRelationship: Int
+}
