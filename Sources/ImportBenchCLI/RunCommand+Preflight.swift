@@ -36,7 +36,8 @@ extension RunCommand {
                         scenario, scale: .base, payloadBytesAtBaseScale: Double(PayloadSize.bytes(at: path)), keptStores: kept,
                         keptPath: configuration.databasePath, describing: "the payload \(path)")
                     let sample = try samples[reference]
-                        ?? (scenario is MappedScenario ? ScenarioSample(of: scenario, recorded: path) : ScenarioSample(of: scenario))
+                        ?? ((scenario as? MappedScenario)?.sample == nil && scenario is MappedScenario
+                            ? ScenarioSample(of: scenario, recorded: path) : ScenarioSample(of: scenario))
                     samples[reference] = sample
                     try MemoryNeed.check(
                         scenario, payloadBytes: Double(PayloadSize.bytes(at: path)), recordBytesPerPayloadByte: sample.recordBytesPerPayloadByte,

@@ -121,8 +121,11 @@ struct RunCommand: ParsableCommand {
     }
 
     func validate() throws {
-        if let mapping = scenarioOptions.mapping, payload == nil {
-            throw ValidationError("--mapping \(mapping) reads your payloads: give one with --payload FILE")
+        if let mapping = scenarioOptions.mapping, payload == nil, scenarioOptions.from == nil {
+            throw ValidationError("--mapping \(mapping) reads your payloads: give one with --payload FILE, or a sample to scale with --from FILE")
+        }
+        if let from = scenarioOptions.from, let payload {
+            throw ValidationError("--from \(from) and --payload \(payload) both say what to import: give one")
         }
         try validateSeedCopy()
         do {

@@ -15,6 +15,11 @@ struct ScenarioOptions: ParsableArguments {
     var mapping: String?
 
     @Option(help: ArgumentHelp(
+        "With --mapping: a recorded payload to scale instead of a generator. --scale K writes it K times over, each copy's keys made its own except the mapping's shared entities (a fractional K ends with a prefix); --seed plays no part.",
+        valueName: "sample"))
+    var from: String?
+
+    @Option(help: ArgumentHelp(
         "Payload size as a multiple of the scenario's base load: 0.5x, 2x, 100x (a bare 2 also works); bench run sweeps a list such as 1x,2x,4x. 1x: chat 50 channels of 200 messages, 500 users; quakes 10,000 features; products 10,000; transit 1,300 stops, 30,000 stop times.",
         valueName: "k"))
     var scale: String = "1x"
@@ -26,10 +31,17 @@ struct ScenarioOptions: ParsableArguments {
     /// process in another directory reads the same file), else the built-in `--scenario`.
     var reference: ScenarioReference {
         guard let mapping else { return scenario }
-        return .mapping(URL(fileURLWithPath: mapping).standardizedFileURL.path)
+        return .mapping(Self.absolute(mapping), sample: from.map(Self.absolute))
+    }
+
+    private static func absolute(_ path: String) -> String {
+        URL(fileURLWithPath: path).standardizedFileURL.path
     }
 
     func validate() throws {
+        if let from, mapping == nil {
+            throw ValidationError("--from \(from) scales a payload through its mapping: give --mapping FILE too")
+        }
         do {
             _ = try reference.resolve()
         } catch {

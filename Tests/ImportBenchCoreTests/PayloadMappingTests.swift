@@ -36,7 +36,7 @@ struct PayloadMappingTests {
         let reference = try Benchmark(configuration: BenchmarkConfiguration(
             spec: RunSpec(scenario: builtIn.reference, payload: .file(payload)), strategies: [CeilingStrategy.self])).run()
         let outcome = try Benchmark(configuration: BenchmarkConfiguration(
-            spec: RunSpec(scenario: .mapping(mappingPath), payload: .file(payload)), strategies: StrategyRegistry.all)).run()
+            spec: RunSpec(scenario: .mapping(mappingPath, sample: nil), payload: .file(payload)), strategies: StrategyRegistry.all)).run()
         let digest = try #require(reference.results.first?.digest)
         #expect(outcome.results.count == StrategyRegistry.all.count)
         for result in outcome.results {

@@ -19,43 +19,10 @@ public final class MappedPayloadReader: RecordReader {
     /// goes to the nearest of its target entity.
     private var owners: [(entity: Int, handle: OccurrenceHandle)] = []
 
-    /// What one entity's mapping reads, with each path's number in a walk's frame.
-    private struct EntityPlan {
-        let paths: PathPlan
-        let key: KeyPlan
-        let attributes: [Int]
-        let toOne: [ToOnePlan]
-        let manyToMany: [SetPlan]
-        let children: [(path: Int, list: ChildList)]
-    }
-
-    private enum KeyPlan {
-        case path(Int)
-        case composed([PartPlan])
-    }
-
-    private enum PartPlan {
-        case literal([UInt8])
-        case path(Int)
-        case relationship(Int)
-        case position
-    }
-
-    private enum ToOnePlan {
-        case owner
-        case embedded(Int)
-        case key(Int)
-    }
-
-    private enum SetPlan {
-        case embedded(Int)
-        case keys(Int)
-    }
-
     public init(path: String, mapping: PayloadMapping, reading: PayloadReading = PayloadReading(), chunkSize: Int = 1 << 20) throws {
         self.path = path
         self.mapping = mapping
-        plans = mapping.entities.map(Self.plan)
+        plans = mapping.entities.map(EntityPlan.init)
         let elements = try JSONArrayElementReader(
             path: path, arrayPath: mapping.elements.segments.compactMap {
                 if case .member(let name) = $0 { return name } else { return nil }
@@ -67,40 +34,6 @@ public final class MappedPayloadReader: RecordReader {
     deinit {
         found.free()
         targets.free()
-    }
-
-    private static func plan(_ entity: EntityMapping) -> EntityPlan {
-        let paths = PathPlan()
-        let key: KeyPlan
-        switch entity.key {
-        case .path(let path): key = .path(paths.add(path))
-        case .composed(let parts):
-            key = .composed(parts.map { part in
-                switch part {
-                case .literal(let text): return .literal(Array(text.utf8))
-                case .path(let path): return .path(paths.add(path))
-                case .relationship(let index): return .relationship(index)
-                case .position: return .position
-                }
-            })
-        }
-        let attributes = entity.attributes.map { paths.add($0) }
-        let toOne = entity.toOne.map { source -> ToOnePlan in
-            switch source {
-            case .owner: return .owner
-            case .embedded(let path): return .embedded(paths.add(path))
-            case .key(let path): return .key(paths.add(path))
-            }
-        }
-        let manyToMany = entity.manyToMany.map { source -> SetPlan in
-            switch source {
-            case .embedded(let path): return .embedded(paths.add(path))
-            case .keys(let path): return .keys(paths.add(path))
-            }
-        }
-        let children = entity.children.map { (paths.add($0.path), $0) }
-        paths.seal()
-        return EntityPlan(paths: paths, key: key, attributes: attributes, toOne: toOne, manyToMany: manyToMany, children: children)
     }
 
     public func readUnit(into builder: RecordBuilder) throws -> Bool {

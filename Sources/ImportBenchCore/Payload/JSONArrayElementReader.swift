@@ -155,6 +155,14 @@ public final class JSONArrayElementReader {
             }
         }
 
+        /// The element's length in bytes: it ends at `byteOffset + byteCount`.
+        public var byteCount: Int {
+            switch self {
+            case .parsed(let tape, _): return tape.bytes.count
+            case .delimited(let element): return element.bytes.count
+            }
+        }
+
         /// The element's JSON text.
         public var text: String {
             switch self {

@@ -10,7 +10,7 @@ public enum ScenarioError: Error, Equatable, CustomStringConvertible {
         case .refreshNotGenerated(let scenario):
             return "the \(scenario) scenario cannot generate a refresh yet; give --preload a payload file"
         case .notGenerated(let scenario, let mapping):
-            return "\(scenario) (from \(mapping)) has no generator: give --payload FILE, a payload of its shape"
+            return "\(scenario) (from \(mapping)) has no generator: give --payload FILE, a payload of its shape, or --from SAMPLE to scale one"
         }
     }
 }

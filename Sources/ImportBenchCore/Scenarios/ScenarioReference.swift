@@ -2,8 +2,8 @@
 public enum ScenarioReference: Codable, Sendable, Hashable {
     /// One of `ScenarioRegistry`'s, by its command-line name.
     case builtIn(String)
-    /// A mapping file, by its path.
-    case mapping(String)
+    /// A mapping file, by its path, with the recorded sample that `--from` scales, if any.
+    case mapping(String, sample: String?)
 
     /// The scenario this names. Throws because a scenario kept in a file will have to be read.
     public func resolve() throws -> any Scenario {
@@ -13,8 +13,8 @@ public enum ScenarioReference: Codable, Sendable, Hashable {
                 throw RunRequestError.unknownScenario(name: name, known: ScenarioRegistry.names)
             }
             return scenario
-        case .mapping(let path):
-            return try MappedScenario.load(path: path)
+        case .mapping(let path, let sample):
+            return try MappedScenario.load(path: path, sample: sample)
         }
     }
 }
@@ -24,7 +24,7 @@ extension ScenarioReference: CustomStringConvertible {
     public var description: String {
         switch self {
         case .builtIn(let name): return name
-        case .mapping(let path): return path
+        case .mapping(let path, let sample): return sample.map { "\(path) from \($0)" } ?? path
         }
     }
 }

@@ -1,0 +1,69 @@
+/// What one entity's mapping reads, compiled once: each path numbered for a walk's frame, key parts
+/// as bytes. The reader and the sample scaler both work from it.
+struct EntityPlan {
+    let paths: PathPlan
+    let key: KeyPlan
+    let attributes: [Int]
+    let toOne: [ToOnePlan]
+    let manyToMany: [SetPlan]
+    let children: [(path: Int, list: ChildList)]
+}
+
+enum KeyPlan {
+    case path(Int)
+    case composed([PartPlan])
+}
+
+enum PartPlan {
+    case literal([UInt8])
+    case path(Int)
+    case relationship(Int)
+    case position
+}
+
+enum ToOnePlan {
+    case owner
+    case embedded(Int)
+    case key(Int)
+}
+
+enum SetPlan {
+    case embedded(Int)
+    case keys(Int)
+}
+
+extension EntityPlan {
+    init(_ entity: EntityMapping) {
+        let paths = PathPlan()
+        let key: KeyPlan
+        switch entity.key {
+        case .path(let path): key = .path(paths.add(path))
+        case .composed(let parts):
+            key = .composed(parts.map { part in
+                switch part {
+                case .literal(let text): return .literal(Array(text.utf8))
+                case .path(let path): return .path(paths.add(path))
+                case .relationship(let index): return .relationship(index)
+                case .position: return .position
+                }
+            })
+        }
+        let attributes = entity.attributes.map { paths.add($0) }
+        let toOne = entity.toOne.map { source -> ToOnePlan in
+            switch source {
+            case .owner: return .owner
+            case .embedded(let path): return .embedded(paths.add(path))
+            case .key(let path): return .key(paths.add(path))
+            }
+        }
+        let manyToMany = entity.manyToMany.map { source -> SetPlan in
+            switch source {
+            case .embedded(let path): return .embedded(paths.add(path))
+            case .keys(let path): return .keys(paths.add(path))
+            }
+        }
+        let children = entity.children.map { (paths.add($0.path), $0) }
+        paths.seal()
+        self.init(paths: paths, key: key, attributes: attributes, toOne: toOne, manyToMany: manyToMany, children: children)
+    }
+}

@@ -1,0 +1,216 @@
+import Foundation
+
+/// Writes a recorded payload `scale` times over (`bench generate --from`): the document around the
+/// top-level array as it is, and inside it copy after copy of the sample's elements, each copy's keys
+/// made its own, so a 10x payload holds ten times the objects of the user's own data. Objects of the
+/// mapping's shared entities (chat's users) keep their keys in every copy: they repeat as a loyal
+/// user base does. A fractional scale ends with a prefix of the elements (0.5x: the first half).
+///
+/// Copy 0 is the sample itself; copy `c` appends `~c` to a text key and adds `c` x 10^12 to an
+/// integer key, wherever the key stands (the object's own key, a reference by key, a set of keys):
+/// composed keys follow from the keys they are made of. Streaming: one element is held at a time,
+/// whatever the scale. The same sample, mapping and scale give the same bytes.
+public struct SampleScaler {
+    public let mapping: PayloadMapping
+    public let samplePath: String
+    private let plans: [EntityPlan]
+    private let shared: [Bool]
+
+    /// Added to an integer key per copy: far above the ids real payloads carry, far below overflow at 1000 copies.
+    static let integerKeyStride: Int64 = 1_000_000_000_000
+
+    public init(mapping: PayloadMapping, sample samplePath: String) throws(MappingError) {
+        self.mapping = mapping
+        self.samplePath = samplePath
+        plans = mapping.entities.map(EntityPlan.init)
+        shared = mapping.schema.entities.indices.map { mapping.shared.contains($0) }
+        // A composed key changes with the copy only through a key it is made of.
+        for (entity, plan) in plans.enumerated() where !shared[entity] {
+            guard case .composed(let parts) = plan.key else { continue }
+            let follows = parts.contains { part in
+                guard case .relationship(let relationship) = part else { return false }
+                return !shared[mapping.schema.toOneTargets[entity][relationship]]
+            }
+            if !follows {
+                throw MappingError(
+                    file: samplePath,
+                    "the key of \(mapping.schema.entities[entity].name) is composed of values and shared keys only, so copies of the sample would repeat its keys: compose it with a key of an entity that is not shared, or mark it shared")
+            }
+        }
+    }
+
+    /// Writes the scaled payload to `path` (atomically: a failure leaves nothing under that name).
+    public func write(scale: Double, to path: String) throws {
+        guard scale.isFinite, scale > 0 else {
+            throw PayloadError(file: path, byteOffset: nil, path: nil, expected: "a finite scale greater than 0", found: "\(scale)")
+        }
+        let frame = try self.frame()
+        let output = try BufferedFileOutput(path: path, bufferCapacity: 1 << 20)
+        try copyBytes(0..<frame.arrayStart, to: output)
+        if frame.elements > 0 {
+            let whole = Int(scale.rounded(.down))
+            let rest = Int(((scale - Double(whole)) * Double(frame.elements)).rounded())
+            var first = true
+            for copy in 0...whole {
+                let count = copy < whole ? frame.elements : rest
+                guard count > 0 else { continue }
+                let elements = try openElements()
+                var written = 0
+                while written < count, let element = try elements.next() {
+                    if written % 256 == 0 { try ImportInterruption.throwIfRequested() }
+                    if !first { output.append(UInt8(ascii: ",")) }
+                    first = false
+                    try write(element, copy: copy, elements: elements, to: output)
+                    written += 1
+                }
+            }
+        }
+        try copyBytes(frame.arrayEnd..<frame.fileSize, to: output)
+        try output.close()
+    }
+
+    /// Where the top-level array's elements begin and end in the sample, and how many there are.
+    private struct Frame {
+        var arrayStart: Int
+        var arrayEnd: Int
+        var elements: Int
+        var fileSize: Int
+    }
+
+    private func frame() throws -> Frame {
+        let elements = try openElements()
+        var first: Int?
+        var end = 0
+        var count = 0
+        while let element = try elements.next() {
+            if first == nil { first = element.byteOffset }
+            end = element.byteOffset + element.byteCount
+            count += 1
+        }
+        let size = Int(PayloadSize.bytes(at: samplePath))
+        guard let first else {
+            // No element: the document is written as it is.
+            return Frame(arrayStart: size, arrayEnd: size, elements: 0, fileSize: size)
+        }
+        return Frame(arrayStart: first, arrayEnd: end, elements: count, fileSize: size)
+    }
+
+    private func openElements() throws -> JSONArrayElementReader {
+        try JSONArrayElementReader(path: samplePath, arrayPath: mapping.elements.segments.compactMap {
+            if case .member(let name) = $0 { return name } else { return nil }
+        })
+    }
+
+    private func copyBytes(_ range: Range<Int>, to output: BufferedFileOutput) throws {
+        guard !range.isEmpty else { return }
+        let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: samplePath))
+        defer { try? handle.close() }
+        try handle.seek(toOffset: UInt64(range.lowerBound))
+        var remaining = range.count
+        while remaining > 0 {
+            guard let chunk = try handle.read(upToCount: min(remaining, 1 << 20)), !chunk.isEmpty else {
+                throw PayloadError(file: samplePath, byteOffset: range.upperBound - remaining, path: nil, expected: "more bytes", found: "the end of the file (did it change meanwhile?)")
+            }
+            chunk.withUnsafeBytes { output.append($0.bindMemory(to: UInt8.self)) }
+            remaining -= chunk.count
+        }
+    }
+
+    /// One element, its keys rewritten for `copy`.
+    private func write(_ element: JSONArrayElementReader.Element, copy: Int, elements: JSONArrayElementReader, to output: BufferedFileOutput) throws {
+        let tape: JSONTape
+        switch element {
+        case .parsed(let parsed, _): tape = parsed
+        case .delimited(let delimited):
+            tape = try JSONTape(
+                bytes: delimited.bytes, baseOffset: delimited.byteOffset, file: samplePath, recordPath: elements.elementPath(delimited.index))
+        }
+        let bytes = tape.bytes
+        guard copy > 0 else {
+            output.append(bytes)
+            return
+        }
+        var keys: [Int] = []
+        var found = PODArray<Int>(capacity: 64)
+        defer { found.free() }
+        try collectKeys(tape, 0, entity: mapping.rootEntity, found: &found, into: &keys)
+        keys.sort { tape.tokens[$0].start < tape.tokens[$1].start }
+        var position = 0
+        for token in keys {
+            let start = Int(tape.tokens[token].start)
+            let end = Int(tape.tokens[token].end)
+            guard start >= position else { continue }
+            switch tape.tokens[token].kind {
+            case .string:
+                output.append(UnsafeBufferPointer(rebasing: bytes[position..<(end - 1)]))
+                output.append(UInt8(ascii: "~"))
+                output.appendDecimal(copy)
+                output.append(UInt8(ascii: "\""))
+            default:
+                let (shifted, overflow) = try tape.int64(at: token).addingReportingOverflow(Int64(copy) * Self.integerKeyStride)
+                guard !overflow else { throw tape.mismatch(at: token, expected: "an integer key that stays within 64 bits in every copy") }
+                output.append(UnsafeBufferPointer(rebasing: bytes[position..<start]))
+                output.appendDecimal(Int(shifted))
+            }
+            position = end
+        }
+        output.append(UnsafeBufferPointer(rebasing: bytes[position...]))
+    }
+
+    /// The token of every key of a non-shared entity in the object at `token`, read as `entity`,
+    /// and in everything it embeds and lists.
+    private func collectKeys(
+        _ tape: JSONTape, _ token: Int, entity: Int, found: inout PODArray<Int>, into keys: inout [Int]
+    ) throws {
+        guard tape.tokens[token].kind == .object else { throw tape.mismatch(at: token, expected: "an object") }
+        let plan = plans[entity]
+        let frame = found.count
+        _ = found.extend(by: plan.paths.count)
+        try plan.paths.walk(tape, object: token, into: found.base + frame)
+        func value(_ path: Int) -> Int {
+            let index = found[frame + path]
+            return index >= 0 && tape.tokens[index].kind != .null ? index : -1
+        }
+        func key(_ index: Int, of target: Int) throws {
+            guard index >= 0, !shared[target] else { return }
+            switch tape.tokens[index].kind {
+            case .string, .number: keys.append(index)
+            default: throw tape.mismatch(at: index, expected: "a key: a string or an integer")
+            }
+        }
+        if case .path(let path) = plan.key { try key(value(path), of: entity) }
+        for (relationship, source) in plan.toOne.enumerated() {
+            let target = mapping.schema.toOneTargets[entity][relationship]
+            switch source {
+            case .owner: break
+            case .embedded(let path):
+                let index = value(path)
+                if index >= 0 { try collectKeys(tape, index, entity: target, found: &found, into: &keys) }
+            case .key(let path): try key(value(path), of: target)
+            }
+        }
+        for (relationship, source) in plan.manyToMany.enumerated() {
+            let target = mapping.schema.manyToManyTargets[entity][relationship]
+            switch source {
+            case .embedded(let path):
+                let index = value(path)
+                guard index >= 0 else { continue }
+                for member in try JSONValue(tape: tape, index: index).array() {
+                    try collectKeys(tape, member.index, entity: target, found: &found, into: &keys)
+                }
+            case .keys(let path):
+                let index = value(path)
+                guard index >= 0 else { continue }
+                for member in try JSONValue(tape: tape, index: index).array() { try key(member.index, of: target) }
+            }
+        }
+        for (path, list) in plan.children {
+            let index = value(path)
+            guard index >= 0 else { continue }
+            for child in try JSONValue(tape: tape, index: index).array() {
+                try collectKeys(tape, child.index, entity: list.entity, found: &found, into: &keys)
+            }
+        }
+        found.truncate(to: frame)
+    }
+}

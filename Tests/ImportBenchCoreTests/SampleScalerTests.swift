@@ -1,0 +1,108 @@
+import Foundation
+import ImportBenchCore
+import ImportBenchStore
+import Testing
+
+private let chatMapping = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("Scenarios/chat/mapping.yml").path
+
+@Suite("Scaling a recorded sample (--from)")
+struct SampleScalerTests {
+    /// The channels of a chat payload file, as parsed JSON.
+    static func channels(_ path: String) throws -> [[String: Any]] {
+        let document = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any]
+        return try #require(document?["channels"] as? [[String: Any]])
+    }
+
+    static func cid(_ channel: [String: Any]) -> String? {
+        (channel["channel"] as? [String: Any])?["cid"] as? String
+    }
+
+    /// Every user id anywhere in a chat payload.
+    static func userIDs(_ path: String) throws -> Set<String> {
+        var ids: Set<String> = []
+        func visit(_ value: Any, key: String?) {
+            if let object = value as? [String: Any] {
+                if ["user", "created_by"].contains(key), let id = object["id"] as? String { ids.insert(id) }
+                for (name, member) in object { visit(member, key: name) }
+            } else if let array = value as? [Any] {
+                for element in array { visit(element, key: key == "mentioned_users" ? "user" : key) }
+            }
+        }
+        visit(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))), key: nil)
+        return ids
+    }
+
+    @Test("1x is the sample byte for byte; the same scale gives the same bytes; 0.5x is a prefix; copies get keys of their own, shared users stay")
+    func copies() throws {
+        let directory = try TemporaryDirectory()
+        defer { withExtendedLifetime(directory) {} }
+        let sample = directory.path("sample.json")
+        try ChatScenario().generate(scale: 0.1, seed: 5, to: sample)
+        let scenario = try MappedScenario.load(path: chatMapping, sample: sample)
+        for scale in [1.0, 0.5, 2.5] {
+            try scenario.generate(scale: scale, seed: 1, to: directory.path("\(scale).json"))
+        }
+        try scenario.generate(scale: 2.5, seed: 99, to: directory.path("again.json"))
+
+        #expect(try Data(contentsOf: URL(fileURLWithPath: directory.path("1.0.json"))) == Data(contentsOf: URL(fileURLWithPath: sample)))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: directory.path("2.5.json"))) == Data(contentsOf: URL(fileURLWithPath: directory.path("again.json"))))
+
+        let original = try Self.channels(sample)
+        let half = try Self.channels(directory.path("0.5.json"))
+        #expect(half.count == Int((Double(original.count) / 2).rounded()))
+        #expect(half.map(Self.cid) == original.prefix(half.count).map(Self.cid))
+
+        let scaled = try Self.channels(directory.path("2.5.json"))
+        #expect(scaled.count == 2 * original.count + half.count)
+        let expectedCIDs = original.map(Self.cid) + original.map { Self.cid($0).map { "\($0)~1" } }
+            + original.prefix(half.count).map { Self.cid($0).map { "\($0)~2" } }
+        #expect(scaled.map(Self.cid) == expectedCIDs)
+        #expect(try Self.userIDs(directory.path("2.5.json")) == Self.userIDs(sample))
+    }
+
+    @Test("a 3x copy imports valid with every strategy: three times the unshared objects, the shared ones once")
+    func importsScaled() throws {
+        let directory = try TemporaryDirectory()
+        defer { withExtendedLifetime(directory) {} }
+        let sample = directory.path("sample.json")
+        try ChatScenario().generate(scale: 0.05, seed: 2, to: sample)
+        let reference = ScenarioReference.mapping(chatMapping, sample: sample)
+        func run(_ scale: Double, _ strategies: [any MeasuredMethod.Type]) throws -> BenchmarkOutcome {
+            try Benchmark(configuration: BenchmarkConfiguration(
+                spec: RunSpec(scenario: reference, payload: .generated(scale: try #require(Scale(factor: scale)), seed: 1)),
+                strategies: strategies)).run()
+        }
+        let once = try run(1, [CeilingStrategy.self])
+        let thrice = try run(3, StrategyRegistry.all)
+        #expect(thrice.results.allSatisfy { $0.valid })
+        #expect(Set(thrice.results.map(\.digest)).count == 1)
+        func rows(_ outcome: BenchmarkOutcome, _ table: String) -> Int? {
+            outcome.expected.digest.tables.first { $0.name == table }?.rows
+        }
+        #expect(thrice.expected.occurrences == 3 * once.expected.occurrences)
+        let users = try #require(rows(once, "user"))
+        #expect(users > 0)
+        #expect(rows(thrice, "user") == users)
+        #expect(rows(thrice, "message") == (rows(once, "message") ?? 0) * 3)
+        #expect(thrice.expected.uniqueObjects - users == 3 * (once.expected.uniqueObjects - users))
+    }
+
+    @Test("integer keys move by 10^12 per copy; a key composed of values only cannot be copied apart")
+    func integerKeysAndComposedValues() throws {
+        let directory = try TemporaryDirectory()
+        defer { withExtendedLifetime(directory) {} }
+        let sample = directory.path("orders.json")
+        try Data(#"[{"id": 7, "note": "a"}, {"id": 8, "note": "b"}]"#.utf8).write(to: URL(fileURLWithPath: sample))
+        let mapping = try PayloadMapping(yaml: "name: orders\nelement: order\nentities:\n  order:\n    key: id\n    attributes: {note: text}\n", file: "o.yml")
+        try SampleScaler(mapping: mapping, sample: sample).write(scale: 2, to: directory.path("2x.json"))
+        #expect(try String(contentsOfFile: directory.path("2x.json"), encoding: .utf8)
+            == #"[{"id": 7, "note": "a"},{"id": 8, "note": "b"},{"id": 1000000000007, "note": "a"},{"id": 1000000000008, "note": "b"}]"#)
+
+        let composed = try PayloadMapping(
+            yaml: "name: orders\nelement: order\nentities:\n  order:\n    key: {compose: \"{note}-{id}\"}\n    attributes: {note: text}\n",
+            file: "o.yml")
+        #expect(throws: MappingError.self) { try SampleScaler(mapping: composed, sample: sample) }
+    }
+}
