@@ -21,6 +21,14 @@ struct DecodeCommand: ParsableCommand {
         "The payload family: \(ScenarioRegistry.names.joined(separator: ", ")).", valueName: "name"))
     var scenario: ScenarioReference = .builtIn("chat")
 
+    @Option(help: ArgumentHelp("A mapping file (YAML) to read the payload through instead of a built-in --scenario.", valueName: "file"))
+    var mapping: String?
+
+    /// The mapping when one is given, else the built-in scenario.
+    private var reference: ScenarioReference {
+        mapping.map { .mapping(URL(fileURLWithPath: $0).standardizedFileURL.path, sample: nil) } ?? scenario
+    }
+
     @Option(help: ArgumentHelp("The payload file (a GTFS directory for transit).", valueName: "path"))
     var payload: String
 
@@ -37,7 +45,7 @@ struct DecodeCommand: ParsableCommand {
 
     func validate() throws {
         do {
-            _ = try scenario.resolve()
+            _ = try reference.resolve()
         } catch {
             throw ValidationError(String(describing: error))
         }
@@ -48,7 +56,7 @@ struct DecodeCommand: ParsableCommand {
     }
 
     func run() throws {
-        let scenario = try scenario.resolve()
+        let scenario = try reference.resolve()
         guard let batchSize = BatchSize(parsing: batchSize) else { return }
         var measurements: [DecodeMeasurement] = []
         for _ in 0..<repetitions {

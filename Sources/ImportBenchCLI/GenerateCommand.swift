@@ -38,6 +38,8 @@ struct GenerateCommand: ParsableCommand {
         } catch {
             throw CommandFailure.failed("cannot generate \(out): \(error)")
         }
-        print("wrote \(out): \(scenarioOptions.reference) at \(scenarioOptions.resolvedScale), seed \(scenarioOptions.seed), \(PayloadSize.bytes(at: out)) bytes")
+        let what = scenarioOptions.from.map { "\($0) through \(scenarioOptions.reference)" }
+            ?? "\(scenarioOptions.reference), seed \(scenarioOptions.seed),"
+        print("wrote \(out): \(what) at \(scenarioOptions.resolvedScale), \(PayloadSize.bytes(at: out)) bytes")
     }
 }

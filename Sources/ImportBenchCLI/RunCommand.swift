@@ -280,7 +280,12 @@ struct RunCommand: ParsableCommand {
         let source: String
         switch spec.payload {
         case .file(let path): source = "payload \(path)"
-        case .generated(let scale, let seed): source = "scale \(scale), seed \(seed)"
+        case .generated(let scale, let seed):
+            if case .mapping(_, let sample?) = spec.scenario {
+                source = "\(sample) at \(scale)"
+            } else {
+                source = "scale \(scale), seed \(seed)"
+            }
         }
         let megabytes = SummaryTable.megabytes(outcome.payloadBytes)
         let change = outcome.expected.outcome

@@ -89,6 +89,23 @@ struct SampleScalerTests {
         #expect(thrice.expected.uniqueObjects - users == 3 * (once.expected.uniqueObjects - users))
     }
 
+    @Test("the worked example (Scenarios/examples/orders) imports valid with every strategy, at 1x and through --from at 10x",
+          arguments: [1.0, 10.0])
+    func workedExample(scale: Double) throws {
+        let folder = URL(fileURLWithPath: chatMapping).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("examples/orders")
+        let reference = ScenarioReference.mapping(
+            folder.appendingPathComponent("mapping.yml").path, sample: folder.appendingPathComponent("orders.json").path)
+        let outcome = try Benchmark(configuration: BenchmarkConfiguration(
+            spec: RunSpec(scenario: reference, payload: .generated(scale: try #require(Scale(factor: scale)), seed: 1)),
+            strategies: StrategyRegistry.all)).run()
+        #expect(outcome.results.count == StrategyRegistry.all.count)
+        #expect(outcome.results.allSatisfy { $0.valid }, "\(outcome.results.filter { !$0.valid }.map(\.differences))")
+        #expect(Set(outcome.results.map(\.digest)).count == 1)
+        // 400 orders a copy, each with at least one line and its customer.
+        #expect(outcome.expected.digest.tables.first { $0.name == "order" }?.rows == Int(400 * scale))
+    }
+
     @Test("integer keys move by 10^12 per copy; a key composed of values only cannot be copied apart")
     func integerKeysAndComposedValues() throws {
         let directory = try TemporaryDirectory()

@@ -24,7 +24,7 @@ extension ScenarioReference: CustomStringConvertible {
     public var description: String {
         switch self {
         case .builtIn(let name): return name
-        case .mapping(let path, let sample): return sample.map { "\(path) from \($0)" } ?? path
+        case .mapping(let path, _): return "mapping \(path)"
         }
     }
 }
