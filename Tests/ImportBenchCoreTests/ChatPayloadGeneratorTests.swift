@@ -61,6 +61,7 @@ struct ChatPayloadGeneratorTests {
         let channels = try withGeneratedChatPayload(scale: 0.04, seed: 7) { try self.channels(in: $1) }
         #expect(channels.count == 2)
         var messageIDs = Set<String>()
+        var olderQuotes = 0
         var profiles: [String: [String]] = [:]
         var volatileValues: [String: Set<String>] = [:]
 
@@ -98,18 +99,31 @@ struct ChatPayloadGeneratorTests {
 
             let messages = try #require(element["messages"] as? [JSONObject])
             #expect(messages.count == 200)
-            var earlierInChannel = Set<String>()
+            var earlierInChannel: [String: JSONObject] = [:]
             for message in messages {
                 let messageID = try #require(message["id"] as? String)
                 #expect(messageID.hasPrefix("msg-\(channelIndex)-"))
                 #expect(messageIDs.insert(messageID).inserted, "message ids are unique across the payload")
                 _ = try checkUser(message["user"])
                 if let quoted = message["quoted_message_id"] {
+                    // The quote is embedded whole: an earlier message of the channel as the page has
+                    // it, or one older than the page.
                     let quotedID = try #require(quoted as? String)
-                    let quotesEarlierMessage = earlierInChannel.contains(quotedID)
-                    #expect(quotesEarlierMessage, "\(messageID) quotes \(quotedID), not an earlier message of its channel")
+                    let copy = try #require(message["quoted_message"] as? JSONObject, "\(messageID) quotes \(quotedID) without the message")
+                    #expect(copy["id"] as? String == quotedID)
+                    _ = try checkUser(copy["user"])
+                    if let earlier = earlierInChannel[quotedID] {
+                        for field in ["text", "created_at", "updated_at", "quoted_message_id"] {
+                            #expect(copy[field] as? String == earlier[field] as? String, "\(messageID)'s copy of \(quotedID): \(field)")
+                        }
+                    } else {
+                        #expect(quotedID.hasPrefix("msg-\(channelIndex)-old-"), "\(messageID) quotes \(quotedID), neither earlier in its channel nor older")
+                        olderQuotes += 1
+                    }
+                } else {
+                    #expect(message["quoted_message"] == nil)
                 }
-                earlierInChannel.insert(messageID)
+                earlierInChannel[messageID] = message
 
                 let reactions = try #require(message["latest_reactions"] as? [JSONObject])
                 #expect(reactions.count <= 3)
@@ -129,6 +143,8 @@ struct ChatPayloadGeneratorTests {
         }
         // "Last occurrence wins" must be observable: some user shows different updated_at/online values.
         #expect(volatileValues.values.contains { $0.count > 1 })
+        // Some quotes bring a message the page does not hold, as real channel lists do.
+        #expect(olderQuotes > 0)
     }
 
     @Test("proportions and popularity skew are close to the specification")
@@ -254,7 +270,12 @@ struct ChatPreloadTests {
         let changedChannels = Set(later.channelName.keys.filter { earlier.channelName[$0] != later.channelName[$0] })
         let changedMessages = Set(later.messageText.keys.filter { earlier.messageText[$0] != later.messageText[$0] })
         #expect(!changedChannels.isEmpty && changedChannels.count < later.channelName.count)
-        #expect(changedMessages == Set(later.messageChannel.filter { changedChannels.contains($0.value) }.keys))
+        // Messages older than the page, which quotes embed, are never edited.
+        let pageMessages = later.messageChannel.filter { message, channel in
+            guard case .text(let id) = message else { return true }
+            return changedChannels.contains(channel) && !id.contains("-old-")
+        }
+        #expect(changedMessages == Set(pageMessages.keys))
 
         let reactions = dropped(earlier.reactions, later.reactions)
         let attachments = dropped(earlier.attachments, later.attachments)
@@ -302,8 +323,9 @@ struct ChatPreloadTests {
     @Test("a preload's dropped children leave the measured payload's bytes as they were")
     func payloadBytesUnchanged() throws {
         let bytes = try withGeneratedChatPayload(scale: 0.2, seed: 1) { $1 }
-        // Recorded before preloads gained dropped children: recorded results were measured on these bytes.
-        #expect(fingerprint(bytes) == 0xef71_49c4_1dc9_7942)
+        // Recorded when quotes became embedded messages (issue 13), before preloads gained dropped
+        // children too: recorded results were measured on these bytes.
+        #expect(fingerprint(bytes) == 2_138_219_525_526_444_996)
     }
 
     @Test("preload children are well formed: unique keys, reaction counts matching, member count matching")

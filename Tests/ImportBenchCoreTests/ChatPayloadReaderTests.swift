@@ -122,6 +122,10 @@ struct ChatPayloadReaderTests {
             let id = message["id"] as? String ?? "?"
             let reactions = message["latest_reactions"] as? [JSONObject] ?? []
             order.append(user(message["user"]))
+            if let quoted = message["quoted_message"] as? JSONObject {
+                order.append(user(quoted["user"]))
+                order.append("message '\(quoted["id"] as? String ?? "?")'")
+            }
             order += reactions.map { user($0["user"]) }
             order += (message["mentioned_users"] as? [Any] ?? []).map(user)
             order.append("message '\(id)'")

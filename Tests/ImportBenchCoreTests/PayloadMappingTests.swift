@@ -100,7 +100,7 @@ struct PayloadMappingTests {
         ("    key: email\n", "", 5, 3, "'key' is missing"),
         ("{name: text}", "{name: txt}", 7, 24, "unknown type 'txt'"),
         ("{entity: customer, embedded: customer}", "{entity: client, embedded: customer}", 13, 7, "entity 'client'"),
-        ("{entity: customer, embedded: customer}", "{entity: customer, embedded: customer, key: cid}", 13, 17, "exactly one of owner"),
+        ("{entity: customer, embedded: customer}", "{entity: customer, embedded: customer, owner: true}", 13, 17, "needs owner: true"),
         ("{entity: order, owner: true}", "{entity: order, key: order_id}", 15, 7, "no to_one with entity: order and owner: true"),
         ("{compose: \"{order}/{@index}\"}", "{compose: \"{order}/{@index\"}", 17, 20, "'{' without '}'"),
         ("{compose: \"{order}/{@index}\"}", "{compose: \"fixed\"}", 17, 20, "no {part}"),

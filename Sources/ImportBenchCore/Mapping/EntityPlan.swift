@@ -21,10 +21,29 @@ enum PartPlan {
     case position
 }
 
+extension ToOnePlan {
+    /// Where an embedded target may be.
+    var embeddedPath: Int? {
+        switch self {
+        case .embedded(let path), .embeddedOrKey(let path, _): return path
+        case .owner, .key: return nil
+        }
+    }
+
+    /// Where the target's key may be.
+    var keyPath: Int? {
+        switch self {
+        case .key(let path), .embeddedOrKey(_, let path): return path
+        case .owner, .embedded: return nil
+        }
+    }
+}
+
 enum ToOnePlan {
     case owner
     case embedded(Int)
     case key(Int)
+    case embeddedOrKey(Int, key: Int)
 }
 
 enum SetPlan {
@@ -54,6 +73,7 @@ extension EntityPlan {
             case .owner: return .owner
             case .embedded(let path): return .embedded(paths.add(path))
             case .key(let path): return .key(paths.add(path))
+            case .embeddedOrKey(let path, let key): return .embeddedOrKey(paths.add(path), key: paths.add(key))
             }
         }
         let manyToMany = entity.manyToMany.map { source -> SetPlan in

@@ -74,7 +74,7 @@ public final class MappedPayloadReader: RecordReader {
         // What it embeds, each read whole before it.
         let firstTarget = targets.count
         for (relationship, source) in plan.toOne.enumerated() {
-            guard case .embedded(let path) = source, case let index = value(path), index >= 0 else {
+            guard let path = source.embeddedPath, case let index = value(path), index >= 0 else {
                 targets.append(-1)
                 continue
             }
@@ -148,15 +148,14 @@ public final class MappedPayloadReader: RecordReader {
             switch source {
             case .owner:
                 if let handle = ownerHandle(relationship, listedBy: owner, entity: entity) { builder.reference(to: handle) } else { builder.noReference() }
-            case .embedded:
+            case .embedded, .key, .embeddedOrKey:
                 let ordinal = targets[firstTarget + relationship]
-                if ordinal >= 0 { builder.reference(to: OccurrenceHandle(ordinal: ordinal)) } else { builder.noReference() }
-            case .key(let path):
-                let index = value(path)
-                if index < 0 {
-                    builder.noReference()
-                } else {
+                if ordinal >= 0 {
+                    builder.reference(to: OccurrenceHandle(ordinal: ordinal))
+                } else if let path = source.keyPath, case let index = value(path), index >= 0 {
                     try reference(tape, index, into: builder)
+                } else {
+                    builder.noReference()
                 }
             }
         }
@@ -220,12 +219,13 @@ public final class MappedPayloadReader: RecordReader {
         switch plan.toOne[relationship] {
         case .owner:
             span = ownerHandle(relationship, listedBy: owner, entity: entity).flatMap { builder.keyText(of: $0) }
-        case .embedded:
+        case .embedded, .key, .embeddedOrKey:
             let ordinal = targets[firstTarget + relationship]
-            span = ordinal >= 0 ? builder.keyText(of: OccurrenceHandle(ordinal: ordinal)) : nil
-        case .key(let path):
-            let index = value(path)
-            guard index >= 0 else { return false }
+            if ordinal >= 0 {
+                span = builder.keyText(of: OccurrenceHandle(ordinal: ordinal))
+                break
+            }
+            guard let path = plan.toOne[relationship].keyPath, case let index = value(path), index >= 0 else { return false }
             switch tape.tokens[index].kind {
             case .string: try tape.withStringBytes(at: index) { builder.appendKeyText($0) }
             case .number: builder.appendKeyText(decimal: Int(try tape.int64(at: index)))

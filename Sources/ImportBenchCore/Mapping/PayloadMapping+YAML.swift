@@ -185,8 +185,9 @@ private struct MappingParser {
                 case (true, nil, nil): source = .owner
                 case (false, let embedded?, nil): source = .embedded(embedded)
                 case (false, nil, let keyPath?): source = .key(keyPath)
+                case (false, let embedded?, let keyPath?): source = .embeddedOrKey(embedded, key: keyPath)
                 default:
-                    throw fail(relationship.value, "to_one '\(relationship.key)' needs exactly one of owner: true (the object whose children list holds it), embedded: PATH (an object) or key: PATH (the target's key)")
+                    throw fail(relationship.value, "to_one '\(relationship.key)' needs owner: true (the object whose children list holds it), or embedded: PATH (an object), key: PATH (the target's key) or both (the object when present, else the key)")
                 }
                 let listing = try spec.first { $0.key == "listing" }.map { try self.listing($0.value) }
                 if listing != nil, !owner { throw fail(relationship.value, "listing applies to an owner relationship (is the owner's children list complete or a page?)") }

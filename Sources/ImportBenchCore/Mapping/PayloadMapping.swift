@@ -60,6 +60,8 @@ public enum ToOneSource: Sendable, Equatable {
     case embedded(JSONPath)
     /// The target's key, at the path (a `channel_id`).
     case key(JSONPath)
+    /// The embedded object when it is there, else the key (Stream's `quoted_message` beside `quoted_message_id`).
+    case embeddedOrKey(JSONPath, key: JSONPath)
 }
 
 public enum SetSource: Sendable, Equatable {

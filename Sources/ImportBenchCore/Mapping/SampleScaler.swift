@@ -181,13 +181,10 @@ public struct SampleScaler {
         if case .path(let path) = plan.key { try key(value(path), of: entity) }
         for (relationship, source) in plan.toOne.enumerated() {
             let target = mapping.schema.toOneTargets[entity][relationship]
-            switch source {
-            case .owner: break
-            case .embedded(let path):
-                let index = value(path)
-                if index >= 0 { try collectKeys(tape, index, entity: target, found: &found, into: &keys) }
-            case .key(let path): try key(value(path), of: target)
+            if let path = source.embeddedPath, case let index = value(path), index >= 0 {
+                try collectKeys(tape, index, entity: target, found: &found, into: &keys)
             }
+            if let path = source.keyPath { try key(value(path), of: target) }
         }
         for (relationship, source) in plan.manyToMany.enumerated() {
             let target = mapping.schema.manyToManyTargets[entity][relationship]

@@ -79,6 +79,16 @@ final class JSONDecoderChatReader: RecordReader {
         _ message: ChatMessagePayload, channel: Reference, to occurrences: inout [RecordOccurrence]
     ) {
         let author = message.user.map { appendUser($0, to: &occurrences) }
+        let quoted = message.quotedMessage.map { quoted -> Reference in
+            let quotedAuthor = quoted.user.map { appendUser($0, to: &occurrences) }
+            occurrences.append(
+                RecordOccurrence(
+                    entity: entities.message, key: .text(quoted.id),
+                    attributes: [text(quoted.text), text(quoted.type), text(quoted.createdAt), text(quoted.updatedAt)],
+                    toOne: [channel, quotedAuthor, quoted.quotedMessageID.map { .keyOnly(.text($0)) }],
+                    manyToMany: [[]]))
+            return .embedded(.text(quoted.id), at: occurrences.count - 1)
+        }
         let reactions = message.latestReactions ?? []
         let reactionUsers = reactions.map { appendUser($0.user, to: &occurrences) }
         let mentioned = (message.mentionedUsers ?? []).map { appendUser($0, to: &occurrences) }
@@ -86,7 +96,7 @@ final class JSONDecoderChatReader: RecordReader {
             RecordOccurrence(
                 entity: entities.message, key: .text(message.id),
                 attributes: [text(message.text), text(message.type), text(message.createdAt), text(message.updatedAt)],
-                toOne: [channel, author, message.quotedMessageID.map { .keyOnly(.text($0)) }],
+                toOne: [channel, author, quoted ?? message.quotedMessageID.map { .keyOnly(.text($0)) }],
                 manyToMany: [mentioned]))
         let messageReference = Reference.embedded(.text(message.id), at: occurrences.count - 1)
 
@@ -193,6 +203,7 @@ final class JSONDecoderChatReader: RecordReader {
         let attachments: [ChatAttachmentPayload]?
         let latestReactions: [ChatReactionPayload]?
         let mentionedUsers: [ChatUserPayload]?
+        let quotedMessage: ChatQuotedMessagePayload?
 
         enum CodingKeys: String, CodingKey {
             case id, text, type, user, attachments
@@ -201,6 +212,25 @@ final class JSONDecoderChatReader: RecordReader {
             case quotedMessageID = "quoted_message_id"
             case latestReactions = "latest_reactions"
             case mentionedUsers = "mentioned_users"
+            case quotedMessage = "quoted_message"
+        }
+    }
+
+    /// A quoted message embedded in the message that quotes it: no children, its own quote by id.
+    struct ChatQuotedMessagePayload: Decodable {
+        let id: String
+        let text: String?
+        let type: String?
+        let createdAt: String?
+        let updatedAt: String?
+        let user: ChatUserPayload?
+        let quotedMessageID: String?
+
+        enum CodingKeys: String, CodingKey {
+            case id, text, type, user
+            case createdAt = "created_at"
+            case updatedAt = "updated_at"
+            case quotedMessageID = "quoted_message_id"
         }
     }
 

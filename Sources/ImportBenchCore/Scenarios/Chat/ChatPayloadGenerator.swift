@@ -208,6 +208,8 @@ public struct ChatPayloadGenerator: Sendable {
         writer.key("messages")
         writer.beginArray()
         var sentAt = createdAt
+        var written: [QuotableMessage] = []
+        written.reserveCapacity(messagesPerChannel)
         for message in 0..<messagesPerChannel {
             sentAt += Int64(random.nextInt(in: 1...1_200)) * Self.secondMicroseconds
                 + Int64(random.nextInt(below: 1_000_000))
@@ -215,8 +217,8 @@ public struct ChatPayloadGenerator: Sendable {
                 ? members[memberPopularity.sample(using: &random)].user
                 : document.userPopularity.sample(using: &random)
             writeMessage(
-                channel: channel, message: message, sentAt: sentAt, author: author, members: members,
-                revision: revision, random: &random, dropped: &dropped, document: document, to: writer)
+                channel: channel, message: message, sentAt: sentAt, author: author, members: members, channelCreatedAt: createdAt,
+                revision: revision, written: &written, random: &random, dropped: &dropped, document: document, to: writer)
         }
         writer.endArray()
 
@@ -313,14 +315,16 @@ public struct ChatPayloadGenerator: Sendable {
     /// In a revised channel, most messages also carry a reaction, a mention and sometimes an
     /// attachment that the unrevised message has dropped, all drawn from `dropped`.
     private func writeMessage(
-        channel: Int, message: Int, sentAt: Int64, author: Int, members: [Member], revision: Int,
-        random: inout SeededRandom, dropped: inout SeededRandom, document: DocumentContext, to writer: JSONTextWriter
+        channel: Int, message: Int, sentAt: Int64, author: Int, members: [Member], channelCreatedAt: Int64, revision: Int,
+        written: inout [QuotableMessage], random: inout SeededRandom, dropped: inout SeededRandom, document: DocumentContext,
+        to writer: JSONTextWriter
     ) {
         let id = "msg-\(channel)-\(message)"
         let dropsChildren = revision > 0 && dropped.chance(Self.droppedChildrenShare)
         writer.beginObject()
         writer.field("id", id)
-        writer.field("text", Self.messageText(random: &random) + (revision > 0 ? " (edited \(revision))" : ""))
+        let text = Self.messageText(random: &random) + (revision > 0 ? " (edited \(revision))" : "")
+        writer.field("text", text)
         writer.field("type", "regular")
         writer.field("created_at", Self.timestamp(sentAt))
         let edited = random.chance(0.1)
@@ -328,10 +332,29 @@ public struct ChatPayloadGenerator: Sendable {
         writer.field("updated_at", Self.timestamp(updatedAt))
         writer.key("user")
         writeUser(author, random: &random, document: document, to: writer)
-        // Only earlier messages of the same channel, so a quote never dangles or points forward.
-        if message > 0 && random.chance(0.05) {
-            writer.field("quoted_message_id", "msg-\(channel)-\(random.nextInt(below: message))")
+        // As Stream sends a quote: the id, and the quoted message embedded whole. Half the quotes are
+        // of an earlier message of this page (the copy as the page has it), half of one older than
+        // the page, which only the embedded copy brings.
+        var quoted: String?
+        if random.chance(0.05) {
+            let copy = message > 0 && random.chance(0.5)
+                ? written[random.nextInt(below: message)]
+                : Self.olderMessage(channel: channel, index: random.nextInt(below: 1_000), createdBefore: channelCreatedAt, members: members, seed: seed)
+            quoted = copy.id
+            writer.field("quoted_message_id", copy.id)
+            writer.key("quoted_message")
+            writer.beginObject()
+            writer.field("id", copy.id)
+            writer.field("text", copy.text)
+            writer.field("type", "regular")
+            writer.field("created_at", Self.timestamp(copy.createdAt))
+            writer.field("updated_at", Self.timestamp(copy.updatedAt))
+            writer.key("user")
+            writeUser(copy.author, random: &random, document: document, to: writer)
+            if let inner = copy.quoted { writer.field("quoted_message_id", inner) }
+            writer.endObject()
         }
+        written.append(QuotableMessage(id: id, text: text, createdAt: sentAt, updatedAt: updatedAt, author: author, quoted: quoted))
 
         writer.key("attachments")
         writer.beginArray()
@@ -458,6 +481,26 @@ public struct ChatPayloadGenerator: Sendable {
 
     /// Mostly plain words; some texts carry quotes, backslashes, newlines, tabs and non-ASCII, so
     /// writers and readers are exercised on escapes.
+    /// A message as a later one quotes it.
+    struct QuotableMessage {
+        let id: String
+        let text: String
+        let createdAt: Int64
+        let updatedAt: Int64
+        let author: Int
+        /// The id it quotes itself, if it does.
+        let quoted: String?
+    }
+
+    /// A message from before the page: the same every time it is quoted, in any revision of the channel.
+    private static func olderMessage(channel: Int, index: Int, createdBefore channelCreatedAt: Int64, members: [Member], seed: UInt64) -> QuotableMessage {
+        var random = SeededRandom(seed: SeededRandom.subSeed(seed, stream: 6, index: UInt64(channel) << 20 | UInt64(index)))
+        let createdAt = channelCreatedAt - Int64(1_000 - index) * 600 * secondMicroseconds
+        return QuotableMessage(
+            id: "msg-\(channel)-old-\(index)", text: messageText(random: &random), createdAt: createdAt, updatedAt: createdAt,
+            author: members[random.nextInt(below: members.count)].user, quoted: nil)
+    }
+
     static func messageText(random: inout SeededRandom) -> String {
         var text = ""
         let wordCount = random.nextInt(in: 3...24)

@@ -25,6 +25,8 @@ public final class ChatPayloadReader: RecordReader {
     private let userSlots = JSONMemberSlots(for: ChatPayloadReader.userMembers)
     /// Where a message's members are, reused from message to message (its users use `userSlots`).
     private let messageSlots = JSONMemberSlots(for: ChatPayloadReader.messageMembers)
+    /// Where an embedded quoted message's members are, while its quoting message's stay in `messageSlots`.
+    private let quotedSlots = JSONMemberSlots(for: ChatPayloadReader.messageMembers)
 
     public init(path: String, schema: Schema, reading: PayloadReading = PayloadReading(), chunkSize: Int = 1 << 20) throws {
         self.path = path
@@ -121,6 +123,7 @@ public final class ChatPayloadReader: RecordReader {
         let mentionedUsers = try present(9)?.array()
 
         let author = try user.map { try appendUser($0.object(), to: builder) }
+        let quotedCopy = try present(10).map { try appendQuoted($0.object(), channel: channel, to: builder) }
         reactionUsers.removeAll(keepingCapacity: true)
         if let reactions {
             for reaction in reactions {
@@ -140,7 +143,13 @@ public final class ChatPayloadReader: RecordReader {
         for position in 1...4 { try text(tape, found[position], builder) }
         builder.reference(to: channel)
         reference(to: author, builder)
-        if let quoted = present(6) { try quoted.withString { builder.reference(keyText: $0) } } else { builder.noReference() }
+        if let quotedCopy {
+            builder.reference(to: quotedCopy)
+        } else if let quoted = present(6) {
+            try quoted.withString { builder.reference(keyText: $0) }
+        } else {
+            builder.noReference()
+        }
         builder.beginSet()
         for user in mentioned { builder.reference(to: user) }
         let messageHandle = builder.finish()
@@ -179,6 +188,29 @@ public final class ChatPayloadReader: RecordReader {
         }
     }
 
+    /// A quoted message embedded whole (Stream sends it beside `quoted_message_id`): its author, then
+    /// the message as an occurrence of its own, in the quoting message's channel. It lists no
+    /// children or mentions; its own quote is read by key only.
+    private func appendQuoted(_ message: JSONObject, channel: OccurrenceHandle, to builder: RecordBuilder) throws -> OccurrenceHandle {
+        try message.find(Self.messageMembers, into: quotedSlots)
+        let tape = message.value.tape
+        let found = quotedSlots.values
+        func present(_ position: Int) -> JSONValue? {
+            let index = found[position]
+            return index >= 0 && tape.tokens[index].kind != .null ? JSONValue(tape: tape, index: index) : nil
+        }
+        let id = found[0] >= 0 && tape.tokens[found[0]].kind != .null ? found[0] : try message.required("id").index
+        let author = try present(5).map { try appendUser($0.object(), to: builder) }
+        builder.begin(entity: entities.message)
+        try tape.withStringBytes(at: id) { builder.key(text: $0) }
+        for position in 1...4 { try text(tape, found[position], builder) }
+        builder.reference(to: channel)
+        reference(to: author, builder)
+        if let quoted = present(6) { try quoted.withString { builder.reference(keyText: $0) } } else { builder.noReference() }
+        builder.beginSet()
+        return builder.finish()
+    }
+
     /// Appends the user's occurrence and returns its handle.
     private func appendUser(_ user: JSONObject, to builder: RecordBuilder) throws -> OccurrenceHandle {
         try user.find(Self.userMembers, into: userSlots)
@@ -200,7 +232,7 @@ public final class ChatPayloadReader: RecordReader {
     private static let userMembers = JSONMemberSet(["id", "name", "role", "image", "created_at", "updated_at", "online"])
     private static let messageMembers = JSONMemberSet([
         "id", "text", "type", "created_at", "updated_at", "user", "quoted_message_id", "attachments", "latest_reactions",
-        "mentioned_users",
+        "mentioned_users", "quoted_message",
     ])
 
     /// The value at a token index as text; NULL when absent (-1) or null.
