@@ -96,6 +96,7 @@ struct PayloadMappingTests {
     static let badCases: [(String, String, Int?, Int?, String)] = [
         ("entities:", "entities: [", 6, nil, "not valid YAML"),
         ("element: order", "elemnt: order", 3, 1, "unknown key 'elemnt'"),
+        ("elements: orders", "elements: orders[0]", 2, 11, "member names only"),
         ("element: order", "element: invoice", 3, 10, "entity 'invoice'"),
         ("    key: email\n", "", 5, 3, "'key' is missing"),
         ("{name: text}", "{name: txt}", 7, 24, "unknown type 'txt'"),

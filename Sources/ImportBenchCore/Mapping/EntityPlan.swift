@@ -87,3 +87,23 @@ extension EntityPlan {
         self.init(paths: paths, key: key, attributes: attributes, toOne: toOne, manyToMany: manyToMany, children: children)
     }
 }
+
+extension EntityPlan {
+    /// Walks the object at `token` (which must be an object) into a new frame at the end of `found`
+    /// and returns where the frame starts: read it by offset (`found[frame + path]`), since a nested
+    /// object's frame may move the buffer. The caller truncates `found` back to it when done.
+    func openFrame(_ tape: JSONTape, _ token: Int, in found: inout PODArray<Int>) throws(PayloadError) -> Int {
+        guard tape.tokens[token].kind == .object else { throw tape.mismatch(at: token, expected: "an object") }
+        let frame = found.count
+        _ = found.extend(by: paths.count)
+        try paths.walk(tape, object: token, into: found.base + frame)
+        return frame
+    }
+}
+
+extension PayloadMapping {
+    /// The member names that lead to the top-level array, as the element reader takes them.
+    var elementsArrayPath: [String] {
+        elements.segments.compactMap { if case .member(let name) = $0 { return name } else { return nil } }
+    }
+}

@@ -24,9 +24,7 @@ public final class MappedPayloadReader: RecordReader {
         self.mapping = mapping
         plans = mapping.entities.map(EntityPlan.init)
         let elements = try JSONArrayElementReader(
-            path: path, arrayPath: mapping.elements.segments.compactMap {
-                if case .member(let name) = $0 { return name } else { return nil }
-            }, chunkSize: chunkSize, limits: reading.limits, hasher: reading.hasher)
+            path: path, arrayPath: mapping.elementsArrayPath, chunkSize: chunkSize, limits: reading.limits, hasher: reading.hasher)
         records = JSONRecordStream(
             elements: elements, recordName: mapping.schema.entities[mapping.rootEntity].name, onError: reading.onError)
     }
@@ -60,12 +58,9 @@ public final class MappedPayloadReader: RecordReader {
         _ tape: JSONTape, _ token: Int, entity: Int, listedBy owner: (handle: OccurrenceHandle, relationship: Int)?, position: Int,
         into builder: RecordBuilder
     ) throws(PayloadError) -> OccurrenceHandle {
-        guard tape.tokens[token].kind == .object else { throw tape.mismatch(at: token, expected: "an object") }
         let plan = plans[entity]
         let schemaEntity = mapping.schema.entities[entity]
-        let frame = found.count
-        _ = found.extend(by: plan.paths.count)
-        try plan.paths.walk(tape, object: token, into: found.base + frame)
+        let frame = try plan.openFrame(tape, token, in: &found)
         func value(_ path: Int) -> Int {
             let index = found[frame + path]
             return index >= 0 && tape.tokens[index].kind != .null ? index : -1

@@ -51,7 +51,13 @@ private struct MappingParser {
         let top = try entries(root, "the mapping", allowed: ["name", "summary", "elements", "element", "entities", "shared", "screen_query"])
         let name = try string(required(top, "name", in: root), "name")
         let summary = try top.first { $0.key == "summary" }.map { try string($0.value, "summary") } ?? "mapped from \(file)"
-        let elements = try top.first { $0.key == "elements" }.map { try path($0.value, "elements") } ?? JSONPath([])
+        let elements = try top.first { $0.key == "elements" }.map { entry in
+            let elements = try path(entry.value, "elements")
+            if elements.segments.contains(where: { if case .position = $0 { return true } else { return false } }) {
+                throw fail(entry.value, "elements names the top-level array by member names only (such as data.items), not positions")
+            }
+            return elements
+        } ?? JSONPath([])
         let elementNode = try required(top, "element", in: root)
         let entitiesNode = try required(top, "entities", in: root)
         let entityEntries = try entries(entitiesNode, "entities", allowed: nil)

@@ -96,9 +96,7 @@ public struct SampleScaler {
     }
 
     private func openElements() throws -> JSONArrayElementReader {
-        try JSONArrayElementReader(path: samplePath, arrayPath: mapping.elements.segments.compactMap {
-            if case .member(let name) = $0 { return name } else { return nil }
-        })
+        try JSONArrayElementReader(path: samplePath, arrayPath: mapping.elementsArrayPath)
     }
 
     private func copyBytes(_ range: Range<Int>, to output: BufferedFileOutput) throws {
@@ -162,11 +160,8 @@ public struct SampleScaler {
     private func collectKeys(
         _ tape: JSONTape, _ token: Int, entity: Int, found: inout PODArray<Int>, into keys: inout [Int]
     ) throws {
-        guard tape.tokens[token].kind == .object else { throw tape.mismatch(at: token, expected: "an object") }
         let plan = plans[entity]
-        let frame = found.count
-        _ = found.extend(by: plan.paths.count)
-        try plan.paths.walk(tape, object: token, into: found.base + frame)
+        let frame = try plan.openFrame(tape, token, in: &found)
         func value(_ path: Int) -> Int {
             let index = found[frame + path]
             return index >= 0 && tape.tokens[index].kind != .null ? index : -1
