@@ -97,6 +97,7 @@ struct PayloadMappingTests {
         ("entities:", "entities: [", 6, nil, "not valid YAML"),
         ("element: order", "elemnt: order", 3, 1, "unknown key 'elemnt'"),
         ("elements: orders", "elements: orders[0]", 2, 11, "member names only"),
+        ("    key: id\n", "    key: {compose: \"o{@index}\"}\n", 8, 3, "no position"),
         ("element: order", "element: invoice", 3, 10, "entity 'invoice'"),
         ("    key: email\n", "", 5, 3, "'key' is missing"),
         ("{name: text}", "{name: txt}", 7, 24, "unknown type 'txt'"),

@@ -86,6 +86,7 @@ private struct MappingParser {
         for (index, declaration) in declarations.enumerated() {
             mappings.append(try resolve(declaration, at: index, schema: schema, declarations: declarations))
         }
+        try checkReadability(mappings, schema: schema, rootEntity: rootEntity, declarations: declarations)
         var shared: [Int] = []
         if let entry = top.first(where: { $0.key == "shared" }) {
             guard case .sequence(let names) = entry.value else { throw fail(entry.value, "shared must be a list of entity names") }
@@ -266,6 +267,59 @@ private struct MappingParser {
         return EntityMapping(
             key: key, attributes: declaration.attributes, toOne: declaration.toOne.map(\.source),
             manyToMany: declaration.manyToMany.map(\.source), children: children)
+    }
+
+    /// What the reader cannot do with a mapping that is otherwise well formed: find more than 64
+    /// members of one object in one pass, or give `{@index}` a meaning where an object is not read
+    /// from a list (the element itself, an embedded to-one target), where every object would get 0.
+    func checkReadability(
+        _ mappings: [EntityMapping], schema: Schema, rootEntity: Int, declarations: [EntityDeclaration]
+    ) throws {
+        var readAlone: Set<Int> = [rootEntity]
+        for (entity, mapping) in mappings.enumerated() {
+            for (relationship, source) in mapping.toOne.enumerated() {
+                switch source {
+                case .embedded, .embeddedOrKey: readAlone.insert(schema.toOneTargets[entity][relationship])
+                case .owner, .key: break
+                }
+            }
+        }
+        for (entity, mapping) in mappings.enumerated() {
+            let node = declarations[entity].node
+            if case .composed(let parts) = mapping.key, parts.contains(.position), readAlone.contains(entity) {
+                throw fail(
+                    node,
+                    "the key of '\(schema.entities[entity].name)' uses {@index}, but it is also read on its own (as the element, or embedded as a to_one), where it has no position; compose it from a key or a value")
+            }
+            var paths = mapping.attributes + mapping.children.map(\.path)
+            switch mapping.key {
+            case .path(let path): paths.append(path)
+            case .composed(let parts): for case .path(let path) in parts { paths.append(path) }
+            }
+            for source in mapping.toOne {
+                switch source {
+                case .owner: break
+                case .embedded(let path), .key(let path): paths.append(path)
+                case .embeddedOrKey(let path, let key): paths += [path, key]
+                }
+            }
+            for source in mapping.manyToMany {
+                switch source {
+                case .embedded(let path), .keys(let path): paths.append(path)
+                }
+            }
+            var members: [[JSONPath.Segment]: Set<String>] = [:]
+            for path in paths {
+                for (depth, segment) in path.segments.enumerated() {
+                    if case .member(let name) = segment { members[Array(path.segments.prefix(depth)), default: []].insert(name) }
+                }
+            }
+            if let (prefix, names) = members.first(where: { $0.value.count > 64 }) {
+                throw fail(
+                    node,
+                    "'\(schema.entities[entity].name)' reads \(names.count) members of one object (\(prefix.isEmpty ? "the object itself" : JSONPath(prefix).description)); a mapping reads at most 64 from one object")
+            }
+        }
     }
 
     /// `{message}/{user}/{type}`: a to-one relationship's name stands for its target's key,

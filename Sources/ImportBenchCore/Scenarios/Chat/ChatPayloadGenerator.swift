@@ -479,8 +479,6 @@ public struct ChatPayloadGenerator: Sendable {
         writer.endObject()
     }
 
-    /// Mostly plain words; some texts carry quotes, backslashes, newlines, tabs and non-ASCII, so
-    /// writers and readers are exercised on escapes.
     /// A message as a later one quotes it.
     struct QuotableMessage {
         let id: String
@@ -501,6 +499,8 @@ public struct ChatPayloadGenerator: Sendable {
             author: members[random.nextInt(below: members.count)].user, quoted: nil)
     }
 
+    /// Mostly plain words; some texts carry quotes, backslashes, newlines, tabs and non-ASCII, so
+    /// writers and readers are exercised on escapes.
     static func messageText(random: inout SeededRandom) -> String {
         var text = ""
         let wordCount = random.nextInt(in: 3...24)
