@@ -117,6 +117,20 @@ struct SampleScalerTests {
         #expect(try String(contentsOfFile: directory.path("2x.json"), encoding: .utf8)
             == #"[{"id": 7, "note": "a"},{"id": 8, "note": "b"},{"id": 1000000000007, "note": "a"},{"id": 1000000000008, "note": "b"}]"#)
 
+        // A key written as digits in text is the same key as the number: both move alike.
+        try Data(#"[{"id": 7, "note": "a"}, {"id": "8", "note": "b"}]"#.utf8).write(to: URL(fileURLWithPath: sample))
+        try SampleScaler(mapping: mapping, sample: sample).write(scale: 2, to: directory.path("mixed.json"))
+        #expect(try String(contentsOfFile: directory.path("mixed.json"), encoding: .utf8)
+            == #"[{"id": 7, "note": "a"},{"id": "8", "note": "b"},{"id": 1000000000007, "note": "a"},{"id": "1000000000008", "note": "b"}]"#)
+        // Keys a copy's could equal are refused, naming where they are; at 1x nothing is copied.
+        for clash in [#"[{"id": 1000000000001}]"#, #"[{"id": -3}]"#, #"[{"id": "a~1"}]"#] {
+            try Data(clash.utf8).write(to: URL(fileURLWithPath: sample))
+            let error = #expect(throws: PayloadError.self) { try SampleScaler(mapping: mapping, sample: sample).write(scale: 2, to: directory.path("clash.json")) }
+            #expect(error?.path == "[0].id", "\(clash)")
+            try SampleScaler(mapping: mapping, sample: sample).write(scale: 1, to: directory.path("one.json"))
+        }
+        #expect(!FileManager.default.fileExists(atPath: directory.path("clash.json")))
+
         let composed = try PayloadMapping(
             yaml: "name: orders\nelement: order\nentities:\n  order:\n    key: {compose: \"{note}-{id}\"}\n    attributes: {note: text}\n",
             file: "o.yml")

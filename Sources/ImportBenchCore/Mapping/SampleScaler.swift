@@ -7,7 +7,7 @@ import Foundation
 /// user base does. A fractional scale ends with a prefix of the elements (0.5x: the first half).
 ///
 /// Copy 0 is the sample itself; copy `c` appends `~c` to a text key and adds `c` x 10^12 to an
-/// integer key, wherever the key stands (the object's own key, a reference by key, a set of keys):
+/// integer key (or a text key of digits alone, which the reader takes as the same key), wherever the key stands (the object's own key, a reference by key, a set of keys):
 /// composed keys follow from the keys they are made of. Streaming: one element is held at a time,
 /// whatever the scale. The same sample, mapping and scale give the same bytes.
 public struct SampleScaler {
@@ -44,7 +44,7 @@ public struct SampleScaler {
         guard scale.isFinite, scale > 0 else {
             throw PayloadError(file: path, byteOffset: nil, path: nil, expected: "a finite scale greater than 0", found: "\(scale)")
         }
-        let frame = try self.frame()
+        let frame = try self.frame(checkingKeys: scale > 1)
         let output = try BufferedFileOutput(path: path, bufferCapacity: 1 << 20)
         try copyBytes(0..<frame.arrayStart, to: output)
         if frame.elements > 0 {
@@ -77,12 +77,15 @@ public struct SampleScaler {
         var fileSize: Int
     }
 
-    private func frame() throws -> Frame {
+    /// With `checkingKeys`, also refuses a sample whose keys a copy's could equal: an integer key
+    /// outside 0..<10^12, a text key that already ends in `~N`.
+    private func frame(checkingKeys: Bool) throws -> Frame {
         let elements = try openElements()
         var first: Int?
         var end = 0
         var count = 0
         while let element = try elements.next() {
+            if checkingKeys { try checkKeys(of: element, elements: elements) }
             if first == nil { first = element.byteOffset }
             end = element.byteOffset + element.byteCount
             count += 1
@@ -114,15 +117,52 @@ public struct SampleScaler {
         }
     }
 
-    /// One element, its keys rewritten for `copy`.
-    private func write(_ element: JSONArrayElementReader.Element, copy: Int, elements: JSONArrayElementReader, to output: BufferedFileOutput) throws {
-        let tape: JSONTape
+    private func tape(of element: JSONArrayElementReader.Element, elements: JSONArrayElementReader) throws -> JSONTape {
         switch element {
-        case .parsed(let parsed, _): tape = parsed
+        case .parsed(let parsed, _): return parsed
         case .delimited(let delimited):
-            tape = try JSONTape(
+            return try JSONTape(
                 bytes: delimited.bytes, baseOffset: delimited.byteOffset, file: samplePath, recordPath: elements.elementPath(delimited.index))
         }
+    }
+
+    /// A text key of decimal digits alone is the integer it spells: the reader makes `123` and
+    /// `"123"` one key, so a copy must rewrite both alike.
+    private static func digits(_ tape: JSONTape, _ token: Int) -> Int64? {
+        let item = tape.tokens[token]
+        guard item.kind == .string, !item.flags.contains(.hasEscapes) else { return nil }
+        let content = tape.bytes[(Int(item.start) + 1)..<(Int(item.end) - 1)]
+        guard (1...18).contains(content.count), content.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { return nil }
+        return content.reduce(Int64(0)) { $0 * 10 + Int64($1 - UInt8(ascii: "0")) }
+    }
+
+    private func checkKeys(of element: JSONArrayElementReader.Element, elements: JSONArrayElementReader) throws {
+        let tape = try tape(of: element, elements: elements)
+        var keys: [Int] = []
+        var found = PODArray<Int>(capacity: 64)
+        defer { found.free() }
+        try collectKeys(tape, 0, entity: mapping.rootEntity, found: &found, into: &keys)
+        for token in keys {
+            if tape.tokens[token].kind == .number || Self.digits(tape, token) != nil {
+                let value = try Self.digits(tape, token) ?? tape.int64(at: token)
+                guard value >= 0 && value < Self.integerKeyStride else {
+                    throw tape.mismatch(at: token, expected: "an integer key from 0 to 10^12 - 1 (copies add c x 10^12, so a larger one could equal another copy's)")
+                }
+            } else {
+                let item = tape.tokens[token]
+                let content = tape.bytes[(Int(item.start) + 1)..<(Int(item.end) - 1)]
+                if let tilde = content.lastIndex(of: UInt8(ascii: "~")), tilde + 1 < content.endIndex,
+                    content[(tilde + 1)...].allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) })
+                {
+                    throw tape.mismatch(at: token, expected: "a key that does not end in ~N (copies append ~c, so it could equal another copy's)")
+                }
+            }
+        }
+    }
+
+    /// One element, its keys rewritten for `copy`.
+    private func write(_ element: JSONArrayElementReader.Element, copy: Int, elements: JSONArrayElementReader, to output: BufferedFileOutput) throws {
+        let tape = try tape(of: element, elements: elements)
         let bytes = tape.bytes
         guard copy > 0 else {
             output.append(bytes)
@@ -138,17 +178,19 @@ public struct SampleScaler {
             let start = Int(tape.tokens[token].start)
             let end = Int(tape.tokens[token].end)
             guard start >= position else { continue }
-            switch tape.tokens[token].kind {
-            case .string:
+            if let value = Self.digits(tape, token) {
+                output.append(UnsafeBufferPointer(rebasing: bytes[position...start]))
+                output.appendDecimal(Int(value + Int64(copy) * Self.integerKeyStride))
+                output.append(UInt8(ascii: "\""))
+            } else if tape.tokens[token].kind == .string {
                 output.append(UnsafeBufferPointer(rebasing: bytes[position..<(end - 1)]))
                 output.append(UInt8(ascii: "~"))
                 output.appendDecimal(copy)
                 output.append(UInt8(ascii: "\""))
-            default:
-                let (shifted, overflow) = try tape.int64(at: token).addingReportingOverflow(Int64(copy) * Self.integerKeyStride)
-                guard !overflow else { throw tape.mismatch(at: token, expected: "an integer key that stays within 64 bits in every copy") }
+            } else {
+                // Checked below 10^12 by `frame`: a copy index below 9 million cannot overflow.
                 output.append(UnsafeBufferPointer(rebasing: bytes[position..<start]))
-                output.appendDecimal(Int(shifted))
+                output.appendDecimal(Int(try tape.int64(at: token) + Int64(copy) * Self.integerKeyStride))
             }
             position = end
         }
