@@ -135,5 +135,14 @@ struct SampleScalerTests {
             yaml: "name: orders\nelement: order\nentities:\n  order:\n    key: {compose: \"{note}-{id}\"}\n    attributes: {note: text}\n",
             file: "o.yml")
         #expect(throws: MappingError.self) { try SampleScaler(mapping: composed, sample: sample) }
+        // Through the scenario, the error names the mapping file, where the fix goes.
+        let mappingFile = directory.path("composed.yml")
+        try Data("name: orders\nelement: order\nentities:\n  order:\n    key: {compose: \"{note}-{id}\"}\n    attributes: {note: text}\n".utf8)
+            .write(to: URL(fileURLWithPath: mappingFile))
+        let error = #expect(throws: MappingError.self) {
+            try MappedScenario.load(path: mappingFile, sample: sample).generate(scale: 2, seed: 1, to: directory.path("c.json"))
+        }
+        #expect(error?.file == mappingFile)
+        #expect(error?.problem.contains("composed of values") == true)
     }
 }

@@ -34,7 +34,14 @@ public struct MappedScenario: Scenario {
     public func generate(scale: Double, seed: UInt64, to path: String) throws {
         guard let sample else { throw ScenarioError.notGenerated(scenario: name, mapping: file) }
         try PayloadPath.check(sample)
-        try SampleScaler(mapping: mapping, sample: sample).write(scale: scale, to: path)
+        let scaler: SampleScaler
+        do {
+            scaler = try SampleScaler(mapping: mapping, sample: sample)
+        } catch {
+            // What the scaler refuses is the mapping's doing: name it.
+            throw MappingError(file: file, error.problem)
+        }
+        try scaler.write(scale: scale, to: path)
     }
 
     public func openReader(path: String, reading: PayloadReading) throws -> any RecordReader {
