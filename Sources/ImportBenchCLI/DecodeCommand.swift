@@ -26,7 +26,7 @@ struct DecodeCommand: ParsableCommand {
 
     /// The mapping when one is given, else the built-in scenario.
     private var reference: ScenarioReference {
-        mapping.map { .mapping(URL(fileURLWithPath: $0).standardizedFileURL.path, sample: nil) } ?? scenario
+        mapping.map { .mapping(given: $0, sample: nil) } ?? scenario
     }
 
     @Option(help: ArgumentHelp("The payload file (a GTFS directory for transit).", valueName: "path"))

@@ -35,9 +35,10 @@ extension RunCommand {
                     try DiskNeed.check(
                         scenario, scale: .base, payloadBytesAtBaseScale: Double(PayloadSize.bytes(at: path)), keptStores: kept,
                         keptPath: configuration.databasePath, describing: "the payload \(path)")
+                    // A mapping without a sample to scale has no generator: its payload is the sample.
+                    let generates = (scenario as? MappedScenario).map { $0.sample != nil } ?? true
                     let sample = try samples[reference]
-                        ?? ((scenario as? MappedScenario)?.sample == nil && scenario is MappedScenario
-                            ? ScenarioSample(of: scenario, recorded: path) : ScenarioSample(of: scenario))
+                        ?? (generates ? ScenarioSample(of: scenario) : ScenarioSample(of: scenario, recorded: path))
                     samples[reference] = sample
                     try MemoryNeed.check(
                         scenario, payloadBytes: Double(PayloadSize.bytes(at: path)), recordBytesPerPayloadByte: sample.recordBytesPerPayloadByte,

@@ -27,15 +27,9 @@ struct ScenarioOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Seed of the payload generator; same seed and scale, same bytes.", valueName: "n"))
     var seed: UInt64 = 1
 
-    /// The scenario asked for: the mapping file when one is given (by absolute path, so a child
-    /// process in another directory reads the same file), else the built-in `--scenario`.
+    /// The scenario asked for: the mapping file when one is given, else the built-in `--scenario`.
     var reference: ScenarioReference {
-        guard let mapping else { return scenario }
-        return .mapping(Self.absolute(mapping), sample: from.map(Self.absolute))
-    }
-
-    private static func absolute(_ path: String) -> String {
-        URL(fileURLWithPath: path).standardizedFileURL.path
+        mapping.map { .mapping(given: $0, sample: from) } ?? scenario
     }
 
     func validate() throws {
@@ -58,6 +52,15 @@ struct ScenarioOptions: ParsableArguments {
     var resolvedScales: [Scale] { scaleTexts.compactMap(Scale.init(parsing:)) }
 
     var resolvedScale: Scale { resolvedScales.first ?? .base }
+}
+
+extension ScenarioReference {
+    /// A mapping file and sample as the command line gives them, made absolute, so a child process
+    /// in another directory reads the same files.
+    static func mapping(given file: String, sample: String?) -> ScenarioReference {
+        func absolute(_ path: String) -> String { URL(fileURLWithPath: path).standardizedFileURL.path }
+        return .mapping(absolute(file), sample: sample.map(absolute))
+    }
 }
 
 /// Any name parses; `validate()` refuses an unknown one, naming the known ones.

@@ -24,27 +24,18 @@ final class PathPlan {
     @discardableResult
     func add(_ path: JSONPath) -> Int {
         if let existing = paths.firstIndex(of: path) { return existing }
+        /// The step under `key` among `keys`, added if new.
+        func next<Key: Equatable>(_ key: Key, _ keys: inout [Key], _ steps: inout [Step]) -> Step {
+            if let index = keys.firstIndex(of: key) { return steps[index] }
+            keys.append(key)
+            steps.append(Step())
+            return steps[steps.count - 1]
+        }
         var step = root
         for segment in path.segments {
             switch segment {
-            case .member(let name):
-                if let index = step.memberNames.firstIndex(of: name) {
-                    step = step.memberSteps[index]
-                } else {
-                    let next = Step()
-                    step.memberNames.append(name)
-                    step.memberSteps.append(next)
-                    step = next
-                }
-            case .position(let position):
-                if let index = step.positions.firstIndex(of: position) {
-                    step = step.positionSteps[index]
-                } else {
-                    let next = Step()
-                    step.positions.append(position)
-                    step.positionSteps.append(next)
-                    step = next
-                }
+            case .member(let name): step = next(name, &step.memberNames, &step.memberSteps)
+            case .position(let position): step = next(position, &step.positions, &step.positionSteps)
             }
         }
         paths.append(path)
