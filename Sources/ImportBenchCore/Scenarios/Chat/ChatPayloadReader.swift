@@ -111,12 +111,7 @@ public final class ChatPayloadReader: RecordReader {
         try message.find(Self.messageMembers, into: messageSlots)
         let found = messageSlots.values
         let tape = message.value.tape
-        func present(_ position: Int) -> JSONValue? {
-            let index = found[position]
-            return index >= 0 && tape.tokens[index].kind != .null ? JSONValue(tape: tape, index: index) : nil
-        }
-        // `required` finds nothing the one pass missed: it is there for its error (absent or null).
-        let id = found[0] >= 0 && tape.tokens[found[0]].kind != .null ? found[0] : try message.required("id").index
+        func present(_ position: Int) -> JSONValue? { Self.present(tape, found, position) }
         let user = present(5)
         let attachments = try present(7)?.array()
         let reactions = try present(8)?.array()
@@ -138,19 +133,7 @@ public final class ChatPayloadReader: RecordReader {
                 mentioned.append(try appendUser(user.object(), to: builder))
             }
         }
-        builder.begin(entity: entities.message)
-        try tape.withStringBytes(at: id) { builder.key(text: $0) }
-        for position in 1...4 { try text(tape, found[position], builder) }
-        builder.reference(to: channel)
-        reference(to: author, builder)
-        if let quotedCopy {
-            builder.reference(to: quotedCopy)
-        } else if let quoted = present(6) {
-            try quoted.withString { builder.reference(keyText: $0) }
-        } else {
-            builder.noReference()
-        }
-        builder.beginSet()
+        try beginMessage(message, found, channel: channel, author: author, quotedCopy: quotedCopy, to: builder)
         for user in mentioned { builder.reference(to: user) }
         let messageHandle = builder.finish()
 
@@ -193,22 +176,40 @@ public final class ChatPayloadReader: RecordReader {
     /// children or mentions; its own quote is read by key only.
     private func appendQuoted(_ message: JSONObject, channel: OccurrenceHandle, to builder: RecordBuilder) throws -> OccurrenceHandle {
         try message.find(Self.messageMembers, into: quotedSlots)
-        let tape = message.value.tape
         let found = quotedSlots.values
-        func present(_ position: Int) -> JSONValue? {
-            let index = found[position]
-            return index >= 0 && tape.tokens[index].kind != .null ? JSONValue(tape: tape, index: index) : nil
-        }
+        let author = try Self.present(message.value.tape, found, 5).map { try appendUser($0.object(), to: builder) }
+        try beginMessage(message, found, channel: channel, author: author, quotedCopy: nil, to: builder)
+        return builder.finish()
+    }
+
+    /// Writes a message occurrence up to its mentions, which the caller adds: key, attributes,
+    /// channel, author, and its quote (the embedded copy's occurrence, else the quoted id).
+    private func beginMessage(
+        _ message: JSONObject, _ found: UnsafeMutableBufferPointer<Int>, channel: OccurrenceHandle, author: OccurrenceHandle?,
+        quotedCopy: OccurrenceHandle?, to builder: RecordBuilder
+    ) throws {
+        let tape = message.value.tape
+        // `required` finds nothing the one pass missed: it is there for its error (absent or null).
         let id = found[0] >= 0 && tape.tokens[found[0]].kind != .null ? found[0] : try message.required("id").index
-        let author = try present(5).map { try appendUser($0.object(), to: builder) }
         builder.begin(entity: entities.message)
         try tape.withStringBytes(at: id) { builder.key(text: $0) }
         for position in 1...4 { try text(tape, found[position], builder) }
         builder.reference(to: channel)
         reference(to: author, builder)
-        if let quoted = present(6) { try quoted.withString { builder.reference(keyText: $0) } } else { builder.noReference() }
+        if let quotedCopy {
+            builder.reference(to: quotedCopy)
+        } else if let quoted = Self.present(tape, found, 6) {
+            try quoted.withString { builder.reference(keyText: $0) }
+        } else {
+            builder.noReference()
+        }
         builder.beginSet()
-        return builder.finish()
+    }
+
+    /// The member found at `position` of a member set's slots, unless it is absent or null.
+    private static func present(_ tape: JSONTape, _ found: UnsafeMutableBufferPointer<Int>, _ position: Int) -> JSONValue? {
+        let index = found[position]
+        return index >= 0 && tape.tokens[index].kind != .null ? JSONValue(tape: tape, index: index) : nil
     }
 
     /// Appends the user's occurrence and returns its handle.
