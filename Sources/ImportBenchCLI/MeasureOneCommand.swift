@@ -135,8 +135,15 @@ struct ChildProcessExecutor {
         InterruptHandler.forward(to: process.processIdentifier)
         defer { InterruptHandler.forward(to: 0) }
         let diagnostics = DrainedPipe(errors.fileHandleForReading)
-        inputPipe.fileHandleForWriting.write(input)
-        try inputPipe.fileHandleForWriting.close()
+        do {
+            inputPipe.fileHandleForWriting.write(input)
+            try inputPipe.fileHandleForWriting.close()
+        } catch {
+            // The child is not left running: it could still be writing in the run directory.
+            process.terminate()
+            process.waitUntilExit()
+            throw error
+        }
 
         var streamProblem: ChildStreamError?
         do {
