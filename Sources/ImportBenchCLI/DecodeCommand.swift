@@ -62,7 +62,7 @@ struct DecodeCommand: ParsableCommand {
         for _ in 0..<repetitions {
             do {
                 measurements.append(
-                    try DecodeMeasurement.measure(scenario: scenario, path: payload, batchSize: batchSize, onError: onError, limits: readingOptions.limits, encoding: readingOptions.encoding))
+                    try DecodeMeasurement.measure(scenario: scenario, path: payload, batchSize: batchSize, reading: readingOptions.reading(onError: onError)))
             } catch {
                 throw CommandFailure.failed("cannot decode \(payload): \(error)")
             }

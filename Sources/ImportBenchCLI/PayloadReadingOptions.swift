@@ -11,6 +11,11 @@ struct PayloadReadingOptions: ParsableArguments {
     var encoding: TextEncoding = .utf8
 
     @Option(help: ArgumentHelp(
+        "What a reference given by key alone (a channel_id, a stop_id) does when its object is neither stored before the import nor earlier in the payload: fail (stop, naming it), null (drop the reference: NULL, or out of the set), or placeholder (write a row holding only the key first, as an app's stub object). Applied to the records before every strategy and the verifier read them; the header counts what it changed.",
+        valueName: "policy"))
+    var missingReference: MissingReferencePolicy = .fail
+
+    @Option(help: ArgumentHelp(
         "The longest CSV row (GTFS) read, in bytes; a longer one is refused where it starts.",
         valueName: "bytes"))
     var maxCsvRowBytes = PayloadLimits.default.longestCSVRowBytes
@@ -39,6 +44,11 @@ struct PayloadReadingOptions: ParsableArguments {
         }
     }
 
+    /// Everything above, with the command's own error policy.
+    func reading(onError: PayloadErrorPolicy = .fail) -> PayloadReading {
+        PayloadReading(onError: onError, limits: limits, encoding: encoding, missingReference: missingReference)
+    }
+
     var limits: PayloadLimits {
         PayloadLimits(
             longestCSVRowBytes: maxCsvRowBytes, longestJSONElementBytes: maxJsonElementBytes,
@@ -46,3 +56,4 @@ struct PayloadReadingOptions: ParsableArguments {
     }
 }
 extension TextEncoding: ExpressibleByArgument {}
+extension MissingReferencePolicy: ExpressibleByArgument {}

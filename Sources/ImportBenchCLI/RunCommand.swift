@@ -197,7 +197,8 @@ struct RunCommand: ParsableCommand {
             options: RunOptions(
                 prewarmChunkSize: prewarmChunk, checkpoint: checkpoint || resume, onError: onError,
                 store: StoreSettings(journal: journal, synchronous: synchronous), probeReadsHz: probeReads,
-                limits: readingOptions.limits, restart: restart, encoding: readingOptions.encoding))
+                limits: readingOptions.limits, restart: restart, encoding: readingOptions.encoding,
+                missingReference: readingOptions.missingReference))
         return scenarioOptions.resolvedScales.flatMap { scale in
             batchSizes.map { batchSize in
                 var spec = base

@@ -97,8 +97,7 @@ struct SeedDBCommand: ParsableCommand {
         do {
             let builder = SeedStoreBuilder(
                 scenario: scenario, payloadPath: payloadPath, scale: payload == nil ? scale : nil,
-                seed: payload == nil ? scenarioOptions.seed : nil, limits: readingOptions.limits,
-                encoding: readingOptions.encoding)
+                seed: payload == nil ? scenarioOptions.seed : nil, reading: readingOptions.reading())
             report = try builder.build(at: out)
         } catch is Interrupted {
             throw CommandFailure.interrupted("interrupted; nothing was written at \(out)")

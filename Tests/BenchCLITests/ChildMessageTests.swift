@@ -59,7 +59,7 @@ struct ChildMessageTests {
             var reported: [Int] = []
             let measurement = try ChildProcessExecutor(executable: IsolatedRunTests.binary).execute(run) { reported.append($0) }
             let payload = try DecodeMeasurement.measure(
-                scenario: run.scenario, path: run.payloadPath, batchSize: run.options.batchSize, onError: .fail)
+                scenario: run.scenario, path: run.payloadPath, batchSize: run.options.batchSize, reading: PayloadReading())
             #expect(measurement.occurrences == payload.occurrences)
             // The first batch is always reported; later ones at most ten times a second.
             guard case .occurrences(let batch) = run.options.batchSize else { Issue.record("batches expected"); return }

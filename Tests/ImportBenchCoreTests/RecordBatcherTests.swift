@@ -135,7 +135,7 @@ struct DecodeMeasurementTests {
         let chat = ChatScenario()
         try withGeneratedChatPayload(scale: 0.04, seed: 2) { path, data in
             let facts = try PayloadFacts(reader: chat.openReader(path: path), schema: chat.schema)
-            let measured = try DecodeMeasurement.measure(scenario: chat, path: path, batchSize: .occurrences(100), onError: .fail)
+            let measured = try DecodeMeasurement.measure(scenario: chat, path: path, batchSize: .occurrences(100), reading: PayloadReading())
             #expect(measured.occurrences == facts.occurrences.count)
             #expect(measured.batches == (facts.occurrences.count + 99) / 100)
             let channels = try #require(

@@ -7,10 +7,18 @@ public struct PayloadReading {
     public var hasher: PayloadHasher?
     /// How a CSV payload's bytes are text (JSON is always UTF-8).
     public var encoding: TextEncoding
+    /// What `Scenario.openPayload` does with a key-only reference to an object neither stored nor
+    /// met earlier in the payload.
+    public var missingReference: MissingReferencePolicy
+    /// The keys stored before the import (a refresh's preload), which such references may name.
+    public var storedKeys: StoredKeys?
 
     public init(
-        onError: PayloadErrorPolicy = .fail, limits: PayloadLimits = .default, hasher: PayloadHasher? = nil, encoding: TextEncoding = .utf8
+        onError: PayloadErrorPolicy = .fail, limits: PayloadLimits = .default, hasher: PayloadHasher? = nil, encoding: TextEncoding = .utf8,
+        missingReference: MissingReferencePolicy = .fail, storedKeys: StoredKeys? = nil
     ) {
+        self.missingReference = missingReference
+        self.storedKeys = storedKeys
         self.onError = onError
         self.limits = limits
         self.hasher = hasher

@@ -58,6 +58,27 @@ public final class KeyInterner {
         withUnsafeBytes(of: bits.littleEndian) { tables[entity].id(tag: tag, bytes: $0, hash: KeyTable.hash($0, tag: tag)) }
     }
 
+    /// The key's ID if it has one, or nil; assigns nothing.
+    public func existingID(entity: Int, key: DatabaseValue) -> Int32? {
+        let id: Int32
+        switch key {
+        case .null: id = existingID(entity: entity, tag: .null, bits: 0)
+        case .integer(let value): id = existingID(entity: entity, tag: .integer, bits: value)
+        case .real(let value): id = existingID(entity: entity, tag: .real, bits: Int64(bitPattern: value.bitPattern))
+        case .text(let text): id = text.withUTF8Bytes { existingID(entity: entity, tag: .text, bytes: $0) }
+        }
+        return id >= 0 ? id : nil
+    }
+
+    /// -1 for a key never met.
+    func existingID(entity: Int, tag: StoredValue.Tag, bytes: UnsafeRawBufferPointer) -> Int32 {
+        tables[entity].existingID(tag: tag, bytes: bytes, hash: KeyTable.hash(bytes, tag: tag))
+    }
+
+    func existingID(entity: Int, tag: StoredValue.Tag, bits: Int64) -> Int32 {
+        withUnsafeBytes(of: bits.littleEndian) { existingID(entity: entity, tag: tag, bytes: $0) }
+    }
+
     /// Remembers how many keys each entity has, for `forgetSinceMark()`.
     func mark() {
         for entity in 0..<entityCount { tables[entity].mark = tables[entity].count }
@@ -120,18 +141,9 @@ struct KeyTable {
 
     /// `hash` is `KeyTable.hash(key, tag: tag)`.
     mutating func id(tag: StoredValue.Tag, bytes key: UnsafeRawBufferPointer, hash: UInt64) -> Int32 {
+        let (found, slot) = probe(tag: tag, bytes: key, hash: hash)
+        if found >= 0 { return found }
         let check = hash >> 32
-        let mask = slotCount - 1
-        var slot = Int(truncatingIfNeeded: hash) & mask
-        while true {
-            let stored = slots[slot]
-            if stored == 0 { break }
-            if stored >> 32 == check {
-                let id = Int(stored & 0xFFFF_FFFF) - 1
-                if tags[id] == tag, matches(id, key) { return Int32(id) }
-            }
-            slot = (slot + 1) & mask
-        }
         let id = ends.count
         if key.count > 0, let source = key.baseAddress {
             bytes.extend(by: key.count).initialize(from: source.assumingMemoryBound(to: UInt8.self), count: key.count)
@@ -142,6 +154,29 @@ struct KeyTable {
         slots[slot] = check << 32 | UInt64(id + 1)
         if ends.count * 2 > slotCount { grow() }
         return Int32(id)
+    }
+
+    /// The key's ID, or -1 for a key never met; assigns nothing.
+    func existingID(tag: StoredValue.Tag, bytes key: UnsafeRawBufferPointer, hash: UInt64) -> Int32 {
+        probe(tag: tag, bytes: key, hash: hash).found
+    }
+
+    /// The key's ID (-1 if absent) and the slot where the search ended: the key's, or the empty
+    /// slot a new key takes.
+    @inline(__always)
+    private func probe(tag: StoredValue.Tag, bytes key: UnsafeRawBufferPointer, hash: UInt64) -> (found: Int32, slot: Int) {
+        let check = hash >> 32
+        let mask = slotCount - 1
+        var slot = Int(truncatingIfNeeded: hash) & mask
+        while true {
+            let stored = slots[slot]
+            if stored == 0 { return (-1, slot) }
+            if stored >> 32 == check {
+                let id = Int(stored & 0xFFFF_FFFF) - 1
+                if tags[id] == tag, matches(id, key) { return (Int32(id), slot) }
+            }
+            slot = (slot + 1) & mask
+        }
     }
 
     /// Forgets the keys from ID `newCount` on. Newest first: a key's probe sequence only ever

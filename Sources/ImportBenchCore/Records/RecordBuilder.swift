@@ -10,7 +10,7 @@ import ImportBenchStore
 /// call (a parsed element's buffer). Occurrences of one top-level element form a unit
 /// (`beginUnit`/`endUnit`); a unit that fails to decode can be discarded whole.
 public final class RecordBuilder {
-    private let interner: KeyInterner
+    let interner: KeyInterner
     private let toOneTargets: [[Int]]
     private let manyToManyTargets: [[Int]]
 
@@ -341,6 +341,86 @@ public final class RecordBuilder {
         let entity = Int(building.entity)
         if state.pointee.inSets { return manyToManyTargets[entity][setEnds.count - Int(building.setStart)] }
         return toOneTargets[entity][references.count - Int(building.referenceStart)]
+    }
+
+    // MARK: Missing references
+
+    /// Ends the unit just read and checks it for `MissingReferenceResolver`: true when every
+    /// key-only reference names a key in `known` or one an earlier occurrence of the unit has; the
+    /// unit's keys are then known. False leaves `known` as it was. Reads IDs only: no key is hashed.
+    func unitReferencesAreKnown(_ known: KnownKeys) -> Bool {
+        endUnit()
+        known.beginTentative()
+        for position in state.pointee.unitStart.headers..<headers.count {
+            let header = headers[position]
+            let entity = Int(header.entity)
+            let toOneStart = Int(header.referenceStart)
+            for index in 0..<Int(header.toOneCount) {
+                guard isKnown(references[toOneStart + index], entity: toOneTargets[entity][index], known) else {
+                    known.rollback()
+                    return false
+                }
+            }
+            var memberStart = toOneStart + Int(header.toOneCount)
+            for set in 0..<Int(header.setCount) {
+                let end = Int(setEnds[Int(header.setStart) + set])
+                for index in memberStart..<end where !isKnown(references[index], entity: manyToManyTargets[entity][set], known) {
+                    known.rollback()
+                    return false
+                }
+                memberStart = end
+            }
+            known.insert(entity: entity, id: header.keyID)
+        }
+        known.commit()
+        return true
+    }
+
+    private func isKnown(_ reference: StoredReference, entity: Int, _ known: KnownKeys) -> Bool {
+        guard reference.isPresent, reference.embeddedOrdinal < 0, !known.contains(entity: entity, id: reference.keyID) else { return true }
+        guard let stored = known.stored else { return false }
+        let found: Bool
+        if reference.key.tag == .text {
+            found = stored.contains(entity: entity, tag: .text, bytes: textBytes(reference.key))
+        } else {
+            found = withUnsafeBytes(of: reference.key.bits.littleEndian) { stored.contains(entity: entity, tag: reference.key.tag, bytes: $0) }
+        }
+        if found { known.insert(entity: entity, id: reference.keyID) }
+        return found
+    }
+
+    /// The unit just read, as owned occurrences with references by unit index: for a reader that
+    /// must change it, `discardUnit()` and then `append(_:)` it again.
+    func materializedUnit() -> RecordUnit {
+        let first = state.pointee.unitStart.headers
+        let unitOrdinal = state.pointee.firstOrdinal + first
+        func value(_ stored: StoredValue) -> DatabaseValue { RecordStorage.value(stored, text: text.base).databaseValue }
+        func reference(_ stored: StoredReference) -> Reference? {
+            guard stored.isPresent else { return nil }
+            return stored.embeddedOrdinal >= 0
+                ? .embedded(value(stored.key), at: stored.embeddedOrdinal - unitOrdinal) : .keyOnly(value(stored.key))
+        }
+        var occurrences: [RecordOccurrence] = []
+        occurrences.reserveCapacity(headers.count - first)
+        for position in first..<headers.count {
+            let header = headers[position]
+            let valueStart = Int(header.valueStart)
+            let toOneStart = Int(header.referenceStart)
+            var sets: [[Reference]] = []
+            var memberStart = toOneStart + Int(header.toOneCount)
+            for set in 0..<Int(header.setCount) {
+                let end = Int(setEnds[Int(header.setStart) + set])
+                sets.append((memberStart..<end).compactMap { reference(references[$0]) })
+                memberStart = end
+            }
+            occurrences.append(
+                RecordOccurrence(
+                    entity: Int(header.entity), key: value(header.key),
+                    attributes: (valueStart..<valueStart + Int(header.attributeCount)).map { value(values[$0]) },
+                    toOne: (toOneStart..<toOneStart + Int(header.toOneCount)).map { reference(references[$0]) },
+                    manyToMany: sets))
+        }
+        return RecordUnit(occurrences: occurrences, path: "", byteOffset: 0)
     }
 
     // MARK: Storing values

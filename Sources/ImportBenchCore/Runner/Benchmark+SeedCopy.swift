@@ -27,8 +27,7 @@ extension Benchmark {
             let path = workDirectory.appendingPathComponent("seed.sqlite").path
             observe(.buildingSeedStore(path: path))
             return try SeedStoreBuilder(
-                scenario: scenario, payloadPath: payloadPath, scale: generator?.scale, seed: generator?.seed, onError: spec.options.onError,
-                limits: spec.options.limits, encoding: spec.options.encoding
+                scenario: scenario, payloadPath: payloadPath, scale: generator?.scale, seed: generator?.seed, reading: spec.options.reading
             ).build(at: path)
         }
         let metadata = try SeedStoreMetadata.read(at: given)

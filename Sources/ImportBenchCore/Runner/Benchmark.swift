@@ -136,11 +136,13 @@ public final class Benchmark {
         let preloadPath = try resolvePreload(of: scenario, in: workDirectory)
         // Every run reads the payload through the same reader, so what it skips is the same for all.
         // Read whole here, it is hashed on the way: checkpoints record what they were made from.
-        var payloadReading = spec.options.reading
-        payloadReading.hasher = PayloadHasher()
         var preloadReading = spec.options.reading
         preloadReading.hasher = preloadPath == nil ? nil : PayloadHasher()
-        let payloadReader = try scenario.openReader(path: payloadPath, reading: payloadReading)
+        var payloadReading = try PreparationError.during("reading the preload's keys", in: workDirectory.path) {
+            try scenario.reading(spec.options.reading, afterPreload: preloadPath)
+        }
+        payloadReading.hasher = PayloadHasher()
+        let payloadReader = try scenario.openPayload(path: payloadPath, reading: payloadReading)
         let expected: ExpectedContent
         let expectedWithoutPreload: ExpectedContent?
         let referenceSkipped: String?
@@ -156,12 +158,12 @@ public final class Benchmark {
                     throw PayloadError(file: preloadPath, byteOffset: nil, path: nil, expected: "a readable preload payload", found: "no such file")
                 }
                 let expected = try ExpectedContent.build(
-                    schema: scenario.schema, preload: scenario.openReader(path: preloadPath, reading: preloadReading),
+                    schema: scenario.schema, preload: scenario.openPayload(path: preloadPath, reading: preloadReading),
                     reader: payloadReader, scratchPath: scratchPath)
                 // A refresh may name objects only the preload holds; plain inserts into an empty store cannot.
                 do {
                     let alone = try ExpectedContent.build(
-                        schema: scenario.schema, reader: scenario.openReader(path: payloadPath, reading: spec.options.reading),
+                        schema: scenario.schema, reader: scenario.openPayload(path: payloadPath, reading: spec.options.reading),
                         scratchPath: scratchPath)
                     return (expected, alone, nil)
                 } catch let error as ImportError {

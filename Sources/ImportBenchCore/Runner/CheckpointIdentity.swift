@@ -11,6 +11,8 @@ struct CheckpointIdentity: Codable, Equatable {
     var onError: String
     /// How CSV text was read (`utf-8` for JSON payloads, which have no choice).
     var encoding: String
+    /// Placeholders add occurrences, so the policy moves every batch boundary after the first.
+    var missingReference: String
     /// Where the payload came from: the generator's scale and seed, or "recorded".
     var payloadSource: String
     /// The whole payload's hash (`PayloadHasher`), or, where no one read it whole first, its
@@ -24,7 +26,7 @@ struct CheckpointIdentity: Codable, Equatable {
     private static var labels: [(String, KeyPath<CheckpointIdentity, String>)] {
         [
         ("scenario", \.scenario), ("strategy", \.strategy), ("batch size", \.batchSize), ("prewarm chunk", \.prewarmChunkText),
-        ("on-error", \.onError), ("encoding", \.encoding), ("payload source", \.payloadSource), ("payload content", \.payload), ("preload", \.preload),
+        ("on-error", \.onError), ("encoding", \.encoding), ("missing-reference", \.missingReference), ("payload source", \.payloadSource), ("payload content", \.payload), ("preload", \.preload),
         ("journal", \.journal), ("synchronous", \.synchronous),
         ]
     }
@@ -38,6 +40,7 @@ struct CheckpointIdentity: Codable, Equatable {
         prewarmChunk = run.options.prewarmChunkSize
         onError = run.options.onError.rawValue
         encoding = run.options.encoding.rawValue
+        missingReference = run.options.missingReference.rawValue
         payloadSource = run.payloadIdentity?.source ?? "recorded"
         payload = run.payloadIdentity?.digest ?? "fingerprint " + PayloadFingerprint.of(run.payloadPath)
         preload = run.payloadIdentity?.preloadDigest ?? run.preloadPath.map { "fingerprint " + PayloadFingerprint.of($0) } ?? "none"

@@ -14,12 +14,11 @@ public struct DecodeMeasurement: Sendable {
 
     /// Reads `path` once, batching as an import at `batchSize` would, and times the whole read.
     public static func measure(
-        scenario: any Scenario, path: String, batchSize: BatchSize, onError: PayloadErrorPolicy, limits: PayloadLimits = .default,
-        encoding: TextEncoding = .utf8
+        scenario: any Scenario, path: String, batchSize: BatchSize, reading: PayloadReading
     ) throws -> DecodeMeasurement {
         var result = DecodeMeasurement(payloadBytes: PayloadSize.bytes(at: path))
         let start = MonotonicClock.now()
-        let reader = try scenario.openReader(path: path, reading: PayloadReading(onError: onError, limits: limits, encoding: encoding))
+        let reader = try scenario.openPayload(path: path, reading: reading)
         let batcher = RecordBatcher(reader: reader, batchSize: batchSize, schema: scenario.schema)
         while let batch = try batcher.next() {
             result.batches += 1

@@ -114,10 +114,12 @@ public struct ImportRun {
 
             var progressState = ImportProgress(generation: generation, resumePoint: resumePoint)
             var phases = ImportMeasurement()
+            // Before the clock starts: a refresh under a missing-reference policy reads its preload's keys.
+            let reading = try scenario.reading(options.reading, afterPreload: preloadPath)
             try measure(into: &measurement, store: store, probeHz: options.probeReadsHz) { bookkeeping in
                 if let resumePoint { try instance.resume(atPass: resumePoint.pass) }
                 try importPayload(
-                    with: instance, interner: context.interner, into: store, ledger: ledger, state: &progressState, phases: &phases,
+                    with: instance, reading: reading, interner: context.interner, into: store, ledger: ledger, state: &progressState, phases: &phases,
                     bookkeeping: &bookkeeping, progress: progress)
             }
             measurement.occurrences = phases.occurrences
@@ -218,7 +220,7 @@ public struct ImportRun {
 
     /// The earlier payload a refresh starts from, inside the store's creating transaction.
     private func preload(_ path: String, into store: Connection) throws {
-        try CeilingStrategy.load(try scenario.openReader(path: path, reading: options.reading), schema: scenario.schema, into: store, batchSize: .all)
+        try CeilingStrategy.load(try scenario.openPayload(path: path, reading: options.reading), schema: scenario.schema, into: store, batchSize: .all)
     }
 
     /// Counts and changes of the ledger's own statements, taken out of the strategy's.
@@ -278,7 +280,7 @@ public struct ImportRun {
     }
 
     private func importPayload(
-        with instance: any ImportStrategy, interner: KeyInterner, into store: Connection, ledger: ImportLedger, state: inout ImportProgress,
+        with instance: any ImportStrategy, reading: PayloadReading, interner: KeyInterner, into store: Connection, ledger: ImportLedger, state: inout ImportProgress,
         phases measurement: inout ImportMeasurement, bookkeeping: inout Bookkeeping, progress: ((Int) -> Void)?
     ) throws {
         /// Records where the import stands, inside the transaction being committed, uncounted.
@@ -323,7 +325,7 @@ public struct ImportRun {
             let batcher: RecordBatcher
             do {
                 batcher = RecordBatcher(
-                    reader: try scenario.openReader(path: payloadPath, reading: options.reading), batchSize: options.batchSize,
+                    reader: try scenario.openPayload(path: payloadPath, reading: reading), batchSize: options.batchSize,
                     schema: scenario.schema, interner: interner)
             } catch {
                 throw fail(.reading, batch: nil, index: 0, error)
@@ -440,9 +442,10 @@ extension ImportRun {
     /// `pass` committed: worked out from the records, independently of the strategy, so a store that
     /// kept half a batch, or lost a committed one, is caught.
     public func committedDigest(pass: Int, committedOccurrences: Int, scratchPath: String) throws -> ContentDigest {
-        let preload = try preloadPath.map { try scenario.openReader(path: $0, reading: options.reading) }
+        let preload = try preloadPath.map { try scenario.openPayload(path: $0, reading: options.reading) }
+        let reading = try scenario.reading(options.reading, afterPreload: preloadPath)
         func prefix() throws -> any RecordReader {
-            PrefixRecordReader(try scenario.openReader(path: payloadPath, reading: options.reading), occurrences: committedOccurrences)
+            PrefixRecordReader(try scenario.openPayload(path: payloadPath, reading: reading), occurrences: committedOccurrences)
         }
         let loads: [(reader: any RecordReader, mode: ReferenceLoadMode)]
         if strategy.passes == 1 {
@@ -450,7 +453,7 @@ extension ImportRun {
         } else if pass == 0 {
             loads = [(try prefix(), .attributesOnly)]
         } else {
-            loads = [(try scenario.openReader(path: payloadPath, reading: options.reading), .attributesOnly), (try prefix(), .relationshipsOnly)]
+            loads = [(try scenario.openPayload(path: payloadPath, reading: reading), .attributesOnly), (try prefix(), .relationshipsOnly)]
         }
         return try ExpectedContent.committedDigest(schema: scenario.schema, preload: preload, loads: loads, scratchPath: scratchPath)
     }

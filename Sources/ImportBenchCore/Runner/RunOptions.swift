@@ -20,12 +20,16 @@ public struct RunOptions: Codable, Sendable, Equatable {
     public var restart: Bool
     /// How a CSV payload's bytes are text.
     public var encoding: TextEncoding
+    /// What happens to a key-only reference to an object neither stored nor earlier in the payload.
+    public var missingReference: MissingReferencePolicy
 
     public init(
         batchSize: BatchSize = .default, prewarmChunkSize: Int = 500, checkpoint: Bool = false,
         onError: PayloadErrorPolicy = .fail, store: StoreSettings = .default, probeReadsHz: Int? = nil,
-        limits: PayloadLimits = .default, restart: Bool = false, encoding: TextEncoding = .utf8
+        limits: PayloadLimits = .default, restart: Bool = false, encoding: TextEncoding = .utf8,
+        missingReference: MissingReferencePolicy = .fail
     ) {
+        self.missingReference = missingReference
         self.encoding = encoding
         self.limits = limits
         self.restart = restart
@@ -38,7 +42,9 @@ public struct RunOptions: Codable, Sendable, Equatable {
     }
 
     /// How every reader of the run reads the payload.
-    public var reading: PayloadReading { PayloadReading(onError: onError, limits: limits, encoding: encoding) }
+    public var reading: PayloadReading {
+        PayloadReading(onError: onError, limits: limits, encoding: encoding, missingReference: missingReference)
+    }
 }
 
 /// As its text (`1000`, `all`), as the command line and the CSV write it.

@@ -33,6 +33,28 @@ extension Scenario {
         directory.appendingPathComponent("\(name)-\(scale)-seed\(seed)").path
     }
 
+    /// The payload's records as every strategy and the verifier meet them: the scenario's reader,
+    /// with `reading.missingReference` applied when it is not `fail`.
+    public func openPayload(path: String, reading: PayloadReading) throws -> any RecordReader {
+        let reader = try openReader(path: path, reading: reading)
+        guard reading.missingReference != .fail else { return reader }
+        return MissingReferenceResolver(reader, schema: schema, policy: reading.missingReference, stored: reading.storedKeys)
+    }
+
+    /// `reading` with the keys a store holds after loading `preloadPath` (read through the same
+    /// policy), so a refresh's references may name them; unchanged when the policy is `fail`, which
+    /// needs none, or there is no preload.
+    public func reading(_ reading: PayloadReading, afterPreload preloadPath: String?) throws -> PayloadReading {
+        guard let preloadPath, reading.missingReference != .fail else { return reading }
+        var preloadReading = reading
+        preloadReading.hasher = nil
+        preloadReading.storedKeys = nil
+        var result = reading
+        result.storedKeys = try StoredKeys(
+            reading: openPayload(path: preloadPath, reading: preloadReading), entityCount: schema.entities.count)
+        return result
+    }
+
     public func openReader(path: String) throws -> any RecordReader {
         try openReader(path: path, reading: PayloadReading())
     }

@@ -11,9 +11,8 @@ public struct SeedStoreBuilder {
     /// The generator's scale and seed the payload came from, recorded in the metadata; nil for a recorded payload.
     public var scale: Scale?
     public var seed: UInt64?
-    public var onError: PayloadErrorPolicy
-    public var limits: PayloadLimits
-    public var encoding: TextEncoding
+    /// How the payload is read, as the run that adopts the store reads it.
+    public var reading: PayloadReading
     /// Asked between batches and phases; true stops the build and leaves nothing at the destination.
     public var stopRequested: () -> Bool = { ImportInterruption.isRequested }
 
@@ -21,16 +20,13 @@ public struct SeedStoreBuilder {
     private static let batchSize = BatchSize.occurrences(10_000)
 
     public init(
-        scenario: any Scenario, payloadPath: String, scale: Scale? = nil, seed: UInt64? = nil, onError: PayloadErrorPolicy = .fail,
-        limits: PayloadLimits = .default, encoding: TextEncoding = .utf8
+        scenario: any Scenario, payloadPath: String, scale: Scale? = nil, seed: UInt64? = nil, reading: PayloadReading = PayloadReading()
     ) {
-        self.limits = limits
-        self.encoding = encoding
+        self.reading = reading
         self.scenario = scenario
         self.payloadPath = payloadPath
         self.scale = scale
         self.seed = seed
-        self.onError = onError
     }
 
     /// Builds the store at `path`, replacing what is there only once the new one is complete. On
@@ -77,7 +73,7 @@ public struct SeedStoreBuilder {
             try store.execute(SeedStoreMetadata.ddl)
             // Generation 0, as a preload: any later import into an adopted copy stamps a higher one.
             occurrences = try CeilingStrategy.load(
-                try scenario.openReader(path: payloadPath, reading: PayloadReading(onError: onError, limits: limits, encoding: encoding)), schema: schema, into: store, batchSize: Self.batchSize
+                try scenario.openPayload(path: payloadPath, reading: reading), schema: schema, into: store, batchSize: Self.batchSize
             ) { if stopRequested() { throw Interrupted() } }
         }
         times.load = MonotonicClock.now() - phaseStart
