@@ -18,6 +18,19 @@ struct KeyInternerTests {
         #expect(interner.key(entity: 0, id: 7) == "user-7")
     }
 
+    @Test("existingID finds a key met before, by type and bytes, and assigns nothing to one never met")
+    func existingIDs() {
+        let interner = KeyInterner(entityCount: 2)
+        let keys: [DatabaseValue] = (0..<3_000).map { $0 % 2 == 0 ? .text("k\($0)") : .integer(Int64($0)) }
+        let ids = keys.map { interner.id(entity: 0, key: $0) }
+        #expect(keys.map { interner.existingID(entity: 0, key: $0) } == ids)
+        #expect(interner.existingID(entity: 0, key: .text("1")) == nil, "the integer 1 was met, not the text")
+        #expect(interner.existingID(entity: 1, key: .text("k0")) == nil, "another entity's key")
+        #expect(interner.existingID(entity: 0, key: .text("k3000")) == nil)
+        #expect(interner.count(entity: 0) == 3_000)
+        #expect(interner.count(entity: 1) == 0)
+    }
+
     @Test("keys are told apart as SQLite tells them apart: by type and byte for byte")
     func distinctKeys() {
         let interner = KeyInterner(entityCount: 1)
