@@ -110,6 +110,8 @@ struct PayloadMappingTests {
         ("{sku: text, quantity: integer}", "{sku: text, sku: integer}", 18, 18, "'sku' appears twice"),
         ("{name: text}", "{name: text, pk: integer}", 7, 30, "bench's own"),
         ("  customer:\n    key: email", "  customer:\n    key: email\n    to_one:\n      latest: {entity: order, key: last_order}", 8, 7, "declared later"),
+        ("    key: id\n", "    key: {compose: \"{customer}-o\", fallback: \"{ref}\"}\n", 9, nil, "a fallback is for a key read at a path"),
+        ("    key: id\n", "    key: {path: id, fallback: \"{ref\"}\n", 9, nil, "'{' without '}'"),
     ]
 
     @Test("a bad mapping is refused with its file, line and column and what is wrong", arguments: 0..<badCases.count)

@@ -64,6 +64,37 @@ struct QuakesScenarioTests {
         #expect(read.contains { $0.occurrences[0].attributes[felt] == .null })
     }
 
+    @Test("a mirror of the feed without feature ids imports as the feed does: the key is made of net and code, as USGS makes the id",
+          .enabled(if: SharedDatasets.available, SharedDatasets.skipReason))
+    func mirrorWithoutIDs() throws {
+        let directory = try TemporaryDirectory()
+        defer { withExtendedLifetime(directory) {} }
+        let original = SharedDatasets.path("usgs/all_day-2014-04-15.geojson")
+        var document = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: original))) as? [String: Any])
+        let features = try #require(document["features"] as? [[String: Any]])
+        document["features"] = features.map { feature in feature.filter { $0.key != "id" } }
+        let mirror = directory.path("mirror.geojson")
+        try JSONSerialization.data(withJSONObject: document).write(to: URL(fileURLWithPath: mirror))
+
+        func digests(_ reference: ScenarioReference, _ payload: String) throws -> Set<String> {
+            let outcome = try Benchmark(configuration: BenchmarkConfiguration(
+                spec: RunSpec(scenario: reference, payload: .file(payload)), strategies: StrategyRegistry.all)).run()
+            for result in outcome.results { #expect(result.valid, "\(result.strategy): \(result.differences)") }
+            #expect(outcome.expected.uniqueObjects == 146)
+            return Set(outcome.results.map(\.digest))
+        }
+        let expected = try digests(scenario.reference, original)
+        #expect(expected.count == 1)
+        #expect(try digests(scenario.reference, mirror) == expected)
+        let mapping = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Scenarios/quakes/mapping.yml").path
+        #expect(try digests(.mapping(mapping, sample: nil), mirror) == expected)
+        // A key made of values would be the same in every copy: --from refuses, naming the first feature.
+        let scaler = try SampleScaler(mapping: try MappedScenario.load(path: mapping).mapping, sample: mirror)
+        let refusal = #expect(throws: PayloadError.self) { try scaler.write(scale: 2, to: directory.path("2x.geojson")) }
+        #expect(refusal?.path == "features[0]")
+    }
+
     @Test("refreshing the week's feed with the day's: 142 features stored before, every strategy valid",
           .enabled(if: SharedDatasets.available, SharedDatasets.skipReason))
     func realRefresh() throws {

@@ -10,7 +10,7 @@ struct EntityPlan {
 }
 
 enum KeyPlan {
-    case path(Int)
+    case path(Int, fallback: [PartPlan]?)
     case composed([PartPlan])
 }
 
@@ -55,17 +55,19 @@ extension EntityPlan {
     init(_ entity: EntityMapping) {
         let paths = PathPlan()
         let key: KeyPlan
-        switch entity.key {
-        case .path(let path): key = .path(paths.add(path))
-        case .composed(let parts):
-            key = .composed(parts.map { part in
+        func plan(_ parts: [KeyPart]) -> [PartPlan] {
+            parts.map { part in
                 switch part {
                 case .literal(let text): return .literal(Array(text.utf8))
                 case .path(let path): return .path(paths.add(path))
                 case .relationship(let index): return .relationship(index)
                 case .position: return .position
                 }
-            })
+            }
+        }
+        switch entity.key {
+        case .path(let path, let fallback): key = .path(paths.add(path), fallback: fallback.map(plan))
+        case .composed(let parts): key = .composed(plan(parts))
         }
         let attributes = entity.attributes.map { paths.add($0) }
         let toOne = entity.toOne.map { source -> ToOnePlan in

@@ -93,16 +93,7 @@ public final class MappedPayloadReader: RecordReader {
                 path: "\(objectPath).\(plan.paths.paths[path])", expected: "a value for \(what)",
                 found: found[frame + path] >= 0 ? "null" : "no such key")
         }
-        switch plan.key {
-        case .path(let path):
-            let index = value(path)
-            guard index >= 0 else { throw missing(path, "the key of \(schemaEntity.name)") }
-            switch tape.tokens[index].kind {
-            case .string: try tape.withStringBytes(at: index) { builder.key(text: $0) }
-            case .number: builder.key(.text(String(try tape.int64(at: index))))
-            default: throw tape.mismatch(at: index, expected: "a string or an integer (the key of \(schemaEntity.name))")
-            }
-        case .composed(let parts):
+        func compose(_ parts: [PartPlan]) throws(PayloadError) {
             builder.beginKeyText()
             for part in parts {
                 switch part {
@@ -129,6 +120,22 @@ public final class MappedPayloadReader: RecordReader {
                 }
             }
             builder.endKeyText()
+        }
+        switch plan.key {
+        case .path(let path, let fallback):
+            let index = value(path)
+            guard index >= 0 else {
+                guard let fallback else { throw missing(path, "the key of \(schemaEntity.name)") }
+                try compose(fallback)
+                break
+            }
+            switch tape.tokens[index].kind {
+            case .string: try tape.withStringBytes(at: index) { builder.key(text: $0) }
+            case .number: builder.key(.text(String(try tape.int64(at: index))))
+            default: throw tape.mismatch(at: index, expected: "a string or an integer (the key of \(schemaEntity.name))")
+            }
+        case .composed(let parts):
+            try compose(parts)
         }
 
         for (attribute, path) in plan.attributes.enumerated() {

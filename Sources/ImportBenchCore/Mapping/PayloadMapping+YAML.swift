@@ -115,7 +115,7 @@ private struct MappingParser {
     }
 
     enum KeyDeclaration {
-        case path(JSONPath)
+        case path(JSONPath, fallback: (String, Node)?)
         case template(String, Node)
     }
 
@@ -142,17 +142,19 @@ private struct MappingParser {
             let keyPath = try path(keyNode, "key")
             guard let column = keyPath.lastMember else { throw fail(keyNode, "the key's path names no member to name its column after; write key: {column: ..., path: ...}") }
             keyColumn = column
-            key = .path(keyPath)
+            key = .path(keyPath, fallback: nil)
         default:
-            let keyFields = try entries(keyNode, "the key of '\(name)'", allowed: ["column", "path", "compose"])
+            let keyFields = try entries(keyNode, "the key of '\(name)'", allowed: ["column", "path", "compose", "fallback"])
+            let fallbackNode = keyFields.first { $0.key == "fallback" }?.value
             let pathNode = keyFields.first { $0.key == "path" }?.value
             let composeNode = keyFields.first { $0.key == "compose" }?.value
             switch (pathNode, composeNode) {
             case (let pathNode?, nil):
                 let keyPath = try path(pathNode, "key path")
-                key = .path(keyPath)
+                key = .path(keyPath, fallback: try fallbackNode.map { (try string($0, "fallback"), $0) })
                 keyColumn = try keyFields.first { $0.key == "column" }.map { try string($0.value, "column") } ?? keyPath.lastMember ?? "key"
             case (nil, let composeNode?):
+                if let fallbackNode { throw fail(fallbackNode, "a fallback is for a key read at a path: compose already builds the key of '\(name)'") }
                 key = .template(try string(composeNode, "compose"), composeNode)
                 keyColumn = try keyFields.first { $0.key == "column" }.map { try string($0.value, "column") } ?? "key"
             default:
@@ -261,7 +263,8 @@ private struct MappingParser {
         }
         let key: KeySource
         switch declaration.key {
-        case .path(let path): key = .path(path)
+        case .path(let path, let fallback):
+            key = .path(path, fallback: try fallback.map { try parts(of: $0.0, at: $0.1, entity: entity) })
         case .template(let template, let node): key = .composed(try parts(of: template, at: node, entity: entity))
         }
         return EntityMapping(
@@ -286,14 +289,16 @@ private struct MappingParser {
         }
         for (entity, mapping) in mappings.enumerated() {
             let node = declarations[entity].node
-            if case .composed(let parts) = mapping.key, parts.contains(.position), readAlone.contains(entity) {
+            if mapping.key.composedParts.contains(.position), readAlone.contains(entity) {
                 throw fail(
                     node,
                     "the key of '\(schema.entities[entity].name)' uses {@index}, but it is also read on its own (as the element, or embedded as a to_one), where it has no position; compose it from a key or a value")
             }
             var paths = mapping.attributes + mapping.children.map(\.path)
             switch mapping.key {
-            case .path(let path): paths.append(path)
+            case .path(let path, let fallback):
+                paths.append(path)
+                for case .path(let path) in fallback ?? [] { paths.append(path) }
             case .composed(let parts): for case .path(let path) in parts { paths.append(path) }
             }
             for source in mapping.toOne {

@@ -36,10 +36,22 @@ public struct EntityMapping: Sendable {
 }
 
 public enum KeySource: Sendable, Equatable {
-    /// A string, or an integer written as decimal text.
-    case path(JSONPath)
+    /// A string, or an integer written as decimal text; where the path has no value, the key is
+    /// composed from `fallback` when one is given (a USGS mirror that drops `id` still has the
+    /// `net` and `code` it is made of).
+    case path(JSONPath, fallback: [KeyPart]? = nil)
     /// Text made of parts, as a reaction's `message/user/type`.
     case composed([KeyPart])
+}
+
+extension KeySource {
+    /// The parts the key may be composed of: all of a composed key, a path key's fallback.
+    var composedParts: [KeyPart] {
+        switch self {
+        case .path(_, let fallback): return fallback ?? []
+        case .composed(let parts): return parts
+        }
+    }
 }
 
 public enum KeyPart: Sendable, Equatable {

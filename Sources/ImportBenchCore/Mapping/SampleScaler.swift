@@ -215,7 +215,17 @@ public struct SampleScaler {
             default: throw tape.mismatch(at: index, expected: "a key: a string or an integer")
             }
         }
-        if case .path(let path) = plan.key { try key(value(path), of: entity) }
+        if case .path(let path, let fallback) = plan.key {
+            let index = value(path)
+            // A key composed from values (the fallback) would be the same in every copy.
+            if index < 0, fallback != nil, !shared[entity] {
+                throw PayloadError(
+                    file: samplePath, byteOffset: tape.baseOffset + Int(tape.tokens[token].start), path: tape.recordPath(ofToken: token),
+                    expected: "the key of \(mapping.schema.entities[entity].name) at \(plan.paths.paths[path]), which --from rewrites per copy",
+                    found: "none: its fallback is composed of values, which every copy would repeat")
+            }
+            try key(index, of: entity)
+        }
         for (relationship, source) in plan.toOne.enumerated() {
             let target = mapping.schema.toOneTargets[entity][relationship]
             if let path = source.embeddedPath, case let index = value(path), index >= 0 {

@@ -31,12 +31,15 @@ public final class QuakesPayloadReader: RecordReader {
     public func readUnit(into builder: RecordBuilder) throws -> Bool {
         try records.readUnit(into: builder) { tape in
             let feature = try tape.root.object()
-            let id = try feature.required("id")
             builder.begin(entity: entity)
-            if id.kind == .number {
-                builder.key(.text(String(try id.int64())))
+            if let id = try feature.optional("id") {
+                if id.kind == .number {
+                    builder.key(.text(String(try id.int64())))
+                } else {
+                    try id.withString { builder.key(text: $0) }
+                }
             } else {
-                try id.withString { builder.key(text: $0) }
+                builder.key(try Self.keyWithoutID(feature))
             }
             if let object = try feature["properties"], !object.isNull {
                 let properties = try object.object()
@@ -54,8 +57,12 @@ public final class QuakesPayloadReader: RecordReader {
 
     private func unit(of tape: JSONTape) throws -> RecordUnit {
         let feature = try tape.root.object()
-        let id = try feature.required("id")
-        let key: DatabaseValue = id.kind == .number ? .text(String(try id.int64())) : .text(try id.string())
+        let key: DatabaseValue
+        if let id = try feature.optional("id") {
+            key = id.kind == .number ? .text(String(try id.int64())) : .text(try id.string())
+        } else {
+            key = try Self.keyWithoutID(feature)
+        }
 
         var attributes: [DatabaseValue] = []
         attributes.reserveCapacity(properties.count + 3)
@@ -69,6 +76,19 @@ public final class QuakesPayloadReader: RecordReader {
 
         let occurrence = RecordOccurrence(entity: entity, key: key, attributes: attributes)
         return RecordUnit(occurrences: [occurrence], path: tape.recordPath, byteOffset: tape.baseOffset)
+    }
+
+    /// The key of a feature whose `id` a mirror dropped: USGS makes the id of the network and the
+    /// network's code (`nc` + `72199065`), so the same earthquake keeps one key from either source.
+    static func keyWithoutID(_ feature: JSONObject) throws -> DatabaseValue {
+        guard let properties = try feature.optional("properties") else { _ = try feature.required("id"); return .null }
+        let object = try properties.object()
+        guard let net = try object.string("net"), let code = try object.string("code") else {
+            let missing = try object.optional("net") == nil ? "net" : "code"
+            _ = try object.required(missing).string()
+            return .null
+        }
+        return .text(net + code)
     }
 
     /// Longitude, latitude and depth of a Point; NULLs when the geometry is absent.
