@@ -15,7 +15,7 @@ struct CompareCommand: ParsableCommand {
             wall time is judged as a multiple of the same run's ceiling when both files have it. \
             Prints a Markdown table of every changed metric.
 
-            \(ExitStatus.help([.success, .failure, .regression, .improvementsOnly, .usage]))
+            \(ExitStatus.help([.success, .failure, .regression, .improvementsOnly, .refusedResults, .usage]))
             """
     )
 
@@ -35,7 +35,8 @@ struct CompareCommand: ParsableCommand {
 
     func validate() throws {
         for text in tolerances where BaselineComparison.parseTolerance(text) == nil {
-            throw ValidationError("invalid tolerance '\(text)'; expected METRIC=PCT for a time or memory column, such as wall_s=25%")
+            throw ValidationError(
+                "invalid tolerance '\(text)'; expected METRIC=25% or METRIC=0.25 (a bare number is a fraction, at most 1) for a time or memory column, such as wall_s=25%")
         }
     }
 
@@ -47,6 +48,8 @@ struct CompareCommand: ParsableCommand {
         let comparison: BaselineComparison
         do {
             comparison = try BaselineComparison(baselinePath: baseline, currentPath: current, tolerances: resolved)
+        } catch let error as ResultsInputError {
+            throw CommandFailure.refused("cannot compare: \(error)")
         } catch {
             throw CommandFailure.failed("cannot compare: \(error)")
         }

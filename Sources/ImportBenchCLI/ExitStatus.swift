@@ -9,6 +9,7 @@ enum ExitStatus: Int32, CaseIterable {
     case regression = 2
     case invalidData = 3
     case improvementsOnly = 4
+    case refusedResults = 5
     case usage = 64
     /// 128 + the signal's number; SIGINT's stands for all three.
     case stoppedBySignal = 130
@@ -21,6 +22,7 @@ enum ExitStatus: Int32, CaseIterable {
         case .regression: return "compare: a regression, or a baseline row missing"
         case .invalidData: return "run: a strategy wrote data that differs from the payload's"
         case .improvementsOnly: return "compare: improvements only; refresh the baseline"
+        case .refusedResults: return "compare, report: a results file refused (where and why)"
         case .usage: return "an invalid or missing argument (one line on stderr says which)"
         case .stoppedBySignal: return "stopped by signal N, its batch rolled back (130: Ctrl-C)"
         }

@@ -16,7 +16,7 @@ struct ReportCommand: ParsableCommand {
             synchronous) get a panel each. CSVs of any csv_version work; charts whose columns a file lacks \
             are left out with a note. The output holds no timestamp: the same CSVs give the same bytes.
 
-            \(ExitStatus.help([.success, .failure, .usage]))
+            \(ExitStatus.help([.success, .failure, .refusedResults, .usage]))
             """
     )
 
@@ -42,6 +42,8 @@ struct ReportCommand: ParsableCommand {
         let report: ChartReport
         do {
             report = ChartReport(try ReportInput(paths: files))
+        } catch let error as ResultsInputError {
+            throw CommandFailure.refused("cannot report: \(error)")
         } catch {
             throw CommandFailure.failed("cannot report: \(error)")
         }

@@ -8,9 +8,13 @@ import ImportBenchCore
 public struct ResultColumn: Sendable {
     /// How `bench compare` judges a column.
     public enum Judgement: Sendable {
-        /// Describes the run (its key, settings, environment, digest): not a metric.
+        /// Describes the run (its key, settings, environment): not a metric.
         case none
-        /// A count, deterministic for a seed: any difference is a change.
+        /// What the run wrote (records, rows, the digest, the verdict): any difference, either way,
+        /// means the data changed, and fails.
+        case correctness
+        /// A cost count, deterministic for a seed (fetches, statements): exact; lower is an
+        /// improvement, higher a regression.
         case exact
         /// Deterministic only for one SQLite build (the VM's steps).
         case exactForOneSQLite
@@ -111,6 +115,8 @@ public struct ResultColumn: Sendable {
     }
 
     public let name: String
+    /// The `csv_version` that introduced the column: a file of that version or later must have it.
+    public private(set) var since = 1
     public let judgement: Judgement
     public let unit: Unit
     /// For a metric, whether a smaller value is the better one; nil for what is not a metric.
@@ -130,11 +136,22 @@ public struct ResultColumn: Sendable {
         defaultTolerance = tolerance
         self.unit = unit
         self.judgement = judgement
-        self.lowerIsBetter = lowerIsBetter ?? (judgement == .none ? nil : true)
+        self.lowerIsBetter = lowerIsBetter ?? (judgement == .none || judgement == .correctness ? nil : true)
         self.table = table
         self.chart = chart
         self.value = value
     }
+
+    /// The column as introduced by `csv_version` `version`.
+    func since(_ version: Int) -> ResultColumn {
+        var column = self
+        column.since = version
+        return column
+    }
+
+    /// Whether a results file must give the column a value in every row (counts and the verdict
+    /// always have one; a measured value may be absent, as a reader latency without a probe).
+    var requiresValue: Bool { judgement == .correctness || judgement == .exact || judgement == .exactForOneSQLite }
 
     /// Facts a row needs from its siblings: the reference run's time in the same repetition.
     struct RunContext: Sendable {

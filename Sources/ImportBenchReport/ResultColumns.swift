@@ -42,11 +42,11 @@ public enum ResultColumns {
         text("preload") { $0.preload ?? "" },
         text("batch_size") { $0.batchSize.description },
         integer("repetition") { Int64($0.repetition) },
-        count("records", table: "records") { $0.records },
-        count("unique_records", table: "unique") { $0.uniqueRecords },
-        count("objects_inserted") { $0.outcome.inserted },
-        count("objects_updated") { $0.outcome.updated },
-        count("objects_unchanged") { $0.outcome.unchanged },
+        count("records", .correctness, table: "records") { $0.records },
+        count("unique_records", .correctness, table: "unique") { $0.uniqueRecords },
+        count("objects_inserted", .correctness) { $0.outcome.inserted },
+        count("objects_updated", .correctness) { $0.outcome.updated },
+        count("objects_unchanged", .correctness) { $0.outcome.unchanged },
         count("fetch_count", table: "fetches", chart: .init(
             slug: "fetches", heading: "Fetches", place: 2, kind: .growth, what: "fetches (SELECT statements)", axisTitle: "fetches",
             explanation: "SELECT statements each import executed. A strategy with no fetch at any size has nothing to draw on a log axis; the legend still lists it.",
@@ -58,7 +58,7 @@ public enum ResultColumns {
         count("delete_count") { $0.measurement.counts.deletes },
         count("statement_count", table: "statements") { $0.measurement.counts.statements },
         count("transaction_count", table: "txns") { $0.measurement.counts.transactions },
-        count("rows_written") { Int($0.measurement.rowsWritten) },
+        count("rows_written", .correctness) { Int($0.measurement.rowsWritten) },
         count("vm_steps", .exactForOneSQLite) { Int($0.measurement.counts.vmSteps) },
         seconds(
             "wall_s", tolerance: 0.25, table: .init(heading: "wall s", summary: .medianWithRatios(to: [.reference, .baseline]), visibility: .always),
@@ -85,8 +85,8 @@ public enum ResultColumns {
         // Not judged: jemalloc's count moves with the allocator's own bookkeeping.
         integer("malloc_count") { Int64(clamping: $0.measurement.mallocCount) },
         ResultColumn("db_bytes", .bytes, .measured) { r, _ in .integer(r.measurement.databaseBytes) },
-        text("digest") { $0.digest },
-        ResultColumn("valid", .boolean, table: .init(heading: "valid", summary: .verdict, visibility: .always)) { r, _ in .boolean(r.valid) },
+        ResultColumn("digest", .text, .correctness) { r, _ in .text(r.digest) },
+        ResultColumn("valid", .boolean, .correctness, table: .init(heading: "valid", summary: .verdict, visibility: .always)) { r, _ in .boolean(r.valid) },
         text("sqlite_version") { $0.sqliteVersion },
         text("bench_version") { $0.benchVersion },
         text("swift_version") { $0.environment.swiftVersion },
@@ -96,14 +96,14 @@ public enum ResultColumns {
         text("sqlite_compile_options") { $0.environment.sqliteCompileOptions.joined(separator: " ") },
         integer("csv_version") { _ in Int64(version) },
         // Version 2. Empty for a whole import; "pass/batch" where a checkpointed one resumed: its counts cover only the rest.
-        ResultColumn("resumed_from", .text) { r, _ in r.measurement.resumedFrom.map { .text("\($0.pass)/\($0.batches)") } ?? .missing },
-        text("journal_mode") { $0.settings.journal.rawValue },
-        text("synchronous") { $0.settings.synchronous.rawValue },
+        ResultColumn("resumed_from", .text) { r, _ in r.measurement.resumedFrom.map { .text("\($0.pass)/\($0.batches)") } ?? .missing }.since(2),
+        text("journal_mode") { $0.settings.journal.rawValue }.since(2),
+        text("synchronous") { $0.settings.synchronous.rawValue }.since(2),
         // Version 3. The probe's columns are empty when the run was not probed (--probe-reads).
-        seconds("longest_write_txn_s", table: probedMilliseconds("longest txn ms")) { $0.measurement.longestWriteTransactionSeconds },
-        integer("probe_reads_hz") { $0.measurement.readerProbe.map { Int64($0.hz) } },
-        integer("reader_queries") { $0.measurement.readerProbe.map { Int64($0.queries) } },
-        seconds("reader_p50_s") { $0.measurement.readerProbe?.p50Seconds },
+        seconds("longest_write_txn_s", table: probedMilliseconds("longest txn ms")) { $0.measurement.longestWriteTransactionSeconds }.since(3),
+        integer("probe_reads_hz") { $0.measurement.readerProbe.map { Int64($0.hz) } }.since(3),
+        integer("reader_queries") { $0.measurement.readerProbe.map { Int64($0.queries) } }.since(3),
+        seconds("reader_p50_s") { $0.measurement.readerProbe?.p50Seconds }.since(3),
         seconds(
             "reader_p99_s", table: probedMilliseconds("reader p99 ms"),
             chart: .init(
@@ -111,17 +111,17 @@ public enum ResultColumns {
                 axisTitle: "reader p99, ms",
                 explanation: "The 99th percentile of a second connection's screen query while the import writes, its wait for the writer's lock included: above the dotted line, a 60 Hz interface drops a frame. WAL runs are drawn solid, rollback-journal (delete) runs dashed.",
                 missingNote: ChartReport.unprobedNote)
-        ) { $0.measurement.readerProbe?.p99Seconds },
-        seconds("reader_max_s", table: probedMilliseconds("reader max ms")) { $0.measurement.readerProbe?.maxSeconds },
-        seconds("reader_longest_blocked_s") { $0.measurement.readerProbe?.longestBlockedSeconds },
+        ) { $0.measurement.readerProbe?.p99Seconds }.since(3),
+        seconds("reader_max_s", table: probedMilliseconds("reader max ms")) { $0.measurement.readerProbe?.maxSeconds }.since(3),
+        seconds("reader_longest_blocked_s") { $0.measurement.readerProbe?.longestBlockedSeconds }.since(3),
         // Version 4. The C reference's time for the rows the same repetition's ceiling wrote (empty
         // when no ceiling ran), and the payload's size, so decode rates and the harness's share follow.
-        seconds("c_reference_s") { $0.cReferenceSeconds },
+        seconds("c_reference_s") { $0.cReferenceSeconds }.since(4),
         // The input's size describes the run; it is no metric to judge.
-        ResultColumn("payload_bytes", .bytes) { r, _ in .integer(r.payloadBytes) },
+        ResultColumn("payload_bytes", .bytes) { r, _ in .integer(r.payloadBytes) }.since(4),
         // Version 5. What the strategy is for (user, baseline, reference, pitfall, alternative), so a
         // reader of the CSV finds the ceiling and the baseline without knowing their names.
-        text("role") { $0.role.rawValue },
+        text("role") { $0.role.rawValue }.since(5),
     ]
 
     public static var names: [String] { columns.map(\.name) }

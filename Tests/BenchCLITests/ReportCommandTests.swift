@@ -33,12 +33,12 @@ struct ReportCommandTests {
         #expect(throws: (any Error).self) { _ = try BenchCommand.parseAsRoot(["report", "a.csv", "--format", "pdf"]) }
     }
 
-    @Test("a missing CSV fails with exit 1 and a message naming it")
+    @Test("a missing CSV is refused with exit 5 (results refused, not a regression) and a message naming it")
     func missingFile() throws {
         let command = try parseReport(["/nonexistent/results.csv", "--out", "/nonexistent/report.html"])
         let error = #expect(throws: CommandFailure.self) { try command.run() }
         #expect(error?.message.contains("/nonexistent/results.csv") == true)
-        #expect(error?.exitCode == 1)
+        #expect(error?.exitCode == 5)
     }
 
     @Test("a real sweep's CSV becomes a page with its charts, and SVG files")

@@ -154,8 +154,9 @@ struct ResultCatalogueTests {
     func declarations() {
         #expect(Set(ResultColumns.names).count == ResultColumns.columns.count)
         for column in ResultColumns.columns {
-            #expect((column.judgement == .none) == (column.lowerIsBetter == nil), "\(column.name)")
-            if column.judgement != .none { #expect(column.unit.isNumeric, "\(column.name) is judged, so it must be a number") }
+            let direction = column.judgement != .none && column.judgement != .correctness
+            #expect(direction == (column.lowerIsBetter != nil), "\(column.name)")
+            if direction { #expect(column.unit.isNumeric, "\(column.name) is judged by size, so it must be a number") }
         }
     }
 

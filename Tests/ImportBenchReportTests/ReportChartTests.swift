@@ -53,8 +53,20 @@ private struct SyntheticCSV {
         return csv
     }
 
+    /// Counts the sweep leaves out are 0, the digest a constant; `csv_version` is the newest whose
+    /// columns are all there, as bench would have written it.
     func text(columns: [String] = ResultColumns.names) -> String {
-        CSVWriter.record(columns) + rows.map { row in CSVWriter.record(columns.map { row[$0] ?? "" }) }.joined()
+        let version = (1...ResultColumns.version).last { version in
+            ResultColumns.columns.allSatisfy { $0.since > version || columns.contains($0.name) }
+        } ?? 1
+        var defaults: [String: String] = ["csv_version": String(version), "digest": "00000000deadbeef", "valid": "true"]
+        for column in ResultColumns.columns where column.requiresValue && column.unit.isNumeric { defaults[column.name] = "0" }
+        return CSVWriter.record(columns) + rows.map { row in
+            CSVWriter.record(columns.map { name in
+                if name == "csv_version" { return String(version) }
+                return row[name] ?? defaults[name] ?? ""
+            })
+        }.joined()
     }
 
     /// The columns of csv_version 2 (up to synchronous) and 1 (up to csv_version).
@@ -213,8 +225,11 @@ struct ReportChartTests {
         } catch {
             let message = String(describing: error)
             #expect(message.contains(path))
-            #expect(message.contains("no column named strategy, wall_s"))
+            #expect(message.contains("no column named strategy"))
         }
+        // Named columns present, one of its version's missing.
+        let noWall = try folder.write(SyntheticCSV.sweep().text(columns: ResultColumns.names.filter { $0 != "wall_s" }), to: "no-wall-only.csv")
+        #expect { _ = try ReportInput(paths: [noWall]) } throws: { "\($0)".contains("as its rows say, found no column named wall_s") }
         #expect(throws: ResultsInputError.self) { _ = try ReportInput(paths: [folder.url.appendingPathComponent("absent.csv").path]) }
         let headerOnly = try folder.write(SyntheticCSV().text(), to: "empty.csv")
         #expect(throws: ResultsInputError.noRuns(paths: [headerOnly])) { _ = try ReportInput(paths: [headerOnly]) }

@@ -4,7 +4,6 @@ import ImportBenchCore
 /// identifying columns and wall_s are required, later columns are used when present.
 public struct ReportInput: Sendable {
     /// The columns without which a file is not a results CSV.
-    public static let requiredColumns = ["scenario", "strategy", "scale", "batch_size", "wall_s"]
     /// Columns describing the machine and build, shown as the report's environment table.
     public static let environmentColumns = [
         "cpu_model", "cpu_count", "os", "sqlite_version", "swift_version", "bench_version", "sqlite_compile_options", "csv_version",
@@ -23,7 +22,7 @@ public struct ReportInput: Sendable {
         var runs: [ReportRun] = []
         var environment: [String: Set<String>] = [:]
         for path in paths {
-            let file = try ResultsFile(path: path, required: Self.requiredColumns)
+            let file = try ResultsFile(results: path)
             for row in file.rows {
                 runs.append(try Self.run(from: row, of: file))
                 for name in Self.environmentColumns {

@@ -1,8 +1,9 @@
 import Foundation
 import ImportBenchCore
 
-/// Compares a run's CSV with a committed baseline, as CI does: counts must be equal, times and
-/// memory may move within a tolerance. Which way is better comes from each column's declaration.
+/// Compares a run's CSV with a committed baseline, as CI does: what the run wrote must be the same,
+/// cost counts are exact (lower an improvement, higher a regression), times and memory may move
+/// within a tolerance. Every column's kind and better direction come from its declaration.
 public struct BaselineComparison {
     public enum Verdict: Int32, Sendable {
         case unchanged = 0
@@ -25,8 +26,9 @@ public struct BaselineComparison {
         }
     }
 
-    /// Counts that must not move (lower is better when they do), in the CSV's order: the columns
-    /// `ResultColumns` declares exact.
+    /// What the run wrote (records, rows, digest, verdict): any difference fails, either way.
+    public static let correctnessMetrics = ResultColumns.columns.filter { $0.judgement == .correctness }.map(\.name)
+    /// Cost counts that must not move (lower is better when they do), in the CSV's order.
     public static let exactMetrics = ResultColumns.columns.filter { $0.judgement == .exact }.map(\.name)
     /// Default relative tolerances, as the columns declare them; a timing is judged on its ratio to
     /// the same run's ceiling when both files have it.
@@ -39,7 +41,7 @@ public struct BaselineComparison {
 
     /// Throws `ResultsInputError.nothingInCommon` when the files share no row.
     public init(baselinePath: String, currentPath: String, tolerances: [String: Double] = defaultTolerances) throws {
-        let columns = Self.exactMetrics + ["digest", "valid", "vm_steps", "sqlite_version", "wall_ratio_to_ceiling"] + Array(tolerances.keys)
+        let columns = Self.correctnessMetrics + Self.exactMetrics + ["vm_steps", "sqlite_version", "wall_ratio_to_ceiling"] + Array(tolerances.keys)
         let baseline = try ResultTable(path: baselinePath, columns: columns)
         let current = try ResultTable(path: currentPath, columns: columns)
         let common = Set(baseline.rows.keys).intersection(current.rows.keys).sorted()
@@ -52,6 +54,10 @@ public struct BaselineComparison {
             func note(_ metric: String, regression: Bool) {
                 changes.append(Change(key: key, metric: metric, baseline: old[metric] ?? "", current: new[metric] ?? "", isRegression: regression))
             }
+            for metric in Self.correctnessMetrics {
+                guard let a = old[metric], let b = new[metric], a != b else { continue }
+                note(metric, regression: true)
+            }
             var exact = Self.exactMetrics
             if old["sqlite_version"] == new["sqlite_version"] {
                 exact += ResultColumns.columns.filter { $0.judgement == .exactForOneSQLite }.map(\.name)
@@ -61,8 +67,6 @@ public struct BaselineComparison {
                 let rose = (Double(b) ?? 0) > (Double(a) ?? 0)
                 note(metric, regression: rose == Self.lowerIsBetter(metric))
             }
-            if let a = old["digest"], let b = new["digest"], a != b { note("digest", regression: true) }
-            if new["valid"] == "false", old["valid"] != "false" { note("valid", regression: true) }
             for (metric, tolerance) in tolerances.sorted(by: { $0.key < $1.key }) {
                 var judged = metric
                 if metric == "wall_s", old["wall_ratio_to_ceiling"]?.isEmpty == false, new["wall_ratio_to_ceiling"]?.isEmpty == false {
@@ -110,12 +114,14 @@ public struct BaselineComparison {
         ResultColumns.column(named: metric)?.lowerIsBetter ?? true
     }
 
-    /// Parses `wall_s=25%` (or `0.25`) into a metric and a fraction.
+    /// Parses `wall_s=25%` (or `0.25`) into a metric and a fraction. A bare number above 1 is
+    /// refused: `wall_s=25` would mean 2,500 %, and a run 25 times slower would pass.
     public static func parseTolerance(_ text: String) -> (String, Double)? {
         let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
         guard parts.count == 2, ResultColumns.judgement(of: parts[0]) == .measured else { return nil }
-        let value = parts[1].hasSuffix("%") ? Double(parts[1].dropLast()).map { $0 / 100 } : Double(parts[1])
-        guard let value, value >= 0 else { return nil }
+        let percent = parts[1].hasSuffix("%")
+        let value = percent ? Double(parts[1].dropLast()).map { $0 / 100 } : Double(parts[1])
+        guard let value, value.isFinite, value >= 0, percent || value <= 1 else { return nil }
         return (parts[0], value)
     }
 }

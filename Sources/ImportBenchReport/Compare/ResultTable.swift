@@ -53,7 +53,7 @@ public struct ResultTable {
 
     /// Every row of `path`, grouped by key: the repetitions of each run.
     private static func repetitions(in path: String, columns: [String]) throws -> [Key: [[String: String]]] {
-        let file = try ResultsFile(path: path, required: identity)
+        let file = try ResultsFile(results: path)
         let wanted = identity + ["preload"] + settingsColumns + columns
         var grouped: [Key: [[String: String]]] = [:]
         for fileRow in file.rows {
