@@ -162,30 +162,37 @@ struct MissingReferenceTests {
         let fixture = try Fixture()
         let scenario = try MappedScenario.load(path: fixture.mapping)
         let reading = PayloadReading(missingReference: policy)
-        var owned: [String] = []
+        // Embedded references as the stream position they point at: a unit index plus the unit's
+        // first position on one path, a stream ordinal on the other.
+        var owned: [RecordOccurrence] = []
+        var ownedText: [String] = []
         let unitReader = try scenario.openPayload(path: fixture.payload, reading: reading)
         while let unit = try unitReader.nextUnit() {
-            owned += unit.occurrences.map { describe($0.entity, $0.key, $0.attributes, $0.toOne, $0.manyToMany) }
+            let first = owned.count
+            owned += unit.occurrences
+            ownedText += unit.occurrences.map { describe($0, base: first) }
         }
-        var batched: [String] = []
+        var batched: [RecordOccurrence] = []
         let batcher = RecordBatcher(
             reader: try scenario.openPayload(path: fixture.payload, reading: reading), batchSize: .occurrences(2), schema: scenario.schema)
-        while let batch = try batcher.next() {
-            batched += batch.occurrences.map {
-                let occurrence = $0.materialized
-                return describe(occurrence.entity, occurrence.key, occurrence.attributes, occurrence.toOne, occurrence.manyToMany)
+        while let batch = try batcher.next() { batched += batch.occurrences.map(\.materialized) }
+        #expect(owned.count == (policy == .placeholder ? 9 : 6))
+        #expect(batched.map { describe($0, base: 0) } == ownedText)
+        // Every embedded reference points at an earlier occurrence of its key.
+        for (position, occurrence) in batched.enumerated() {
+            for reference in occurrence.toOne.compactMap({ $0 }) + occurrence.manyToMany.joined() {
+                guard let target = reference.embeddedOrdinal else { continue }
+                #expect(target < position && batched[target].key == reference.key, "occurrence \(position) -> \(target)")
             }
         }
-        #expect(owned.count == (policy == .placeholder ? 9 : 6))
-        #expect(batched == owned)
     }
 
-    /// Embedded references by the key they point at: unit indices and stream ordinals differ by design.
-    private func describe(_ entity: Int, _ key: DatabaseValue, _ attributes: [DatabaseValue], _ toOne: [Reference?], _ sets: [[Reference]]) -> String {
+    private func describe(_ occurrence: RecordOccurrence, base: Int) -> String {
         func reference(_ reference: Reference?) -> String {
             guard let reference else { return "-" }
-            return (reference.isKeyOnly ? "=" : "@") + "\(reference.key)"
+            return reference.embeddedOrdinal.map { "@\(base + $0):\(reference.key)" } ?? "=\(reference.key)"
         }
-        return "\(entity) \(key) \(attributes) \(toOne.map(reference)) \(sets.map { $0.map(reference) })"
+        return "\(occurrence.entity) \(occurrence.key) \(occurrence.attributes) \(occurrence.toOne.map(reference)) "
+            + "\(occurrence.manyToMany.map { $0.map(reference) })"
     }
 }

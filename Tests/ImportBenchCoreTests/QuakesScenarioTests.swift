@@ -64,6 +64,34 @@ struct QuakesScenarioTests {
         #expect(read.contains { $0.occurrences[0].attributes[felt] == .null })
     }
 
+    @Test("without an id (absent or null) the key is net + code, through the reader and the mapping alike; with neither, the error names the id")
+    func keyWithoutID() throws {
+        let directory = try TemporaryDirectory()
+        defer { withExtendedLifetime(directory) {} }
+        let path = directory.path("mirror.geojson")
+        try Data("""
+            {"type": "FeatureCollection", "features": [
+              {"id": "nc1", "properties": {"net": "nc", "code": "9"}},
+              {"properties": {"net": "nc", "code": "2"}},
+              {"id": null, "properties": {"net": "ak", "code": "77"}},
+              {"properties": {"code": "5"}}
+            ]}
+            """.utf8).write(to: URL(fileURLWithPath: path))
+        let mapping = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Scenarios/quakes/mapping.yml").path
+        for source in [scenario as any Scenario, try MappedScenario.load(path: mapping)] {
+            let reader = try source.openReader(path: path, onError: .skip)
+            var keys: [DatabaseValue] = []
+            while let unit = try reader.nextUnit() { keys += unit.occurrences.map(\.key) }
+            #expect(keys == [.text("nc1"), .text("nc2"), .text("ak77")], "\(source.name)")
+            #expect(reader.skippedErrors.first?.path == "features[3].id", "\(source.name): \(reader.skippedErrors)")
+        }
+        // The builder's path, as the import reads it.
+        let batcher = RecordBatcher(reader: try scenario.openReader(path: path, onError: .skip), batchSize: .all, schema: scenario.schema)
+        let batch = try #require(try batcher.next())
+        #expect(batch.occurrences.map { $0.key.databaseValue } == [.text("nc1"), .text("nc2"), .text("ak77")])
+    }
+
     @Test("a mirror of the feed without feature ids imports as the feed does: the key is made of net and code, as USGS makes the id",
           .enabled(if: SharedDatasets.available, SharedDatasets.skipReason))
     func mirrorWithoutIDs() throws {

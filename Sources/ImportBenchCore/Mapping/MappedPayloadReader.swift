@@ -126,7 +126,11 @@ public final class MappedPayloadReader: RecordReader {
             let index = value(path)
             guard index >= 0 else {
                 guard let fallback else { throw missing(path, "the key of \(schemaEntity.name)") }
-                try compose(fallback)
+                do {
+                    try compose(fallback)
+                } catch {
+                    throw missing(path, "the key of \(schemaEntity.name), or the values its fallback is composed of")
+                }
                 break
             }
             switch tape.tokens[index].kind {

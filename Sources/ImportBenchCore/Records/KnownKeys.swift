@@ -30,7 +30,8 @@ final class KnownKeys {
         if recording { tentative.append((entity, id)) }
     }
 
-    /// Known by value: met earlier (its ID's bit) or stored before the import.
+    /// Known by value: met earlier (its ID's bit) or stored before the import; a stored key found
+    /// here is inserted, so it is looked up among the preload's once.
     func contains(entity: Int, key: DatabaseValue) -> Bool {
         if let id = interner.existingID(entity: entity, key: key), contains(entity: entity, id: id) { return true }
         guard stored?.contains(entity: entity, key: key) == true else { return false }

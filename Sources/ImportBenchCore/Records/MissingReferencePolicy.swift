@@ -1,4 +1,4 @@
-/// What happens to a reference given by key alone (a `channel_id`, a GTFS `stop_id`) whose target is
+/// What happens to a reference given by key alone (a `channel_id`, a mapping's `key: PATH`) whose target is
 /// neither stored before the import nor met earlier in the payload: real feeds name objects they do
 /// not carry. Applied to the record stream, before any strategy and the verifier read it, so every
 /// strategy writes the same data.

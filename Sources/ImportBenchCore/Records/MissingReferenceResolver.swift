@@ -28,8 +28,11 @@ public final class MissingReferenceResolver: RecordReader {
         return unit
     }
 
+    /// Relies on the `RecordReader` contract: one call writes one unit (a skipped one discarded).
     public func readUnit(into builder: RecordBuilder) throws -> Bool {
+        let units = builder.unitsBegun
         guard try reader.readUnit(into: builder) else { return false }
+        precondition(builder.unitsBegun == units + 1, "a reader wrote \(builder.unitsBegun - units) units in one readUnit call")
         let known = knownKeys(builder.interner)
         if builder.unitReferencesAreKnown(known) { return true }
         var unit = builder.materializedUnit()
@@ -94,11 +97,15 @@ public final class MissingReferenceResolver: RecordReader {
         let shift = placeholders.count
         for index in unit.occurrences.indices {
             for position in unit.occurrences[index].toOne.indices {
-                unit.occurrences[index].toOne[position]?.embeddedOrdinal? += shift
+                if let local = unit.occurrences[index].toOne[position]?.embeddedOrdinal, local >= 0 {
+                    unit.occurrences[index].toOne[position]?.embeddedOrdinal = local + shift
+                }
             }
             for set in unit.occurrences[index].manyToMany.indices {
                 for member in unit.occurrences[index].manyToMany[set].indices {
-                    unit.occurrences[index].manyToMany[set][member].embeddedOrdinal? += shift
+                    if let local = unit.occurrences[index].manyToMany[set][member].embeddedOrdinal, local >= 0 {
+                        unit.occurrences[index].manyToMany[set][member].embeddedOrdinal = local + shift
+                    }
                 }
             }
         }

@@ -90,6 +90,9 @@ public final class RecordBuilder {
         state.deallocate()
     }
 
+    /// Units begun and not discarded: a reader's call that wrote one unit moves it by one.
+    var unitsBegun: Int { state.pointee.nextUnit }
+
     /// Occurrences finished and not yet cut into a batch.
     public var count: Int {
         let pending = state.pointee.pending.map { $0.count - state.pointee.pendingStart } ?? 0
@@ -347,7 +350,8 @@ public final class RecordBuilder {
 
     /// Ends the unit just read and checks it for `MissingReferenceResolver`: true when every
     /// key-only reference names a key in `known` or one an earlier occurrence of the unit has; the
-    /// unit's keys are then known. False leaves `known` as it was. Reads IDs only: no key is hashed.
+    /// unit's keys are then known. False leaves `known` as it was. Reads IDs only; a key is hashed
+    /// only to look it up among the preload's, once per key.
     func unitReferencesAreKnown(_ known: KnownKeys) -> Bool {
         endUnit()
         known.beginTentative()

@@ -3,7 +3,7 @@ import ImportBenchStore
 /// The keys a store holds before the measured import: those of the preload, read through the same
 /// policy. Worked out from the preload's records rather than the store, so a resumed import, whose
 /// store already holds later keys, decides every missing reference as the first attempt did.
-public final class StoredKeys: @unchecked Sendable {
+public final class StoredKeys {
     private let interner: KeyInterner
 
     /// Reads `reader` to its end; only the keys are kept.

@@ -1,7 +1,8 @@
 import ImportBenchStore
 
 /// Turns a USGS GeoJSON feed into one unit per feature, streaming the `features` array.
-/// `id` is required (it is the natural key); every property may be missing or null, as real feeds
+/// `id` is the natural key; where a mirror drops it (absent or null), the key is made as USGS makes
+/// the id, of `properties.net` and `properties.code`. Every property may be missing or null, as real feeds
 /// leave `felt`, `cdi`, `mmi`, `alert`, `tsunami`, `nst`, `dmin` and `gap` empty for most events.
 /// Numbers are accepted as integers or decimals wherever the column is REAL (`"mag": 2` and `1.7`).
 /// With `onError: .skip` a feature that cannot be read is left out and counted as a "malformed feature".
@@ -80,13 +81,18 @@ public final class QuakesPayloadReader: RecordReader {
 
     /// The key of a feature whose `id` a mirror dropped: USGS makes the id of the network and the
     /// network's code (`nc` + `72199065`), so the same earthquake keeps one key from either source.
+    /// A part given as a number is its decimal text, as the mapping's composition writes it. Without
+    /// them the error names the missing `id`, the member a feed is expected to have.
     static func keyWithoutID(_ feature: JSONObject) throws -> DatabaseValue {
-        guard let properties = try feature.optional("properties") else { _ = try feature.required("id"); return .null }
-        let object = try properties.object()
-        guard let net = try object.string("net"), let code = try object.string("code") else {
-            let missing = try object.optional("net") == nil ? "net" : "code"
-            _ = try object.required(missing).string()
-            return .null
+        func part(_ value: JSONValue?) throws -> String? {
+            guard let value else { return nil }
+            return value.kind == .number ? String(try value.int64()) : try value.string()
+        }
+        guard let properties = try feature.optional("properties")?.object(),
+            let net = try part(properties.optional("net")), let code = try part(properties.optional("code"))
+        else {
+            // Throws: the id is absent or null, or this function would not have been called.
+            return .text(try feature.required("id").string())
         }
         return .text(net + code)
     }
