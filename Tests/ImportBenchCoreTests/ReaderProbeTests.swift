@@ -24,6 +24,18 @@ struct ReaderProbeTests {
         #expect(summary.longestBlockedSeconds == 0.095)
     }
 
+    @Test("percentiles never exceed the exact maximum: p50 <= p99 <= max, though the histogram rounds to the microsecond and answers with bucket bounds",
+          arguments: [0.123_456_7, 0.000_777_8, 2.345_678_9])
+    func percentilesWithinMax(latency: Double) {
+        var latencies = ReaderLatencies(hz: 10)
+        for _ in 0..<3 { latencies.record(latency: latency, blocked: 0) }
+        let summary = latencies.summary
+        #expect(summary.maxSeconds == latency)
+        #expect(summary.p50Seconds <= summary.p99Seconds)
+        #expect(summary.p99Seconds <= summary.maxSeconds)
+        #expect(summary.p99Seconds > latency * 0.999, "clamped, not lost")
+    }
+
     @Test("queries within their tick are recorded once each")
     func noCorrectionWithinTheInterval() {
         var latencies = ReaderLatencies(hz: 60)

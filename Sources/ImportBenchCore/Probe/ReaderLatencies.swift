@@ -29,8 +29,10 @@ struct ReaderLatencies {
     /// Latencies the histogram holds: the queries run and the ticks they stood in for.
     var recordedCount: UInt64 { histogram.totalCount }
 
+    /// At most the exact maximum: the histogram holds latencies rounded to the microsecond and
+    /// answers with a bucket's bound, either of which can lie above every latency measured.
     func percentileSeconds(_ percentile: Double) -> Double {
-        histogram.totalCount == 0 ? 0 : Double(histogram.valueAtPercentile(percentile)) / 1_000_000
+        histogram.totalCount == 0 ? 0 : min(Double(histogram.valueAtPercentile(percentile)) / 1_000_000, maxSeconds)
     }
 
     var summary: ReaderProbeSummary {
