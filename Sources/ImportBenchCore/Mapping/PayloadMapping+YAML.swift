@@ -295,12 +295,8 @@ private struct MappingParser {
                     "the key of '\(schema.entities[entity].name)' uses {@index}, but it is also read on its own (as the element, or embedded as a to_one), where it has no position; compose it from a key or a value")
             }
             var paths = mapping.attributes + mapping.children.map(\.path)
-            switch mapping.key {
-            case .path(let path, let fallback):
-                paths.append(path)
-                for case .path(let path) in fallback ?? [] { paths.append(path) }
-            case .composed(let parts): for case .path(let path) in parts { paths.append(path) }
-            }
+            if case .path(let path, _) = mapping.key { paths.append(path) }
+            for case .path(let path) in mapping.key.composedParts { paths.append(path) }
             for source in mapping.toOne {
                 switch source {
                 case .owner: break

@@ -140,7 +140,16 @@ public final class Benchmark {
         preloadReading.hasher = preloadPath == nil ? nil : PayloadHasher()
         var payloadReading = spec.options.reading
         payloadReading.hasher = PayloadHasher()
-        var payloadReader = try scenario.openPayload(path: payloadPath, reading: payloadReading)
+        // Under a missing-reference policy a refresh's payload may name what the preload stores. A
+        // missing preload is reported below; a bad one is handled as a bad payload.
+        if let preloadPath, FileManager.default.fileExists(atPath: preloadPath) {
+            do {
+                payloadReading = try scenario.reading(payloadReading, afterPreload: preloadPath)
+            } catch let error where error is PayloadError || error is ImportError {
+                throw try importBadPayload(error, scenario: scenario, payloadPath: payloadPath, preloadPath: preloadPath, in: workDirectory, observe)
+            }
+        }
+        let payloadReader = try scenario.openPayload(path: payloadPath, reading: payloadReading)
         let expected: ExpectedContent
         let expectedWithoutPreload: ExpectedContent?
         let referenceSkipped: String?
@@ -154,11 +163,6 @@ public final class Benchmark {
                 }
                 guard FileManager.default.fileExists(atPath: preloadPath) else {
                     throw PayloadError(file: preloadPath, byteOffset: nil, path: nil, expected: "a readable preload payload", found: "no such file")
-                }
-                // Under a missing-reference policy the payload may name what the preload stores.
-                if spec.options.missingReference != .fail {
-                    payloadReading = try scenario.reading(payloadReading, afterPreload: preloadPath)
-                    payloadReader = try scenario.openPayload(path: payloadPath, reading: payloadReading)
                 }
                 let expected = try ExpectedContent.build(
                     schema: scenario.schema, preload: scenario.openPayload(path: preloadPath, reading: preloadReading),
