@@ -9,11 +9,15 @@ struct CompareCommand: ParsableCommand {
         commandName: "compare",
         abstract: "Compare a run's CSV with a baseline: counts must be equal, times and memory within a tolerance.",
         discussion: """
-            Rows are matched by scenario, strategy, scale, batch size and preload; repetitions are folded \
-            (counts from the first, times and memory as medians). Counts and the digest must be equal. \
-            Default tolerances: \(BaselineComparison.defaultTolerances.sorted { $0.key < $1.key }.map { "\($0.key)=\(Int($0.value * 100))%" }.joined(separator: ", ")); \
-            wall time is judged as a multiple of the same run's ceiling when both files have it. \
-            Prints a Markdown table of every changed metric.
+            Rows are matched by scenario, strategy, scale, batch size, preload and store settings. What a run \
+            wrote (records, rows, digest, verdict) must be equal; cost counts (fetches, statements) are exact, \
+            counted from the first repetition. Times and memory are judged from their repetitions: a Mann-Whitney \
+            U test, Holm-adjusted over every timing compared (alpha 0.05), and a change counts only when it is \
+            significant and larger than its tolerance; with fewer than 3 repetitions a side, medians are held \
+            to the tolerance instead. Wall time is judged over the C reference of the same repetition \
+            (c_reference_s), so a baseline recorded on one machine gates a run on another. Default tolerances: \
+            \(BaselineComparison.defaultTolerances.sorted { $0.key < $1.key }.map { "\($0.key)=\(Int($0.value * 100))%" }.joined(separator: ", ")). \
+            Prints a Markdown table of every changed metric with its estimate, 95% interval and p.
 
             \(ExitStatus.help([.success, .failure, .regression, .improvementsOnly, .refusedResults, .usage]))
             """

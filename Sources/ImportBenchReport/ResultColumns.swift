@@ -61,7 +61,7 @@ public enum ResultColumns {
         count("rows_written", .correctness) { Int($0.measurement.rowsWritten) },
         count("vm_steps", .exactForOneSQLite) { Int($0.measurement.counts.vmSteps) },
         seconds(
-            "wall_s", tolerance: 0.25, table: .init(heading: "wall s", summary: .medianWithRatios(to: [.reference, .baseline]), visibility: .always),
+            "wall_s", tolerance: 0.10, table: .init(heading: "wall s", summary: .medianWithRatios(to: [.reference, .baseline]), visibility: .always),
             chart: .init(
                 slug: "time", heading: "Wall time", place: 1, kind: .growth, what: "wall time", axisTitle: "wall time, s",
                 explanation: "Wall time of each import against the payload's size, both on log scales: a straight line of slope k means time grows as size^k (k = 1 linear, k = 2 quadratic).")

@@ -50,7 +50,7 @@ struct BaselineComparisonTests {
     }
 
     @Test("time is judged as a multiple of the ceiling, within the tolerance", arguments: [
-        (1.2, BaselineComparison.Verdict.unchanged), (1.3, .regression), (0.7, .improvementsOnly),
+        (1.05, BaselineComparison.Verdict.unchanged), (1.3, .regression), (0.7, .improvementsOnly),
     ])
     func timeTolerance(factor: Double, verdict: BaselineComparison.Verdict) throws {
         let comparison = try compare { $0[1].measurement.wallSeconds *= factor }

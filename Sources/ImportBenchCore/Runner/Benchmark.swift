@@ -31,10 +31,17 @@ public struct BenchmarkConfiguration {
         if case .generated = spec.preload, case .file = spec.payload { throw .generatedPreloadWithRecordedPayload }
     }
 
-    /// The strategies to run, the reference included, in registry order.
+    /// The strategies to run, the reference added when missing, in registry order (a method the
+    /// registry does not know, as a test's, after the rest). The given types are the ones run.
     public var plannedStrategies: [any MeasuredMethod.Type] {
-        let names = Set(strategies.map { $0.name })
-        return StrategyRegistry.known.filter { names.contains($0.name) || $0.role == .reference }
+        var names = Set<String>()
+        let given = strategies.filter { names.insert($0.name).inserted }
+        let references = StrategyRegistry.known.filter { $0.role == .reference && !names.contains($0.name) }
+        let order = Dictionary(StrategyRegistry.knownNames.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        let planned = given + references
+        return planned.indices.sorted {
+            (order[planned[$0].name] ?? Int.max, $0) < (order[planned[$1].name] ?? Int.max, $1)
+        }.map { planned[$0] }
     }
 }
 
@@ -255,7 +262,7 @@ public final class Benchmark {
                 }
                 if configuration.databasePath == nil { DatabaseFile.remove(databasePath) }
                 var result = RunResult(
-                    scenario: scenario.name, strategy: strategy.name, scale: spec.payload.generator?.scale.description ?? "recorded",
+                    scenario: scenario.name, strategy: strategy.name, scale: spec.payload.scaleLabel,
                     seed: spec.payload.generator?.seed ?? 1, batchSize: spec.options.batchSize, repetition: repetition,
                     measurement: measurement, uniqueRecords: target.uniqueObjects, outcome: target.outcome,
                     preload: isReference ? nil : spec.preload?.description, digest: measurement.digest.value,

@@ -10,6 +10,12 @@ public enum PayloadSource: Codable, Sendable, Hashable {
         return (scale, seed)
     }
 
+    /// What a results row says for the scale of a recorded payload.
+    public static let recordedScale = "recorded"
+
+    /// The scale as a results row writes it.
+    public var scaleLabel: String { generator?.scale.description ?? Self.recordedScale }
+
     /// The same source at `scale`; a recorded payload has no scale and stays as it is.
     public func scaled(to scale: Scale) -> PayloadSource {
         guard case .generated(_, let seed) = self else { return self }

@@ -29,6 +29,13 @@ public struct ResultTable {
 
     /// Column values by name, as text.
     public private(set) var rows: [Key: [String: String]] = [:]
+    /// Per row, each measured column's value in every repetition that has one, and
+    /// `wallPerCReference` for repetitions that give both times.
+    public private(set) var samples: [Key: [String: [Double]]] = [:]
+
+    /// Wall time over the C reference of the same repetition (`c_reference_s`): how compare judges
+    /// time, as the C reference runs on the same machine at the same moment.
+    public static let wallPerCReference = "wall_s / c_reference_s"
     public let path: String
 
     static let identity = ["scenario", "strategy", "scale", "batch_size"]
@@ -40,21 +47,34 @@ public struct ResultTable {
         self.path = path
         for (key, repetitions) in try Self.repetitions(in: path, columns: columns) {
             var row = repetitions[0]
+            var series: [String: [Double]] = [:]
             for name in columns where ResultColumns.judgement(of: name) == .measured {
-                let values = repetitions.compactMap { $0[name].flatMap(Double.init) }.sorted()
+                let values = repetitions.compactMap { $0[name].flatMap(Double.init) }
                 guard !values.isEmpty else { continue }
-                let middle = values.count / 2
-                let median = values.count % 2 == 1 ? values[middle] : (values[middle - 1] + values[middle]) / 2
-                row[name] = String(median)
+                series[name] = values
+                row[name] = String(Self.median(values))
+            }
+            series[Self.wallPerCReference] = repetitions.compactMap { repetition in
+                guard let wall = repetition["wall_s"].flatMap(Double.init), let reference = repetition["c_reference_s"].flatMap(Double.init),
+                    wall > 0, reference > 0
+                else { return nil }
+                return wall / reference
             }
             rows[key] = row
+            samples[key] = series
         }
+    }
+
+    static func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        let middle = sorted.count / 2
+        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
     }
 
     /// Every row of `path`, grouped by key: the repetitions of each run.
     private static func repetitions(in path: String, columns: [String]) throws -> [Key: [[String: String]]] {
         let file = try ResultsFile(results: path)
-        let wanted = identity + ["preload"] + settingsColumns + columns
+        let wanted = identity + ["preload", "c_reference_s"] + settingsColumns + columns
         var grouped: [Key: [[String: String]]] = [:]
         for fileRow in file.rows {
             var row: [String: String] = [:]

@@ -1,0 +1,95 @@
+import Foundation
+import ImportBenchCore
+import ImportBenchReport
+import Testing
+
+/// How often CI's timing gate catches a real slowdown: naive made a quarter slower, in the tests
+/// only, measured as `.ci/run` measures (the whole ci preset, its repetitions) and compared under
+/// naive's row with a baseline of unchanged code measured the same way, in this process. A
+/// benchmark, not a test of timings: it runs only when asked (`IMPORTBENCH_GATE_EXPERIMENT=20`,
+/// see scripts/timing-gate) and prints what it found.
+@Suite("Timing gate experiment")
+struct TimingGateExperiment {
+    static let comparisons = ProcessInfo.processInfo.environment["IMPORTBENCH_GATE_EXPERIMENT"].flatMap(Int.init)
+
+    @Test("a 25 % slower naive is flagged a regression under naive's row", .enabled(if: comparisons != nil, "set IMPORTBENCH_GATE_EXPERIMENT=N to run"))
+    func slowdownCaught() throws {
+        let comparisons = Self.comparisons ?? 0
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let ciRun = try #require(root.appendingPathComponent(".ci/run").path.nonEmptyContents?.firstMatch(of: /repetitions=(\d+)/))
+        let repetitions = try #require(Int(ciRun.1))
+        // The whole preset, as CI runs it, with naive slowed in the chat run alone: every other row
+        // is compared too, so the test's correction for many comparisons is CI's.
+        let configurations = BenchmarkPreset.ci.configurations.map { configuration in
+            var configuration = configuration
+            configuration.repetitions = repetitions
+            if configuration.spec.scenario == ChatScenario().reference {
+                configuration.strategies = configuration.strategies.map { $0.name == NaiveStrategy.name ? QuarterSlowerNaive.self as any MeasuredMethod.Type : $0 }
+            }
+            return configuration
+        }
+        let folder = try TemporaryFolder()
+        // The baseline measured the same way, in this process: the committed one was measured in
+        // child processes, where a test's strategy cannot run, and memory differs in-process.
+        let baseline = folder.url.appendingPathComponent("baseline.csv").path
+        try CSVReport.write(
+            try BenchmarkPreset.ci.configurations.flatMap { configuration in
+                var configuration = configuration
+                configuration.repetitions = repetitions
+                return try Benchmark(configuration: configuration).run().results
+            }, to: baseline)
+        var caught = 0
+        var otherRegressions = 0
+        for index in 1...comparisons {
+            let results = try configurations.flatMap { try Benchmark(configuration: $0).run().results }
+            #expect(results.allSatisfy { $0.valid })
+            let path = folder.url.appendingPathComponent("slow-\(index).csv").path
+            try CSVReport.write(results, to: path)
+            let comparison = try BaselineComparison(baselinePath: baseline, currentPath: path)
+            // Counts as bench wrote them: the slowdown changes nothing but time.
+            #expect(comparison.changes.allSatisfy { $0.test != nil }, "\(comparison.markdown)")
+            let slowed = { (change: BaselineComparison.Change) in
+                change.key.scenario == "chat" && change.key.strategy == NaiveStrategy.name && change.metric == ResultTable.wallPerCReference
+            }
+            let wall = comparison.changes.first(where: slowed)
+            if wall?.isRegression == true { caught += 1 }
+            otherRegressions += comparison.changes.filter { $0.isRegression && !slowed($0) }.count
+            print("comparison \(index): chat naive " + (wall.map { "\($0.difference) \($0.verdictWord)" } ?? "no change")
+                + "; other regressions so far \(otherRegressions)")
+        }
+        print("timing gate experiment: a 25 % slower naive flagged a regression in \(caught) of \(comparisons) comparisons "
+            + "(\(repetitions) repetitions each, the whole ci preset compared); \(otherRegressions) regressions flagged in other rows")
+    }
+}
+
+/// Naive's work, then a quarter of the time that work took spent spinning, batch by batch: the
+/// slowdown a careless change would make. Named naive, so its rows meet naive's in the baseline.
+final class QuarterSlowerNaive: ImportStrategy {
+    static let name = NaiveStrategy.name
+    static let summary = "naive, a quarter slower (tests only)"
+    static let role = NaiveStrategy.role
+    private let naive: NaiveStrategy
+    /// Where the work not yet matched by spinning began: decoding and the last commit count too.
+    private var since = ContinuousClock.now
+
+    init(context: StrategyContext) throws {
+        naive = try NaiveStrategy(context: context)
+    }
+
+    func write(_ batch: RecordBatch, pass: Int) throws {
+        try naive.write(batch, pass: pass)
+        let worked = ContinuousClock.now - since
+        let until = ContinuousClock.now + worked / 4
+        while ContinuousClock.now < until {}
+        since = ContinuousClock.now
+    }
+
+    func finishPass(_ pass: Int) throws { try naive.finishPass(pass) }
+    func resume(atPass pass: Int) throws { try naive.resume(atPass: pass) }
+    var transactionScope: TransactionScope { naive.transactionScope }
+}
+
+extension String {
+    /// The file's text at this path, or nil.
+    fileprivate var nonEmptyContents: String? { try? String(contentsOfFile: self, encoding: .utf8) }
+}

@@ -1,0 +1,123 @@
+import Foundation
+import ImportBenchCore
+@testable import ImportBenchReport
+import Testing
+
+@Suite("Rank test")
+struct RankTestTests {
+    @Test("separated samples of five: the exact p is 2 / C(10, 5), the shift the median difference, the interval from the U table")
+    func exactSmallSamples() throws {
+        let test = try #require(RankTest(baseline: [1, 2, 3, 4, 5], current: [6, 7, 8, 9, 10]))
+        #expect(abs(test.p - 2.0 / 252) < 1e-12)
+        #expect(test.shift == 5)
+        // P(U <= 2) = 4/252 <= 0.025 < P(U <= 3) = 7/252: the 3rd smallest and 3rd largest of the 25 differences.
+        #expect(test.lower == 2)
+        #expect(test.upper == 8)
+    }
+
+    @Test("the exact distribution sums to one and is symmetric", arguments: [(3, 4), (5, 5), (7, 9)])
+    func distribution(n: Int, m: Int) throws {
+        let distribution = try #require(UDistribution(n: n, m: m))
+        #expect(distribution.cumulative(n * m) == 1)
+        for u in 0..<(n * m) {
+            let lowerTail = distribution.cumulative(u)
+            let upperTail = 1 - distribution.cumulative(n * m - u - 1)
+            #expect(abs(lowerTail - upperTail) < 1e-12, "u \(u)")
+        }
+    }
+
+    @Test("interleaved samples are no evidence of a change; fewer than three values make no test")
+    func noChange() throws {
+        let test = try #require(RankTest(baseline: [1, 3, 5, 7, 9], current: [2, 4, 6, 8, 10]))
+        #expect(test.p > 0.5)
+        #expect(test.lower < 0 && test.upper > 0)
+        #expect(RankTest(baseline: [1, 2], current: [3, 4, 5]) == nil)
+    }
+
+    @Test("ties and large samples take the normal approximation, which agrees with the exact test where both apply")
+    func normalApproximation() throws {
+        let tied = try #require(RankTest(baseline: [1, 1, 2, 2, 3, 3], current: [3, 3, 4, 4, 5, 5]))
+        #expect(tied.p > 0 && tied.p < 0.02)
+        #expect(tied.shift == 2)
+        let baseline = (0..<60).map { Double($0) }
+        let large = try #require(RankTest(baseline: baseline, current: baseline.map { $0 + 30 }))
+        #expect(large.p < 1e-6)
+        #expect(large.shift == 30)
+        #expect(large.lower < 30 && large.upper > 30)
+    }
+
+    @Test("Holm's adjustment: each p times the number still in play, never below an earlier one")
+    func holm() {
+        #expect(RankTest.holmAdjusted([0.01, 0.04, 0.03]) == [0.03, 0.06, 0.06])
+        #expect(RankTest.holmAdjusted([0.5, 0.9]) == [1, 1])
+        #expect(RankTest.holmAdjusted([]) == [])
+    }
+}
+
+@Suite("bench compare: timings from repetitions")
+struct TimingVerdictTests {
+    /// Seven repetitions of naive, prewarm and the ceiling, each with a C reference time; `factor`
+    /// multiplies prewarm's wall time, `jitter` spreads every repetition by up to that share.
+    private func results(prewarmFactor factor: Double = 1, jitter: Double = 0.03, seed: UInt64, repetitions: Int = 7) -> [RunResult] {
+        var generator = SeededGenerator(seed: seed)
+        return (1...repetitions).flatMap { repetition in
+            [("naive", 2.0), ("prewarm", 1.0 * factor), ("ceiling", 0.5)].map { name, wall in
+                var result = sampleResult(strategy: name, wall: wall * (1 + Double.random(in: -jitter...jitter, using: &generator)), repetition: repetition)
+                result.cReferenceSeconds = 0.4 * (1 + Double.random(in: -jitter...jitter, using: &generator))
+                return result
+            }
+        }
+    }
+
+    private func compare(_ baseline: [RunResult], _ current: [RunResult]) throws -> BaselineComparison {
+        let folder = try TemporaryFolder()
+        let base = folder.url.appendingPathComponent("base.csv").path
+        let now = folder.url.appendingPathComponent("now.csv").path
+        try CSVReport.write(baseline, to: base)
+        try CSVReport.write(current, to: now)
+        return try BaselineComparison(baselinePath: base, currentPath: now)
+    }
+
+    @Test("a strategy 25 % slower is a regression, judged on wall time over the C reference, with its interval and p")
+    func slowerIsFlagged() throws {
+        let comparison = try compare(results(seed: 1), results(prewarmFactor: 1.25, seed: 2))
+        #expect(comparison.verdict == .regression)
+        let change = try #require(comparison.changes.first { $0.key.strategy == "prewarm" })
+        #expect(change.metric == ResultTable.wallPerCReference)
+        let test = try #require(change.test)
+        #expect(test.change > 0.15 && test.change < 0.35)
+        #expect(test.lower > 0.10 && test.upper > test.change)
+        #expect(test.p < 0.05)
+        #expect(comparison.changes.allSatisfy { $0.key.strategy == "prewarm" })
+        #expect(comparison.markdown.contains("| regression |"))
+    }
+
+    @Test("the same code measured again is unchanged: repetitions that scatter alike give no verdict", arguments: [3 as UInt64, 5, 7])
+    func sameDistribution(seed: UInt64) throws {
+        let comparison = try compare(results(seed: seed), results(seed: seed + 100))
+        #expect(comparison.verdict == .unchanged, "\(comparison.markdown)")
+        #expect(comparison.timingsTested > 0)
+    }
+
+    @Test("a large move in a few widely scattered repetitions is within noise, not a regression")
+    func withinNoise() throws {
+        let comparison = try compare(results(jitter: 0.4, seed: 11, repetitions: 3), results(prewarmFactor: 1.3, jitter: 0.4, seed: 12, repetitions: 3))
+        #expect(comparison.verdict == .unchanged, "\(comparison.markdown)")
+        let change = try #require(comparison.changes.first { $0.key.strategy == "prewarm" }, "\(comparison.markdown)")
+        #expect(change.test?.isWithinNoise == true)
+        #expect(comparison.markdown.contains("within noise"))
+    }
+}
+
+/// splitmix64, so the tests' scatter is the same on every run.
+private struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
