@@ -226,15 +226,32 @@ struct RunCommand: ParsableCommand {
                 throw CommandFailure.failed("--resume: no store to resume at \(stores.joined(separator: ", ")); run without --resume to start")
             }
         }
+        // Every finished run is in the CSV at once (written whole, then renamed over it): Ctrl-C,
+        // SIGTERM or a crash keeps what finished, and the file is valid at every moment.
+        var csvFailure: (any Error)?
+        func writeCSV(_ rows: [RunResult]) {
+            do {
+                try CSVReport.write(rows, to: csvPath)
+            } catch {
+                csvFailure = csvFailure ?? error
+            }
+        }
         for configuration in configurations {
             let progress = ProgressReporter(enabled: !quiet)
             let outcome: BenchmarkOutcome
+            var finished: [RunResult] = []
             do {
                 let executor = isolate ? ChildProcessExecutor.current() : nil
                 outcome = try Benchmark(
                     configuration: configuration, executor: executor.map { child in { run, progress in try child.execute(run, progress: progress) } },
                     referenceExecutor: executor.map { child in { job in try child.replay(job) } }
-                ).run(progress.observe)
+                ).run { event in
+                    progress.observe(event)
+                    if case .runFinished(let result) = event {
+                        finished.append(result)
+                        writeCSV(results + finished)
+                    }
+                }
             } catch {
                 progress.finish()
                 throw Self.failure(for: error)
@@ -259,10 +276,10 @@ struct RunCommand: ParsableCommand {
             print(growth, terminator: "")
         }
 
-        do {
-            try CSVReport.write(results, to: csvPath)
-        } catch {
-            throw CommandFailure.failed("cannot write CSV to \(csvPath): \(error.localizedDescription)")
+        // Whole again: the C reference's times reach every row once its repetition's ceiling ran.
+        writeCSV(results)
+        if let csvFailure {
+            throw CommandFailure.failed("cannot write CSV to \(csvPath): \(csvFailure.localizedDescription)")
         }
         FileHandle.standardError.write(Data("results: \(csvPath)\n".utf8))
 

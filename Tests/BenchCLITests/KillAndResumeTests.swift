@@ -166,6 +166,50 @@ struct KillAndResumeTests {
         #expect(try ChatScenario().schema.digest(of: Connection(path: kept)) == fixture.expected)
     }
 
+    @Test("Ctrl-C after two of five strategies leaves a CSV holding their rows, which compare, report and export accept")
+    func interruptedRunKeepsFinishedRows() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: Self.binary.path), "build bench first: swift build")
+        let fixture = try Fixture(scale: 0.2)
+        defer { try? FileManager.default.removeItem(at: fixture.directory) }
+        let csv = fixture.directory.appendingPathComponent("r.csv").path
+        func rows() -> Int {
+            let text = (try? String(contentsOfFile: csv, encoding: .utf8)) ?? ""
+            return max(0, text.split(separator: "\r\n").count - 1)
+        }
+        let process = Process()
+        process.executableURL = Self.binary
+        process.arguments = [
+            "run", "--scenario", "chat", "--payload", fixture.payload, "--strategy", "naive,cache,prewarm,upsert,idcache",
+            "--batch-size", "20", "--quiet", "--csv", csv,
+        ]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(120)
+        while rows() < 2 && Date() < deadline && process.isRunning { usleep(2_000) }
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 128 + SIGINT)
+        let kept = rows()
+        #expect(kept >= 2 && kept < 6, "\(kept) rows")
+
+        func bench(_ arguments: [String]) throws -> Int32 {
+            let tool = Process()
+            tool.executableURL = Self.binary
+            tool.arguments = arguments
+            tool.standardOutput = FileHandle.nullDevice
+            tool.standardError = FileHandle.nullDevice
+            try tool.run()
+            tool.waitUntilExit()
+            return tool.terminationStatus
+        }
+        #expect(try bench(["compare", csv, csv]) == 0)
+        let page = fixture.directory.appendingPathComponent("report.html").path
+        #expect(try bench(["report", csv, "--out", page]) == 0, "a --payload run is drawn")
+        #expect(FileManager.default.fileExists(atPath: page))
+        #expect(try bench(["export", csv, "--format", "bencher", "--out", fixture.directory.appendingPathComponent("bmf.json").path]) == 0)
+    }
+
     /// The PIDs of `bench measure-one` processes started by `parent` (they carry `--parent PID`).
     static func children(of parent: Int32) -> [Int32] {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []

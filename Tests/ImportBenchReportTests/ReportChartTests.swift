@@ -321,6 +321,19 @@ struct ReportChartTests {
         ])
     }
 
+    @Test("a recorded payload's runs (scale recorded) are drawn, placed by their records and named so")
+    func recordedRuns() throws {
+        var csv = SyntheticCSV.sweep(batchSizes: ["all"], journals: ["wal"], probed: false)
+        csv.rows = csv.rows.filter { $0["scale"] == "1x" }.map { row in
+            var row = row
+            row["scale"] = PayloadSource.recordedScale
+            return row
+        }
+        let (html, report) = try render(csv.text())
+        #expect(report.charts.contains { $0.metric == .memory })
+        #expect(html.contains("recorded, 1,000 records"))
+    }
+
     @Test("a resumed run is left out, and said to be")
     func resumedRuns() throws {
         var csv = SyntheticCSV.sweep(batchSizes: ["all"], journals: ["wal"], probed: false)

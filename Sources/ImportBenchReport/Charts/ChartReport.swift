@@ -264,26 +264,26 @@ private struct SectionBuilder {
         let value: (ReportRun) -> Double? = { $0.value(metric.column) }
         let scales = Set(charted.map(\.scale)).sorted { $0.factor < $1.factor }
         // Occurrences are exact and the same for every strategy at a scale; the factor stands in when a CSV lacks them.
-        var occurrences: [Scale: Double] = [:]
+        var occurrences: [RunSize: Double] = [:]
         for scale in scales {
             let records = charted.filter { $0.scale == scale }.compactMap(\.records).filter { $0 > 0 }
             if !records.isEmpty { occurrences[scale] = SummaryTable.median(records) }
         }
         let byRecords = occurrences.count == scales.count
-        func x(_ scale: Scale) -> Double { byRecords ? occurrences[scale] ?? scale.factor : scale.factor }
+        func x(_ scale: RunSize) -> Double { byRecords ? occurrences[scale] ?? scale.factor : scale.factor }
 
         let panelList = panels(charted) { RunSettings($0) }
         let settingsList = panelList.map(\.0)
         struct Line {
             var strategy: String
-            var points: [(Scale, Folded)]
+            var points: [(RunSize, Folded)]
             var recorded: Bool
         }
         let panelLines: [(RunSettings, [ReportRun], [Line])] = panelList.map { settings, runs in
             let byStrategy = Dictionary(grouping: runs, by: \.strategy)
             let lines = palette.sorted(byStrategy.keys).map { strategy in
                 let strategyRuns = byStrategy[strategy] ?? []
-                let points = scales.compactMap { scale -> (Scale, Folded)? in
+                let points = scales.compactMap { scale -> (RunSize, Folded)? in
                     let values = strategyRuns.filter { $0.scale == scale }.compactMap(value).filter { $0 > 0 }
                     return fold(values).map { (scale, $0) }
                 }
@@ -326,7 +326,7 @@ private struct SectionBuilder {
         }
     }
 
-    private func tooltip(_ strategy: String, scale: Scale, x occurrences: Double?, folded: Folded, metric: ChartReport.Metric) -> String {
+    private func tooltip(_ strategy: String, scale: RunSize, x occurrences: Double?, folded: Folded, metric: ChartReport.Metric) -> String {
         func show(_ value: Double) -> String {
             switch metric.unit {
             case .seconds: return SummaryTable.seconds(value) + " s"
@@ -373,7 +373,8 @@ private struct SectionBuilder {
             let chart = BarChart(
                 kind: metric.rawValue, title: "\(key.title): \(metric.chart.what) by payload size",
                 subtitle: [describe(settings, runs), repetitionNote(counts) + (metric.chart.detail.map { "; \($0)" } ?? "")].filter { !$0.isEmpty },
-                xTitle: "scale, multiple of the base load", yTitle: metric.chart.axisTitle, categories: scales.map(\.description),
+                xTitle: scales.contains(where: \.isRecorded) ? "payload" : "scale, multiple of the base load", yTitle: metric.chart.axisTitle,
+                categories: scales.map(\.description),
                 yAxis: yAxis, series: series, palette: palette)
             return ChartReport.Chart(metric: metric, fileName: fileName(metric, suffix(settings, among: settingsList)), svg: chart.render())
         }
@@ -382,7 +383,7 @@ private struct SectionBuilder {
     // MARK: By batch size
 
     private struct ReaderPanel: Hashable, Comparable {
-        var scale: Scale
+        var scale: RunSize
         var synchronous: String
         var probeHz: String
 

@@ -48,9 +48,15 @@ public struct ReportInput: Sendable {
     private static func run(from row: ResultsFile.Row, of file: ResultsFile) throws -> ReportRun {
         func text(_ name: String) -> String { row.text(name) ?? "" }
         let scaleText = text("scale")
-        guard let scale = Scale(parsing: scaleText) else {
+        let scale: RunSize
+        if let parsed = Scale(parsing: scaleText) {
+            scale = RunSize(parsed)
+        } else if scaleText == PayloadSource.recordedScale, let records = try row.number("records") {
+            scale = RunSize(recordedWith: records)
+        } else {
             throw ResultsFile.Location(path: file.path).error(
-                line: row.line, column: "scale", expected: "a scale such as 0.5x or 2x", found: scaleText.isEmpty ? "nothing" : "'\(scaleText)'")
+                line: row.line, column: "scale", expected: "a scale such as 0.5x or 2x, or \(PayloadSource.recordedScale)",
+                found: scaleText.isEmpty ? "nothing" : "'\(scaleText)'")
         }
         let valid = text("valid")
         return ReportRun(

@@ -9,7 +9,8 @@ public struct ReportRun: Sendable, Equatable {
     public var strategy: String
     /// The strategy's role as the CSV names it (`reference` for the ceiling); empty before csv_version 5.
     public var role: String
-    public var scale: Scale
+    /// The scale of a generated payload, or a recorded one's records.
+    public var scale: RunSize
     public var preload: String
     public var batchSize: String
     public var repetition: Int?
@@ -23,7 +24,7 @@ public struct ReportRun: Sendable, Equatable {
     public var values: [String: Double]
 
     public init(
-        scenario: String, strategy: String, role: String = "", scale: Scale, preload: String = "", batchSize: String,
+        scenario: String, strategy: String, role: String = "", scale: RunSize, preload: String = "", batchSize: String,
         repetition: Int? = nil, journalMode: String = "", synchronous: String = "", probeHz: String = "", resumedFrom: String = "",
         valid: Bool? = nil, values: [String: Double] = [:]
     ) {

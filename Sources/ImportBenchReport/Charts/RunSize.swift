@@ -1,0 +1,23 @@
+import ImportBenchCore
+
+/// Where a run stands on a chart's size axis: a generated payload's scale (`2x`), or a recorded
+/// payload (`--payload`), which has no scale and is placed by its records.
+public struct RunSize: Hashable, Sendable, CustomStringConvertible {
+    /// What orders sizes: the scale's factor, or a recorded payload's records.
+    public let factor: Double
+    public let description: String
+    public let isRecorded: Bool
+
+    public init(_ scale: Scale) {
+        factor = scale.factor
+        description = scale.description
+        isRecorded = false
+    }
+
+    /// A recorded payload of `records` occurrences.
+    public init(recordedWith records: Double) {
+        factor = records
+        description = "recorded, \(SummaryTable.count(Int(records))) records"
+        isRecorded = true
+    }
+}
