@@ -58,7 +58,7 @@ let package = Package(
         .testTarget(name: "ImportBenchStoreTests", dependencies: ["ImportBenchStore", "CSQLite"]),
         .testTarget(name: "ImportBenchCoreTests", dependencies: ["ImportBenchCore", "ImportBenchStore"]),
         .testTarget(name: "ImportBenchReportTests", dependencies: ["ImportBenchReport", "ImportBenchCore"]),
-        .testTarget(name: "BenchCLITests", dependencies: ["ImportBenchCLI", "ImportBenchCore"]),
+        .testTarget(name: "BenchCLITests", dependencies: ["ImportBenchCLI", "ImportBenchCore", "ImportBenchReport"]),
     ],
     swiftLanguageModes: [.v6]
 )

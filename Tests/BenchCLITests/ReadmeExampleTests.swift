@@ -1,0 +1,93 @@
+import ArgumentParser
+import Foundation
+import ImportBenchCore
+import ImportBenchReport
+import Testing
+
+@testable import ImportBenchCLI
+
+/// The README's example tables, marked `<!-- readme-example: ARGUMENTS -->` and written by
+/// scripts/readme-examples, hold the counts bench computes for those arguments: a change that moves
+/// a count fails here until the script has rewritten them. Times are not checked (they are the
+/// machine's); each example runs once, in this process.
+@Suite("README examples")
+struct ReadmeExampleTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    struct Example: CustomStringConvertible, Sendable {
+        let arguments: [String]
+        /// Per strategy, its row's records, unique, fetches, statements and txns cells.
+        let counts: [String: [String]]
+        var description: String { arguments.joined(separator: " ") }
+    }
+
+    static let countHeadings = ["records", "unique", "fetches", "statements", "txns"]
+
+    /// Every marked example of the README.
+    static func examples() throws -> [Example] {
+        let text = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let lines = text.components(separatedBy: "\n")
+        var examples: [Example] = []
+        for (index, line) in lines.enumerated() where line.hasPrefix("<!-- readme-example: ") && line.hasSuffix(" -->") {
+            let arguments = line.dropFirst("<!-- readme-example: ".count).dropLast(" -->".count).split(separator: " ").map(String.init)
+            var counts: [String: [String]] = [:]
+            var headings: [String]?
+            for row in lines[(index + 2)...] {
+                if row == "```" { break }
+                let cells = row.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+                if cells.first == "strategy" {
+                    headings = cells
+                    continue
+                }
+                guard let headings, let name = cells.first, !name.hasPrefix("---"), cells.count > countHeadings.count else { continue }
+                let positions = countHeadings.compactMap { headings.firstIndex(of: $0) }
+                guard positions.count == countHeadings.count else { continue }
+                counts[name] = positions.map { cells[$0] }
+            }
+            examples.append(Example(arguments: arguments, counts: counts))
+        }
+        return examples
+    }
+
+    @Test("the README marks its example tables, each with its rows")
+    func marked() throws {
+        let examples = try Self.examples()
+        #expect(examples.count >= 3)
+        for example in examples { #expect(!example.counts.isEmpty, "\(example): no table rows found") }
+    }
+
+    @Test("every count in an example table is what bench computes for its arguments", arguments: try examples())
+    func countsMatch(example: Example) throws {
+        // Paths in the arguments are the checkout's, wherever the tests run from.
+        let arguments = example.arguments.map { argument in
+            FileManager.default.fileExists(atPath: Self.root.appendingPathComponent(argument).path)
+                ? Self.root.appendingPathComponent(argument).path : argument
+        }
+        let command = try #require(try BenchCommand.parseAsRoot(arguments) as? RunCommand)
+        var results: [RunResult] = []
+        for var configuration in try command.configurations() {
+            configuration.repetitions = 1
+            configuration.warmup = 0
+            results += try Benchmark(configuration: configuration).run().results
+        }
+        for (strategy, cells) in example.counts.sorted(by: { $0.key < $1.key }) {
+            let result = try #require(results.first { $0.strategy == strategy }, "\(example): bench ran no \(strategy)")
+            let computed = [
+                result.records, result.uniqueRecords, result.measurement.counts.fetches, result.measurement.counts.statements,
+                result.measurement.counts.transactions,
+            ].map(SummaryTable.count)
+            #expect(cells == computed, "\(example), \(strategy): the README says \(cells), bench computes \(computed); run scripts/readme-examples")
+        }
+        #expect(Set(example.counts.keys) == Set(results.map(\.strategy)), "\(example): the table's strategies")
+    }
+
+    @Test("every option each command's --help lists is in the README", arguments: BenchCommand.configuration.subcommands.filter { $0.configuration.shouldDisplay }.map { "\($0.configuration.commandName ?? "")" })
+    func optionsDocumented(command: String) throws {
+        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let type = try #require(BenchCommand.configuration.subcommands.first { $0.configuration.commandName == command })
+        let help = type.helpMessage(columns: 1_000)
+        let options = Set(help.matches(of: /(?:^|\s)(--[a-z][a-z0-9-]*)/).map { String($0.1) }).subtracting(["--help", "--version"])
+        let missing = options.filter { !readme.contains($0) }.sorted()
+        #expect(missing.isEmpty, "bench \(command): \(missing.joined(separator: ", ")) not in the README")
+    }
+}
