@@ -179,9 +179,9 @@ static int insert_all(sqlite3 *target, cref_table *tables, int table_count, cref
     return 1;
 }
 
-static double now(void) {
+static double clock_seconds(clockid_t clock) {
     struct timespec time;
-    clock_gettime(CLOCK_MONOTONIC, &time);
+    clock_gettime(clock, &time);
     return (double)time.tv_sec + (double)time.tv_nsec / 1e9;
 }
 
@@ -223,9 +223,11 @@ int creference_replay(
     for (int index = 0; index < table_count; index++) {
         if (!prepare_insert(target, &tables[index], result)) goto finish;
     }
-    double start = now();
+    double start = clock_seconds(CLOCK_MONOTONIC);
+    double cpu_start = clock_seconds(CLOCK_THREAD_CPUTIME_ID);
     if (!insert_all(target, tables, table_count, result)) goto finish;
-    result->seconds = now() - start;
+    result->seconds = clock_seconds(CLOCK_MONOTONIC) - start;
+    result->cpu_seconds = clock_seconds(CLOCK_THREAD_CPUTIME_ID) - cpu_start;
 
 finish:
     for (int index = 0; index < table_count; index++) {

@@ -9,7 +9,7 @@ struct ExportCommand: ParsableCommand {
         abstract: "Write results CSVs as Bencher Metric Format JSON or github-action-benchmark's customSmallerIsBetter list.",
         discussion: """
             One benchmark per run (named as compare names its row: chat naive 1x batch 1000), one metric per \
-            timed or memory column, cost count and wall time over the C reference; each the median of the \
+            timed or memory column, cost count, and wall and CPU time over the C reference's; each the median of the \
             run's repetitions (a count: the first), with their min and max as Bencher's lower_value and \
             upper_value, or as github-action-benchmark's range (± half the spread). Every metric is lower-is-better. \
             The CSVs are held to the results contract, as compare holds them.

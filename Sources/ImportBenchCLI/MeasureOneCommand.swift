@@ -90,7 +90,11 @@ struct ChildProcessExecutor {
         switch outcome {
         case .failure(let error)?: throw error
         case .success(let measurement)? where ending.status == 0: return measurement
-        default: throw ending.failure(describing: "the isolated \(run.strategy.name) run")
+        default:
+            // A child the user's Ctrl-C reached while it was starting, before it could take the
+            // signal itself, ends without a word: an interruption, with nothing of the run done.
+            if ImportInterruption.isRequested { throw Interrupted() }
+            throw ending.failure(describing: "the isolated \(run.strategy.name) run")
         }
     }
 
@@ -100,7 +104,10 @@ struct ChildProcessExecutor {
         let ending = try exchange(arguments: ["--c-reference"], input: JSONEncoder().encode(job)) { message in
             if case .reference(let replayed) = message { measurement = replayed }
         }
-        guard let measurement, ending.status == 0 else { throw ending.failure(describing: "the C reference's replay") }
+        guard let measurement, ending.status == 0 else {
+            if ImportInterruption.isRequested { throw Interrupted() }
+            throw ending.failure(describing: "the C reference's replay")
+        }
         return measurement
     }
 

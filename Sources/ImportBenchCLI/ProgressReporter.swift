@@ -34,7 +34,7 @@ final class ProgressReporter {
             draw("\(current): \(occurrences)/\(expected) occurrences, \(elapsed) s", force: false)
         case .replayingCReference:
             draw("\(current): replaying its rows through the C reference (untimed)...", force: true)
-        case .runFinished(let result):
+        case .runFinished(let result, _):
             let line = "\(current): \(String(format: "%.3f", result.measurement.wallSeconds)) s, \(result.valid ? "valid" : "INVALID")"
             draw(line, force: true)
         }

@@ -227,19 +227,22 @@ struct RunCommand: ParsableCommand {
             }
         }
         // Every finished run is in the CSV at once (written whole, then renamed over it): Ctrl-C,
-        // SIGTERM or a crash keeps what finished, and the file is valid at every moment.
-        var csvFailure: (any Error)?
+        // SIGTERM or a crash keeps what finished, and the file is valid at every moment. A write
+        // that fails on the way is reported and tried again with the next run; only the last counts.
+        var warnedAboutCSV = false
+        var rowsWritten = 0
         func writeCSV(_ rows: [RunResult]) {
             do {
                 try CSVReport.write(rows, to: csvPath)
-            } catch {
-                csvFailure = csvFailure ?? error
-            }
+                rowsWritten = rows.count
+            } catch where !warnedAboutCSV {
+                warnedAboutCSV = true
+                FileHandle.standardError.write(Data("bench: cannot write \(csvPath) yet (\(error.localizedDescription)); trying again after the next run\n".utf8))
+            } catch {}
         }
         for configuration in configurations {
             let progress = ProgressReporter(enabled: !quiet)
             let outcome: BenchmarkOutcome
-            var finished: [RunResult] = []
             do {
                 let executor = isolate ? ChildProcessExecutor.current() : nil
                 outcome = try Benchmark(
@@ -247,14 +250,11 @@ struct RunCommand: ParsableCommand {
                     referenceExecutor: executor.map { child in { job in try child.replay(job) } }
                 ).run { event in
                     progress.observe(event)
-                    if case .runFinished(let result) = event {
-                        finished.append(result)
-                        writeCSV(results + finished)
-                    }
+                    if case .runFinished(_, let soFar) = event { writeCSV(results + soFar) }
                 }
             } catch {
                 progress.finish()
-                throw Self.failure(for: error)
+                throw Self.failure(for: error, finishedRuns: rowsWritten, csvPath: csvPath)
             }
             progress.finish()
             switch format {
@@ -268,6 +268,7 @@ struct RunCommand: ParsableCommand {
                 break
             }
             results += outcome.results
+            writeCSV(results)
         }
 
         if format == .json {
@@ -276,10 +277,10 @@ struct RunCommand: ParsableCommand {
             print(growth, terminator: "")
         }
 
-        // Whole again: the C reference's times reach every row once its repetition's ceiling ran.
-        writeCSV(results)
-        if let csvFailure {
-            throw CommandFailure.failed("cannot write CSV to \(csvPath): \(csvFailure.localizedDescription)")
+        do {
+            try CSVReport.write(results, to: csvPath)
+        } catch {
+            throw CommandFailure.failed("cannot write CSV to \(csvPath): \(error.localizedDescription)")
         }
         FileHandle.standardError.write(Data("results: \(csvPath)\n".utf8))
 
@@ -333,10 +334,14 @@ struct RunCommand: ParsableCommand {
         return text
     }
 
-    /// The exit status a failure earns: 128 + the signal's number for a stop, 1 for the rest.
-    static func failure(for error: any Error) -> CommandFailure {
+    /// The exit status a failure earns: 128 + the signal's number for a stop, 1 for the rest. The
+    /// message says where the runs that finished before it are kept, if any did.
+    static func failure(for error: any Error, finishedRuns: Int, csvPath: String) -> CommandFailure {
         let interrupted = error is Interrupted || (error as? RunError)?.stage == .interrupted
-        let message = error is Interrupted ? "interrupted before any import began; nothing was written" : String(describing: error)
+        let kept = finishedRuns == 0 ? nil : "the \(finishedRuns) run\(finishedRuns == 1 ? "" : "s") that finished \(finishedRuns == 1 ? "is" : "are") in \(csvPath)"
+        let message = error is Interrupted
+            ? "interrupted between imports; " + (kept ?? "nothing was written")
+            : String(describing: error) + (kept.map { "\n  \($0)" } ?? "")
         return interrupted ? .interrupted(message) : .failed(message)
     }
 

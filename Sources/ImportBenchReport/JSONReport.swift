@@ -5,8 +5,7 @@ import ImportBenchCore
 /// declared unit (text stays a string even where it looks numeric, as `batch_size` 1000 beside `all`).
 public enum JSONReport {
     public static func render(_ results: [RunResult]) throws -> String {
-        let rows: [[String: Any]] = results.map { result in
-            let context = ResultColumn.RunContext(of: result, among: results)
+        let rows: [[String: Any]] = zip(results, ResultColumn.RunContext.contexts(of: results)).map { result, context in
             var object: [String: Any] = [:]
             for column in ResultColumns.columns {
                 object[column.name] = json(column.value(result, context), unit: column.unit)

@@ -159,7 +159,28 @@ public struct ResultColumn: Sendable {
 
         /// The context of `result` among the runs reported with it.
         init(of result: RunResult, among results: [RunResult]) {
-            ceilingWallSeconds = CSVReport.ceilingWall(for: result, in: results)
+            let key = Self.ceilingKey(result)
+            ceilingWallSeconds = results.first { $0.role == .reference && Self.ceilingKey($0) == key }?.measurement.wallSeconds
+        }
+
+        private init(ceilingWallSeconds: Double?) {
+            self.ceilingWallSeconds = ceilingWallSeconds
+        }
+
+        /// Every result's context in one pass, for writers of every row: a file rewritten after each
+        /// run would otherwise search all rows for each row's ceiling.
+        static func contexts(of results: [RunResult]) -> [RunContext] {
+            var ceilings: [String: Double] = [:]
+            for result in results where result.role == .reference {
+                let key = ceilingKey(result)
+                if ceilings[key] == nil { ceilings[key] = result.measurement.wallSeconds }
+            }
+            return results.map { RunContext(ceilingWallSeconds: ceilings[ceilingKey($0)]) }
+        }
+
+        /// The reference a run is divided by: the one of the same scenario, scale, batch size and repetition.
+        private static func ceilingKey(_ result: RunResult) -> String {
+            [result.scenario, result.scale, result.batchSize.description, String(result.repetition)].joined(separator: "\u{1F}")
         }
     }
 

@@ -6,7 +6,7 @@ import ImportBenchCore
 /// is declared once here (see `ResultColumn`); every writer, reader and judge of results takes its
 /// columns from this list.
 public enum ResultColumns {
-    public static let version = 5
+    public static let version = 6
 
     private static func count(_ name: String, _ judgement: ResultColumn.Judgement = .exact, table heading: String? = nil,
                               chart: ResultColumn.Chart? = nil, _ value: @escaping @Sendable (RunResult) -> Int) -> ResultColumn {
@@ -122,6 +122,9 @@ public enum ResultColumns {
         // Version 5. What the strategy is for (user, baseline, reference, pitfall, alternative), so a
         // reader of the CSV finds the ceiling and the baseline without knowing their names.
         text("role") { $0.role.rawValue }.since(5),
+        // Version 6. The C reference's CPU time over the same span as c_reference_s: what compare
+        // divides an import's CPU time by, as another process on the machine inflates neither.
+        seconds("c_reference_cpu_s") { $0.cReferenceCPUSeconds }.since(6),
     ]
 
     public static var names: [String] { columns.map(\.name) }

@@ -73,5 +73,8 @@ struct DashboardExportTests {
         #expect(try export.json(.bencher) == DashboardExport(paths: [path]).json(.bencher))
         let broken = try folder.write("scenario,strategy\nchat,naive\n", to: "broken.csv")
         #expect(throws: ResultsInputError.self) { _ = try DashboardExport(paths: [broken]) }
+        // The same runs in two files: which to keep is not the export's to guess.
+        let twice = #expect(throws: ResultsInputError.self) { _ = try DashboardExport(paths: [path, path]) }
+        #expect(twice?.description.contains("already in") == true)
     }
 }

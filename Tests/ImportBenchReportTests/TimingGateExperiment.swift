@@ -49,7 +49,7 @@ struct TimingGateExperiment {
             // Counts as bench wrote them: the slowdown changes nothing but time.
             #expect(comparison.changes.allSatisfy { $0.test != nil }, "\(comparison.markdown)")
             let slowed = { (change: BaselineComparison.Change) in
-                change.key.scenario == "chat" && change.key.strategy == NaiveStrategy.name && change.metric == ResultTable.wallPerCReference
+                change.key.scenario == "chat" && change.key.strategy == NaiveStrategy.name && change.metric == ResultTable.cpuPerCReference
             }
             let wall = comparison.changes.first(where: slowed)
             if wall?.isRegression == true { caught += 1 }

@@ -99,13 +99,47 @@ struct TimingVerdictTests {
         #expect(comparison.timingsTested > 0)
     }
 
-    @Test("a large move in a few widely scattered repetitions is within noise, not a regression")
+    @Test("a move beyond the tolerance in widely scattered repetitions is within noise, not a regression")
     func withinNoise() throws {
-        let comparison = try compare(results(jitter: 0.4, seed: 11, repetitions: 3), results(prewarmFactor: 1.3, jitter: 0.4, seed: 12, repetitions: 3))
+        // Nine repetitions spread from 0.6 to 2.2 s, then the same spread 20 % slower: the shift is
+        // there, the overlap too large to prove it.
+        let spread = [0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0, 2.2]
+        func scattered(_ factor: Double) -> [RunResult] {
+            results(jitter: 0, seed: 1, repetitions: spread.count).map { result in
+                var result = result
+                if result.strategy == "prewarm" { result.measurement.wallSeconds = spread[result.repetition - 1] * factor }
+                return result
+            }
+        }
+        let comparison = try compare(scattered(1), scattered(1.2))
         #expect(comparison.verdict == .unchanged, "\(comparison.markdown)")
         let change = try #require(comparison.changes.first { $0.key.strategy == "prewarm" }, "\(comparison.markdown)")
         #expect(change.test?.isWithinNoise == true)
         #expect(comparison.markdown.contains("within noise"))
+    }
+}
+
+extension TimingVerdictTests {
+    @Test("too few repetitions for a test to prove anything (3 against 3): the medians are held to the tolerance, and shown",
+          arguments: [3, 1])
+    func fewRepetitions(repetitions: Int) throws {
+        let comparison = try compare(results(seed: 21, repetitions: repetitions), results(prewarmFactor: 1.5, seed: 22, repetitions: repetitions))
+        #expect(comparison.verdict == .regression)
+        let change = try #require(comparison.changes.first { $0.key.strategy == "prewarm" })
+        #expect(change.test == nil)
+        #expect(change.metric == ResultTable.wallPerCReference)
+        let (before, after) = (try #require(Double(change.baseline)), try #require(Double(change.current)))
+        #expect(after / before > 1.35 && after / before < 1.65)
+        #expect(comparison.timingsByMedians > 0)
+        #expect(comparison.timingsTested == 0)
+        #expect(comparison.markdown.contains("too few repetitions"))
+    }
+
+    @Test("the smallest p a test can give: 2 / C(n + m, n), so 3 against 3 never passes 0.05")
+    func smallestP() {
+        #expect(abs(RankTest.smallestP(baseline: 3, current: 3) - 0.1) < 1e-12)
+        #expect(abs(RankTest.smallestP(baseline: 9, current: 9) - 2.0 / 48_620) < 1e-15)
+        #expect(RankTest.smallestP(baseline: 2, current: 9) == 1)
     }
 }
 

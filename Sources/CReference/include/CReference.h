@@ -8,6 +8,10 @@
 typedef struct {
     /// From BEGIN to the end of COMMIT: the inserts alone, statements already prepared.
     double seconds;
+    /// The replaying thread's CPU time over the same span (user and system): the work, which
+    /// another process on the machine does not inflate as it does the wall time, nor another
+    /// thread of a process that replays in place.
+    double cpu_seconds;
     /// Rows inserted, over every table.
     int64_t rows;
     /// SQLITE_OK, or the result code of the call that failed.

@@ -10,6 +10,8 @@ public enum CReference {
     public struct Measurement: Codable, Sendable, Equatable {
         /// BEGIN to the end of COMMIT, the inserts alone.
         public var seconds: Double
+        /// The replaying thread's CPU time over the same span.
+        public var cpuSeconds: Double
         public var rows: Int64
     }
 
@@ -36,7 +38,7 @@ public enum CReference {
             let message = withUnsafeBytes(of: result.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
             throw CReferenceError.replayFailed(code: code, message: message)
         }
-        return Measurement(seconds: result.seconds, rows: result.rows)
+        return Measurement(seconds: result.seconds, cpuSeconds: result.cpu_seconds, rows: result.rows)
     }
 
     /// The job that replays `sourcePath`, a store of `schema`, into a new store at `scratchPath` with `settings`.

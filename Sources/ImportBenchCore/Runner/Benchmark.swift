@@ -32,7 +32,8 @@ public struct BenchmarkConfiguration {
     }
 
     /// The strategies to run, the reference added when missing, in registry order (a method the
-    /// registry does not know, as a test's, after the rest). The given types are the ones run.
+    /// registry does not know, as a test's, after the rest). In this process the given types run; a
+    /// measuring child process finds its strategy by name, in the registry.
     public var plannedStrategies: [any MeasuredMethod.Type] {
         var names = Set<String>()
         let given = strategies.filter { names.insert($0.name).inserted }
@@ -52,7 +53,9 @@ public enum BenchmarkEvent {
     case buildingSeedStore(path: String)
     case runStarted(strategy: String, repetition: Int, index: Int, total: Int)
     case runProgress(strategy: String, occurrences: Int, expected: Int)
-    case runFinished(RunResult)
+    /// A run has finished: its result, and every result of this benchmark so far, each with the C
+    /// reference's time once its repetition's ceiling has run (for a file that keeps what finished).
+    case runFinished(RunResult, soFar: [RunResult])
     /// The C reference replays the ceiling's rows (untimed for the run, outside every measurement).
     case replayingCReference(repetition: Int)
 }
@@ -234,7 +237,7 @@ public final class Benchmark {
         }
         let payloadBytes = PayloadSize.bytes(at: payloadPath)
         // Per repetition, the C reference's time for the rows that repetition's ceiling wrote.
-        var cReferenceSeconds: [Int: Double] = [:]
+        var cReference: [Int: CReference.Measurement] = [:]
         for repetition in 1...max(1, configuration.repetitions) {
             for strategy in strategies {
                 try Self.stopIfInterrupted()
@@ -253,11 +256,11 @@ public final class Benchmark {
                 let differences = measurement.digest.differences(from: target.digest)
                 if strategy.role == .reference, differences.isEmpty {
                     observe(.replayingCReference(repetition: repetition))
-                    cReferenceSeconds[repetition] = try PreparationError.during("replaying the C reference", in: workDirectory.path) {
+                    cReference[repetition] = try PreparationError.during("replaying the C reference", in: workDirectory.path) {
                         try CReference.replay(
                             store: databasePath, digest: measurement.digest, schema: scenario.schema, settings: spec.options.store,
                             scratchPath: workDirectory.appendingPathComponent("c-reference.sqlite").path, measuring: referenceExecutor
-                        ).seconds
+                        )
                     }
                 }
                 if configuration.databasePath == nil { DatabaseFile.remove(databasePath) }
@@ -271,10 +274,13 @@ public final class Benchmark {
                     payloadBytes: payloadBytes)
                 result.role = strategy.role
                 results.append(result)
-                observe(.runFinished(result))
+                for index in results.indices where results[index].repetition == repetition {
+                    results[index].cReferenceSeconds = cReference[repetition]?.seconds
+                    results[index].cReferenceCPUSeconds = cReference[repetition]?.cpuSeconds
+                }
+                observe(.runFinished(results[results.count - 1], soFar: results))
             }
         }
-        for index in results.indices { results[index].cReferenceSeconds = cReferenceSeconds[results[index].repetition] }
         return BenchmarkOutcome(
             results: results, expected: expected, expectedWithoutPreload: expectedWithoutPreload, referenceSkipped: referenceSkipped,
             skippedRecords: skippedRecords, skippedErrors: skippedErrors,

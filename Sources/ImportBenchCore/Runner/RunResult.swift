@@ -32,6 +32,8 @@ public struct RunResult: Sendable {
     /// What the C reference took to insert the rows of the same repetition's ceiling (see
     /// `CReference`); nil when no ceiling ran.
     public var cReferenceSeconds: Double?
+    /// The C reference's CPU time over the same span.
+    public var cReferenceCPUSeconds: Double?
 
     public var records: Int { measurement.occurrences }
 

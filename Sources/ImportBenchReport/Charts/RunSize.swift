@@ -17,7 +17,7 @@ public struct RunSize: Hashable, Sendable, CustomStringConvertible {
     /// A recorded payload of `records` occurrences.
     public init(recordedWith records: Double) {
         factor = records
-        description = "recorded, \(SummaryTable.count(Int(records))) records"
+        description = "recorded, " + (Int(exactly: records.rounded()).map(SummaryTable.count) ?? String(format: "%.0f", records)) + " records"
         isRecorded = true
     }
 }

@@ -67,8 +67,22 @@ public struct BaselineComparison {
 
     public let changes: [Change]
     public let compared: Int
-    /// Timings judged by a rank test (the rest had too few repetitions and were judged by medians).
+    /// Timed and memory metrics judged by a rank test.
     public let timingsTested: Int
+    /// Those with too few repetitions for a test to prove anything, held by their medians to the tolerance.
+    public let timingsByMedians: Int
+
+    /// One timed or memory metric of one row: its repetitions in each file.
+    private struct Timing {
+        let key: ResultTable.Key
+        let metric: String
+        let tolerance: Double
+        let baseline: [Double]
+        let current: [Double]
+    }
+
+    /// A measured value as the Markdown table shows it.
+    private static func text(_ value: Double) -> String { String(format: "%.6g", value) }
     public let missing: [ResultTable.Key]
 
     /// Throws `ResultsInputError.nothingInCommon` when the files share no row.
@@ -82,8 +96,8 @@ public struct BaselineComparison {
             throw ResultsInputError.nothingInCommon(baseline: baselinePath, current: currentPath)
         }
         var changes: [Change] = []
-        /// Timings with enough repetitions on both sides, judged together once their p-values are adjusted.
-        var tested: [(key: ResultTable.Key, metric: String, tolerance: Double, test: RankTest, samples: (Int, Int))] = []
+        /// Every timed or memory metric of every common row, judged together once all are known.
+        var timings: [Timing] = []
         for key in common {
             guard let old = baseline.rows[key], let new = current.rows[key] else { continue }
             func note(_ metric: String, regression: Bool) {
@@ -106,44 +120,54 @@ public struct BaselineComparison {
                 let before = baseline.samples[key] ?? [:], after = current.samples[key] ?? [:]
                 var judged = metric
                 if metric == "wall_s" {
-                    if before[ResultTable.wallPerCReference]?.isEmpty == false, after[ResultTable.wallPerCReference]?.isEmpty == false {
-                        judged = ResultTable.wallPerCReference
+                    // The most faithful measure of time both files have: CPU over the C reference's
+                    // CPU, then wall over the C reference, then over the ceiling, then wall alone.
+                    if let ratio = [ResultTable.cpuPerCReference, ResultTable.wallPerCReference].first(where: {
+                        before[$0]?.isEmpty == false && after[$0]?.isEmpty == false
+                    }) {
+                        judged = ratio
                     } else if old["wall_ratio_to_ceiling"]?.isEmpty == false, new["wall_ratio_to_ceiling"]?.isEmpty == false {
                         judged = "wall_ratio_to_ceiling"
                     }
                 }
-                // Repetitions on both sides: a rank test on the logarithms, so the shift is a ratio.
-                if let a = before[judged], let b = after[judged], a.allSatisfy({ $0 > 0 }), b.allSatisfy({ $0 > 0 }),
-                    let test = RankTest(baseline: a.map { log($0) }, current: b.map { log($0) })
-                {
-                    tested.append((key, judged, tolerance, test, (a.count, b.count)))
-                    continue
-                }
-                // Too few repetitions for a test: the medians against the tolerance, as a last resort.
-                let value = { (row: [String: String]) -> Double? in
-                    judged == ResultTable.wallPerCReference ? nil : row[judged].flatMap(Double.init)
-                }
-                guard let a = value(old) ?? before[judged].map(ResultTable.median), let b = value(new) ?? after[judged].map(ResultTable.median), a > 0
+                guard let a = before[judged], let b = after[judged], !a.isEmpty, !b.isEmpty, a.allSatisfy({ $0 > 0 }), b.allSatisfy({ $0 > 0 })
                 else { continue }
-                let relative = (b - a) / a
-                if relative > tolerance { note(judged, regression: Self.lowerIsBetter(judged)) }
-                else if relative < -tolerance { note(judged, regression: !Self.lowerIsBetter(judged)) }
+                timings.append(Timing(key: key, metric: judged, tolerance: tolerance, baseline: a, current: b))
             }
         }
-        let adjusted = RankTest.holmAdjusted(tested.map(\.test.p))
-        for (index, entry) in tested.enumerated() {
-            let change = exp(entry.test.shift) - 1
-            guard abs(change) > entry.tolerance else { continue }
-            let significant = adjusted[index] < Self.alpha
-            let worse = (change > 0) == Self.lowerIsBetter(entry.metric)
-            let medians = { (table: ResultTable) in table.samples[entry.key]?[entry.metric].map { String(ResultTable.median($0)) } ?? "" }
+        // A rank test is made where it could prove a change among all the timings compared: its
+        // smallest possible p, with Holm's first factor, below alpha. With fewer repetitions (3
+        // against 3 can never give p below 0.1) the medians are held to the tolerance instead.
+        let family = Double(timings.count)
+        var tested: [(timing: Timing, test: RankTest)] = []
+        for timing in timings {
+            if RankTest.smallestP(baseline: timing.baseline.count, current: timing.current.count) * family < Self.alpha,
+                let test = RankTest(baseline: timing.baseline.map { log($0) }, current: timing.current.map { log($0) })
+            {
+                tested.append((timing, test))
+                continue
+            }
+            let (a, b) = (SummaryTable.median(timing.baseline), SummaryTable.median(timing.current))
+            let relative = (b - a) / a
+            guard abs(relative) > timing.tolerance else { continue }
             changes.append(Change(
-                key: entry.key, metric: entry.metric, baseline: medians(baseline), current: medians(current),
-                isRegression: significant && worse,
-                test: TimedChange(
-                    change: change, lower: exp(entry.test.lower) - 1, upper: exp(entry.test.upper) - 1, p: adjusted[index],
-                    baselineSamples: entry.samples.0, currentSamples: entry.samples.1, isWithinNoise: !significant)))
+                key: timing.key, metric: timing.metric, baseline: Self.text(a), current: Self.text(b),
+                isRegression: (relative > 0) == Self.lowerIsBetter(timing.metric)))
         }
+        let adjusted = RankTest.holmAdjusted(tested.map(\.test.p))
+        for (index, (timing, test)) in tested.enumerated() {
+            let change = exp(test.shift) - 1
+            guard abs(change) > timing.tolerance else { continue }
+            let significant = adjusted[index] < Self.alpha
+            let worse = (change > 0) == Self.lowerIsBetter(timing.metric)
+            changes.append(Change(
+                key: timing.key, metric: timing.metric, baseline: Self.text(SummaryTable.median(timing.baseline)),
+                current: Self.text(SummaryTable.median(timing.current)), isRegression: significant && worse,
+                test: TimedChange(
+                    change: change, lower: exp(test.lower) - 1, upper: exp(test.upper) - 1, p: adjusted[index],
+                    baselineSamples: timing.baseline.count, currentSamples: timing.current.count, isWithinNoise: !significant)))
+        }
+        self.timingsByMedians = timings.count - tested.count
         self.timingsTested = tested.count
         self.changes = changes
         self.compared = common.count
@@ -160,9 +184,13 @@ public struct BaselineComparison {
         var text = "### bench compare: \(Self.title(verdict))\n\n\(compared) rows compared"
         text += missing.isEmpty ? ".\n" : "; missing from the current run: \(missing.map(\.description).joined(separator: ", ")).\n"
         if timingsTested > 0 {
-            text += "\(timingsTested) timings judged from their repetitions by a Mann-Whitney U test (Holm-adjusted over all of them, "
+            text += "\(timingsTested) timed and memory metrics judged from their repetitions by a Mann-Whitney U test (Holm-adjusted over all of them, "
                 + "alpha \(Self.alpha)); a change counts when it is significant and larger than its tolerance. "
-                + "Times are medians; a tested change reads: estimate [95% interval], p, repetitions baseline/current.\n"
+                + "Values are medians; a tested change reads: estimate [95% interval], p, repetitions baseline/current.\n"
+        }
+        if timingsByMedians > 0 {
+            text += "\(timingsByMedians) timed and memory metrics had too few repetitions for a test to prove a change "
+                + "(\(RankTest.minimumSamples) or more a side, more as more metrics are compared): their medians were held to the tolerance.\n"
         }
         guard !changes.isEmpty else { return text }
         text += "\n| row | metric | baseline | current | change | verdict |\n|---|---|---:|---:|---:|---|\n"

@@ -45,6 +45,7 @@ public struct RankTest: Sendable, Equatable {
             // difference to the k-th largest.
             var count = 0
             while count < pairs && distribution.cumulative(count) <= alpha / 2 { count += 1 }
+            // 1 only for 3 against 3, whose p never passes (see `smallestP`): the interval is then wider than 95 %.
             k = max(count, 1)
         } else {
             let mean = Double(pairs) / 2
@@ -70,6 +71,13 @@ public struct RankTest: Sendable, Equatable {
         let bounded = min(k, (pairs + 1) / 2)
         lower = differences[bounded - 1]
         upper = differences[pairs - bounded]
+    }
+
+    /// The smallest two-sided p samples of these sizes can give: every current value beyond every
+    /// baseline one (2 / C(n + m, n) when exact). A test that cannot go below alpha over the
+    /// number of comparisons cannot prove anything, whatever was measured.
+    public static func smallestP(baseline n: Int, current m: Int) -> Double {
+        RankTest(baseline: (0..<n).map(Double.init), current: (0..<m).map { Double(n + $0) })?.p ?? 1
     }
 
     /// P(Z > z) for a standard normal Z.

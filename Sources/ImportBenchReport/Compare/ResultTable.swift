@@ -33,9 +33,13 @@ public struct ResultTable {
     /// `wallPerCReference` for repetitions that give both times.
     public private(set) var samples: [Key: [String: [Double]]] = [:]
 
-    /// Wall time over the C reference of the same repetition (`c_reference_s`): how compare judges
-    /// time, as the C reference runs on the same machine at the same moment.
+    /// Wall time over the C reference of the same repetition (`c_reference_s`): time as files
+    /// before csv_version 6 let compare judge it.
     public static let wallPerCReference = "wall_s / c_reference_s"
+    /// CPU time (user and system) over the C reference's CPU time of the same repetition: how compare
+    /// judges time. Both are the work done, so a machine kept busy by others inflates neither, and
+    /// the C reference carries the comparison from one machine to another.
+    public static let cpuPerCReference = "cpu_s / c_reference_cpu_s"
     public let path: String
 
     static let identity = ["scenario", "strategy", "scale", "batch_size"]
@@ -52,29 +56,29 @@ public struct ResultTable {
                 let values = repetitions.compactMap { $0[name].flatMap(Double.init) }
                 guard !values.isEmpty else { continue }
                 series[name] = values
-                row[name] = String(Self.median(values))
+                row[name] = String(SummaryTable.median(values))
             }
-            series[Self.wallPerCReference] = repetitions.compactMap { repetition in
-                guard let wall = repetition["wall_s"].flatMap(Double.init), let reference = repetition["c_reference_s"].flatMap(Double.init),
-                    wall > 0, reference > 0
-                else { return nil }
-                return wall / reference
+            func ratios(_ numerator: ([String: String]) -> Double?, over denominator: String) -> [Double] {
+                repetitions.compactMap { repetition in
+                    guard let value = numerator(repetition), let reference = repetition[denominator].flatMap(Double.init), value > 0, reference > 0
+                    else { return nil }
+                    return value / reference
+                }
             }
+            series[Self.wallPerCReference] = ratios({ $0["wall_s"].flatMap(Double.init) }, over: "c_reference_s")
+            series[Self.cpuPerCReference] = ratios({ repetition in
+                guard let user = repetition["cpu_user_s"].flatMap(Double.init), let system = repetition["cpu_sys_s"].flatMap(Double.init) else { return nil }
+                return user + system
+            }, over: "c_reference_cpu_s")
             rows[key] = row
             samples[key] = series
         }
     }
 
-    static func median(_ values: [Double]) -> Double {
-        let sorted = values.sorted()
-        let middle = sorted.count / 2
-        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
-    }
-
     /// Every row of `path`, grouped by key: the repetitions of each run.
     private static func repetitions(in path: String, columns: [String]) throws -> [Key: [[String: String]]] {
         let file = try ResultsFile(results: path)
-        let wanted = identity + ["preload", "c_reference_s"] + settingsColumns + columns
+        let wanted = identity + ["preload", "c_reference_s", "c_reference_cpu_s", "cpu_user_s", "cpu_sys_s"] + settingsColumns + columns
         var grouped: [Key: [[String: String]]] = [:]
         for fileRow in file.rows {
             var row: [String: String] = [:]

@@ -30,26 +30,34 @@ public struct DashboardExport {
         ResultColumns.columns.filter { $0.lowerIsBetter == true && $0.unit.isNumeric }
     }
 
-    /// Reads `paths` through the results contract (`ResultsFile(results:)`).
+    /// Reads `paths` through the results contract (`ResultsFile(results:)`). A run found in two
+    /// files is refused: a dashboard would keep one of them without saying which.
     public init(paths: [String]) throws {
         let names = Self.metrics.map(\.name)
         var points: [Point] = []
+        var fileOfRun: [ResultTable.Key: String] = [:]
         for path in paths {
             let table = try ResultTable(path: path, columns: names)
             for key in table.rows.keys.sorted() {
                 guard let row = table.rows[key] else { continue }
+                if let earlier = fileOfRun[key] {
+                    throw ResultsInputError.malformed(
+                        file: path, location: nil, expected: "each run in one file only", found: "\(key) again, already in \(earlier)")
+                }
+                fileOfRun[key] = path
                 let samples = table.samples[key] ?? [:]
                 for column in Self.metrics {
                     let series = samples[column.name] ?? row[column.name].flatMap(Double.init).map { [$0] } ?? []
                     guard !series.isEmpty else { continue }
                     points.append(Point(
-                        benchmark: key.description, metric: column.name, unit: Self.unit(of: column), value: ResultTable.median(series),
+                        benchmark: key.description, metric: column.name, unit: Self.unit(of: column), value: SummaryTable.median(series),
                         lower: series.min() ?? 0, upper: series.max() ?? 0))
                 }
-                if let ratios = samples[ResultTable.wallPerCReference], !ratios.isEmpty {
+                for ratio in [ResultTable.wallPerCReference, ResultTable.cpuPerCReference] {
+                    guard let ratios = samples[ratio], !ratios.isEmpty else { continue }
                     points.append(Point(
-                        benchmark: key.description, metric: ResultTable.wallPerCReference, unit: "x C reference",
-                        value: ResultTable.median(ratios), lower: ratios.min() ?? 0, upper: ratios.max() ?? 0))
+                        benchmark: key.description, metric: ratio, unit: "x C reference",
+                        value: SummaryTable.median(ratios), lower: ratios.min() ?? 0, upper: ratios.max() ?? 0))
                 }
             }
         }
