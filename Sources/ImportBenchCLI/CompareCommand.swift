@@ -14,8 +14,8 @@ struct CompareCommand: ParsableCommand {
             counted from the first repetition. Times and memory are judged from their repetitions: a Mann-Whitney \
             U test, Holm-adjusted over every timing compared (alpha 0.05), and a change counts only when it is \
             significant and larger than its tolerance; with fewer than 3 repetitions a side, medians are held \
-            to the tolerance instead. Time is judged as CPU time over the C reference's CPU time of the same \
-            repetition (c_reference_cpu_s; files before csv_version 6: wall time over c_reference_s), so a \
+            to the tolerance instead. Time is judged as each repetition's CPU time over the median of the run's C reference \
+            CPU times (c_reference_cpu_s; files before csv_version 6: wall time over c_reference_s of the same repetition), so a \
             baseline recorded on one machine gates a run on another, and other work on the machine does not move it. Default tolerances: \
             \(BaselineComparison.defaultTolerances.sorted { $0.key < $1.key }.map { "\($0.key)=\(Int($0.value * 100))%" }.joined(separator: ", ")). \
             Prints a Markdown table of every changed metric with its estimate, 95% interval and p.

@@ -5,7 +5,8 @@ import Testing
 
 /// How often CI's timing gate catches a real slowdown: naive made a quarter slower, in the tests
 /// only, measured as `.ci/run` measures (the whole ci preset, its repetitions) and compared under
-/// naive's row with a baseline of unchanged code measured the same way, in this process. A
+/// naive's row with a baseline of unchanged code measured the same way, in this process, with as
+/// many repetitions as the committed baseline. A
 /// benchmark, not a test of timings: it runs only when asked (`IMPORTBENCH_GATE_EXPERIMENT=20`,
 /// see scripts/timing-gate) and prints what it found.
 @Suite("Timing gate experiment")
@@ -18,6 +19,9 @@ struct TimingGateExperiment {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let ciRun = try #require(root.appendingPathComponent(".ci/run").path.nonEmptyContents?.firstMatch(of: /repetitions=(\d+)/))
         let repetitions = try #require(Int(ciRun.1))
+        // The baseline as many repetitions as the committed one has, which CI compares with.
+        let committed = try ResultsFile(results: root.appendingPathComponent("Results/baseline.csv").path)
+        let baselineRepetitions = try #require(committed.rows.compactMap { $0.text("repetition").flatMap(Int.init) }.max())
         // The whole preset, as CI runs it, with naive slowed in the chat run alone: every other row
         // is compared too, so the test's correction for many comparisons is CI's.
         let configurations = BenchmarkPreset.ci.configurations.map { configuration in
@@ -35,7 +39,7 @@ struct TimingGateExperiment {
         try CSVReport.write(
             try BenchmarkPreset.ci.configurations.flatMap { configuration in
                 var configuration = configuration
-                configuration.repetitions = repetitions
+                configuration.repetitions = baselineRepetitions
                 return try Benchmark(configuration: configuration).run().results
             }, to: baseline)
         var caught = 0
@@ -58,7 +62,7 @@ struct TimingGateExperiment {
                 + "; other regressions so far \(otherRegressions)")
         }
         print("timing gate experiment: a 25 % slower naive flagged a regression in \(caught) of \(comparisons) comparisons "
-            + "(\(repetitions) repetitions each, the whole ci preset compared); \(otherRegressions) regressions flagged in other rows")
+            + "(\(repetitions) repetitions each against a baseline of \(baselineRepetitions), the whole ci preset compared); \(otherRegressions) regressions flagged in other rows")
     }
 }
 

@@ -143,6 +143,54 @@ extension TimingVerdictTests {
     }
 }
 
+extension TimingVerdictTests {
+    /// As `results`, with CPU times: the imports' CPU scatters by `jitter`, the C reference's
+    /// replay, a few milliseconds, by `referenceJitter`.
+    private func cpuResults(prewarmFactor factor: Double = 1, jitter: Double = 0.01, referenceJitter: Double = 0.08, seed: UInt64, repetitions: Int = 9)
+        -> [RunResult]
+    {
+        var generator = SeededGenerator(seed: seed)
+        return (1...repetitions).flatMap { repetition in
+            let reference = 0.003 * (1 + Double.random(in: -referenceJitter...referenceJitter, using: &generator))
+            return [("naive", 0.04), ("prewarm", 0.036 * factor), ("ceiling", 0.025)].map { name, cpu in
+                var result = sampleResult(strategy: name, wall: cpu * 1.1, repetition: repetition)
+                result.measurement.cpuUserSeconds = cpu * (1 + Double.random(in: -jitter...jitter, using: &generator))
+                result.measurement.cpuSystemSeconds = 0
+                result.cReferenceSeconds = reference * 1.05
+                result.cReferenceCPUSeconds = reference
+                return result
+            }
+        }
+    }
+
+    @Test("time is each repetition's CPU time over the median of the run's C reference CPU times: one slow replay moves no repetition")
+    func cpuOverMedianReference() throws {
+        var results = cpuResults(referenceJitter: 0, seed: 31)
+        for index in results.indices where results[index].repetition == 4 { results[index].cReferenceCPUSeconds = 0.03 }
+        let folder = try TemporaryFolder()
+        let path = folder.url.appendingPathComponent("run.csv").path
+        try CSVReport.write(results, to: path)
+        let table = try ResultTable(path: path, columns: ["wall_s"])
+        let naive = try #require(table.rows.keys.first { $0.strategy == "naive" })
+        let ratios = try #require(table.samples[naive]?[ResultTable.cpuPerCReference])
+        let expected = results.filter { $0.strategy == "naive" }.map { $0.measurement.cpuUserSeconds / 0.003 }
+        #expect(ratios.count == expected.count)
+        for (ratio, want) in zip(ratios, expected) { #expect(abs(ratio - want) < 1e-3 * want) }
+    }
+
+    @Test("a 25 % slower strategy is caught on CPU time with its interval near 25 %, though the C reference scatters by 8 %")
+    func slowerOnCPUTime() throws {
+        let comparison = try compare(cpuResults(seed: 41), cpuResults(prewarmFactor: 1.25, seed: 42))
+        #expect(comparison.verdict == .regression, "\(comparison.markdown)")
+        let change = try #require(comparison.changes.first { $0.key.strategy == "prewarm" && $0.metric == ResultTable.cpuPerCReference })
+        let test = try #require(change.test)
+        #expect(test.lower > 0.2 && test.upper < 0.3, "\(test)")
+        #expect(comparison.changes.allSatisfy { $0.key.strategy == "prewarm" }, "\(comparison.markdown)")
+        let unchanged = try compare(cpuResults(seed: 43), cpuResults(seed: 44))
+        #expect(unchanged.verdict == .unchanged, "\(unchanged.markdown)")
+    }
+}
+
 /// splitmix64, so the tests' scatter is the same on every run.
 private struct SeededGenerator: RandomNumberGenerator {
     var state: UInt64

@@ -29,17 +29,20 @@ public struct ResultTable {
 
     /// Column values by name, as text.
     public private(set) var rows: [Key: [String: String]] = [:]
-    /// Per row, each measured column's value in every repetition that has one, and
-    /// `wallPerCReference` for repetitions that give both times.
+    /// Per row, each measured column's value in every repetition that has one, `wallPerCReference`
+    /// for repetitions that give both times, and `cpuPerCReference`.
     public private(set) var samples: [Key: [String: [Double]]] = [:]
 
     /// Wall time over the C reference of the same repetition (`c_reference_s`): time as files
     /// before csv_version 6 let compare judge it.
     public static let wallPerCReference = "wall_s / c_reference_s"
-    /// CPU time (user and system) over the C reference's CPU time of the same repetition: how compare
-    /// judges time. Both are the work done, so a machine kept busy by others inflates neither, and
-    /// the C reference carries the comparison from one machine to another.
-    public static let cpuPerCReference = "cpu_s / c_reference_cpu_s"
+    /// Each repetition's CPU time (user and system) over the median of the run's C reference CPU
+    /// times: how compare judges time. Both are the work done, so a machine kept busy by others
+    /// inflates neither, and the C reference carries the comparison from one machine to another.
+    /// The median, not the same repetition's: a replay of a few milliseconds scatters by several
+    /// per cent, which divided into each repetition tripled the imports' own scatter (CPU time
+    /// does not move with load, so pairing repetitions bought nothing).
+    public static let cpuPerCReference = "cpu_s / median c_reference_cpu_s"
     public let path: String
 
     static let identity = ["scenario", "strategy", "scale", "batch_size"]
@@ -66,10 +69,16 @@ public struct ResultTable {
                 }
             }
             series[Self.wallPerCReference] = ratios({ $0["wall_s"].flatMap(Double.init) }, over: "c_reference_s")
-            series[Self.cpuPerCReference] = ratios({ repetition in
-                guard let user = repetition["cpu_user_s"].flatMap(Double.init), let system = repetition["cpu_sys_s"].flatMap(Double.init) else { return nil }
-                return user + system
-            }, over: "c_reference_cpu_s")
+            let referenceCPU = repetitions.compactMap { $0["c_reference_cpu_s"].flatMap(Double.init) }.filter { $0 > 0 }
+            if !referenceCPU.isEmpty {
+                let reference = SummaryTable.median(referenceCPU)
+                series[Self.cpuPerCReference] = repetitions.compactMap { repetition in
+                    guard let user = repetition["cpu_user_s"].flatMap(Double.init), let system = repetition["cpu_sys_s"].flatMap(Double.init),
+                        user + system > 0
+                    else { return nil }
+                    return (user + system) / reference
+                }
+            }
             rows[key] = row
             samples[key] = series
         }
