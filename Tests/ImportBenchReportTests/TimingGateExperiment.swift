@@ -6,9 +6,8 @@ import Testing
 /// How often CI's timing gate catches a real slowdown: naive made a quarter slower, in the tests
 /// only, measured as `.ci/run` measures (the whole ci preset, its repetitions) and compared under
 /// naive's row with a baseline of unchanged code measured the same way, in this process, with as
-/// many repetitions as the committed baseline. A
-/// benchmark, not a test of timings: it runs only when asked (`IMPORTBENCH_GATE_EXPERIMENT=20`,
-/// see scripts/timing-gate) and prints what it found.
+/// many repetitions as the committed baseline. A benchmark, not a test of timings: it runs only
+/// when asked (`IMPORTBENCH_GATE_EXPERIMENT=20`, see scripts/timing-gate) and prints what it found.
 @Suite("Timing gate experiment")
 struct TimingGateExperiment {
     static let comparisons = ProcessInfo.processInfo.environment["IMPORTBENCH_GATE_EXPERIMENT"].flatMap(Int.init)
@@ -19,7 +18,7 @@ struct TimingGateExperiment {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let ciRun = try #require(root.appendingPathComponent(".ci/run").path.nonEmptyContents?.firstMatch(of: /repetitions=(\d+)/))
         let repetitions = try #require(Int(ciRun.1))
-        // The baseline as many repetitions as the committed one has, which CI compares with.
+        // The baseline gets as many repetitions as the committed one, which CI compares with.
         let committed = try ResultsFile(results: root.appendingPathComponent("Results/baseline.csv").path)
         let baselineRepetitions = try #require(committed.rows.compactMap { $0.text("repetition").flatMap(Int.init) }.max())
         // The whole preset, as CI runs it, with naive slowed in the chat run alone: every other row

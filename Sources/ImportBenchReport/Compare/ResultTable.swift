@@ -61,23 +61,21 @@ public struct ResultTable {
                 series[name] = values
                 row[name] = String(SummaryTable.median(values))
             }
-            func ratios(_ numerator: ([String: String]) -> Double?, over denominator: String) -> [Double] {
+            func ratios(_ numerator: ([String: String]) -> Double?, over denominator: ([String: String]) -> Double?) -> [Double] {
                 repetitions.compactMap { repetition in
-                    guard let value = numerator(repetition), let reference = repetition[denominator].flatMap(Double.init), value > 0, reference > 0
-                    else { return nil }
+                    guard let value = numerator(repetition), let reference = denominator(repetition), value > 0, reference > 0 else { return nil }
                     return value / reference
                 }
             }
-            series[Self.wallPerCReference] = ratios({ $0["wall_s"].flatMap(Double.init) }, over: "c_reference_s")
-            let referenceCPU = repetitions.compactMap { $0["c_reference_cpu_s"].flatMap(Double.init) }.filter { $0 > 0 }
+            func number(_ name: String) -> ([String: String]) -> Double? { { $0[name].flatMap(Double.init) } }
+            series[Self.wallPerCReference] = ratios(number("wall_s"), over: number("c_reference_s"))
+            let referenceCPU = repetitions.compactMap(number("c_reference_cpu_s")).filter { $0 > 0 }
             if !referenceCPU.isEmpty {
                 let reference = SummaryTable.median(referenceCPU)
-                series[Self.cpuPerCReference] = repetitions.compactMap { repetition in
-                    guard let user = repetition["cpu_user_s"].flatMap(Double.init), let system = repetition["cpu_sys_s"].flatMap(Double.init),
-                        user + system > 0
-                    else { return nil }
-                    return (user + system) / reference
-                }
+                series[Self.cpuPerCReference] = ratios({ repetition in
+                    guard let user = number("cpu_user_s")(repetition), let system = number("cpu_sys_s")(repetition) else { return nil }
+                    return user + system
+                }, over: { _ in reference })
             }
             rows[key] = row
             samples[key] = series
