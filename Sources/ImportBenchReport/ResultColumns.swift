@@ -60,8 +60,11 @@ public enum ResultColumns {
         count("transaction_count", table: "txns") { $0.measurement.counts.transactions },
         count("rows_written", .correctness) { Int($0.measurement.rowsWritten) },
         count("vm_steps", .exactForOneSQLite) { Int($0.measurement.counts.vmSteps) },
+        // 15 %: the ratio to the C reference is not the same on every state of a machine. Against a
+        // baseline recorded hours earlier, unchanged code read up to 11 % lower on a scenario whose
+        // time is mostly decoding (quakes, debug build), which the C reference's inserts do not share.
         seconds(
-            "wall_s", tolerance: 0.10, table: .init(heading: "wall s", summary: .medianWithRatios(to: [.reference, .baseline]), visibility: .always),
+            "wall_s", tolerance: 0.15, table: .init(heading: "wall s", summary: .medianWithRatios(to: [.reference, .baseline]), visibility: .always),
             chart: .init(
                 slug: "time", heading: "Wall time", place: 1, kind: .growth, what: "wall time", axisTitle: "wall time, s",
                 explanation: "Wall time of each import against the payload's size, both on log scales: a straight line of slope k means time grows as size^k (k = 1 linear, k = 2 quadratic).")

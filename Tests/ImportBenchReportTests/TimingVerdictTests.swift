@@ -189,6 +189,14 @@ extension TimingVerdictTests {
         let unchanged = try compare(cpuResults(seed: 43), cpuResults(seed: 44))
         #expect(unchanged.verdict == .unchanged, "\(unchanged.markdown)")
     }
+
+    @Test("a move of the size a machine's state alone made (11 %), however significant, stays under the default time tolerance")
+    func machineStateShiftTolerated() throws {
+        for factor in [0.88, 1.12] {
+            let comparison = try compare(cpuResults(seed: 45), cpuResults(prewarmFactor: factor, seed: 46))
+            #expect(comparison.verdict == .unchanged, "\(comparison.markdown)")
+        }
+    }
 }
 
 /// splitmix64, so the tests' scatter is the same on every run.
