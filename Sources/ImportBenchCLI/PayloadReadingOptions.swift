@@ -11,7 +11,7 @@ struct PayloadReadingOptions: ParsableArguments {
     var encoding: TextEncoding = .utf8
 
     @Option(help: ArgumentHelp(
-        "What a reference given by key alone (a mapping's key: PATH or keys: PATH, a channel_id) does when its object is neither stored before the import nor earlier in the payload: fail (stop, naming it), null (drop the reference: NULL, or out of the set), or placeholder (write a row holding only the key first, as an app's stub object). Applied to the records before every strategy and the verifier read them; the header counts what it changed. (GTFS stop times naming a trip or stop their feed lacks are skipped and counted whatever the policy.)",
+        "What a reference given by key alone (a mapping's key: PATH or keys: PATH, a channel_id) does when its object is neither stored before the import nor earlier in the payload: fail (stop, naming it), null (drop the reference: NULL, or out of the set), or placeholder (write a row holding only the key first, as an app's stub object). Applied to the records before every strategy and the verifier read them; the header counts what it changed. A GTFS stop time naming a trip or stop its feed lacks is such a reference.",
         valueName: "policy"))
     var missingReference: MissingReferencePolicy = .fail
 

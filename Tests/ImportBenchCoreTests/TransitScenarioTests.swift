@@ -70,15 +70,19 @@ struct TransitScenarioTests {
     /// Per trip, its headsign and its stop_times' keys, as the transit reader reports them.
     private func stopTimesByTrip(in feed: String) throws -> (headsigns: [DatabaseValue: DatabaseValue], stopTimes: [DatabaseValue: Set<DatabaseValue>]) {
         let read = try occurrences(in: feed)
-        #expect(read.reader.skippedRows.isEmpty, "every stop_time names a stop and a trip of its feed")
         let headsign = try #require(scenario.schema.entities[1].attributes.firstIndex { $0.name == "trip_headsign" })
+        var stops: Set<DatabaseValue> = []
         var headsigns: [DatabaseValue: DatabaseValue] = [:]
         var stopTimes: [DatabaseValue: Set<DatabaseValue>] = [:]
         for occurrence in read.occurrences {
-            if occurrence.entity == 1 {
+            if occurrence.entity == 0 {
+                stops.insert(occurrence.key)
+            } else if occurrence.entity == 1 {
                 headsigns[occurrence.key] = occurrence.attributes[headsign]
                 stopTimes[occurrence.key] = []
             } else if occurrence.entity == 2, let trip = occurrence.toOne[0]?.key {
+                #expect(headsigns[trip] != nil && occurrence.toOne[1].map { stops.contains($0.key) } == true,
+                        "every stop_time names a stop and a trip of its feed")
                 stopTimes[trip, default: []].insert(occurrence.key)
             }
         }
@@ -205,25 +209,35 @@ struct TransitScenarioTests {
         #expect(Array(first[1].attributes[3...4]) == [.real(0), .real(3)])
     }
 
-    @Test("stop_times naming an absent stop or trip are skipped and counted; every strategy stays valid")
-    func danglingRowsAreSkipped() throws {
+    @Test("stop_times naming a stop or trip their feed lacks are left to --missing-reference: fail stops at the first, null and placeholder import them with every strategy valid",
+          arguments: MissingReferencePolicy.allCases)
+    func danglingRows(policy: MissingReferencePolicy) throws {
         let directory = try TemporaryDirectory()
         defer { withExtendedLifetime(directory) {} }
         let feed = try writeFeed([
             "stops.txt": Self.stops, "trips.txt": Self.trips + ["t1,R,0"],  // t1 twice: the last row wins
             "stop_times.txt": ["trip_id,stop_id,stop_sequence", "t1,s1,1", "t9,s1,1", "t1,s7,2", "t9,s7,3", "t1,s2,2"],
         ], in: directory)
+        // The reader passes every row on, its references by key alone.
         let read = try occurrences(in: feed)
-        #expect(entityCounts(read.occurrences) == [2, 2, 2])
-        #expect(read.reader.skippedRows == [
-            "stop_times.txt: trip_id not in trips.txt": 2, "stop_times.txt: stop_id not in stops.txt": 1,
-        ])
-        #expect(read.units.map(\.path).suffix(2) == ["stop_times.txt line 2", "stop_times.txt line 6"])
-        let outcome = try Benchmark(configuration: BenchmarkConfiguration(
-            spec: RunSpec(scenario: scenario.reference, payload: .file(feed)),
-            strategies: StrategyRegistry.all)).run()
-        #expect(outcome.expected.uniqueObjects == 5)
+        #expect(entityCounts(read.occurrences) == [2, 2, 5])
+        #expect(read.reader.skippedRows.isEmpty)
+        #expect(read.occurrences[5].toOne == [.keyOnly("t9"), .keyOnly("s1")])
+        var spec = RunSpec(scenario: scenario.reference, payload: .file(feed))
+        spec.options.missingReference = policy
+        let benchmark = Benchmark(configuration: BenchmarkConfiguration(spec: spec, strategies: StrategyRegistry.all))
+        guard policy != .fail else {
+            let error = #expect(throws: (any Error).self) { try benchmark.run() }
+            let text = error.map { String(describing: $0) } ?? ""
+            #expect(text.contains("trip refers to trip") && text.contains("t9"), "\(text)")
+            return
+        }
+        let outcome = try benchmark.run()
         for result in outcome.results { #expect(result.valid, "\(result.strategy): \(result.differences)") }
+        // 2 stops, 1 trip, 4 stop_times (t1/2 twice); placeholder adds stubs t9 and s7.
+        #expect(outcome.expected.uniqueObjects == (policy == .placeholder ? 9 : 7))
+        let counted = policy == .placeholder ? ": 1 stop, 1 trip" : ": 2 stop, 2 trip"
+        #expect(outcome.readingNotes.contains { $0.hasSuffix(counted) }, "\(outcome.readingNotes)")
     }
 
     @Test("bad rows throw PayloadError naming file, line and column", arguments: [
@@ -259,15 +273,17 @@ struct TransitScenarioTests {
         #expect(throws: PayloadError.self) { _ = try scenario.openReader(path: directory.path("absent")) }
     }
 
-    @Test("the real GTFS feeds read completely, with nothing skipped",
+    @Test("the real GTFS feeds read completely, every stop_time naming a stop and a trip of its feed",
           .enabled(if: SharedDatasets.available, SharedDatasets.skipReason),
           arguments: [("gtfs/caltrain-2017-07-24", [64, 188, 2_697]), ("gtfs/seattle-area-2017-11-16", [259, 3_888, 57_205])])
     func realFeeds(feed: String, counts: [Int]) throws {
         let read = try occurrences(in: SharedDatasets.path(feed))
         #expect(entityCounts(read.occurrences) == counts)
-        #expect(read.reader.skippedRows.isEmpty)
         #expect(Set(read.occurrences.map { "\($0.entity)|\($0.key)" }).count == counts.reduce(0, +))
         let stopTimes = read.occurrences.filter { $0.entity == 2 }
+        let stops = Set(read.occurrences.filter { $0.entity == 0 }.map(\.key))
+        let trips = Set(read.occurrences.filter { $0.entity == 1 }.map(\.key))
+        #expect(stopTimes.allSatisfy { $0.toOne[0].map { trips.contains($0.key) } == true && $0.toOne[1].map { stops.contains($0.key) } == true })
         // Both feeds write times past midnight for late trips; Caltrain has no shape_dist_traveled column.
         #expect(stopTimes.contains { if case .text(let time) = $0.attributes[0] { time.hasPrefix("24:") } else { false } })
         #expect(stopTimes.allSatisfy { $0.attributes[6] == .null } == feed.contains("caltrain"))
@@ -302,27 +318,5 @@ struct TransitScenarioTests {
                 #expect(result.measurement.counts.fetches == expected.occurrences + expected.keyOnlyReferences)
             }
         }
-    }
-}
-
-@Suite("Skipped records reach the benchmark outcome")
-struct TransitSkippedRecordsTests {
-    @Test("a stop_time whose stop is missing is skipped in every run and reported once")
-    func skippedReported() throws {
-        let directory = try TemporaryDirectory()
-        defer { withExtendedLifetime(directory) {} }
-        let feed = directory.path("feed")
-        try FileManager.default.createDirectory(atPath: feed, withIntermediateDirectories: true)
-        try Data("stop_id,stop_name\nS1,One\nS2,Two\n".utf8).write(to: URL(fileURLWithPath: feed + "/stops.txt"))
-        try Data("route_id,service_id,trip_id\nR,W,T1\n".utf8).write(to: URL(fileURLWithPath: feed + "/trips.txt"))
-        try Data("trip_id,stop_id,stop_sequence,arrival_time,departure_time\nT1,S1,1,08:00:00,08:00:00\nT1,S9,2,08:05:00,08:05:00\nT1,S2,3,08:09:00,08:09:00\n".utf8)
-            .write(to: URL(fileURLWithPath: feed + "/stop_times.txt"))
-        let outcome = try Benchmark(configuration: BenchmarkConfiguration(
-            spec: RunSpec(scenario: TransitScenario().reference, payload: .file(feed)),
-            strategies: StrategyRegistry.all)).run()
-        #expect(outcome.skippedRecords.values.reduce(0, +) == 1)
-        #expect(outcome.skippedRecords.keys.contains { $0.contains("stop_id") })
-        #expect(outcome.expected.occurrences == 2 + 1 + 2)
-        for result in outcome.results { #expect(result.valid, "\(result.strategy)") }
     }
 }

@@ -29,12 +29,7 @@ struct PayloadErrorHandler {
     /// over with `.skip`; with `.fail`, thrown and final.
     mutating func skip(_ error: PayloadError, reason: String) throws {
         guard policy == .skip else { throw fail(error) }
-        count(reason)
-        if skippedErrors.count < Self.keptErrors { skippedErrors.append(error) }
-    }
-
-    /// A record left out whatever the policy, such as a row whose reference would dangle.
-    mutating func count(_ reason: String) {
         skippedRecords[reason, default: 0] += 1
+        if skippedErrors.count < Self.keptErrors { skippedErrors.append(error) }
     }
 }

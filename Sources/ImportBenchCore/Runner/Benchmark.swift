@@ -348,7 +348,7 @@ public final class Benchmark {
             lines.append("\(failure.message) \(check)")
         }
         if configuration.databasePath == nil { lines.append("(the stores were temporary and are removed; give --db PATH to keep them)") }
-        return BadPayloadError(cause: cause, runs: lines)
+        return BadPayloadError(cause: cause, payloadPath: payloadPath, runs: lines)
     }
 
     /// The preload's file: the given one, or one generated to overlap the measured payload.
@@ -386,10 +386,13 @@ public final class Benchmark {
 /// A payload no strategy can import whole: the reason, and what each strategy did with it.
 public struct BadPayloadError: Error, CustomStringConvertible {
     public let cause: any Error
+    /// Named before a cause that does not name it (a missing reference, found by key, not by position).
+    public let payloadPath: String
     /// One line per strategy: where it stopped, what stays committed, and whether its store was checked.
     public let runs: [String]
 
     public var description: String {
-        "\(cause)\n  " + runs.joined(separator: "\n  ")
+        let reason = cause is PayloadError ? "\(cause)" : "\(payloadPath): \(cause)"
+        return reason + "\n  " + runs.joined(separator: "\n  ")
     }
 }

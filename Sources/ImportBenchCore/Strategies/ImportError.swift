@@ -13,7 +13,8 @@ public enum ImportError: Error, Equatable, CustomStringConvertible {
         switch self {
         case .danglingReference(let source, let sourceKey, let relationship, let target, let targetKey):
             return "\(source) \(sourceKey): \(relationship) refers to \(target) \(targetKey), "
-                + "which is neither in the store nor earlier in the payload"
+                + "which is neither in the store nor earlier in the payload "
+                + "(--missing-reference null drops such references; placeholder writes a row holding only the key first)"
         case .seedStore(let path, let problem):
             return "seed store \(path): \(problem)"
         case .fileOperation(let operation, let path, let reason):

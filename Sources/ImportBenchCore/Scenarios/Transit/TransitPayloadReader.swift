@@ -5,15 +5,15 @@ import ImportBenchStore
 /// trip, then every stop_time, so a stop_time's stop and trip are always written before it.
 ///
 /// Columns are found by header name; attribute columns may be missing or empty (NULL), while
-/// `stop_id`, `trip_id`, `stop_sequence` and stop_times' `stop_id` are required. A stop_time whose
-/// trip or stop is absent from its file cannot be stored by any strategy (the foreign key would
-/// dangle), so it is skipped and counted in `skippedRows` by reason; everything else is imported.
-/// Repeated keys are kept: the last row wins, as for every scenario. The reader remembers the
-/// stop and trip ids it has met (memory grows with those, never with stop_times).
+/// `stop_id`, `trip_id`, `stop_sequence` and stop_times' `stop_id` are required. A stop_time names
+/// its trip and stop by key alone, as the feed does: one whose trip or stop its feed lacks is
+/// handled like any missing reference (`--missing-reference`: the import stops by default, naming
+/// the row), after this reader. Repeated keys are kept: the last row wins, as for every scenario.
+/// The reader holds no ids, so its memory does not grow with the feed.
 ///
 /// A row of the wrong width or with a field that does not read (an empty key, a bad number, invalid
 /// UTF-8) is a `PayloadError`; with `onError: .skip` it is left out and counted as
-/// `stops.txt: malformed row` instead. A skipped stop or trip is then unknown to its stop_times.
+/// `stops.txt: malformed row` instead; a stop_time naming it then names a missing stop or trip.
 public final class TransitPayloadReader: RecordReader {
     public let directory: String
     private var errors: PayloadErrorHandler
@@ -27,16 +27,11 @@ public final class TransitPayloadReader: RecordReader {
     private let stopTimeStop: Int
     /// Where `stop_sequence` sits in the stop_time's attributes: it is also part of the key.
     private let sequenceAttribute: Int
-    private var knownStops = Set<String>()
     /// What a reader of the feed should know of how it was read: the encoding `auto` chose per file.
     public let readingNotes: [String]
     /// Fed each file's hash, in file order, once every file has been read.
     private let hasher: PayloadHasher?
     private let fileHashers: [(name: String, hasher: PayloadHasher)]
-    private var knownTrips = Set<String>()
-
-    static let missingTrip = "\(TransitScenario.stopTimesFile): trip_id not in \(TransitScenario.tripsFile)"
-    static let missingStop = "\(TransitScenario.stopTimesFile): stop_id not in \(TransitScenario.stopsFile)"
 
     /// - Parameter chunkSize: bytes per read of each file; small values exist for tests.
     public init(directory: String, schema: Schema, reading: PayloadReading = PayloadReading(), chunkSize: Int = 1 << 20) throws {
@@ -79,7 +74,7 @@ public final class TransitPayloadReader: RecordReader {
         readingNotes = notes
     }
 
-    /// Rows left out, by reason (`stop_times.txt: stop_id not in stops.txt`, `stops.txt: malformed row`).
+    /// Rows left out under `--on-error skip`, by reason (`stops.txt: malformed row`).
     public var skippedRows: [String: Int] { errors.skippedRecords }
 
     public var skippedRecords: [String: Int] { errors.skippedRecords }
@@ -105,19 +100,13 @@ public final class TransitPayloadReader: RecordReader {
                     phase = .trips
                     continue
                 }
-                if let unit = try readable(stops, { try keyedUnit(stops) }) {
-                    knownStops.insert(unit.key)
-                    return unit.unit
-                }
+                if let unit = try readable(stops, { try keyedUnit(stops) }) { return unit }
             case .trips:
                 guard try advance(trips) else {
                     phase = .stopTimes
                     continue
                 }
-                if let unit = try readable(trips, { try keyedUnit(trips) }) {
-                    knownTrips.insert(unit.key)
-                    return unit.unit
-                }
+                if let unit = try readable(trips, { try keyedUnit(trips) }) { return unit }
             case .stopTimes:
                 guard try advance(stopTimes) else {
                     phase = .finished
@@ -127,7 +116,7 @@ public final class TransitPayloadReader: RecordReader {
                     }
                     continue
                 }
-                if let row = try readable(stopTimes, stopTimeUnit), let unit = row { return unit }
+                if let unit = try readable(stopTimes, stopTimeUnit) { return unit }
             case .finished:
                 return nil
             }
@@ -155,27 +144,18 @@ public final class TransitPayloadReader: RecordReader {
         }
     }
 
-    /// A stop or trip row's unit, with its key: the id is known only once the whole row has read.
-    private func keyedUnit(_ table: TableReader) throws -> (key: String, unit: RecordUnit) {
-        let key = try table.csv.requiredText(table.key)
-        return (key, table.unit(key: key, attributes: try table.attributeValues()))
+    /// A stop or trip row's unit.
+    private func keyedUnit(_ table: TableReader) throws -> RecordUnit {
+        table.unit(key: try table.csv.requiredText(table.key), attributes: try table.attributeValues())
     }
 
-    /// The current stop_times row as a unit, or nil when it is skipped.
-    private func stopTimeUnit() throws -> RecordUnit? {
+    /// The current stop_times row as a unit.
+    private func stopTimeUnit() throws -> RecordUnit {
         let csv = stopTimes.csv
         let tripID = try csv.requiredText(stopTimeTrip)
         let stopID = try csv.requiredText(stopTimeStop)
         guard let sequence = try csv.integer(stopTimes.key) else {
             throw csv.error(at: stopTimes.key, expected: "a non-empty stop_sequence", found: "an empty field")
-        }
-        guard knownTrips.contains(tripID) else {
-            errors.count(Self.missingTrip)
-            return nil
-        }
-        guard knownStops.contains(stopID) else {
-            errors.count(Self.missingStop)
-            return nil
         }
         var attributes = try stopTimes.attributeValues()
         attributes[sequenceAttribute] = .integer(sequence)
