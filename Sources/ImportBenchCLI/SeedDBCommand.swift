@@ -18,9 +18,9 @@ struct SeedDBCommand: ParsableCommand {
             are built, the file is vacuumed and analysed, and it is left in journal mode DELETE: one \
             self-contained file, no -wal or -shm. It is written at OUT.partial and renamed to OUT only when \
             complete, so a failed or interrupted build leaves nothing at OUT (an older store there stays as \
-            it was). A table importbench_seed records the scenario, scale, seed, payload fingerprint, \
-            content digest, bench and SQLite versions and build time, so whoever adopts it can check it \
-            matches.
+            it was). A table importbench_seed records the scenario, scale, seed, payload fingerprint, how the \
+            payload was read (--on-error, --missing-reference, --encoding), content digest, bench and SQLite \
+            versions and build time, so whoever adopts it can check it matches.
 
             \(ExitStatus.help([.success, .failure, .usage, .stoppedBySignal]))
             """
@@ -34,6 +34,11 @@ struct SeedDBCommand: ParsableCommand {
         "Build from this recorded payload (a file of the scenario's shape; a GTFS directory for transit) instead of generating one from --scale and --seed.",
         valueName: "path"))
     var payload: String?
+
+    @Option(help: ArgumentHelp(
+        "A payload record that cannot be read: fail stops the build with its location; skip leaves it out and counts it. The store records the choice, and a run adopts it only when it reads its payload the same way.",
+        valueName: "fail|skip"))
+    var onError: PayloadErrorPolicy = .fail
 
     @Option(help: ArgumentHelp(
         "Where to write the store; replaced only once the new one is complete (built at PATH.partial, then renamed).",
@@ -97,7 +102,7 @@ struct SeedDBCommand: ParsableCommand {
         do {
             let builder = SeedStoreBuilder(
                 scenario: scenario, payloadPath: payloadPath, scale: payload == nil ? scale : nil,
-                seed: payload == nil ? scenarioOptions.seed : nil, reading: readingOptions.reading())
+                seed: payload == nil ? scenarioOptions.seed : nil, reading: readingOptions.reading(onError: onError))
             report = try builder.build(at: out)
         } catch is Interrupted {
             throw CommandFailure.interrupted("interrupted; nothing was written at \(out)")

@@ -92,6 +92,41 @@ struct SeedCopyTests {
         #expect(started.isEmpty)
     }
 
+    @Test("a seed store is adopted only by a run that reads its payload as the build did; one read otherwise, or by a bench that did not record how, is refused with the command that builds a matching one",
+          arguments: [(PayloadErrorPolicy.skip, PayloadErrorPolicy.fail), (.fail, .skip), (.skip, .skip)])
+    func readingRecorded(built: PayloadErrorPolicy, run: PayloadErrorPolicy) throws {
+        let directory = try TemporaryDirectory()
+        defer { withExtendedLifetime(directory) {} }
+        let seedPath = directory.path("seed.sqlite")
+        let payload = try SeedStoreBuilderTests.payload(ChatScenario(), seed: 1, in: directory)
+        let scale = try #require(Scale(parsing: "0.05x"))
+        let report = try SeedStoreBuilder(
+            scenario: ChatScenario(), payloadPath: payload, scale: scale, seed: 1, reading: PayloadReading(onError: built)
+        ).build(at: seedPath)
+        #expect(report.metadata.readingOptions == "--on-error \(built) --missing-reference fail --encoding utf-8")
+        #expect(try SeedStoreMetadata.read(at: seedPath) == report.metadata)
+        var configuration = try Self.configuration(strategies: [SeedCopyStrategy.self])
+        configuration.spec.seedStorePath = seedPath
+        configuration.spec.options.onError = run
+        guard built != run else {
+            let outcome = try Benchmark(configuration: configuration).run()
+            for result in outcome.results { #expect(result.valid, "\(result.strategy): \(result.differences)") }
+            // Built by a bench that did not record how it read: refused, though it holds the payload.
+            let store = try Connection(path: seedPath)
+            try store.execute("ALTER TABLE importbench_seed DROP COLUMN reading_options")
+            #expect(try SeedStoreMetadata.read(at: seedPath).readingOptions == nil)
+            let error = #expect(throws: ImportError.self) { try Benchmark(configuration: configuration).run() }
+            #expect(error?.description.contains("reading: built with options this bench did not record") == true, "\(String(describing: error))")
+            return
+        }
+        let error = #expect(throws: ImportError.self) { try Benchmark(configuration: configuration).run() }
+        let message = error?.description ?? ""
+        #expect(message.contains("reading: built with --on-error \(built) --missing-reference fail --encoding utf-8, "
+            + "the run reads with --on-error \(run) --missing-reference fail --encoding utf-8"), "\(message)")
+        let flags = run == .skip ? " --on-error skip" : ""
+        #expect(message.contains("bench seed-db --scenario chat --scale 0.05x --seed 1\(flags) --out \(seedPath)"), "\(message)")
+    }
+
     @Test("a seed store of another scenario is refused, naming the scenarios")
     func mismatchedScenario() throws {
         let directory = try TemporaryDirectory()

@@ -24,4 +24,17 @@ public struct PayloadReading {
         self.hasher = hasher
         self.encoding = encoding
     }
+
+    /// The options that change what a payload reads as, as `bench` takes them on its command line
+    /// (`--on-error skip --encoding latin-1`): a seed store records them, so a store read one way is
+    /// not adopted as the same payload read another. Limits are left out: past one, nothing is read.
+    public func contentOptions(omittingDefaults: Bool = false) -> String {
+        let defaults = PayloadReading()
+        let options = [
+            ("--on-error", onError.rawValue, defaults.onError.rawValue),
+            ("--missing-reference", missingReference.rawValue, defaults.missingReference.rawValue),
+            ("--encoding", encoding.rawValue, defaults.encoding.rawValue),
+        ]
+        return options.filter { !omittingDefaults || $0.1 != $0.2 }.map { "\($0.0) \($0.1)" }.joined(separator: " ")
+    }
 }

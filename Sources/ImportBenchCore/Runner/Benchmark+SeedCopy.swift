@@ -33,16 +33,18 @@ extension Benchmark {
         let metadata = try SeedStoreMetadata.read(at: given)
         let differences = metadata.differences(
             scenario: scenario.name, scale: generator?.scale.description, seed: generator?.seed,
-            payloadFingerprint: PayloadFingerprint.of(payloadPath))
+            payloadFingerprint: PayloadFingerprint.of(payloadPath), readingOptions: spec.options.reading.contentOptions())
         guard differences.isEmpty else {
-            let source: String
+            var source: String
             switch spec.payload {
             case .file(let path): source = "--payload \(path)"
             case .generated(let scale, let seed): source = "--scale \(scale) --seed \(seed)"
             }
+            let reading = spec.options.reading.contentOptions(omittingDefaults: true)
+            if !reading.isEmpty { source += " " + reading }
             throw ImportError.seedStore(
                 path: given,
-                problem: "was built from \(metadata.describedSource), not from this run's payload (\(differences.joined(separator: "; "))). "
+                problem: "was built from \(metadata.describedSource), not from this run's payload as the run reads it (\(differences.joined(separator: "; "))). "
                     + "Build a matching one with: bench seed-db --scenario \(scenario.name) \(source) --out \(given)")
         }
         return SeedStoreReport(path: given, metadata: metadata, bytes: DatabaseFile.size(given), buildTimes: nil)

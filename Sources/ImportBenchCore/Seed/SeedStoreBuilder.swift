@@ -88,7 +88,7 @@ public struct SeedStoreBuilder {
         let digest = try schema.digest(of: store)
         var metadata = SeedStoreMetadata(
             scenario: scenario.name, scale: scale?.description, seed: seed, payloadFingerprint: PayloadFingerprint.of(payloadPath),
-            digest: digest.value, objects: digest.objectCount,
+            digest: digest.value, objects: digest.objectCount, readingOptions: reading.contentOptions(),
             builtAt: ISO8601DateFormatter().string(from: Date()), buildSeconds: 0)
 
         if stopRequested() { throw Interrupted() }
@@ -115,7 +115,7 @@ public struct SeedStoreBuilder {
         case is PayloadError:
             return "fix or replace the payload, then run again"
         case ImportError.danglingReference:
-            return "the payload refers to an object it does not contain; fix the payload, then run again"
+            return "the payload refers to an object it does not contain; fix the payload, or build with --missing-reference null or placeholder"
         default:
             let directory = (path as NSString).deletingLastPathComponent
             return "check that \(directory.isEmpty ? "the current directory" : directory) exists, is writable and has room, then run again"

@@ -15,6 +15,8 @@ public struct SeedStoreMetadata: Sendable, Equatable {
     public var digest: String
     /// Distinct objects it holds.
     public var objects: Int
+    /// `PayloadReading.contentOptions()` of the build; nil for a store built before they were recorded.
+    public var readingOptions: String?
     public var benchVersion: String
     public var sqliteVersion: String
     /// When it was built, ISO 8601 in UTC.
@@ -24,7 +26,7 @@ public struct SeedStoreMetadata: Sendable, Equatable {
 
     public init(
         scenario: String, scale: String?, seed: UInt64?, payloadFingerprint: String, digest: String, objects: Int,
-        benchVersion: String = BenchVersion.current, sqliteVersion: String = Connection.sqliteVersion,
+        readingOptions: String?, benchVersion: String = BenchVersion.current, sqliteVersion: String = Connection.sqliteVersion,
         builtAt: String, buildSeconds: Double
     ) {
         self.scenario = scenario
@@ -33,6 +35,7 @@ public struct SeedStoreMetadata: Sendable, Equatable {
         self.payloadFingerprint = payloadFingerprint
         self.digest = digest
         self.objects = objects
+        self.readingOptions = readingOptions
         self.benchVersion = benchVersion
         self.sqliteVersion = sqliteVersion
         self.builtAt = builtAt
@@ -44,18 +47,18 @@ public struct SeedStoreMetadata: Sendable, Equatable {
     static let ddl = """
         CREATE TABLE \(table) (scenario TEXT NOT NULL, scale TEXT, seed INTEGER, payload_fingerprint TEXT NOT NULL, \
         digest TEXT NOT NULL, objects INTEGER NOT NULL, bench_version TEXT NOT NULL, sqlite_version TEXT NOT NULL, \
-        built_at TEXT NOT NULL, build_seconds REAL NOT NULL)
+        built_at TEXT NOT NULL, build_seconds REAL NOT NULL, reading_options TEXT)
         """
 
     private static let columns =
-        "scenario, scale, seed, payload_fingerprint, digest, objects, bench_version, sqlite_version, built_at, build_seconds"
+        "scenario, scale, seed, payload_fingerprint, digest, objects, bench_version, sqlite_version, built_at, build_seconds, reading_options"
 
     func insert(into store: Connection) throws {
-        let statement = try store.prepare("INSERT INTO \(Self.table) (\(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+        let statement = try store.prepare("INSERT INTO \(Self.table) (\(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
         statement.bind([
             .text(scenario), scale.map(DatabaseValue.text) ?? .null, seed.map { .integer(Int64(bitPattern: $0)) } ?? .null,
             .text(payloadFingerprint), .text(digest), .integer(Int64(objects)), .text(benchVersion), .text(sqliteVersion),
-            .text(builtAt), .real(buildSeconds),
+            .text(builtAt), .real(buildSeconds), readingOptions.map(DatabaseValue.text) ?? .null,
         ])
         try statement.execute()
     }
@@ -64,7 +67,11 @@ public struct SeedStoreMetadata: Sendable, Equatable {
     static func read(from store: Connection) throws -> SeedStoreMetadata? {
         let exists = try store.prepare("SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = '\(table)'").scalarInt64() ?? 0
         guard exists > 0 else { return nil }
-        let statement = try store.prepare("SELECT \(columns) FROM \(table) LIMIT 1")
+        // A store built before reading_options existed lacks the column: read it as not recorded.
+        let recordsReading = try store.prepare(
+            "SELECT count(*) FROM pragma_table_info('\(table)') WHERE name = 'reading_options'").scalarInt64() ?? 0
+        let selected = recordsReading > 0 ? columns : columns.replacingOccurrences(of: "reading_options", with: "NULL")
+        let statement = try store.prepare("SELECT \(selected) FROM \(table) LIMIT 1")
         defer { statement.reset() }
         guard try statement.step() else { return nil }
         func text(_ column: Int32) -> String? {
@@ -76,7 +83,7 @@ public struct SeedStoreMetadata: Sendable, Equatable {
         let seconds: Double = if case .real(let value) = statement.value(at: 9) { value } else { 0 }
         return SeedStoreMetadata(
             scenario: scenario, scale: text(1), seed: seed, payloadFingerprint: fingerprint, digest: digest,
-            objects: Int(statement.int64(at: 5)), benchVersion: text(6) ?? "?", sqliteVersion: text(7) ?? "?",
+            objects: Int(statement.int64(at: 5)), readingOptions: text(10), benchVersion: text(6) ?? "?", sqliteVersion: text(7) ?? "?",
             builtAt: text(8) ?? "?", buildSeconds: seconds)
     }
 
@@ -99,12 +106,15 @@ public struct SeedStoreMetadata: Sendable, Equatable {
         return metadata
     }
 
-    /// One line per way this store differs from the payload a run imports; empty when it holds that payload.
-    /// `scale` and `seed` are nil for a recorded payload.
-    public func differences(scenario: String, scale: String?, seed: UInt64?, payloadFingerprint: String) -> [String] {
+    /// One line per way this store differs from the payload a run imports, read as `readingOptions`
+    /// (`PayloadReading.contentOptions()`); empty when it holds that payload. `scale` and `seed` are nil for a recorded payload.
+    public func differences(scenario: String, scale: String?, seed: UInt64?, payloadFingerprint: String, readingOptions: String) -> [String] {
         var lines: [String] = []
         if scenario != self.scenario {
             lines.append("scenario: built for \(self.scenario), the run imports \(scenario)")
+        }
+        if readingOptions != self.readingOptions {
+            lines.append("reading: built with \(self.readingOptions ?? "options this bench did not record"), the run reads with \(readingOptions)")
         }
         guard payloadFingerprint != self.payloadFingerprint else { return lines }
         if let scale, let built = self.scale, scale != built {
