@@ -123,6 +123,7 @@ struct SeedDBCommand: ParsableCommand {
                 + "digest, metadata and sync \(seconds(max(0, times.total - times.load - times.indexes - times.vacuum - times.analyze))) s"
         }
         if let generationSeconds { text += " (payload generated first in \(seconds(generationSeconds)) s, not included)" }
+        for note in report.readingNotes { text += "\n" + note }
         return text
     }
 

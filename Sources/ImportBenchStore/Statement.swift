@@ -149,6 +149,11 @@ public final class Statement {
 
     public var columnCount: Int32 { sqlite3_column_count(handle) }
 
+    /// The name SQLite gives the result column (its declared name for `SELECT *`).
+    public func columnName(at column: Int32) -> String {
+        sqlite3_column_name(handle, column).map { String(cString: $0) } ?? ""
+    }
+
     @inline(__always)
     public func int64(at column: Int32) -> Int64 {
         sqlite3_column_int64(handle, column)

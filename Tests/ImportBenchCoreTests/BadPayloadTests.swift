@@ -410,7 +410,7 @@ struct BadPayloadTests {
         }
     }
 
-    @Test("a stop that does not read is skipped with .skip, and its stop_times then count as dangling")
+    @Test("a stop that does not read is skipped with .skip, and its stop_times, naming it, are passed on as missing references")
     func badStop() throws {
         let stops = ["stop_id,stop_name,stop_lat", "s1,One,north", "s2,Two,2.5"]
         let stopTimes = ["trip_id,stop_id,stop_sequence", "t1,s1,1", "t1,s2,2"]

@@ -103,7 +103,9 @@ struct SeedCopyTests {
         let report = try SeedStoreBuilder(
             scenario: ChatScenario(), payloadPath: payload, scale: scale, seed: 1, reading: PayloadReading(onError: built)
         ).build(at: seedPath)
-        #expect(report.metadata.readingOptions == "--on-error \(built) --missing-reference fail --encoding utf-8")
+        // Under skip the limits count too: what passes one is left out.
+        #expect(report.metadata.readingOptions?.hasPrefix("--on-error \(built) --missing-reference fail --encoding utf-8") == true)
+        #expect(report.metadata.readingOptions?.contains("--max-json-string-bytes") == (built == .skip))
         #expect(try SeedStoreMetadata.read(at: seedPath) == report.metadata)
         var configuration = try Self.configuration(strategies: [SeedCopyStrategy.self])
         configuration.spec.seedStorePath = seedPath
@@ -121,10 +123,51 @@ struct SeedCopyTests {
         }
         let error = #expect(throws: ImportError.self) { try Benchmark(configuration: configuration).run() }
         let message = error?.description ?? ""
-        #expect(message.contains("reading: built with --on-error \(built) --missing-reference fail --encoding utf-8, "
-            + "the run reads with --on-error \(run) --missing-reference fail --encoding utf-8"), "\(message)")
+        #expect(message.contains("reading: built with \(PayloadReading(onError: built).contentOptions()), "
+            + "the run reads with \(PayloadReading(onError: run).contentOptions())"), "\(message)")
         let flags = run == .skip ? " --on-error skip" : ""
         #expect(message.contains("bench seed-db --scenario chat --scale 0.05x --seed 1\(flags) --out \(seedPath)"), "\(message)")
+    }
+
+    @Test("every way a seed store differs is named: the reading beside another payload; the limits count only under skip")
+    func allDifferencesNamed() throws {
+        let metadata = SeedStoreMetadata(
+            scenario: "chat", scale: nil, seed: nil, payloadFingerprint: "a", digest: "d", objects: 1,
+            readingOptions: PayloadReading().contentOptions(), builtAt: "t", buildSeconds: 0)
+        let lines = metadata.differences(
+            scenario: "chat", scale: nil, seed: nil, payloadFingerprint: "b", readingOptions: PayloadReading(onError: .skip).contentOptions())
+        #expect(lines.count == 2 && lines[0].hasPrefix("reading: ") && lines[1].hasPrefix("payload: "), "\(lines)")
+        var limits = PayloadLimits.default
+        limits.longestJSONStringBytes = 100
+        #expect(PayloadReading(limits: limits).contentOptions(omittingDefaults: true) == "")
+        #expect(PayloadReading(onError: .skip, limits: limits).contentOptions(omittingDefaults: true) == "--on-error skip --max-json-string-bytes 100")
+    }
+
+    @Test("a seed store built under --on-error skip says what it left out, and one of nothing is refused")
+    func skippedWhileBuilding() throws {
+        let directory = try TemporaryDirectory()
+        defer { withExtendedLifetime(directory) {} }
+        func feed(_ name: String, stops: [String]) throws -> String {
+            let feed = directory.path(name)
+            try FileManager.default.createDirectory(atPath: feed, withIntermediateDirectories: true)
+            let files = ["stops.txt": ["stop_id,stop_lat"] + stops, "trips.txt": ["trip_id"], "stop_times.txt": ["trip_id,stop_id,stop_sequence"]]
+            for (file, lines) in files {
+                try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: feed + "/" + file))
+            }
+            return feed
+        }
+        let reading = PayloadReading(onError: .skip)
+        let some = try SeedStoreBuilder(
+            scenario: TransitScenario(), payloadPath: feed("some", stops: ["s1,north", "s2,2.5"]), reading: reading
+        ).build(at: directory.path("some.sqlite"))
+        #expect(some.metadata.objects == 1)
+        #expect(some.readingNotes == ["skipped 1 records: stops.txt: malformed row"])
+        let none = directory.path("none.sqlite")
+        let error = #expect(throws: ImportError.self) {
+            try SeedStoreBuilder(scenario: TransitScenario(), payloadPath: feed("none", stops: ["s1,north"]), reading: reading).build(at: none)
+        }
+        #expect(error?.description.contains("every record skipped under --on-error skip (1 stops.txt: malformed row)") == true, "\(String(describing: error))")
+        #expect(!FileManager.default.fileExists(atPath: none))
     }
 
     @Test("a seed store of another scenario is refused, naming the scenarios")

@@ -229,7 +229,8 @@ struct TransitScenarioTests {
         guard policy != .fail else {
             let error = #expect(throws: (any Error).self) { try benchmark.run() }
             let text = error.map { String(describing: $0) } ?? ""
-            #expect(text.contains("trip refers to trip") && text.contains("t9"), "\(text)")
+            #expect(text.hasPrefix("\(feed): stop_time 't9/1': trip refers to trip 't9'"), "\(text)")
+            #expect(text.contains("--missing-reference null"), "\(text)")
             return
         }
         let outcome = try benchmark.run()
@@ -238,6 +239,24 @@ struct TransitScenarioTests {
         #expect(outcome.expected.uniqueObjects == (policy == .placeholder ? 9 : 7))
         let counted = policy == .placeholder ? ": 1 stop, 1 trip" : ": 2 stop, 2 trip"
         #expect(outcome.readingNotes.contains { $0.hasSuffix(counted) }, "\(outcome.readingNotes)")
+    }
+
+    @Test("under --on-error skip a stop that does not read is left out and counted; the stop_time naming it is a missing reference, which null imports in every run")
+    func skippedStopThenMissing() throws {
+        let directory = try TemporaryDirectory()
+        defer { withExtendedLifetime(directory) {} }
+        let feed = try writeFeed([
+            "stops.txt": Self.stops + ["s3,Third,north,1"], "trips.txt": Self.trips,
+            "stop_times.txt": ["trip_id,stop_id,stop_sequence", "t1,s1,1", "t1,s3,2", "t1,s2,3"],
+        ], in: directory)
+        var spec = RunSpec(scenario: scenario.reference, payload: .file(feed))
+        spec.options.onError = .skip
+        spec.options.missingReference = .null
+        let outcome = try Benchmark(configuration: BenchmarkConfiguration(spec: spec, strategies: StrategyRegistry.all)).run()
+        #expect(outcome.skippedRecords == ["stops.txt: malformed row": 1])
+        #expect(outcome.readingNotes.contains { $0.hasSuffix(": 1 stop") }, "\(outcome.readingNotes)")
+        #expect(outcome.expected.uniqueObjects == 2 + 1 + 3)
+        for result in outcome.results { #expect(result.valid, "\(result.strategy): \(result.differences)") }
     }
 
     @Test("bad rows throw PayloadError naming file, line and column", arguments: [

@@ -69,13 +69,15 @@ struct TimingVerdictTests {
         }
     }
 
-    private func compare(_ baseline: [RunResult], _ current: [RunResult]) throws -> BaselineComparison {
+    private func compare(
+        _ baseline: [RunResult], _ current: [RunResult], tolerances: [String: Double] = BaselineComparison.defaultTolerances
+    ) throws -> BaselineComparison {
         let folder = try TemporaryFolder()
         let base = folder.url.appendingPathComponent("base.csv").path
         let now = folder.url.appendingPathComponent("now.csv").path
         try CSVReport.write(baseline, to: base)
         try CSVReport.write(current, to: now)
-        return try BaselineComparison(baselinePath: base, currentPath: now)
+        return try BaselineComparison(baselinePath: base, currentPath: now, tolerances: tolerances)
     }
 
     @Test("a strategy 25 % slower is a regression, judged on wall time over the C reference, with its interval and p")
@@ -195,6 +197,11 @@ extension TimingVerdictTests {
         for factor in [0.88, 1.12] {
             let comparison = try compare(cpuResults(seed: 45), cpuResults(prewarmFactor: factor, seed: 46))
             #expect(comparison.verdict == .unchanged, "\(comparison.markdown)")
+            // The move is real and significant: a tighter tolerance, asked for, judges it.
+            var tighter = BaselineComparison.defaultTolerances
+            tighter["wall_s"] = 0.10
+            let judged = try compare(cpuResults(seed: 45), cpuResults(prewarmFactor: factor, seed: 46), tolerances: tighter)
+            #expect(judged.verdict == (factor > 1 ? .regression : .improvementsOnly), "\(judged.markdown)")
         }
     }
 }

@@ -27,14 +27,24 @@ public struct PayloadReading {
 
     /// The options that change what a payload reads as, as `bench` takes them on its command line
     /// (`--on-error skip --encoding latin-1`): a seed store records them, so a store read one way is
-    /// not adopted as the same payload read another. Limits are left out: past one, nothing is read.
+    /// not adopted as the same payload read another. The limits count only under `skip`, which leaves
+    /// out what passes one; under `fail` nothing is read past a limit. `auto` is recorded as given.
     public func contentOptions(omittingDefaults: Bool = false) -> String {
         let defaults = PayloadReading()
-        let options = [
+        var options = [
             ("--on-error", onError.rawValue, defaults.onError.rawValue),
             ("--missing-reference", missingReference.rawValue, defaults.missingReference.rawValue),
             ("--encoding", encoding.rawValue, defaults.encoding.rawValue),
         ]
+        if onError == .skip {
+            let (given, standard) = (limits, defaults.limits)
+            options += [
+                ("--max-csv-row-bytes", "\(given.longestCSVRowBytes)", "\(standard.longestCSVRowBytes)"),
+                ("--max-json-element-bytes", "\(given.longestJSONElementBytes)", "\(standard.longestJSONElementBytes)"),
+                ("--max-json-string-bytes", "\(given.longestJSONStringBytes)", "\(standard.longestJSONStringBytes)"),
+                ("--max-json-number-bytes", "\(given.longestJSONNumberBytes)", "\(standard.longestJSONNumberBytes)"),
+            ]
+        }
         return options.filter { !omittingDefaults || $0.1 != $0.2 }.map { "\($0.0) \($0.1)" }.joined(separator: " ")
     }
 }

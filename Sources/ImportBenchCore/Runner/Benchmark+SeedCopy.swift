@@ -8,7 +8,10 @@ extension Benchmark {
         if run.strategy.needs.contains(.seedStore) {
             // Only a payload that cannot be imported gets here without one: none was built from it.
             guard let seedStore else {
-                throw RunRequestError.noSeedStore(method: run.strategy.name, why: "it is built from the payload, which cannot be imported")
+                let why = configuration.spec.seedStorePath == nil
+                    ? "it is built from the payload, which cannot be imported"
+                    : "the given store is checked against the payload, which cannot be read"
+                throw RunRequestError.noSeedStore(method: run.strategy.name, why: why)
             }
             run.spec.seedStorePath = seedStore.path
         }

@@ -67,7 +67,7 @@ public struct BenchmarkOutcome: Sendable {
     public var expectedWithoutPreload: ExpectedContent?
     /// Why the reference did not run, when a refresh payload names objects only the preload holds.
     public var referenceSkipped: String?
-    /// Payload records every run left out, by reason (a stop_time whose stop is missing).
+    /// Payload records every run left out under `--on-error skip`, by reason (`stops.txt: malformed row`).
     public var skippedRecords: [String: Int]
     /// The first few errors of records skipped under `--on-error skip`, as examples.
     public var skippedErrors: [PayloadError] = []
@@ -348,7 +348,7 @@ public final class Benchmark {
             lines.append("\(failure.message) \(check)")
         }
         if configuration.databasePath == nil { lines.append("(the stores were temporary and are removed; give --db PATH to keep them)") }
-        return BadPayloadError(cause: cause, payloadPath: payloadPath, runs: lines)
+        return BadPayloadError(cause: cause, payloadPath: payloadPath, preloadPath: preloadPath, runs: lines)
     }
 
     /// The preload's file: the given one, or one generated to overlap the measured payload.
@@ -388,11 +388,14 @@ public struct BadPayloadError: Error, CustomStringConvertible {
     public let cause: any Error
     /// Named before a cause that does not name it (a missing reference, found by key, not by position).
     public let payloadPath: String
+    /// Named too, when there is one: a missing reference may be in it, checked with the payload.
+    public let preloadPath: String?
     /// One line per strategy: where it stopped, what stays committed, and whether its store was checked.
     public let runs: [String]
 
     public var description: String {
-        let reason = cause is PayloadError ? "\(cause)" : "\(payloadPath): \(cause)"
+        let files = preloadPath.map { "\(payloadPath) (or its preload \($0))" } ?? payloadPath
+        let reason = cause is PayloadError ? "\(cause)" : "\(files): \(cause)"
         return reason + "\n  " + runs.joined(separator: "\n  ")
     }
 }

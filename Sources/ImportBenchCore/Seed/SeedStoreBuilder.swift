@@ -38,7 +38,7 @@ public struct SeedStoreBuilder {
         if case .other(let what) = DatabaseFile.occupant(of: path) { throw RunRequestError.notOurStore(path: path, found: what) }
         DatabaseFile.remove(staged)
         do {
-            let (metadata, measured, occurrences) = try populate(staged, start: start)
+            let (metadata, measured, occurrences, notes) = try populate(staged, start: start)
             var times = measured
             if stopRequested() { throw Interrupted() }
             for suffix in DatabaseFile.companionSuffixes where FileManager.default.fileExists(atPath: staged + suffix) {
@@ -46,7 +46,7 @@ public struct SeedStoreBuilder {
             }
             try DatabaseFile.publish(staged, as: path, durable: true)
             times.total = MonotonicClock.now() - start
-            return SeedStoreReport(path: path, metadata: metadata, bytes: DatabaseFile.size(path), buildTimes: times, occurrences: occurrences)
+            return SeedStoreReport(path: path, metadata: metadata, bytes: DatabaseFile.size(path), buildTimes: times, occurrences: occurrences, readingNotes: notes)
         } catch {
             DatabaseFile.remove(staged)
             if error is Interrupted { throw error }
@@ -56,7 +56,7 @@ public struct SeedStoreBuilder {
     }
 
     /// Fills the staging file and leaves it closed, in journal mode DELETE.
-    private func populate(_ staged: String, start: Double) throws -> (SeedStoreMetadata, SeedStoreBuildTimes, Int) {
+    private func populate(_ staged: String, start: Double) throws -> (SeedStoreMetadata, SeedStoreBuildTimes, Int, [String]) {
         let schema = scenario.schema
         let store = try Connection(path: staged)
         try DatabaseFile.mark(store)
@@ -66,15 +66,26 @@ public struct SeedStoreBuilder {
         try store.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA foreign_keys = OFF; PRAGMA cache_size = -65536")
         var times = SeedStoreBuildTimes()
         var occurrences = 0
+        var notes: [String] = []
 
         var phaseStart = MonotonicClock.now()
         try store.inTransaction {
             for statement in schema.tableDDL { try store.execute(statement) }
             try store.execute(SeedStoreMetadata.ddl)
             // Generation 0, as a preload: any later import into an adopted copy stamps a higher one.
-            occurrences = try CeilingStrategy.load(
-                try scenario.openPayload(path: payloadPath, reading: reading), schema: schema, into: store, batchSize: Self.batchSize
-            ) { if stopRequested() { throw Interrupted() } }
+            let reader = try scenario.openPayload(path: payloadPath, reading: reading)
+            occurrences = try CeilingStrategy.load(reader, schema: schema, into: store, batchSize: Self.batchSize) {
+                if stopRequested() { throw Interrupted() }
+            }
+            let skipped = reader.skippedRecords.sorted { $0.key < $1.key }
+            // As `bench run` refuses it: a store of nothing is no seed.
+            if occurrences == 0, !skipped.isEmpty {
+                throw PayloadError(
+                    file: payloadPath, byteOffset: nil, path: nil, expected: "at least one record that can be read",
+                    found: "every record skipped under --on-error skip (\(skipped.map { "\($0.value) \($0.key)" }.joined(separator: ", ")))"
+                        + (reader.skippedErrors.first.map { "; the first: \($0)" } ?? ""))
+            }
+            notes = skipped.map { "skipped \($0.value) records: \($0.key)" } + reader.readingNotes
         }
         times.load = MonotonicClock.now() - phaseStart
 
@@ -107,7 +118,7 @@ public struct SeedStoreBuilder {
         guard try mode.step(), mode.value(at: 0) == .text("delete") else {
             throw ImportError.seedStore(path: staged, problem: "SQLite refused journal mode DELETE (\(mode.value(at: 0)))")
         }
-        return (metadata, times, occurrences)
+        return (metadata, times, occurrences, notes)
     }
 
     private func remedy(for error: any Error, at path: String) -> String {
@@ -115,7 +126,7 @@ public struct SeedStoreBuilder {
         case is PayloadError:
             return "fix or replace the payload, then run again"
         case ImportError.danglingReference:
-            return "the payload refers to an object it does not contain; fix the payload, or build with --missing-reference null or placeholder"
+            return "fix the payload, or build with the --missing-reference policy named above"
         default:
             let directory = (path as NSString).deletingLastPathComponent
             return "check that \(directory.isEmpty ? "the current directory" : directory) exists, is writable and has room, then run again"

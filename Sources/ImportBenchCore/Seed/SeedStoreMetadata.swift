@@ -67,24 +67,24 @@ public struct SeedStoreMetadata: Sendable, Equatable {
     static func read(from store: Connection) throws -> SeedStoreMetadata? {
         let exists = try store.prepare("SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = '\(table)'").scalarInt64() ?? 0
         guard exists > 0 else { return nil }
-        // A store built before reading_options existed lacks the column: read it as not recorded.
-        let recordsReading = try store.prepare(
-            "SELECT count(*) FROM pragma_table_info('\(table)') WHERE name = 'reading_options'").scalarInt64() ?? 0
-        let selected = recordsReading > 0 ? columns : columns.replacingOccurrences(of: "reading_options", with: "NULL")
-        let statement = try store.prepare("SELECT \(selected) FROM \(table) LIMIT 1")
+        // By name, in one statement: a store built before a column existed (reading_options) lacks it.
+        let statement = try store.prepare("SELECT * FROM \(table) LIMIT 1")
         defer { statement.reset() }
         guard try statement.step() else { return nil }
-        func text(_ column: Int32) -> String? {
-            if case .text(let value) = statement.value(at: column) { return value }
+        var row: [String: DatabaseValue] = [:]
+        for column in 0..<statement.columnCount { row[statement.columnName(at: column)] = statement.value(at: column) }
+        func text(_ name: String) -> String? {
+            if case .text(let value)? = row[name] { return value }
             return nil
         }
-        guard let scenario = text(0), let fingerprint = text(3), let digest = text(4) else { return nil }
-        let seed: UInt64? = if case .integer(let value) = statement.value(at: 2) { UInt64(bitPattern: value) } else { nil }
-        let seconds: Double = if case .real(let value) = statement.value(at: 9) { value } else { 0 }
+        guard let scenario = text("scenario"), let fingerprint = text("payload_fingerprint"), let digest = text("digest") else { return nil }
+        let seed: UInt64? = if case .integer(let value)? = row["seed"] { UInt64(bitPattern: value) } else { nil }
+        let objects: Int = if case .integer(let value)? = row["objects"] { Int(value) } else { 0 }
+        let seconds: Double = if case .real(let value)? = row["build_seconds"] { value } else { 0 }
         return SeedStoreMetadata(
-            scenario: scenario, scale: text(1), seed: seed, payloadFingerprint: fingerprint, digest: digest,
-            objects: Int(statement.int64(at: 5)), readingOptions: text(10), benchVersion: text(6) ?? "?", sqliteVersion: text(7) ?? "?",
-            builtAt: text(8) ?? "?", buildSeconds: seconds)
+            scenario: scenario, scale: text("scale"), seed: seed, payloadFingerprint: fingerprint, digest: digest,
+            objects: objects, readingOptions: text("reading_options"), benchVersion: text("bench_version") ?? "?",
+            sqliteVersion: text("sqlite_version") ?? "?", builtAt: text("built_at") ?? "?", buildSeconds: seconds)
     }
 
     /// Reads the metadata of the seed store at `path` without writing to it (its WAL stays as it is).
@@ -117,17 +117,18 @@ public struct SeedStoreMetadata: Sendable, Equatable {
             lines.append("reading: built with \(self.readingOptions ?? "options this bench did not record"), the run reads with \(readingOptions)")
         }
         guard payloadFingerprint != self.payloadFingerprint else { return lines }
+        var payloadLines: [String] = []
         if let scale, let built = self.scale, scale != built {
-            lines.append("scale: built at \(built), the run imports \(scale)")
+            payloadLines.append("scale: built at \(built), the run imports \(scale)")
         }
         if let seed, let built = self.seed, seed != built {
-            lines.append("seed: built with seed \(built), the run uses seed \(seed)")
+            payloadLines.append("seed: built with seed \(built), the run uses seed \(seed)")
         }
-        if lines.isEmpty {
-            lines.append("payload: built from \(self.describedSource) (fingerprint \(self.payloadFingerprint)), "
+        if payloadLines.isEmpty, scenario == self.scenario {
+            payloadLines.append("payload: built from \(self.describedSource) (fingerprint \(self.payloadFingerprint)), "
                 + "the run imports another (fingerprint \(payloadFingerprint))")
         }
-        return lines
+        return lines + payloadLines
     }
 
     /// Where the store's content came from, in words.
