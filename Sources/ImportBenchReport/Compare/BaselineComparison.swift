@@ -66,6 +66,9 @@ public struct BaselineComparison {
         uniqueKeysWithValues: ResultColumns.columns.compactMap { column in column.defaultTolerance.map { (column.name, $0) } })
 
     public let changes: [Change]
+    /// Per tested metric, the row that moved most, whatever its verdict, with the tolerance it was
+    /// held to: how close an unchanged run came to a verdict (a machine drifting shows here first).
+    public let largestMoves: [(change: Change, tolerance: Double)]
     public let compared: Int
     /// Timed and memory metrics judged by a rank test.
     public let timingsTested: Int
@@ -155,18 +158,24 @@ public struct BaselineComparison {
                 isRegression: (relative > 0) == Self.lowerIsBetter(timing.metric)))
         }
         let adjusted = RankTest.holmAdjusted(tested.map(\.test.p))
+        var largest: [String: (change: Change, tolerance: Double)] = [:]
         for (index, (timing, test)) in tested.enumerated() {
             let change = exp(test.shift) - 1
-            guard abs(change) > timing.tolerance else { continue }
             let significant = adjusted[index] < Self.alpha
             let worse = (change > 0) == Self.lowerIsBetter(timing.metric)
-            changes.append(Change(
+            let judged = Change(
                 key: timing.key, metric: timing.metric, baseline: Self.text(SummaryTable.median(timing.baseline)),
                 current: Self.text(SummaryTable.median(timing.current)), isRegression: significant && worse,
                 test: TimedChange(
                     change: change, lower: exp(test.lower) - 1, upper: exp(test.upper) - 1, p: adjusted[index],
-                    baselineSamples: timing.baseline.count, currentSamples: timing.current.count, isWithinNoise: !significant)))
+                    baselineSamples: timing.baseline.count, currentSamples: timing.current.count, isWithinNoise: !significant))
+            if largest[timing.metric].map({ abs(change) > abs($0.change.test?.change ?? 0) }) ?? true {
+                largest[timing.metric] = (judged, timing.tolerance)
+            }
+            guard abs(change) > timing.tolerance else { continue }
+            changes.append(judged)
         }
+        self.largestMoves = largest.sorted { $0.key < $1.key }.map(\.value)
         self.timingsByMedians = timings.count - tested.count
         self.timingsTested = tested.count
         self.changes = changes
@@ -191,6 +200,12 @@ public struct BaselineComparison {
         if timingsByMedians > 0 {
             text += "\(timingsByMedians) timed and memory metrics had too few repetitions for a test to prove a change "
                 + "(\(RankTest.minimumSamples) or more a side, more as more metrics are compared): their medians were held to the tolerance.\n"
+        }
+        if !largestMoves.isEmpty {
+            text += "Largest move per tested metric, whatever its verdict:\n"
+            for (change, tolerance) in largestMoves {
+                text += "- \(change.metric): \(change.key) \(change.difference); tolerance \(String(format: "%.0f%%", tolerance * 100))\n"
+            }
         }
         guard !changes.isEmpty else { return text }
         text += "\n| row | metric | baseline | current | change | verdict |\n|---|---|---:|---:|---:|---|\n"
