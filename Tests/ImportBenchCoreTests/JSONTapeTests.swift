@@ -185,6 +185,29 @@ struct JSONTapeTests {
         #expect(throws: PayloadError.self) { try conflicting.find(members, into: slots) }
     }
 
+    @Test("an object of more than 24 keys, which the parser flags as maybe repeating one, is still found in one pass: the slots one lookup per name gives, agreeing repeats accepted, a conflicting one refused with the same error")
+    func memberSetInLargeObject() throws {
+        let keys = (0..<30).map { "property_\($0)" }
+        let wanted = JSONMemberSet(keys.filter { $0.hasSuffix("7") || $0.hasSuffix("2") } + ["absent"])
+        let slots = JSONMemberSlots(for: wanted)
+        func object(_ tail: String) throws -> JSONObject {
+            try tape("{" + keys.enumerated().map { "\"\($1)\":\($0)" }.joined(separator: ",") + tail + "}").root.object()
+        }
+        for tail in ["", #","property_7":7"#, #","property_2":2,"property_2":2"#] {
+            let large = try object(tail)
+            #expect(large.value.tape.tokens[large.value.index].flags.contains(.mayRepeatKeys))
+            try large.find(wanted, into: slots)
+            for (position, name) in wanted.names.enumerated() {
+                #expect(slots.values[position] == (try large.value.tape.memberValueIndex(inObject: large.value.index, key: name) ?? -1), "\(name)")
+            }
+            #expect(try large.value.tape.int64(at: slots.values[0]) == 2)
+        }
+        let conflicting = try object(#","property_17":1"#)
+        let perName = #expect(throws: PayloadError.self) { try conflicting.int64("property_17") }
+        let onePass = #expect(throws: PayloadError.self) { try conflicting.find(wanted, into: slots) }
+        #expect(onePass == perName)
+    }
+
     @Test("finds a quote, an escape, a control or a non-ASCII byte at every position of a sixteen-byte block")
     func wordBoundaries() throws {
         for length in 0..<40 {

@@ -236,7 +236,7 @@ public final class JSONTape {
     }
 
     /// Whether two values have the same JSON text, whitespace aside.
-    private func sameValue(_ a: Int, _ b: Int) -> Bool {
+    func sameValue(_ a: Int, _ b: Int) -> Bool {
         let length = Int(tokens[a].next) - a
         guard Int(tokens[b].next) - b == length else { return false }
         for offset in 0..<length {
@@ -252,7 +252,7 @@ public final class JSONTape {
         return true
     }
 
-    private func duplicateKey(_ key: String, firstValue: Int, secondKey: Int) -> PayloadError {
+    func duplicateKey(_ key: String, firstValue: Int, secondKey: Int) -> PayloadError {
         PayloadError(
             file: file, byteOffset: baseOffset + Int(tokens[secondKey].start), path: recordPath(ofToken: secondKey),
             expected: "one value for key \"\(key)\" (a repeated key must repeat its value)",
