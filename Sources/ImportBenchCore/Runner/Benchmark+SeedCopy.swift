@@ -6,7 +6,8 @@ extension Benchmark {
     func execute(_ run: ImportRun, _ progress: @escaping (Int) -> Void) throws -> ImportMeasurement {
         var run = run
         if run.strategy.needs.contains(.seedStore) {
-            // Only a payload that cannot be imported gets here without one: none was built from it.
+            // Only a payload that cannot be imported gets here without one: none was built from it,
+            // and a given one was never checked against it.
             guard let seedStore else {
                 let why = configuration.spec.seedStorePath == nil
                     ? "it is built from the payload, which cannot be imported"

@@ -198,10 +198,7 @@ public final class Benchmark {
         // Under --on-error skip, a payload whose every record was skipped would import nothing and
         // look like a success.
         if expected.occurrences == 0, !skippedRecords.isEmpty {
-            let reasons = skippedRecords.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
-            throw PayloadError(
-                file: payloadPath, byteOffset: nil, path: nil, expected: "at least one record that can be read",
-                found: "every record skipped under --on-error skip (\(reasons))" + (skippedErrors.first.map { "; the first: \($0)" } ?? ""))
+            throw PayloadError.everyRecordSkipped(file: payloadPath, skipped: skippedRecords, first: skippedErrors.first)
         }
         if let digest = payloadReading.hasher?.digest {
             payloadIdentity = PayloadIdentity(

@@ -77,15 +77,11 @@ public struct SeedStoreBuilder {
             occurrences = try CeilingStrategy.load(reader, schema: schema, into: store, batchSize: Self.batchSize) {
                 if stopRequested() { throw Interrupted() }
             }
-            let skipped = reader.skippedRecords.sorted { $0.key < $1.key }
             // As `bench run` refuses it: a store of nothing is no seed.
-            if occurrences == 0, !skipped.isEmpty {
-                throw PayloadError(
-                    file: payloadPath, byteOffset: nil, path: nil, expected: "at least one record that can be read",
-                    found: "every record skipped under --on-error skip (\(skipped.map { "\($0.value) \($0.key)" }.joined(separator: ", ")))"
-                        + (reader.skippedErrors.first.map { "; the first: \($0)" } ?? ""))
+            if occurrences == 0, !reader.skippedRecords.isEmpty {
+                throw PayloadError.everyRecordSkipped(file: payloadPath, skipped: reader.skippedRecords, first: reader.skippedErrors.first)
             }
-            notes = skipped.map { "skipped \($0.value) records: \($0.key)" } + reader.readingNotes
+            notes = reader.skippedRecords.sorted { $0.key < $1.key }.map { "skipped \($0.value) records: \($0.key)" } + reader.readingNotes
         }
         times.load = MonotonicClock.now() - phaseStart
 
