@@ -70,31 +70,63 @@ final class JSONMemberSlots {
 }
 
 extension JSONObject {
-    /// Fills `slots` with the members of `members` in one pass. In an object that may repeat a key
-    /// (the parser flags every one of more than 24 keys, such as a USGS feature's properties), the
-    /// pass goes to the end and checks that a repeated name repeats its value; one with an escaped
-    /// key is searched name by name instead, matching keys as read.
+    /// Fills `slots` with the members of `members` in one pass. An object that may repeat a key
+    /// (the parser flags every one of more than 24 keys, such as a USGS feature's properties) is
+    /// read by `findCheckingRepeats`.
     func find(_ members: JSONMemberSet, into slots: JSONMemberSlots) throws(PayloadError) {
         let tape = value.tape
         let found = slots.values
         let object = value.index
-        let mayRepeat = tape.tokens[object].flags.contains(.mayRepeatKeys)
+        if tape.tokens[object].flags.contains(.mayRepeatKeys) {
+            try findCheckingRepeats(members, into: slots)
+            return
+        }
         found.update(repeating: -1)
-        let all: UInt64 = members.count == 64 ? ~0 : (1 << UInt64(members.count)) - 1
-        var missing = all
+        var missing: UInt64 = members.count == 64 ? ~0 : (1 << UInt64(members.count)) - 1
+        var member = object + 1
+        for _ in 0..<Int(tape.tokens[object].count) {
+            let key = tape.tokens[member]
+            let valueIndex = member + 1
+            // Keys here have no escapes (`mayRepeatKeys` is set for any that has): bytes as written.
+            let length = Int(key.end) - Int(key.start) - 2
+            var candidates = members.candidates(length: length) & missing
+            while candidates != 0 {
+                let position = candidates.trailingZeroBitCount
+                candidates &= candidates - 1
+                guard let name = members.name(position, length: length) else { continue }
+                if tape.bytesEqual(from: Int(key.start) + 1, name) {
+                    found[position] = valueIndex
+                    missing &= ~(1 << UInt64(position))
+                    break
+                }
+            }
+            if missing == 0 { return }
+            member = Int(tape.tokens[valueIndex].next)
+        }
+    }
+
+    /// `find` for a flagged object, kept out of its loop (folding the checks into it cost chat,
+    /// whose objects are seldom flagged, 2-4 % of its decoding): the pass goes to the end and checks
+    /// that a repeated name repeats its value; an object with an escaped key is searched name by
+    /// name instead, matching keys as read.
+    @inline(never)
+    private func findCheckingRepeats(_ members: JSONMemberSet, into slots: JSONMemberSlots) throws(PayloadError) {
+        let tape = value.tape
+        let found = slots.values
+        let object = value.index
+        found.update(repeating: -1)
         var member = object + 1
         for _ in 0..<Int(tape.tokens[object].count) {
             let key = tape.tokens[member]
             let valueIndex = member + 1
             if key.flags.contains(.hasEscapes) {
-                // Only a flagged object has one: its bytes as written are not its bytes as read.
                 for (position, name) in members.names.enumerated() {
                     found[position] = try tape.memberValueIndex(inObject: object, key: name) ?? -1
                 }
                 return
             }
             let length = Int(key.end) - Int(key.start) - 2
-            var candidates = members.candidates(length: length) & (mayRepeat ? all : missing)
+            var candidates = members.candidates(length: length)
             while candidates != 0 {
                 let position = candidates.trailingZeroBitCount
                 candidates &= candidates - 1
@@ -102,14 +134,12 @@ extension JSONObject {
                 if tape.bytesEqual(from: Int(key.start) + 1, name) {
                     if found[position] < 0 {
                         found[position] = valueIndex
-                        missing &= ~(1 << UInt64(position))
                     } else if !tape.sameValue(found[position], valueIndex) {
                         throw tape.duplicateKey(members.names[position], firstValue: found[position], secondKey: member)
                     }
                     break
                 }
             }
-            if missing == 0, !mayRepeat { return }
             member = Int(tape.tokens[valueIndex].next)
         }
     }
