@@ -49,6 +49,34 @@ struct ProductsScenarioTests {
         #expect(error?.byteOffset == 24)
     }
 
+    @Test("the import's path reads what nextUnit reads: members in any order, an escaped key, a repeated key, a null serial code skipped")
+    func bothPathsAgree() throws {
+        let directory = try TemporaryDirectory()
+        defer { withExtendedLifetime(directory) {} }
+        let path = directory.path("p.json")
+        try Data(#"""
+            [{"description":"last first","active":true,"stock":2,"price":3.5,"serialCode":"SN-1"},
+             {"serial\u0043ode":"SN-2","na\u006de":"escaped"},
+             {"serialCode":null,"name":"no code"},
+             {"serialCode":"SN-3","brand":"Acme","brand":"Acme","currency":"EUR"}]
+            """#.utf8).write(to: URL(fileURLWithPath: path))
+        let reader = try scenario.openReader(path: path, onError: .skip)
+        var owned: [RecordOccurrence] = []
+        while let unit = try reader.nextUnit() { owned += unit.occurrences }
+        #expect(owned.map(\.key) == [.text("SN-1"), .text("SN-2"), .text("SN-3")])
+        #expect(reader.skippedErrors.map(\.path) == ["[2].serialCode"])
+        let names = scenario.schema.entities[0].attributes.map(\.name)
+        let name = try #require(names.firstIndex(of: "name")), brand = try #require(names.firstIndex(of: "brand"))
+        #expect(owned[0].attributes[try #require(names.firstIndex(of: "price"))] == .real(3.5))
+        #expect(owned[1].attributes[name] == .text("escaped"))
+        #expect(owned[2].attributes[brand] == .text("Acme"))
+
+        let batcher = RecordBatcher(reader: try scenario.openReader(path: path, onError: .skip), batchSize: .all, schema: scenario.schema)
+        let batch = try #require(try batcher.next())
+        #expect(batch.occurrences.map { $0.key.databaseValue } == owned.map(\.key))
+        #expect(batch.occurrences.map { $0.attributes.map(\.databaseValue) } == owned.map(\.attributes))
+    }
+
     @Test("the generator is deterministic, with unique serial codes, and every strategy imports it validly", arguments: StrategyRegistry.names)
     func generatedImport(strategy: String) throws {
         let directory = try TemporaryDirectory()
