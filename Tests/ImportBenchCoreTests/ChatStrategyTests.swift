@@ -118,6 +118,58 @@ struct ChatRefreshTests {
         #expect(replace.differences.first?.hasPrefix("relationship ") == true)
     }
 
+    /// A stored message with an attachment and a mention, then a refresh of its channel that names
+    /// it as `refreshMessages` say.
+    private static func quoteRefresh(_ refreshMessages: String) -> (preload: String, payload: String) {
+        func channel(_ messages: String) -> String {
+            #"{"channels":[{"channel":{"cid":"messaging:c1"},"messages":["# + messages
+                + #"],"members":[{"user":{"id":"u1"},"role":"owner"}],"read":[]}]}"#
+        }
+        let stored = #"{"id":"m1","text":"first","user":{"id":"u1"},"attachments":[{"type":"file","title":"a.pdf"}],"#
+            + #""mentioned_users":[{"id":"u2"}],"latest_reactions":[]}"#
+        return (channel(stored), channel(refreshMessages))
+    }
+
+    @Test(
+        "a stored message named again only as a quoted copy, or without its lists, keeps its attachments and mentions; listed again, it loses them",
+        arguments: ["quoted", "without its lists", "listed again"])
+    func quotedCopyKeepsChildren(naming: String) throws {
+        let directory = try TemporaryDirectory()
+        defer { withExtendedLifetime(directory) {} }
+        let quoting = #"{"id":"m2","text":"re","user":{"id":"u2"},"quoted_message_id":"m1","#
+            + #""quoted_message":{"id":"m1","text":"first","user":{"id":"u1"}},"attachments":[],"mentioned_users":[],"latest_reactions":[]}"#
+        let named = [
+            "quoted": quoting,
+            "without its lists": quoting + #",{"id":"m1","text":"first","user":{"id":"u1"},"latest_reactions":[]}"#,
+            "listed again": quoting + #",{"id":"m1","text":"first","user":{"id":"u1"},"attachments":[],"mentioned_users":[],"latest_reactions":[]}"#,
+        ]
+        let files = Self.quoteRefresh(try #require(named[naming]))
+        let kept = naming == "listed again" ? 0 : 1
+        let preload = directory.path("preload.json"), payload = directory.path("refresh.json")
+        try Data(files.preload.utf8).write(to: URL(fileURLWithPath: preload))
+        try Data(files.payload.utf8).write(to: URL(fileURLWithPath: payload))
+        let mapping = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Scenarios/chat/mapping.yml").path
+        var digests: Set<String> = []
+        for scenario in [ChatScenario().reference, .mapping(mapping, sample: nil)] {
+            let outcome = try Benchmark(configuration: BenchmarkConfiguration(
+                spec: RunSpec(scenario: scenario, payload: .file(payload), preload: .file(preload),
+                    options: RunOptions(batchSize: .occurrences(2))),
+                strategies: StrategyRegistry.all)).run()
+            func rows(_ table: String) -> Int? { outcome.expected.digest.tables.first { $0.name == table }?.rows }
+            #expect(rows("attachment") == kept, "\(scenario)")
+            #expect(rows("message.mentioned_users") == kept, "\(scenario)")
+            #expect(rows("message") == 2)
+            let imports = outcome.results.filter { $0.strategy != "ceiling" }
+            #expect(imports.count == StrategyRegistry.all.count - 1)
+            for result in imports {
+                #expect(result.valid, "\(scenario) \(result.strategy): \(result.differences)")
+                digests.insert(result.digest)
+            }
+        }
+        #expect(digests.count == 1)
+    }
+
     @Test("upsert runs no RETURNING and upsert-returning does; both write the same content with no fetches")
     func returningOrNot() throws {
         let scenario = ChatScenario()

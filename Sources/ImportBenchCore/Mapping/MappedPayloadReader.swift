@@ -18,11 +18,25 @@ public final class MappedPayloadReader: RecordReader {
     /// Objects whose children are being read, innermost last: an embedded object's owner link
     /// goes to the nearest of its target entity.
     private var owners: [(entity: Int, handle: OccurrenceHandle)] = []
+    /// Per entity, the paths of the children lists and sets a payload lists completely: an object
+    /// lacking any of them (absent or null, as an embedded quoted message lacks its attachments)
+    /// lists none, and a refresh keeps what is stored for it.
+    private let listingPaths: [[Int]]
 
     public init(path: String, mapping: PayloadMapping, reading: PayloadReading = PayloadReading(), chunkSize: Int = 1 << 20) throws {
         self.path = path
         self.mapping = mapping
         plans = mapping.entities.map(EntityPlan.init)
+        let schema = mapping.schema
+        listingPaths = zip(plans, schema.entities).map { plan, entity in
+            let children = plan.children.filter { schema.entities[$0.list.entity].toOne[$0.list.ownerRelationship].replacesChildren }
+            let sets = zip(plan.manyToMany, entity.manyToMany).filter { $1.listing == .complete }.map { source, _ in
+                switch source {
+                case .embedded(let path), .keys(let path): return path
+                }
+            }
+            return children.map(\.path) + sets
+        }
         let elements = try JSONArrayElementReader(
             path: path, arrayPath: mapping.elementsArrayPath, chunkSize: chunkSize, limits: reading.limits, hasher: reading.hasher)
         records = JSONRecordStream(
@@ -86,6 +100,10 @@ public final class MappedPayloadReader: RecordReader {
         }
 
         builder.begin(entity: entity)
+        for path in listingPaths[entity] where value(path) < 0 {
+            builder.listsNoChildren()
+            break
+        }
         func missing(_ path: Int, _ what: String) -> PayloadError {
             let objectPath = tape.recordPath(ofToken: token)
             return PayloadError(

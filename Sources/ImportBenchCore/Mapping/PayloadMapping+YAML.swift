@@ -122,7 +122,7 @@ private struct MappingParser {
     func entity(_ entry: Entry) throws -> EntityDeclaration {
         let name = entry.key
         let node = entry.value
-        let reserved = ["pk", "import_generation"]
+        let reserved = ["pk", Schema.generationColumn, Schema.listedColumn]
         guard !name.hasPrefix("importbench_"), !name.hasPrefix("sqlite_") else {
             throw fail(entry.keyNode, "entity name '\(name)' is reserved for bench's and SQLite's own tables")
         }

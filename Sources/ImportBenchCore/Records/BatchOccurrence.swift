@@ -17,6 +17,9 @@ public struct BatchOccurrence {
     /// Index of the top-level payload element it came from.
     public var unit: Int { header.unit }
     public var key: RecordValue { RecordStorage.value(header.key, text: storage.text) }
+    /// Whether it lists its object's children and set members, all of them where the schema says a
+    /// payload lists them completely; false for a copy such as an embedded quoted message.
+    public var listsChildren: Bool { header.listsChildren }
 
     /// In the order of the entity's `attributes`.
     public var attributes: BatchValues {
@@ -62,6 +65,7 @@ public struct BatchOccurrence {
         occurrence.ordinal = ordinal
         occurrence.unit = unit
         occurrence.keyID = keyID
+        occurrence.listsChildren = listsChildren
         return occurrence
     }
 }

@@ -74,10 +74,11 @@ public final class MissingReferenceResolver: RecordReader {
             resolvedByEntity[schema.entities[target].name, default: 0] += 1
             guard policy == .placeholder else { return false }
             let entity = schema.entities[target]
-            placeholders.append(
-                RecordOccurrence(
-                    entity: target, key: key, attributes: Array(repeating: .null, count: entity.attributes.count),
-                    toOne: Array(repeating: nil, count: entity.toOne.count), manyToMany: Array(repeating: [], count: entity.manyToMany.count)))
+            var stub = RecordOccurrence(
+                entity: target, key: key, attributes: Array(repeating: .null, count: entity.attributes.count),
+                toOne: Array(repeating: nil, count: entity.toOne.count), manyToMany: Array(repeating: [], count: entity.manyToMany.count))
+            stub.listsChildren = false
+            placeholders.append(stub)
             known.insert(entity: target, key: key)
             return true
         }

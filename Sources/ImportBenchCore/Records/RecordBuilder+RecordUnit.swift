@@ -12,6 +12,7 @@ extension RecordBuilder {
         for occurrence in unit.occurrences {
             begin(entity: occurrence.entity)
             key(occurrence.key)
+            if !occurrence.listsChildren { listsNoChildren() }
             for attribute in occurrence.attributes { value(attribute) }
             for reference in occurrence.toOne {
                 if let reference {

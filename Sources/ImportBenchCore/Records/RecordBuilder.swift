@@ -33,7 +33,7 @@ public final class RecordBuilder {
         /// The occurrence being built.
         var building = OccurrenceHeader(
             key: .null, ordinal: 0, unit: 0, keyID: -1, entity: -1, valueStart: 0, referenceStart: 0, setStart: 0,
-            attributeCount: 0, toOneCount: 0, setCount: 0)
+            attributeCount: 0, toOneCount: 0, setCount: 0, listsChildren: true)
         var inSets = false
         /// Whether the current unit's keys still await their IDs (`endUnit`).
         var unitOpen = false
@@ -170,7 +170,16 @@ public final class RecordBuilder {
         building.valueStart = Int32(values.count)
         building.referenceStart = Int32(references.count)
         building.setStart = Int32(setEnds.count)
+        building.listsChildren = true
         state.pointee.inSets = false
+    }
+
+    /// Marks the occurrence being built as a copy that lists none of its object's children or set
+    /// members (an embedded quoted message): a refresh then keeps the ones stored before, where an
+    /// occurrence that lists them replaces them.
+    public func listsNoChildren() {
+        precondition(building.entity >= 0, "listsNoChildren() outside an occurrence")
+        building.listsChildren = false
     }
 
     /// Ends the occurrence; the handle lets later occurrences of the unit refer to it. Its key gets
@@ -417,12 +426,13 @@ public final class RecordBuilder {
                 sets.append((memberStart..<end).compactMap { reference(references[$0]) })
                 memberStart = end
             }
-            occurrences.append(
-                RecordOccurrence(
-                    entity: Int(header.entity), key: value(header.key),
-                    attributes: (valueStart..<valueStart + Int(header.attributeCount)).map { value(values[$0]) },
-                    toOne: (toOneStart..<toOneStart + Int(header.toOneCount)).map { reference(references[$0]) },
-                    manyToMany: sets))
+            var occurrence = RecordOccurrence(
+                entity: Int(header.entity), key: value(header.key),
+                attributes: (valueStart..<valueStart + Int(header.attributeCount)).map { value(values[$0]) },
+                toOne: (toOneStart..<toOneStart + Int(header.toOneCount)).map { reference(references[$0]) },
+                manyToMany: sets)
+            occurrence.listsChildren = header.listsChildren
+            occurrences.append(occurrence)
         }
         return RecordUnit(occurrences: occurrences, path: "", byteOffset: 0)
     }

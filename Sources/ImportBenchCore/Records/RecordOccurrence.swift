@@ -18,6 +18,9 @@ public struct RecordOccurrence: Sendable {
     public var unit: Int = 0
     /// The key's ID in the import's `KeyInterner`, set by the batcher; -1 before.
     public var keyID: Int32 = -1
+    /// False for a copy that lists none of its object's children or set members (an embedded
+    /// quoted message): a refresh keeps what was stored for them.
+    public var listsChildren = true
 
     public init(
         entity: Int,

@@ -98,4 +98,6 @@ struct OccurrenceHeader: BitwiseCopyable {
     var attributeCount: UInt16
     var toOneCount: UInt16
     var setCount: UInt16
+    /// False for a copy that lists none of its object's children or set members (see `RecordBuilder.listsNoChildren`).
+    var listsChildren: Bool
 }

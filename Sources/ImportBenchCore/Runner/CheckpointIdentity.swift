@@ -21,17 +21,21 @@ struct CheckpointIdentity: Codable, Equatable {
     var preload: String
     var journal: String
     var synchronous: String
+    /// The tables' layout (`Schema.storeLayout`): a store of another layout cannot take more batches.
+    /// A ledger written before the field existed does not decode, and is refused as another version's.
+    var storeLayout: Int
 
     /// The fields with the words a refusal uses for them.
     private static var labels: [(String, KeyPath<CheckpointIdentity, String>)] {
         [
         ("scenario", \.scenario), ("strategy", \.strategy), ("batch size", \.batchSize), ("prewarm chunk", \.prewarmChunkText),
         ("on-error", \.onError), ("encoding", \.encoding), ("missing-reference", \.missingReference), ("payload source", \.payloadSource), ("payload content", \.payload), ("preload", \.preload),
-        ("journal", \.journal), ("synchronous", \.synchronous),
+        ("journal", \.journal), ("synchronous", \.synchronous), ("store layout", \.storeLayoutText),
         ]
     }
 
     private var prewarmChunkText: String { String(prewarmChunk) }
+    private var storeLayoutText: String { String(storeLayout) }
 
     init(_ run: ImportRun) {
         scenario = run.scenario.name
@@ -46,6 +50,7 @@ struct CheckpointIdentity: Codable, Equatable {
         preload = run.payloadIdentity?.preloadDigest ?? run.preloadPath.map { "fingerprint " + PayloadFingerprint.of($0) } ?? "none"
         journal = run.options.store.journal.rawValue
         synchronous = run.options.store.synchronous.rawValue
+        storeLayout = Schema.storeLayout
     }
 
     /// As the ledger keeps it: JSON with sorted keys, so the same identity is the same text.

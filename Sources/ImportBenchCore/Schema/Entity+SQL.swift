@@ -1,6 +1,8 @@
 /// The SQL each strategy prepares for an entity. Column order everywhere: key, attributes, to-one columns.
 /// Every write also stamps the row with the import's generation (a literal: it is fixed per import),
-/// so a refresh can tell which children and set members its payload listed.
+/// so a refresh can tell which children and set members its payload listed. On an entity that
+/// tracks listing, each object write takes one more parameter after its foreign keys (before an
+/// UPDATE's pk): this generation when the object lists its children, else 0 (`Schema.listedColumn`).
 extension Entity {
     var table: String { quoted(name) }
     var keyColumn: String { quoted(key.name) }
@@ -8,6 +10,16 @@ extension Entity {
     private var foreignKeyColumns: [String] { toOne.map { quoted($0.column) } }
     private var objectColumns: [String] { [keyColumn] + attributeColumns + foreignKeyColumns }
     private var generation: String { Schema.generationColumn }
+    private var listed: String { Schema.listedColumn }
+
+    /// The listing column, when the entity has one: to append to a column list.
+    private func listedColumns(in schema: Schema) -> [String] { schema.tracksListing(self) ? [listed] : [] }
+
+    /// An update keeps the newest import that listed the object's children: `max`, as a copy that
+    /// lists none binds 0.
+    private func listedAssignments(in schema: Schema, value: String) -> [String] {
+        schema.tracksListing(self) ? ["\(listed) = max(\(listed), \(value))"] : []
+    }
 
     private func placeholders(_ count: Int) -> String {
         Array(repeating: "?", count: count).joined(separator: ", ")
@@ -34,33 +46,38 @@ extension Entity {
     }
 
     /// Insert a whole object: key, attributes, foreign keys.
-    func insertObjectSQL(generation value: Int64) -> String {
-        "INSERT INTO \(table) (\(objectColumns.joined(separator: ", ")), \(generation)) "
-            + "VALUES (\(placeholders(objectColumns.count)), \(value))"
+    func insertObjectSQL(in schema: Schema, generation value: Int64) -> String {
+        let listed = listedColumns(in: schema)
+        return "INSERT INTO \(table) (\((objectColumns + listed + [generation]).joined(separator: ", "))) "
+            + "VALUES (\(placeholders(objectColumns.count + listed.count)), \(value))"
     }
 
     /// Insert a whole object with a pk chosen by the caller (the ceiling's plain inserts).
-    func insertObjectWithPKSQL(generation value: Int64) -> String {
-        "INSERT INTO \(table) (pk, \(objectColumns.joined(separator: ", ")), \(generation)) "
-            + "VALUES (\(placeholders(objectColumns.count + 1)), \(value))"
+    func insertObjectWithPKSQL(in schema: Schema, generation value: Int64) -> String {
+        let listed = listedColumns(in: schema)
+        return "INSERT INTO \(table) (pk, \((objectColumns + listed + [generation]).joined(separator: ", "))) "
+            + "VALUES (\(placeholders(objectColumns.count + listed.count + 1)), \(value))"
     }
 
     /// Replace a whole object, deleting the stored row (and, through the foreign keys, its children and
     /// every link to it) first: the pitfall strategy's statement, returning the new pk and foreign keys.
     func replaceObjectSQL(in schema: Schema, generation value: Int64) -> String {
-        "INSERT OR REPLACE INTO \(table) (\(objectColumns.joined(separator: ", ")), \(generation)) "
-            + "VALUES (\(objectValues(in: schema)), \(value)) RETURNING \((["pk"] + foreignKeyColumns).joined(separator: ", "))"
+        let listed = listedColumns(in: schema)
+        let values = [objectValues(in: schema)] + listed.map { _ in "?" }
+        return "INSERT OR REPLACE INTO \(table) (\((objectColumns + listed + [generation]).joined(separator: ", "))) "
+            + "VALUES (\(values.joined(separator: ", ")), \(value)) RETURNING \((["pk"] + foreignKeyColumns).joined(separator: ", "))"
     }
 
     /// Update attributes and foreign keys of a known row; the pk is the last parameter.
-    func updateObjectSQL(generation value: Int64) -> String {
-        let assignments = (attributeColumns + foreignKeyColumns).map { "\($0) = ?" } + ["\(generation) = \(value)"]
+    func updateObjectSQL(in schema: Schema, generation value: Int64) -> String {
+        let assignments = (attributeColumns + foreignKeyColumns).map { "\($0) = ?" } + listedAssignments(in: schema, value: "?")
+            + ["\(generation) = \(value)"]
         return "UPDATE \(table) SET \(assignments.joined(separator: ", ")) WHERE pk = ?"
     }
 
     /// Update attributes only (idcache's first phase); the pk is the last parameter.
-    func updateAttributesSQL(generation value: Int64) -> String {
-        let assignments = attributeColumns.map { "\($0) = ?" } + ["\(generation) = \(value)"]
+    func updateAttributesSQL(in schema: Schema, generation value: Int64) -> String {
+        let assignments = attributeColumns.map { "\($0) = ?" } + listedAssignments(in: schema, value: "?") + ["\(generation) = \(value)"]
         return "UPDATE \(table) SET \(assignments.joined(separator: ", ")) WHERE pk = ?"
     }
 
@@ -72,11 +89,11 @@ extension Entity {
     }
 
     /// Insert or update key and attributes only, returning the pk (idcache's first phase).
-    func upsertAttributesSQL(generation value: Int64) -> String {
-        let columns = [keyColumn] + attributeColumns
+    func upsertAttributesSQL(in schema: Schema, generation value: Int64) -> String {
+        let columns = [keyColumn] + attributeColumns + listedColumns(in: schema)
         return "INSERT INTO \(table) (\(columns.joined(separator: ", ")), \(generation)) "
             + "VALUES (\(placeholders(columns.count)), \(value)) "
-            + "ON CONFLICT(\(keyColumn)) DO \(updateClause(attributeColumns)) RETURNING pk"
+            + "ON CONFLICT(\(keyColumn)) DO \(updateClause(attributeColumns, in: schema)) RETURNING pk"
     }
 
     /// Insert or update a whole object in one statement, returning its pk and foreign keys.
@@ -84,9 +101,11 @@ extension Entity {
     /// NULL and the target's key, resolved inside the statement, never by a separate fetch.
     func upsertObjectSQL(in schema: Schema, generation value: Int64) -> String {
         let returning = (["pk"] + foreignKeyColumns).joined(separator: ", ")
-        return "INSERT INTO \(table) (\(objectColumns.joined(separator: ", ")), \(generation)) "
-            + "VALUES (\(objectValues(in: schema)), \(value)) "
-            + "ON CONFLICT(\(keyColumn)) DO \(updateClause(attributeColumns + foreignKeyColumns)) RETURNING \(returning)"
+        let listed = listedColumns(in: schema)
+        let values = [objectValues(in: schema)] + listed.map { _ in "?" }
+        return "INSERT INTO \(table) (\((objectColumns + listed + [generation]).joined(separator: ", "))) "
+            + "VALUES (\(values.joined(separator: ", ")), \(value)) "
+            + "ON CONFLICT(\(keyColumn)) DO \(updateClause(attributeColumns + foreignKeyColumns, in: schema)) RETURNING \(returning)"
     }
 
     /// Insert or update a whole object in one statement, as SQLite users write it: no RETURNING.
@@ -104,9 +123,11 @@ extension Entity {
                 "coalesce(?\(pk), (SELECT pk FROM \(target.table) WHERE \(target.keyColumn) = ?\(key)), "
                     + "CASE WHEN ?\(key) IS NULL THEN NULL ELSE -1 END)")
         }
-        return "INSERT INTO \(table) (\(objectColumns.joined(separator: ", ")), \(generation)) "
+        let listed = listedColumns(in: schema)
+        values += listed.map { _ in "?\(2 + attributes.count + 2 * toOne.count)" }
+        return "INSERT INTO \(table) (\((objectColumns + listed + [generation]).joined(separator: ", "))) "
             + "VALUES (\(values.joined(separator: ", ")), \(value)) "
-            + "ON CONFLICT(\(keyColumn)) DO \(updateClause(attributeColumns + foreignKeyColumns))"
+            + "ON CONFLICT(\(keyColumn)) DO \(updateClause(attributeColumns + foreignKeyColumns, in: schema))"
     }
 
     /// Key and attribute parameters, then per foreign key `coalesce(?, (SELECT pk ... WHERE key = ?))`.
@@ -119,8 +140,9 @@ extension Entity {
         return values.joined(separator: ", ")
     }
 
-    private func updateClause(_ columns: [String]) -> String {
+    private func updateClause(_ columns: [String], in schema: Schema) -> String {
         let assignments = (columns + [generation]).map { "\($0) = excluded.\($0)" }
+            + listedAssignments(in: schema, value: "excluded.\(listed)")
         return "UPDATE SET \(assignments.joined(separator: ", "))"
     }
 

@@ -3,6 +3,15 @@ extension Schema {
     /// its payload no longer lists by comparing this mark, so no strategy holds the payload's keys in memory.
     public static let generationColumn = "import_generation"
 
+    /// The import that last named the row's object with all of its children and set members listed
+    /// (0: none). An embedded copy that lists none of them (a quoted message) stamps the row's
+    /// generation but not this, so the refresh keeps the children stored before.
+    public static let listedColumn = "import_listed"
+
+    /// Bumped when the tables bench creates change shape (2: `listedColumn`), so a checkpoint of
+    /// another layout is refused instead of failing on a missing column.
+    static let storeLayout = 2
+
     /// CREATE statements for every table and index, in dependency order.
     public var ddl: [String] {
         entities.flatMap { entity in entity.ddl(in: self).map(\.sql) }
@@ -26,6 +35,7 @@ extension Entity {
         columns.append("\(quoted(key.name)) \(key.type.declaration) NOT NULL UNIQUE")
         columns += attributes.map { "\(quoted($0.name)) \($0.type.declaration)" }
         columns.append("\(Schema.generationColumn) INTEGER NOT NULL DEFAULT 0")
+        if schema.tracksListing(self) { columns.append("\(Schema.listedColumn) INTEGER NOT NULL DEFAULT 0") }
         for relationship in toOne {
             let action = relationship.owner ? " ON DELETE CASCADE" : " ON DELETE SET NULL"
             columns.append(

@@ -124,6 +124,10 @@ public struct Schema: Sendable {
     public let toOneTargets: [[Int]]
     /// For each entity, the index of each many-to-many relationship's target.
     public let manyToManyTargets: [[Int]]
+    /// For each entity, whether a payload naming one of its objects can list its children or set
+    /// members completely, so that a refresh removes what it no longer lists: such rows carry
+    /// `Schema.listedColumn`.
+    public let tracksListing: [Bool]
     private let indexByName: [String: Int]
 
     public init(name: String, entities: [Entity]) throws {
@@ -148,9 +152,19 @@ public struct Schema: Sendable {
         self.indexByName = indexByName
         self.toOneTargets = entities.map { $0.toOne.map { indexByName[$0.target] ?? 0 } }
         self.manyToManyTargets = entities.map { $0.manyToMany.map { indexByName[$0.target] ?? 0 } }
+        var tracksListing = entities.map { $0.manyToMany.contains { $0.listing == .complete } }
+        for entity in entities {
+            for relationship in entity.toOne where relationship.replacesChildren {
+                if let parent = indexByName[relationship.target] { tracksListing[parent] = true }
+            }
+        }
+        self.tracksListing = tracksListing
     }
 
     public func index(of entityName: String) -> Int? { indexByName[entityName] }
+
+    /// Whether the entity's rows carry `Schema.listedColumn` (see `tracksListing`).
+    public func tracksListing(_ entity: Entity) -> Bool { indexByName[entity.name].map { tracksListing[$0] } ?? false }
 
     /// Index of the entity a to-one relationship targets (validated at init).
     public func targetIndex(of relationship: ToOneRelationship) -> Int { indexByName[relationship.target] ?? 0 }

@@ -12,17 +12,20 @@ public final class CeilingStrategy: ImportStrategy {
     private let insert: [Statement]
     private let insertJoin: [[Statement]]
     private let unique: UniqueObjects
+    private let listing: ListingStamp
 
     public var transactionScope: TransactionScope { .wholePass }
 
     public init(context: StrategyContext) throws {
         schema = context.schema
         let store = context.store
-        insert = try schema.entities.map { try store.prepare($0.insertObjectWithPKSQL(generation: context.generation)) }
+        let schema = context.schema
+        insert = try schema.entities.map { try store.prepare($0.insertObjectWithPKSQL(in: schema, generation: context.generation)) }
         insertJoin = try schema.entities.map { entity in
             try entity.manyToMany.map { try store.prepare(entity.insertJoinSQL($0, generation: context.generation)) }
         }
         unique = UniqueObjects(entityCount: schema.entities.count)
+        listing = ListingStamp(context: context)
     }
 
     public func write(_ batch: RecordBatch, pass: Int) throws {
@@ -53,6 +56,7 @@ public final class CeilingStrategy: ImportStrategy {
                     }
                     index += 1
                 }
+                statement.bindListed(listing.value(entity: entity, listsChildren: object.listsChildren), at: index)
                 try statement.execute()
                 guard !occurrence.manyToMany.isEmpty else { return }
                 for (relationship, references) in unique.manyToMany(object).enumerated() {

@@ -11,6 +11,7 @@ struct FindOrInsertWriter {
     private let update: [Statement]
     private let insertJoin: [[Statement]]
     private let sweep: RefreshSweep
+    private let listing: ListingStamp
 
     init(context: StrategyContext) throws {
         schema = context.schema
@@ -19,12 +20,14 @@ struct FindOrInsertWriter {
         findObject = try schema.entities.map { try store.prepare($0.selectObjectByKeySQL) }
         findPK = try schema.entities.map { try store.prepare($0.selectPKByKeySQL) }
         let generation = context.generation
-        insert = try schema.entities.map { try store.prepare($0.insertObjectSQL(generation: generation)) }
-        update = try schema.entities.map { try store.prepare($0.updateObjectSQL(generation: generation)) }
+        let schema = context.schema
+        insert = try schema.entities.map { try store.prepare($0.insertObjectSQL(in: schema, generation: generation)) }
+        update = try schema.entities.map { try store.prepare($0.updateObjectSQL(in: schema, generation: generation)) }
         insertJoin = try schema.entities.map { entity in
             try entity.manyToMany.map { try store.prepare(entity.insertJoinSQL($0, generation: generation)) }
         }
         sweep = try RefreshSweep(context: context)
+        listing = ListingStamp(context: context)
     }
 
     /// Deletes the children and set members the payload no longer lists; once, after the import.
@@ -70,12 +73,13 @@ struct FindOrInsertWriter {
 
     /// UPDATEs the existing row, or INSERTs a new one; returns the pk.
     func save(_ occurrence: BatchOccurrence, foreignKeys: [Int64?], existing: Int64?) throws -> Int64 {
+        let listed = listing.value(entity: occurrence.entity, listsChildren: occurrence.listsChildren)
         if let existing {
-            update[occurrence.entity].bindUpdate(occurrence, foreignKeys: foreignKeys, pk: existing)
+            update[occurrence.entity].bindUpdate(occurrence, foreignKeys: foreignKeys, listed: listed, pk: existing)
             try update[occurrence.entity].execute()
             return existing
         }
-        insert[occurrence.entity].bindObject(occurrence, foreignKeys: foreignKeys)
+        insert[occurrence.entity].bindListed(listed, at: insert[occurrence.entity].bindObject(occurrence, foreignKeys: foreignKeys))
         try insert[occurrence.entity].execute()
         return store.lastInsertRowid
     }

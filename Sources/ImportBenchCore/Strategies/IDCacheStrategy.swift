@@ -15,6 +15,7 @@ public final class IDCacheStrategy: ImportStrategy {
     private let insertJoin: [[Statement]]
     private let selectAllPKs: [Statement]
     private let sweep: RefreshSweep
+    private let listing: ListingStamp
     private var cache: KnownPKs
     private let unique: UniqueObjects
     private let interner: KeyInterner
@@ -25,8 +26,9 @@ public final class IDCacheStrategy: ImportStrategy {
         schema = context.schema
         let store = context.store
         let generation = context.generation
-        upsertAttributes = try schema.entities.map { try store.prepare($0.upsertAttributesSQL(generation: generation)) }
-        updateAttributes = try schema.entities.map { try store.prepare($0.updateAttributesSQL(generation: generation)) }
+        let schema = context.schema
+        upsertAttributes = try schema.entities.map { try store.prepare($0.upsertAttributesSQL(in: schema, generation: generation)) }
+        updateAttributes = try schema.entities.map { try store.prepare($0.updateAttributesSQL(in: schema, generation: generation)) }
         updateForeignKeys = try schema.entities.map { try $0.updateForeignKeysSQL.map(store.prepare) }
         findPK = try schema.entities.map { try store.prepare($0.selectPKByKeySQL) }
         insertJoin = try schema.entities.map { entity in
@@ -34,6 +36,7 @@ public final class IDCacheStrategy: ImportStrategy {
         }
         selectAllPKs = try schema.entities.map { try store.prepare($0.selectAllPKsSQL) }
         sweep = try RefreshSweep(context: context)
+        listing = ListingStamp(context: context)
         cache = KnownPKs(entityCount: schema.entities.count)
         unique = UniqueObjects(entityCount: schema.entities.count)
         interner = context.interner
@@ -68,14 +71,15 @@ public final class IDCacheStrategy: ImportStrategy {
 
     private func writeObjects() throws {
         for entity in schema.entities.indices {
-            try unique.forEachObject(of: entity) { _, _, occurrence in
+            try unique.forEachObject(of: entity) { _, object, occurrence in
+                let listed = listing.value(entity: entity, listsChildren: object.listsChildren)
                 if let pk = cache[entity, occurrence.keyID] {
                     let statement = updateAttributes[entity]
-                    statement.bindUpdate(occurrence, foreignKeys: [], pk: pk)
+                    statement.bindUpdate(occurrence, foreignKeys: [], listed: listed, pk: pk)
                     try statement.execute()
                 } else {
                     let statement = upsertAttributes[entity]
-                    statement.bindObject(occurrence, foreignKeys: [])
+                    statement.bindListed(listed, at: statement.bindObject(occurrence, foreignKeys: []))
                     cache[entity, occurrence.keyID] = try statement.scalarInt64()
                 }
             }

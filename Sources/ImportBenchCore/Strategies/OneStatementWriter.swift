@@ -28,6 +28,7 @@ final class OneStatementWriter {
     /// pks this batch has learnt: references to them need no lookup inside the statement.
     private var known: KnownPKs
     private let unique: UniqueObjects
+    private let listing: ListingStamp
 
     /// Prepares `objectSQL` per entity and `joinSQL` per many-to-many relationship, given the import's generation.
     init(
@@ -49,6 +50,7 @@ final class OneStatementWriter {
         self.isReferenced = isReferenced
         known = KnownPKs(entityCount: schema.entities.count)
         unique = UniqueObjects(entityCount: schema.entities.count)
+        listing = ListingStamp(context: context)
     }
 
     func write(_ batch: RecordBatch) throws {
@@ -68,6 +70,7 @@ final class OneStatementWriter {
                     statement.bind(reference?.key ?? RecordValue.null, at: index + 1)
                     index += 2
                 }
+                statement.bindListed(listing.value(entity: entity, listsChildren: object.listsChildren), at: index)
                 let pk = try run(statement, for: occurrence)
                 if let pk, isReferenced[entity] { known[entity, occurrence.keyID] = pk }
                 guard !occurrence.manyToMany.isEmpty else { return }

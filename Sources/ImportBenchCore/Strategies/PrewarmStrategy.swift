@@ -13,6 +13,7 @@ public final class PrewarmStrategy: ImportStrategy {
     private let update: [Statement]
     private let insertJoin: [[Statement]]
     private let sweep: RefreshSweep
+    private let listing: ListingStamp
     /// Prepared IN-list fetches per entity, by number of keys.
     private var fetchByCount: [[Int: Statement]]
 
@@ -31,12 +32,14 @@ public final class PrewarmStrategy: ImportStrategy {
         interner = context.interner
         let store = context.store
         let generation = context.generation
-        insert = try schema.entities.map { try store.prepare($0.insertObjectSQL(generation: generation)) }
-        update = try schema.entities.map { try store.prepare($0.updateObjectSQL(generation: generation)) }
+        let schema = context.schema
+        insert = try schema.entities.map { try store.prepare($0.insertObjectSQL(in: schema, generation: generation)) }
+        update = try schema.entities.map { try store.prepare($0.updateObjectSQL(in: schema, generation: generation)) }
         insertJoin = try schema.entities.map { entity in
             try entity.manyToMany.map { try store.prepare(entity.insertJoinSQL($0, generation: generation)) }
         }
         sweep = try RefreshSweep(context: context)
+        listing = ListingStamp(context: context)
         fetchByCount = Array(repeating: [:], count: schema.entities.count)
         known = KnownPKs(entityCount: schema.entities.count)
         unique = UniqueObjects(entityCount: schema.entities.count)
@@ -55,13 +58,14 @@ public final class PrewarmStrategy: ImportStrategy {
         for entity in schema.entities.indices {
             try unique.forEachObject(of: entity) { _, object, occurrence in
                 let foreignKeys = try known.foreignKeys(of: occurrence, in: schema)
+                let listed = listing.value(entity: entity, listsChildren: object.listsChildren)
                 let pk: Int64
                 if let existing = known[entity, occurrence.keyID] {
-                    update[entity].bindUpdate(occurrence, foreignKeys: foreignKeys, pk: existing)
+                    update[entity].bindUpdate(occurrence, foreignKeys: foreignKeys, listed: listed, pk: existing)
                     try update[entity].execute()
                     pk = existing
                 } else {
-                    insert[entity].bindObject(occurrence, foreignKeys: foreignKeys)
+                    insert[entity].bindListed(listed, at: insert[entity].bindObject(occurrence, foreignKeys: foreignKeys))
                     try insert[entity].execute()
                     pk = store.lastInsertRowid
                     known[entity, occurrence.keyID] = pk

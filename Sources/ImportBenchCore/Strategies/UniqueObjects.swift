@@ -1,7 +1,8 @@
 import ImportBenchStore
 
 /// The distinct objects of batches, per entity, in order of first appearance.
-/// The last occurrence wins for attributes and to-one relationships; many-to-many sets are unioned.
+/// The last occurrence wins for attributes and to-one relationships; many-to-many sets are unioned;
+/// an object lists its children when any of its occurrences does.
 /// Objects are found by interned key ID and point into the batches they came from (which it keeps
 /// alive), so collecting a batch neither hashes a key nor copies an occurrence; one instance is
 /// reused batch after batch. Its tables are plain values in memory it manages (`PODArray`): the
@@ -15,6 +16,8 @@ final class UniqueObjects {
         fileprivate let keyID: Int32
         /// Its union of sets in `mergedSets` once it has occurred twice with sets; -1 before.
         fileprivate(set) var merged: Int32
+        /// Whether any of its occurrences lists its children and set members (a quoted copy does not).
+        fileprivate(set) var listsChildren: Bool
     }
 
     private var runs: [RecordStorage] = []
@@ -74,10 +77,12 @@ final class UniqueObjects {
                 }
                 object.pointee.run = run
                 object.pointee.index = Int32(index)
+                if headers[index].listsChildren { object.pointee.listsChildren = true }
             } else {
                 if id >= slots[entity].count { growSlots(of: entity, toHold: id) }
                 slots[entity][id] = Int32(objects[entity].count)
-                objects[entity].append(Object(run: run, index: Int32(index), keyID: Int32(id), merged: -1))
+                objects[entity].append(
+                    Object(run: run, index: Int32(index), keyID: Int32(id), merged: -1, listsChildren: headers[index].listsChildren))
             }
         }
     }

@@ -106,6 +106,8 @@ private struct ReferenceLoader {
     /// The measured payload's pairs, kept apart until its sets replace the stored ones.
     let listedJoins: [[Statement]]
     let touch: [Statement]
+    /// Keys of the measured payload's objects named with their children listed (not only as a quoted copy).
+    let list: [Statement]
 
     init(schema: Schema, connection: Connection) throws {
         upserts = try schema.entities.map { try connection.prepare($0.referenceUpsertSQL(in: schema)) }
@@ -119,6 +121,9 @@ private struct ReferenceLoader {
         }
         touch = try schema.entities.map {
             try connection.prepare("INSERT INTO \(quoted("touched_" + $0.name)) (key) VALUES (?) ON CONFLICT DO NOTHING")
+        }
+        list = try schema.entities.map {
+            try connection.prepare("INSERT INTO \(quoted("listing_" + $0.name)) (key) VALUES (?) ON CONFLICT DO NOTHING")
         }
     }
 
@@ -140,6 +145,10 @@ private struct ReferenceLoader {
                 if markingTouched {
                     touch[occurrence.entity].bind(occurrence.key, at: 1)
                     try touch[occurrence.entity].execute()
+                    if occurrence.listsChildren {
+                        list[occurrence.entity].bind(occurrence.key, at: 1)
+                        try list[occurrence.entity].execute()
+                    }
                 }
                 guard mode != .attributesOnly else { continue }
                 for (relationship, references) in occurrence.manyToMany.enumerated() {
@@ -197,6 +206,7 @@ extension Schema {
             var statements = [
                 "CREATE TABLE \(entity.table) (\(columns.joined(separator: ", ")))",
                 "CREATE TABLE \(quoted("touched_" + entity.name)) (key \(entity.key.type.declaration) PRIMARY KEY)",
+                "CREATE TABLE \(quoted("listing_" + entity.name)) (key \(entity.key.type.declaration) PRIMARY KEY)",
             ]
             for (index, relationship) in entity.manyToMany.enumerated() {
                 let target = entities[manyToManyTargets[entityIndex][index]]
@@ -260,15 +270,15 @@ extension Schema {
         return outcome
     }
 
-    /// The measured payload's sets replace the stored sets of the objects it names, where it lists
-    /// them completely; elsewhere its pairs are added.
+    /// The measured payload's sets replace the stored sets of the objects it names with their sets
+    /// (not only as a quoted copy), where it lists them completely; elsewhere its pairs are added.
     fileprivate func replaceListedSets(in connection: Connection) throws {
         for entity in entities {
             for relationship in entity.manyToMany {
                 let table = quoted(entity.joinTable(relationship))
                 if relationship.listing == .complete {
                     try connection.execute(
-                        "DELETE FROM \(table) WHERE source_key IN (SELECT key FROM \(quoted("touched_" + entity.name)))")
+                        "DELETE FROM \(table) WHERE source_key IN (SELECT key FROM \(quoted("listing_" + entity.name)))")
                 }
                 try connection.execute(
                     "INSERT OR IGNORE INTO \(table) SELECT source_key, target_key FROM \(quoted("listed_" + entity.joinTable(relationship)))")
@@ -276,7 +286,8 @@ extension Schema {
         }
     }
 
-    /// Parents the measured payload names lose the stored children it does not list; then what those
+    /// Parents the measured payload names with their children lose the stored children it does not
+    /// list (a quoted copy lists none, so keeps them); then what those
     /// removals cascade to, by the store's delete rules: owned children go, other links become NULL,
     /// pairs go. Every reference was checked before, so a target missing now was removed here.
     fileprivate func removeUnlistedChildren(in connection: Connection) throws {
@@ -286,7 +297,7 @@ extension Schema {
                 let parent = entities[toOneTargets[entityIndex][index]]
                 try connection.execute(
                     "DELETE FROM \(entity.table) WHERE \(quoted(relationship.name + "_key")) IN "
-                        + "(SELECT key FROM \(quoted("touched_" + parent.name))) "
+                        + "(SELECT key FROM \(quoted("listing_" + parent.name))) "
                         + "AND \(entity.keyColumn) NOT IN (SELECT key FROM \(quoted("touched_" + entity.name)))")
             }
         }

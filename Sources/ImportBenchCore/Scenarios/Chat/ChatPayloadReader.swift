@@ -71,6 +71,8 @@ public final class ChatPayloadReader: RecordReader {
         for attribute in [id, kind, name, createdAt, updatedAt] { try text(attribute, builder) }
         try integer(element, "watcher_count", builder)
         reference(to: creator, builder)
+        // A channel without its members or reads lists neither, as the mapping reads it: a refresh keeps them.
+        if members == nil || reads == nil { builder.listsNoChildren() }
         let channelHandle = builder.finish()
 
         if let messages {
@@ -134,6 +136,8 @@ public final class ChatPayloadReader: RecordReader {
             }
         }
         try beginMessage(message, found, channel: channel, author: author, quotedCopy: quotedCopy, to: builder)
+        // Without its attachments or mentions it lists neither, as the mapping reads it: a refresh keeps them.
+        if attachments == nil || mentionedUsers == nil { builder.listsNoChildren() }
         for user in mentioned { builder.reference(to: user) }
         let messageHandle = builder.finish()
 
@@ -173,12 +177,14 @@ public final class ChatPayloadReader: RecordReader {
 
     /// A quoted message embedded whole (Stream sends it beside `quoted_message_id`): its author, then
     /// the message as an occurrence of its own, in the quoting message's channel. It lists no
-    /// children or mentions; its own quote is read by key only.
+    /// children or mentions, whatever it carries: a refresh keeps the stored ones. Its own quote is
+    /// read by key only.
     private func appendQuoted(_ message: JSONObject, channel: OccurrenceHandle, to builder: RecordBuilder) throws -> OccurrenceHandle {
         try message.find(Self.messageMembers, into: quotedSlots)
         let found = quotedSlots.values
         let author = try Self.present(message.value.tape, found, 5).map { try appendUser($0.object(), to: builder) }
         try beginMessage(message, found, channel: channel, author: author, quotedCopy: nil, to: builder)
+        builder.listsNoChildren()
         return builder.finish()
     }
 
