@@ -129,6 +129,31 @@ struct SeedCopyTests {
         #expect(message.contains("bench seed-db --scenario chat --scale 0.05x --seed 1\(flags) --out \(seedPath)"), "\(message)")
     }
 
+    @Test("--encoding counts only for CSV: a chat seed built with latin-1 records utf-8 and is adopted by a default run; a transit one is refused",
+          arguments: ["chat", "transit"])
+    func encodingOnlyForCSV(scenarioName: String) throws {
+        let scenario = try #require(ScenarioRegistry.scenario(named: scenarioName))
+        let directory = try TemporaryDirectory()
+        defer { withExtendedLifetime(directory) {} }
+        let seedPath = directory.path("seed.sqlite")
+        let payload = try SeedStoreBuilderTests.payload(scenario, seed: 1, in: directory)
+        let scale = try #require(Scale(parsing: "0.05x"))
+        let report = try SeedStoreBuilder(
+            scenario: scenario, payloadPath: payload, scale: scale, seed: 1, reading: PayloadReading(encoding: .latin1)
+        ).build(at: seedPath)
+        let recorded = scenario.readsCSV ? "latin-1" : "utf-8"
+        #expect(report.metadata.readingOptions?.contains("--encoding \(recorded)") == true, "\(String(describing: report.metadata.readingOptions))")
+        var configuration = try Self.configuration(scenario, strategies: [SeedCopyStrategy.self])
+        configuration.spec.seedStorePath = seedPath
+        if scenario.readsCSV {
+            let error = #expect(throws: ImportError.self) { try Benchmark(configuration: configuration).run() }
+            #expect(error?.description.contains("--encoding latin-1") == true, "\(String(describing: error))")
+        } else {
+            let outcome = try Benchmark(configuration: configuration).run()
+            #expect(outcome.results.contains { $0.strategy == SeedCopyStrategy.name && $0.valid })
+        }
+    }
+
     @Test("every way a seed store differs is named: the reading beside another payload; the limits count only under skip")
     func allDifferencesNamed() throws {
         let metadata = SeedStoreMetadata(

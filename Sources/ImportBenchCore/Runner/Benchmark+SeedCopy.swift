@@ -37,14 +37,14 @@ extension Benchmark {
         let metadata = try SeedStoreMetadata.read(at: given)
         let differences = metadata.differences(
             scenario: scenario.name, scale: generator?.scale.description, seed: generator?.seed,
-            payloadFingerprint: PayloadFingerprint.of(payloadPath), readingOptions: spec.options.reading.contentOptions())
+            payloadFingerprint: PayloadFingerprint.of(payloadPath), readingOptions: scenario.effectiveReading(spec.options.reading).contentOptions())
         guard differences.isEmpty else {
             var source: String
             switch spec.payload {
             case .file(let path): source = "--payload \(path)"
             case .generated(let scale, let seed): source = "--scale \(scale) --seed \(seed)"
             }
-            let reading = spec.options.reading.contentOptions(omittingDefaults: true)
+            let reading = scenario.effectiveReading(spec.options.reading).contentOptions(omittingDefaults: true)
             if !reading.isEmpty { source += " " + reading }
             throw ImportError.seedStore(
                 path: given,

@@ -43,7 +43,7 @@ struct CheckpointIdentity: Codable, Equatable {
         batchSize = run.options.batchSize.description
         prewarmChunk = run.options.prewarmChunkSize
         onError = run.options.onError.rawValue
-        encoding = run.options.encoding.rawValue
+        encoding = run.scenario.effectiveReading(run.options.reading).encoding.rawValue
         missingReference = run.options.missingReference.rawValue
         payloadSource = run.payloadIdentity?.source ?? "recorded"
         payload = run.payloadIdentity?.digest ?? "fingerprint " + PayloadFingerprint.of(run.payloadPath)

@@ -22,11 +22,24 @@ public protocol Scenario: Sendable {
     /// Writes an earlier payload for a refresh of what `generate` writes: `overlap` (0...1) of its
     /// objects are in it, `changed` (0...1) of those with other values. Throws where unsupported.
     func generatePreload(scale: Double, seed: UInt64, overlap: Double, changed: Double, to path: String) throws
+    /// Whether its payload is CSV text, the only kind `--encoding` applies to (JSON is always UTF-8).
+    var readsCSV: Bool { get }
 }
 
 extension Scenario {
     /// The built-in scenarios are found by name; a scenario from elsewhere says where.
     public var reference: ScenarioReference { .builtIn(name) }
+
+    public var readsCSV: Bool { false }
+
+    /// `reading` as this scenario's payload is read: the encoding is UTF-8 unless the payload is
+    /// CSV, so a seed store or a checkpoint does not record, or differ by, an option without effect.
+    public func effectiveReading(_ reading: PayloadReading) -> PayloadReading {
+        guard !readsCSV else { return reading }
+        var effective = reading
+        effective.encoding = .utf8
+        return effective
+    }
 
     /// Where a generated payload goes in `directory`: named for what generated it, so a kept file says so.
     public func generatedPayloadPath(in directory: URL, scale: Scale, seed: UInt64) -> String {

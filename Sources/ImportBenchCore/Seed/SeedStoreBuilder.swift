@@ -22,7 +22,7 @@ public struct SeedStoreBuilder {
     public init(
         scenario: any Scenario, payloadPath: String, scale: Scale? = nil, seed: UInt64? = nil, reading: PayloadReading = PayloadReading()
     ) {
-        self.reading = reading
+        self.reading = scenario.effectiveReading(reading)
         self.scenario = scenario
         self.payloadPath = payloadPath
         self.scale = scale

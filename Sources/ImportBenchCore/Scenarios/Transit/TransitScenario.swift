@@ -4,6 +4,7 @@
 public struct TransitScenario: Scenario {
     public let name = "transit"
     public let summary = "GTFS feed directory (stops, trips, stop_times): rows that refer to stops and trips by key only"
+    public let readsCSV = true
     public let schema: Schema
     /// The next 20 departures after 08:00 at a served stop (the first stop_time's), with each trip's headsign and route.
     public let screenQuery = """
