@@ -1,12 +1,40 @@
 /// What one entity's mapping reads, compiled once: each path numbered for a walk's frame, key parts
 /// as bytes. The reader and the sample scaler both work from it.
-struct EntityPlan {
-    let paths: PathPlan
+/// A class: a reader takes its entity's plan once per object, and copying a struct of arrays
+/// retained each of them.
+final class EntityPlan {
+    let paths: PathWalk
     let key: KeyPlan
     let attributes: [Int]
     let toOne: [ToOnePlan]
     let manyToMany: [SetPlan]
     let children: [(path: Int, list: ChildList)]
+    /// The schema's column type of each attribute, in `attributes`' order.
+    let attributeTypes: [ColumnType]
+    /// The paths of the children lists and sets a payload lists completely: an object lacking any
+    /// of them (absent or null, as an embedded quoted message lacks its attachments) lists none,
+    /// and a refresh keeps what is stored for it.
+    let listingPaths: [Int]
+
+    init(
+        paths: PathWalk, key: KeyPlan, attributes: [Int], toOne: [ToOnePlan], manyToMany: [SetPlan],
+        children: [(path: Int, list: ChildList)], entity: Entity, schema: Schema
+    ) {
+        self.paths = paths
+        self.key = key
+        self.attributes = attributes
+        self.toOne = toOne
+        self.manyToMany = manyToMany
+        self.children = children
+        attributeTypes = entity.attributes.map(\.type)
+        let listedChildren = children.filter { schema.entities[$0.list.entity].toOne[$0.list.ownerRelationship].replacesChildren }
+        let listedSets = zip(manyToMany, entity.manyToMany).filter { $1.listing == .complete }.map { source, _ in
+            switch source {
+            case .embedded(let path), .keys(let path): return path
+            }
+        }
+        listingPaths = listedChildren.map(\.path) + listedSets
+    }
 }
 
 enum KeyPlan {
@@ -52,7 +80,8 @@ enum SetPlan {
 }
 
 extension EntityPlan {
-    init(_ entity: EntityMapping) {
+    /// The plan of `entity`, the schema's entity `index`.
+    convenience init(_ entity: EntityMapping, index: Int, in schema: Schema) {
         let paths = PathPlan()
         let key: KeyPlan
         func plan(_ parts: [KeyPart]) -> [PartPlan] {
@@ -85,8 +114,9 @@ extension EntityPlan {
             }
         }
         let children = entity.children.map { (paths.add($0.path), $0) }
-        paths.seal()
-        self.init(paths: paths, key: key, attributes: attributes, toOne: toOne, manyToMany: manyToMany, children: children)
+        self.init(
+            paths: paths.sealed(), key: key, attributes: attributes, toOne: toOne, manyToMany: manyToMany, children: children,
+            entity: schema.entities[index], schema: schema)
     }
 }
 
@@ -104,6 +134,11 @@ extension EntityPlan {
 }
 
 extension PayloadMapping {
+    /// Each entity's plan, in the schema's order.
+    var plans: [EntityPlan] {
+        entities.enumerated().map { EntityPlan($1, index: $0, in: schema) }
+    }
+
     /// The member names that lead to the top-level array, as the element reader takes them.
     var elementsArrayPath: [String] {
         elements.segments.compactMap { if case .member(let name) = $0 { return name } else { return nil } }

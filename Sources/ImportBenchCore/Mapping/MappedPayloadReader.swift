@@ -11,34 +11,42 @@ public final class MappedPayloadReader: RecordReader {
     private let mapping: PayloadMapping
     private var records: JSONRecordStream
     private let plans: [EntityPlan]
-    /// Token indexes of the objects being read, innermost last: each object's walk takes a frame.
-    private var found = PODArray<Int>(capacity: 256)
-    /// Occurrence ordinals of the embedded targets of the objects being read (-1: absent).
-    private var targets = PODArray<Int>(capacity: 64)
-    /// Objects whose children are being read, innermost last: an embedded object's owner link
-    /// goes to the nearest of its target entity.
-    private var owners: [(entity: Int, handle: OccurrenceHandle)] = []
-    /// Per entity, the paths of the children lists and sets a payload lists completely: an object
-    /// lacking any of them (absent or null, as an embedded quoted message lacks its attachments)
-    /// lists none, and a refresh keeps what is stored for it.
-    private let listingPaths: [[Int]]
+    /// What the walk changes, behind a pointer: a class's stored `var`s cost a runtime exclusivity
+    /// check on every access, several per value read.
+    private let state: UnsafeMutablePointer<State>
+
+    private struct State {
+        /// Token indexes of the objects being read, innermost last: each object's walk takes a frame.
+        var found = PODArray<Int>(capacity: 256)
+        /// Occurrence ordinals of the embedded targets of the objects being read (-1: absent).
+        var targets = PODArray<Int>(capacity: 64)
+        /// Objects whose children are being read, innermost last: an embedded object's owner link
+        /// goes to the nearest of its target entity.
+        var owners: [(entity: Int, handle: OccurrenceHandle)] = []
+    }
+
+    private var found: PODArray<Int> {
+        _read { yield state.pointee.found }
+        _modify { yield &state.pointee.found }
+    }
+    private var targets: PODArray<Int> {
+        _read { yield state.pointee.targets }
+        _modify { yield &state.pointee.targets }
+    }
+    private var owners: [(entity: Int, handle: OccurrenceHandle)] {
+        _read { yield state.pointee.owners }
+        _modify { yield &state.pointee.owners }
+    }
 
     public init(path: String, mapping: PayloadMapping, reading: PayloadReading = PayloadReading(), chunkSize: Int = 1 << 20) throws {
         self.path = path
         self.mapping = mapping
-        plans = mapping.entities.map(EntityPlan.init)
-        let schema = mapping.schema
-        listingPaths = zip(plans, schema.entities).map { plan, entity in
-            let children = plan.children.filter { schema.entities[$0.list.entity].toOne[$0.list.ownerRelationship].replacesChildren }
-            let sets = zip(plan.manyToMany, entity.manyToMany).filter { $1.listing == .complete }.map { source, _ in
-                switch source {
-                case .embedded(let path), .keys(let path): return path
-                }
-            }
-            return children.map(\.path) + sets
-        }
+        plans = mapping.plans
         let elements = try JSONArrayElementReader(
             path: path, arrayPath: mapping.elementsArrayPath, chunkSize: chunkSize, limits: reading.limits, hasher: reading.hasher)
+        // Allocated once nothing can throw, so a file that fails to open leaks nothing.
+        state = .allocate(capacity: 1)
+        state.initialize(to: State())
         records = JSONRecordStream(
             elements: elements, recordName: mapping.schema.entities[mapping.rootEntity].name, onError: reading.onError)
     }
@@ -46,6 +54,8 @@ public final class MappedPayloadReader: RecordReader {
     deinit {
         found.free()
         targets.free()
+        state.deinitialize(count: 1)
+        state.deallocate()
     }
 
     public func readUnit(into builder: RecordBuilder) throws -> Bool {
@@ -73,7 +83,8 @@ public final class MappedPayloadReader: RecordReader {
         into builder: RecordBuilder
     ) throws(PayloadError) -> OccurrenceHandle {
         let plan = plans[entity]
-        let schemaEntity = mapping.schema.entities[entity]
+        /// Only errors read the schema's entity: a copy of it per object retained every array it holds.
+        var schemaEntity: Entity { mapping.schema.entities[entity] }
         let frame = try plan.openFrame(tape, token, in: &found)
         func value(_ path: Int) -> Int {
             let index = found[frame + path]
@@ -100,7 +111,7 @@ public final class MappedPayloadReader: RecordReader {
         }
 
         builder.begin(entity: entity)
-        for path in listingPaths[entity] where value(path) < 0 {
+        for path in plan.listingPaths where value(path) < 0 {
             builder.listsNoChildren()
             break
         }
@@ -163,7 +174,7 @@ public final class MappedPayloadReader: RecordReader {
         for (attribute, path) in plan.attributes.enumerated() {
             let index = found[frame + path]
             if index >= 0 {
-                try JSONValue(tape: tape, index: index).write(to: builder, as: schemaEntity.attributes[attribute].type)
+                try JSONValue(tape: tape, index: index).write(to: builder, as: plan.attributeTypes[attribute])
             } else {
                 builder.null()
             }

@@ -1,21 +1,18 @@
-/// Every path one entity's mapping reads, as a tree walked once per object: each object along the
-/// way is searched for all of its wanted members in one pass (`JSONMemberSet`), so a mapped
-/// reader looks members up as the hand-written readers do, not path by path.
+/// Every path one entity's mapping reads, gathered into a tree (`add`), then sealed into a
+/// `PathWalk` that reads them all in one walk per object.
 final class PathPlan {
     /// Distinct paths, numbered in the order they were added; a walk fills one token index per path.
     private(set) var paths: [JSONPath] = []
     private let root = Step()
 
     /// A position in the tree: the members and array positions wanted below it.
-    private final class Step {
+    fileprivate final class Step {
         var memberNames: [String] = []
         var memberSteps: [Step] = []
         var positions: [Int] = []
         var positionSteps: [Step] = []
         /// The path that ends here, if one does.
         var path: Int?
-        var members: JSONMemberSet?
-        var slots: JSONMemberSlots?
     }
 
     var count: Int { paths.count }
@@ -43,55 +40,134 @@ final class PathPlan {
         return paths.count - 1
     }
 
-    /// Builds the member sets; call once, after the last `add`.
-    func seal() {
-        func seal(_ step: Step) {
+    /// The walk of every path added so far.
+    func sealed() -> PathWalk {
+        PathWalk(paths: paths, root: root)
+    }
+}
+
+/// A `PathPlan`'s tree laid out flat, read-only: each object along the way is searched for all of
+/// its wanted members in one pass (`JSONMemberSet`), so a mapped reader looks members up as the
+/// hand-written readers do, not path by path. Steps, member tables and slots are plain values and
+/// pointers: walked as a tree of objects, reference counting and exclusivity checks on its nodes
+/// took a third of a mapped reader's time.
+final class PathWalk {
+    let paths: [JSONPath]
+    let count: Int
+
+    private struct Step: BitwiseCopyable {
+        /// The path that ends here, or -1.
+        var path: Int
+        /// The members wanted of the object here, and where their value indexes go, if any are.
+        var members: JSONMemberTable?
+        var slots: Int
+        /// The steps under its members, in the table's order, from `children[firstMember]`.
+        var firstMember: Int
+        var memberCount: Int
+        /// The array positions wanted, with their steps, from `positions[firstPosition]` and
+        /// `children[firstPositionChild]`.
+        var firstPosition: Int
+        var firstPositionChild: Int
+        var positionCount: Int
+    }
+
+    private let steps: UnsafeMutablePointer<Step>
+    private let children: UnsafeMutablePointer<Int>
+    private let positions: UnsafeMutablePointer<Int>
+    private let slots: UnsafeMutablePointer<Int>
+    /// Owns the buffers the steps' tables point into.
+    private let memberSets: [JSONMemberSet]
+
+    fileprivate init(paths: [JSONPath], root: PathPlan.Step) {
+        self.paths = paths
+        count = paths.count
+        var steps: [Step] = []
+        var children: [Int] = []
+        var positions: [Int] = []
+        var memberSets: [JSONMemberSet] = []
+        var slotCount = 0
+        /// Lays out `step` and everything under it; returns its index.
+        func layOut(_ step: PathPlan.Step) -> Int {
+            let index = steps.count
+            steps.append(Step(
+                path: step.path ?? -1, members: nil, slots: 0, firstMember: 0, memberCount: 0, firstPosition: 0,
+                firstPositionChild: 0, positionCount: 0))
+            let under = step.memberSteps.map(layOut)
+            let underPositions = step.positionSteps.map(layOut)
             if !step.memberNames.isEmpty {
                 precondition(step.memberNames.count <= 64, "more than 64 members of one object in a mapping")
                 let members = JSONMemberSet(step.memberNames)
-                step.members = members
-                step.slots = JSONMemberSlots(for: members)
+                memberSets.append(members)
+                steps[index].members = members.table
+                steps[index].slots = slotCount
+                slotCount += members.count
+                steps[index].firstMember = children.count
+                steps[index].memberCount = under.count
+                children += under
             }
-            step.memberSteps.forEach(seal)
-            step.positionSteps.forEach(seal)
+            steps[index].firstPosition = positions.count
+            steps[index].firstPositionChild = children.count
+            steps[index].positionCount = step.positions.count
+            positions += step.positions
+            children += underPositions
+            return index
         }
-        seal(root)
+        _ = layOut(root)
+        self.steps = .allocate(capacity: steps.count)
+        self.steps.initialize(from: steps, count: steps.count)
+        self.children = .allocate(capacity: max(children.count, 1))
+        self.children.initialize(from: children, count: children.count)
+        self.positions = .allocate(capacity: max(positions.count, 1))
+        self.positions.initialize(from: positions, count: positions.count)
+        slots = .allocate(capacity: max(slotCount, 1))
+        self.memberSets = memberSets
+    }
+
+    deinit {
+        steps.deallocate()
+        children.deallocate()
+        positions.deallocate()
+        slots.deallocate()
     }
 
     /// Fills `found[path]` with the token index of each path's value in the object at `object`:
     /// -1 where it is absent, or where something on the way is absent or null. Something on the way
     /// that is neither an object (for a member) nor an array (for a position) is an error.
     func walk(_ tape: JSONTape, object: Int, into found: UnsafeMutablePointer<Int>) throws(PayloadError) {
-        found.update(repeating: -1, count: paths.count)
-        try walk(root, tape, object, found)
+        found.update(repeating: -1, count: count)
+        try walk(0, tape, object, found)
     }
 
-    private func walk(_ step: Step, _ tape: JSONTape, _ token: Int, _ found: UnsafeMutablePointer<Int>) throws(PayloadError) {
-        if let members = step.members, let slots = step.slots {
+    private func walk(_ index: Int, _ tape: JSONTape, _ token: Int, _ found: UnsafeMutablePointer<Int>) throws(PayloadError) {
+        let step = steps[index]
+        if let members = step.members {
             guard tape.tokens[token].kind == .object else { throw tape.mismatch(at: token, expected: "an object") }
-            try JSONObject(value: JSONValue(tape: tape, index: token)).find(members, into: slots)
+            let values = UnsafeMutableBufferPointer(start: slots + step.slots, count: members.count)
+            try JSONObject(value: JSONValue(tape: tape, index: token)).find(members, into: values)
             // Deeper steps have slots of their own: these stay as found while they are walked.
-            for (index, next) in step.memberSteps.enumerated() {
-                try visit(next, tape, slots.values[index], found)
+            for member in 0..<step.memberCount {
+                try visit(children[step.firstMember + member], tape, values[member], found)
             }
         }
-        if !step.positions.isEmpty {
+        if step.positionCount > 0 {
             guard tape.tokens[token].kind == .array else { throw tape.mismatch(at: token, expected: "an array") }
-            for (index, position) in step.positions.enumerated() {
+            for offset in 0..<step.positionCount {
+                let position = positions[step.firstPosition + offset]
                 var element = -1
                 if position < Int(tape.tokens[token].count) {
                     element = token + 1
                     for _ in 0..<position { element = Int(tape.tokens[element].next) }
                 }
-                try visit(step.positionSteps[index], tape, element, found)
+                try visit(children[step.firstPositionChild + offset], tape, element, found)
             }
         }
     }
 
-    private func visit(_ step: Step, _ tape: JSONTape, _ token: Int, _ found: UnsafeMutablePointer<Int>) throws(PayloadError) {
+    private func visit(_ index: Int, _ tape: JSONTape, _ token: Int, _ found: UnsafeMutablePointer<Int>) throws(PayloadError) {
         guard token >= 0 else { return }
-        if let path = step.path { found[path] = token }
+        let step = steps[index]
+        if step.path >= 0 { found[step.path] = token }
         guard tape.tokens[token].kind != .null else { return }
-        if step.members != nil || !step.positions.isEmpty { try walk(step, tape, token, found) }
+        if step.members != nil || step.positionCount > 0 { try walk(index, tape, token, found) }
     }
 }

@@ -22,7 +22,7 @@ public struct SampleScaler {
     public init(mapping: PayloadMapping, sample samplePath: String) throws(MappingError) {
         self.mapping = mapping
         self.samplePath = samplePath
-        plans = mapping.entities.map(EntityPlan.init)
+        plans = mapping.plans
         shared = mapping.schema.entities.indices.map { mapping.shared.contains($0) }
         // A composed key changes with the copy only through a key it is made of.
         for (entity, plan) in plans.enumerated() where !shared[entity] {

@@ -3,23 +3,20 @@
 final class JSONMemberSet: @unchecked Sendable {
     // @unchecked: the buffers are written in init only.
     let names: [String]
-    /// The names' UTF-8, end to end; name `i` starts at `starts[i]` and is `lengths[i]` long.
-    private let bytes: UnsafeMutableBufferPointer<UInt8>
-    private let starts: UnsafeMutableBufferPointer<Int>
-    private let lengths: UnsafeMutableBufferPointer<Int>
-    /// By key length (below 32): one bit per name of that length, so a member is compared only
-    /// with names it could be. Longer names share the last entry.
-    private let namesByLength: UnsafeMutableBufferPointer<UInt64>
+    /// The names as plain pointers into buffers this set owns, valid while it lives: a walk that
+    /// keeps it in a value looks names up with no reference counting (a class reference read from a
+    /// stored array or a static costs a retain and a release per object searched).
+    let table: JSONMemberTable
 
     init(_ names: [String]) {
         precondition(names.count <= 64, "a member set holds at most 64 names")
         self.names = names
         let utf8 = names.map { Array($0.utf8) }
-        bytes = .allocate(capacity: max(utf8.reduce(0) { $0 + $1.count }, 1))
-        starts = .allocate(capacity: max(names.count, 1))
-        lengths = .allocate(capacity: max(names.count, 1))
-        namesByLength = .allocate(capacity: 33)
-        namesByLength.initialize(repeating: 0)
+        let bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: max(utf8.reduce(0) { $0 + $1.count }, 1))
+        let starts = UnsafeMutablePointer<Int>.allocate(capacity: max(names.count, 1))
+        let lengths = UnsafeMutablePointer<Int>.allocate(capacity: max(names.count, 1))
+        let namesByLength = UnsafeMutablePointer<UInt64>.allocate(capacity: 33)
+        namesByLength.initialize(repeating: 0, count: 33)
         var offset = 0
         for (position, name) in utf8.enumerated() {
             starts[position] = offset
@@ -30,16 +27,28 @@ final class JSONMemberSet: @unchecked Sendable {
             }
             namesByLength[min(name.count, 32)] |= 1 << UInt64(position)
         }
+        table = JSONMemberTable(bytes: bytes, starts: starts, lengths: lengths, namesByLength: namesByLength, count: names.count)
     }
 
     deinit {
-        bytes.deallocate()
-        starts.deallocate()
-        lengths.deallocate()
-        namesByLength.deallocate()
+        table.bytes.deallocate()
+        table.starts.deallocate()
+        table.lengths.deallocate()
+        table.namesByLength.deallocate()
     }
 
     var count: Int { names.count }
+}
+
+/// A `JSONMemberSet`'s names as pointers into its buffers: name `i` starts at `starts[i]` and is
+/// `lengths[i]` long; `namesByLength[n]` (n below 32; longer names share the last entry) has one bit
+/// per name of that length, so a member is compared only with names it could be.
+struct JSONMemberTable: BitwiseCopyable {
+    fileprivate let bytes: UnsafeMutablePointer<UInt8>
+    fileprivate let starts: UnsafeMutablePointer<Int>
+    fileprivate let lengths: UnsafeMutablePointer<Int>
+    fileprivate let namesByLength: UnsafeMutablePointer<UInt64>
+    let count: Int
 
     /// The positions of the names as long as a key of `length` bytes, as bits.
     @inline(__always)
@@ -50,8 +59,13 @@ final class JSONMemberSet: @unchecked Sendable {
     /// Name `position`'s bytes if it is `length` long.
     @inline(__always)
     fileprivate func name(_ position: Int, length: Int) -> UnsafeBufferPointer<UInt8>? {
-        guard lengths[position] == length, let base = bytes.baseAddress else { return nil }
-        return UnsafeBufferPointer(start: base + starts[position], count: length)
+        guard lengths[position] == length else { return nil }
+        return UnsafeBufferPointer(start: bytes + starts[position], count: length)
+    }
+
+    /// Name `position` as a string: for the rare paths (an escaped key, an error).
+    fileprivate func name(_ position: Int) -> String {
+        String(decoding: UnsafeBufferPointer(start: bytes + starts[position], count: lengths[position]), as: UTF8.self)
     }
 }
 
@@ -70,15 +84,20 @@ final class JSONMemberSlots {
 }
 
 extension JSONObject {
-    /// Fills `slots` with the members of `members` in one pass. An object that may repeat a key
-    /// (the parser flags every one of more than 24 keys, such as a USGS feature's properties) is
-    /// read by `findCheckingRepeats`.
+    /// Fills `slots` with the members of `members` in one pass (see `find(_:into:)` below).
+    @inline(__always)
     func find(_ members: JSONMemberSet, into slots: JSONMemberSlots) throws(PayloadError) {
+        try find(members.table, into: slots.values)
+    }
+
+    /// Fills `found` (one slot per name) with the token index of each name's value, -1 when absent,
+    /// in one pass. An object that may repeat a key (the parser flags every one of more than 24
+    /// keys, such as a USGS feature's properties) is read by `findCheckingRepeats`.
+    func find(_ members: JSONMemberTable, into found: UnsafeMutableBufferPointer<Int>) throws(PayloadError) {
         let tape = value.tape
-        let found = slots.values
         let object = value.index
         if tape.tokens[object].flags.contains(.mayRepeatKeys) {
-            try findCheckingRepeats(members, into: slots)
+            try findCheckingRepeats(members, into: found)
             return
         }
         found.update(repeating: -1)
@@ -110,9 +129,8 @@ extension JSONObject {
     /// that a repeated name repeats its value; an object with an escaped key is searched name by
     /// name instead, matching keys as read.
     @inline(never)
-    private func findCheckingRepeats(_ members: JSONMemberSet, into slots: JSONMemberSlots) throws(PayloadError) {
+    private func findCheckingRepeats(_ members: JSONMemberTable, into found: UnsafeMutableBufferPointer<Int>) throws(PayloadError) {
         let tape = value.tape
-        let found = slots.values
         let object = value.index
         found.update(repeating: -1)
         var member = object + 1
@@ -120,8 +138,8 @@ extension JSONObject {
             let key = tape.tokens[member]
             let valueIndex = member + 1
             if key.flags.contains(.hasEscapes) {
-                for (position, name) in members.names.enumerated() {
-                    found[position] = try tape.memberValueIndex(inObject: object, key: name) ?? -1
+                for position in 0..<members.count {
+                    found[position] = try tape.memberValueIndex(inObject: object, key: members.name(position)) ?? -1
                 }
                 return
             }
@@ -135,7 +153,7 @@ extension JSONObject {
                     if found[position] < 0 {
                         found[position] = valueIndex
                     } else if !tape.sameValue(found[position], valueIndex) {
-                        throw tape.duplicateKey(members.names[position], firstValue: found[position], secondKey: member)
+                        throw tape.duplicateKey(members.name(position), firstValue: found[position], secondKey: member)
                     }
                     break
                 }
