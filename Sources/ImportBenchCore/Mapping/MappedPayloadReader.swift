@@ -83,7 +83,7 @@ public final class MappedPayloadReader: RecordReader {
         into builder: RecordBuilder
     ) throws(PayloadError) -> OccurrenceHandle {
         let plan = plans[entity]
-        /// Only errors read the schema's entity: a copy of it per object retained every array it holds.
+        // Only errors read the schema's entity: a copy of it per object retained every array it holds.
         var schemaEntity: Entity { mapping.schema.entities[entity] }
         let frame = try plan.openFrame(tape, token, in: &found)
         func value(_ path: Int) -> Int {
