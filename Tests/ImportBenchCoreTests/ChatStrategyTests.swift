@@ -118,33 +118,60 @@ struct ChatRefreshTests {
         #expect(replace.differences.first?.hasPrefix("relationship ") == true)
     }
 
-    /// A stored message with an attachment and a mention, then a refresh of its channel that names
-    /// it as `refreshMessages` say.
-    private static func quoteRefresh(_ refreshMessages: String) -> (preload: String, payload: String) {
-        func channel(_ messages: String) -> String {
-            #"{"channels":[{"channel":{"cid":"messaging:c1"},"messages":["# + messages
-                + #"],"members":[{"user":{"id":"u1"},"role":"owner"}],"read":[]}]}"#
+    /// What a refresh of a stored channel names: a stored message with an attachment and a
+    /// mention, in a channel with two members, then the refresh's messages (and its one member,
+    /// unless the channel comes without its members).
+    struct QuoteCase: Sendable, CustomTestStringConvertible {
+        let name: String
+        let messages: String
+        var listsMembers = true
+        /// Rows the store must hold afterwards: attachments, mention pairs, members.
+        let attachments: Int, mentions: Int, members: Int
+        var testDescription: String { name }
+
+        static let quoting = #"{"id":"m2","text":"re","user":{"id":"u2"},"quoted_message_id":"m1","#
+            + #""quoted_message":{"id":"m1","text":"first","user":{"id":"u1"}},"attachments":[],"mentioned_users":[],"latest_reactions":[]}"#
+        static let all = [
+            QuoteCase(name: "only quoted, the copy without lists", messages: quoting, attachments: 1, mentions: 1, members: 1),
+            QuoteCase(
+                name: "quoted, the copy with its lists (as Stream sends it)",
+                messages: #"{"id":"m2","text":"re","user":{"id":"u2"},"quoted_message_id":"m1","quoted_message":{"id":"m1","#
+                    + #""text":"first","user":{"id":"u1"},"attachments":[{"type":"image","title":"b.png"}],"mentioned_users":[]},"#
+                    + #""attachments":[],"mentioned_users":[],"latest_reactions":[]}"#,
+                attachments: 1, mentions: 0, members: 1),
+            QuoteCase(
+                name: "named again without its lists",
+                messages: quoting + #",{"id":"m1","text":"first","user":{"id":"u1"},"latest_reactions":[]}"#,
+                attachments: 1, mentions: 1, members: 1),
+            QuoteCase(
+                name: "listed again, empty",
+                messages: quoting + #",{"id":"m1","text":"first","user":{"id":"u1"},"attachments":[],"mentioned_users":[],"latest_reactions":[]}"#,
+                attachments: 0, mentions: 0, members: 1),
+            QuoteCase(name: "the channel without its members", messages: quoting, listsMembers: false, attachments: 1, mentions: 1, members: 2),
+        ]
+
+        var files: (preload: String, payload: String) {
+            func channel(_ messages: String, members: String?) -> String {
+                #"{"channels":[{"channel":{"cid":"messaging:c1"},"messages":["# + messages + "]"
+                    + (members.map { #","members":["# + $0 + "]" } ?? "") + #","read":[]}]}"#
+            }
+            let stored = #"{"id":"m1","text":"first","user":{"id":"u1"},"attachments":[{"type":"file","title":"a.pdf"}],"#
+                + #""mentioned_users":[{"id":"u2"}],"latest_reactions":[]}"#
+            let owner = #"{"user":{"id":"u1"},"role":"owner"}"#
+            return (
+                channel(stored, members: owner + #",{"user":{"id":"u3"},"role":"member"}"#),
+                channel(messages, members: listsMembers ? owner : nil)
+            )
         }
-        let stored = #"{"id":"m1","text":"first","user":{"id":"u1"},"attachments":[{"type":"file","title":"a.pdf"}],"#
-            + #""mentioned_users":[{"id":"u2"}],"latest_reactions":[]}"#
-        return (channel(stored), channel(refreshMessages))
     }
 
     @Test(
-        "a stored message named again only as a quoted copy, or without its lists, keeps its attachments and mentions; listed again, it loses them",
-        arguments: ["quoted", "without its lists", "listed again"])
-    func quotedCopyKeepsChildren(naming: String) throws {
+        "a refresh keeps the children of what it names without their lists (a quoted copy, a message or channel lacking them) and replaces those it lists, alike in the chat reader and its mapping",
+        arguments: QuoteCase.all)
+    func quotedCopyKeepsChildren(_ quote: QuoteCase) throws {
         let directory = try TemporaryDirectory()
         defer { withExtendedLifetime(directory) {} }
-        let quoting = #"{"id":"m2","text":"re","user":{"id":"u2"},"quoted_message_id":"m1","#
-            + #""quoted_message":{"id":"m1","text":"first","user":{"id":"u1"}},"attachments":[],"mentioned_users":[],"latest_reactions":[]}"#
-        let named = [
-            "quoted": quoting,
-            "without its lists": quoting + #",{"id":"m1","text":"first","user":{"id":"u1"},"latest_reactions":[]}"#,
-            "listed again": quoting + #",{"id":"m1","text":"first","user":{"id":"u1"},"attachments":[],"mentioned_users":[],"latest_reactions":[]}"#,
-        ]
-        let files = Self.quoteRefresh(try #require(named[naming]))
-        let kept = naming == "listed again" ? 0 : 1
+        let files = quote.files
         let preload = directory.path("preload.json"), payload = directory.path("refresh.json")
         try Data(files.preload.utf8).write(to: URL(fileURLWithPath: preload))
         try Data(files.payload.utf8).write(to: URL(fileURLWithPath: payload))
@@ -157,8 +184,9 @@ struct ChatRefreshTests {
                     options: RunOptions(batchSize: .occurrences(2))),
                 strategies: StrategyRegistry.all)).run()
             func rows(_ table: String) -> Int? { outcome.expected.digest.tables.first { $0.name == table }?.rows }
-            #expect(rows("attachment") == kept, "\(scenario)")
-            #expect(rows("message.mentioned_users") == kept, "\(scenario)")
+            #expect(rows("attachment") == quote.attachments, "\(scenario)")
+            #expect(rows("message.mentioned_users") == quote.mentions, "\(scenario)")
+            #expect(rows("member") == quote.members, "\(scenario)")
             #expect(rows("message") == 2)
             let imports = outcome.results.filter { $0.strategy != "ceiling" }
             #expect(imports.count == StrategyRegistry.all.count - 1)

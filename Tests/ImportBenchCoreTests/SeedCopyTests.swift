@@ -129,23 +129,30 @@ struct SeedCopyTests {
         #expect(message.contains("bench seed-db --scenario chat --scale 0.05x --seed 1\(flags) --out \(seedPath)"), "\(message)")
     }
 
-    @Test("--encoding counts only for CSV: a chat seed built with latin-1 records utf-8 and is adopted by a default run; a transit one is refused",
+    @Test("options count only for the files they apply to: a chat seed built with latin-1 and a CSV row limit records neither and is adopted; a transit one built with latin-1 and a JSON limit records only the encoding and is refused",
           arguments: ["chat", "transit"])
-    func encodingOnlyForCSV(scenarioName: String) throws {
+    func readingOptionsOnlyWhereTheyApply(scenarioName: String) throws {
         let scenario = try #require(ScenarioRegistry.scenario(named: scenarioName))
         let directory = try TemporaryDirectory()
         defer { withExtendedLifetime(directory) {} }
         let seedPath = directory.path("seed.sqlite")
         let payload = try SeedStoreBuilderTests.payload(scenario, seed: 1, in: directory)
         let scale = try #require(Scale(parsing: "0.05x"))
+        // A limit of the other kind of file: it has no effect on this payload.
+        var limits = PayloadLimits.default
+        if scenario.readsCSV { limits.longestJSONElementBytes = 7_654_321 } else { limits.longestCSVRowBytes = 123_456 }
         let report = try SeedStoreBuilder(
-            scenario: scenario, payloadPath: payload, scale: scale, seed: 1, reading: PayloadReading(encoding: .latin1)
+            scenario: scenario, payloadPath: payload, scale: scale, seed: 1,
+            reading: PayloadReading(onError: .skip, limits: limits, encoding: .latin1)
         ).build(at: seedPath)
-        let recorded = scenario.readsCSV ? "latin-1" : "utf-8"
-        #expect(report.metadata.readingOptions?.contains("--encoding \(recorded)") == true, "\(String(describing: report.metadata.readingOptions))")
+        let recorded = try #require(report.metadata.readingOptions)
+        #expect(recorded.contains("--encoding \(scenario.readsCSV ? "latin-1" : "utf-8")"), "\(recorded)")
+        #expect(!recorded.contains("123456") && !recorded.contains("7654321"), "\(recorded)")
         var configuration = try Self.configuration(scenario, strategies: [SeedCopyStrategy.self])
         configuration.spec.seedStorePath = seedPath
+        configuration.spec.options.onError = .skip
         if scenario.readsCSV {
+            configuration.spec.options.limits = limits
             let error = #expect(throws: ImportError.self) { try Benchmark(configuration: configuration).run() }
             #expect(error?.description.contains("--encoding latin-1") == true, "\(String(describing: error))")
         } else {

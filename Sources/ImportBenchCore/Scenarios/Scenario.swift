@@ -22,7 +22,8 @@ public protocol Scenario: Sendable {
     /// Writes an earlier payload for a refresh of what `generate` writes: `overlap` (0...1) of its
     /// objects are in it, `changed` (0...1) of those with other values. Throws where unsupported.
     func generatePreload(scale: Double, seed: UInt64, overlap: Double, changed: Double, to path: String) throws
-    /// Whether its payload is CSV text, the only kind `--encoding` applies to (JSON is always UTF-8).
+    /// Whether its payload is CSV text, the only kind `--encoding` and `--max-csv-row-bytes` apply
+    /// to (JSON is always UTF-8); the `--max-json-*` limits apply to the others.
     var readsCSV: Bool { get }
 }
 
@@ -32,12 +33,20 @@ extension Scenario {
 
     public var readsCSV: Bool { false }
 
-    /// `reading` as this scenario's payload is read: the encoding is UTF-8 unless the payload is
-    /// CSV, so a seed store or a checkpoint does not record, or differ by, an option without effect.
+    /// `reading` as this scenario's payload is read: options for the other kind of file (the
+    /// encoding and row limit of CSV, the limits of JSON) at their defaults, so a seed store or a
+    /// checkpoint does not record, or differ by, an option without effect.
     public func effectiveReading(_ reading: PayloadReading) -> PayloadReading {
-        guard !readsCSV else { return reading }
         var effective = reading
-        effective.encoding = .utf8
+        let defaults = PayloadLimits.default
+        if readsCSV {
+            effective.limits.longestJSONElementBytes = defaults.longestJSONElementBytes
+            effective.limits.longestJSONStringBytes = defaults.longestJSONStringBytes
+            effective.limits.longestJSONNumberBytes = defaults.longestJSONNumberBytes
+        } else {
+            effective.encoding = .utf8
+            effective.limits.longestCSVRowBytes = defaults.longestCSVRowBytes
+        }
         return effective
     }
 

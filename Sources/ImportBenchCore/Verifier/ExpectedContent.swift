@@ -26,7 +26,7 @@ public struct ExpectedContent: Sendable {
             if let preload {
                 try connection.inTransaction { _ = try loader.load(preload, mode: .whole, markingTouched: false) }
                 for entity in schema.entities {
-                    try connection.execute("CREATE TABLE \(quoted("before_" + entity.name)) AS SELECT * FROM \(entity.table)")
+                    try connection.execute("CREATE TABLE \(quoted("importbench_before_" + entity.name)) AS SELECT * FROM \(entity.table)")
                 }
             }
             let counts = try connection.inTransaction { try loader.load(reader, mode: .whole, markingTouched: true) }
@@ -117,13 +117,13 @@ private struct ReferenceLoader {
             try entity.manyToMany.map { try connection.prepare(entity.referenceJoinSQL(into: entity.joinTable($0))) }
         }
         listedJoins = try schema.entities.map { entity in
-            try entity.manyToMany.map { try connection.prepare(entity.referenceJoinSQL(into: "listed_" + entity.joinTable($0))) }
+            try entity.manyToMany.map { try connection.prepare(entity.referenceJoinSQL(into: "importbench_listed_" + entity.joinTable($0))) }
         }
         touch = try schema.entities.map {
-            try connection.prepare("INSERT INTO \(quoted("touched_" + $0.name)) (key) VALUES (?) ON CONFLICT DO NOTHING")
+            try connection.prepare("INSERT INTO \(quoted("importbench_touched_" + $0.name)) (key) VALUES (?) ON CONFLICT DO NOTHING")
         }
         list = try schema.entities.map {
-            try connection.prepare("INSERT INTO \(quoted("listing_" + $0.name)) (key) VALUES (?) ON CONFLICT DO NOTHING")
+            try connection.prepare("INSERT INTO \(quoted("importbench_listing_" + $0.name)) (key) VALUES (?) ON CONFLICT DO NOTHING")
         }
     }
 
@@ -194,7 +194,9 @@ private struct ReferenceLoader {
 }
 
 extension Schema {
-    /// Tables keyed by natural key, relationships held as target keys.
+    /// Tables keyed by natural key, relationships held as target keys. The bookkeeping tables
+    /// (objects named, objects listing their children, pairs listed, the state before) are prefixed
+    /// `importbench_`, which no entity's name may start with, so none meets an entity's table.
     fileprivate var referenceDDL: [String] {
         entities.enumerated().flatMap { entityIndex, entity -> [String] in
             var columns = ["\(entity.keyColumn) \(entity.key.type.declaration) PRIMARY KEY"]
@@ -205,12 +207,12 @@ extension Schema {
             }
             var statements = [
                 "CREATE TABLE \(entity.table) (\(columns.joined(separator: ", ")))",
-                "CREATE TABLE \(quoted("touched_" + entity.name)) (key \(entity.key.type.declaration) PRIMARY KEY)",
-                "CREATE TABLE \(quoted("listing_" + entity.name)) (key \(entity.key.type.declaration) PRIMARY KEY)",
+                "CREATE TABLE \(quoted("importbench_touched_" + entity.name)) (key \(entity.key.type.declaration) PRIMARY KEY)",
+                "CREATE TABLE \(quoted("importbench_listing_" + entity.name)) (key \(entity.key.type.declaration) PRIMARY KEY)",
             ]
             for (index, relationship) in entity.manyToMany.enumerated() {
                 let target = entities[manyToManyTargets[entityIndex][index]]
-                for table in [entity.joinTable(relationship), "listed_" + entity.joinTable(relationship)] {
+                for table in [entity.joinTable(relationship), "importbench_listed_" + entity.joinTable(relationship)] {
                     statements.append(
                         "CREATE TABLE \(quoted(table)) (source_key \(entity.key.type.declaration), "
                             + "target_key \(target.key.type.declaration), PRIMARY KEY (source_key, target_key)) WITHOUT ROWID")
@@ -247,13 +249,13 @@ extension Schema {
     fileprivate func refreshOutcome(in connection: Connection, preloaded: Bool) throws -> RefreshOutcome {
         var outcome = RefreshOutcome()
         for entity in entities {
-            let touched = quoted("touched_" + entity.name)
+            let touched = quoted("importbench_touched_" + entity.name)
             let count = try connection.prepare("SELECT count(*) FROM \(touched)").scalarInt64() ?? 0
             guard preloaded else {
                 outcome.inserted += Int(count)
                 continue
             }
-            let before = quoted("before_" + entity.name)
+            let before = quoted("importbench_before_" + entity.name)
             let stored = try connection.prepare(
                 "SELECT count(*) FROM \(touched) AS t JOIN \(before) AS b ON b.\(entity.keyColumn) = t.key"
             ).scalarInt64() ?? 0
@@ -278,10 +280,10 @@ extension Schema {
                 let table = quoted(entity.joinTable(relationship))
                 if relationship.listing == .complete {
                     try connection.execute(
-                        "DELETE FROM \(table) WHERE source_key IN (SELECT key FROM \(quoted("listing_" + entity.name)))")
+                        "DELETE FROM \(table) WHERE source_key IN (SELECT key FROM \(quoted("importbench_listing_" + entity.name)))")
                 }
                 try connection.execute(
-                    "INSERT OR IGNORE INTO \(table) SELECT source_key, target_key FROM \(quoted("listed_" + entity.joinTable(relationship)))")
+                    "INSERT OR IGNORE INTO \(table) SELECT source_key, target_key FROM \(quoted("importbench_listed_" + entity.joinTable(relationship)))")
             }
         }
     }
@@ -297,8 +299,8 @@ extension Schema {
                 let parent = entities[toOneTargets[entityIndex][index]]
                 try connection.execute(
                     "DELETE FROM \(entity.table) WHERE \(quoted(relationship.name + "_key")) IN "
-                        + "(SELECT key FROM \(quoted("listing_" + parent.name))) "
-                        + "AND \(entity.keyColumn) NOT IN (SELECT key FROM \(quoted("touched_" + entity.name)))")
+                        + "(SELECT key FROM \(quoted("importbench_listing_" + parent.name))) "
+                        + "AND \(entity.keyColumn) NOT IN (SELECT key FROM \(quoted("importbench_touched_" + entity.name)))")
             }
         }
         // Nothing removed (every import into an empty store): nothing to cascade, no table to scan.

@@ -109,9 +109,18 @@ public final class ChatPayloadReader: RecordReader {
         }
     }
 
-    private func appendMessage(_ message: JSONObject, channel: OccurrenceHandle, to builder: RecordBuilder) throws {
-        try message.find(Self.messageMembers, into: messageSlots)
-        let found = messageSlots.values
+    /// A message, dependencies first (its author, the quoted copy, its reactions' and mentions'
+    /// users), then its reactions and attachments. A quoted copy (Stream embeds the quoted message
+    /// whole beside `quoted_message_id`) is read the same way, into slots of its own while its
+    /// quoting message's stay found, in the quoting message's channel; its own quote is read by key
+    /// only. Returns the message's handle.
+    @discardableResult
+    private func appendMessage(
+        _ message: JSONObject, channel: OccurrenceHandle, isQuotedCopy: Bool = false, to builder: RecordBuilder
+    ) throws -> OccurrenceHandle {
+        let slots = isQuotedCopy ? quotedSlots : messageSlots
+        try message.find(Self.messageMembers, into: slots)
+        let found = slots.values
         let tape = message.value.tape
         func present(_ position: Int) -> JSONValue? { Self.present(tape, found, position) }
         let user = present(5)
@@ -120,7 +129,8 @@ public final class ChatPayloadReader: RecordReader {
         let mentionedUsers = try present(9)?.array()
 
         let author = try user.map { try appendUser($0.object(), to: builder) }
-        let quotedCopy = try present(10).map { try appendQuoted($0.object(), channel: channel, to: builder) }
+        let quotedCopy = isQuotedCopy
+            ? nil : try present(10).map { try appendMessage($0.object(), channel: channel, isQuotedCopy: true, to: builder) }
         reactionUsers.removeAll(keepingCapacity: true)
         if let reactions {
             for reaction in reactions {
@@ -136,7 +146,8 @@ public final class ChatPayloadReader: RecordReader {
             }
         }
         try beginMessage(message, found, channel: channel, author: author, quotedCopy: quotedCopy, to: builder)
-        // Without its attachments or mentions it lists neither, as the mapping reads it: a refresh keeps them.
+        // Without its attachments or mentions (as a quoted copy often comes) it lists neither, as the
+        // mapping reads it: a refresh keeps the stored ones.
         if attachments == nil || mentionedUsers == nil { builder.listsNoChildren() }
         for user in mentioned { builder.reference(to: user) }
         let messageHandle = builder.finish()
@@ -173,19 +184,7 @@ public final class ChatPayloadReader: RecordReader {
                 builder.finish()
             }
         }
-    }
-
-    /// A quoted message embedded whole (Stream sends it beside `quoted_message_id`): its author, then
-    /// the message as an occurrence of its own, in the quoting message's channel. It lists no
-    /// children or mentions, whatever it carries: a refresh keeps the stored ones. Its own quote is
-    /// read by key only.
-    private func appendQuoted(_ message: JSONObject, channel: OccurrenceHandle, to builder: RecordBuilder) throws -> OccurrenceHandle {
-        try message.find(Self.messageMembers, into: quotedSlots)
-        let found = quotedSlots.values
-        let author = try Self.present(message.value.tape, found, 5).map { try appendUser($0.object(), to: builder) }
-        try beginMessage(message, found, channel: channel, author: author, quotedCopy: nil, to: builder)
-        builder.listsNoChildren()
-        return builder.finish()
+        return messageHandle
     }
 
     /// Writes a message occurrence up to its mentions, which the caller adds: key, attributes,
