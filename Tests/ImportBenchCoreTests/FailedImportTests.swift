@@ -170,4 +170,26 @@ struct FailedImportTests {
         #expect(restarted.resumedFrom == nil)
         #expect(restarted.digest == expected.digest)
     }
+
+    @Test("a checkpoint of another store layout, or written before bench recorded the layout, is refused, naming why", arguments: [false, true])
+    func otherStoreLayoutRefused(recorded: Bool) throws {
+        let directory = try TemporaryDirectory()
+        defer { withExtendedLifetime(directory) {} }
+        let (payload, preload, _) = try chatRefresh(in: directory)
+        let store = directory.path("store.sqlite")
+        var first = ImportRun(
+            scenario: ChatScenario(), payloadPath: payload, strategy: PrewarmStrategy.self, batchSize: .occurrences(250),
+            databasePath: store, preloadPath: preload, checkpoint: true)
+        var batchesSeen = 0
+        first.stopRequested = { batchesSeen >= 2 }
+        _ = #expect(throws: RunError.self) { try first.execute { _ in batchesSeen += 1 } }
+        let older = Schema.storeLayout - 1
+        let change = recorded ? "json_set(identity, '$.storeLayout', \(older))" : "json_remove(identity, '$.storeLayout')"
+        try Connection(path: store).execute("UPDATE importbench_import SET identity = \(change)")
+        first.stopRequested = { false }
+        let refusal = #expect(throws: RunRequestError.self) { _ = try first.execute() }
+        let reason = recorded
+            ? "store layout: \(older) in the checkpoint, \(Schema.storeLayout) now" : "the checkpoint was written by another version of bench"
+        #expect(refusal == .checkpointDiffers(path: store, committed: "2 batches of pass 1", differences: [reason]))
+    }
 }

@@ -10,7 +10,7 @@ extension Schema {
 
     /// Bumped when the tables bench creates change shape (2: `listedColumn`), so a checkpoint of
     /// another layout is refused instead of failing on a missing column.
-    static let storeLayout = 2
+    public static let storeLayout = 2
 
     /// CREATE statements for every table and index, in dependency order.
     public var ddl: [String] {
