@@ -112,6 +112,8 @@ struct PayloadMappingTests {
         ("  customer:\n    key: email", "  customer:\n    key: email\n    to_one:\n      latest: {entity: order, key: last_order}", 8, 7, "declared later"),
         ("    key: id\n", "    key: {compose: \"{customer}-o\", fallback: \"{ref}\"}\n", 9, nil, "a fallback is for a key read at a path"),
         ("    key: id\n", "    key: {path: id, fallback: \"{ref\"}\n", 9, nil, "'{' without '}'"),
+        ("      order: {entity: order, owner: true}", "      order: {entity: order, owner: true}\n  Order_Customer_PK:\n    key: id", 21, 3,
+         "named 'Order_Customer_PK', which order.customer already takes"),
     ]
 
     @Test("a bad mapping is refused with its file, line and column and what is wrong", arguments: 0..<badCases.count)
@@ -125,6 +127,20 @@ struct PayloadMappingTests {
         if let column { #expect(error?.column == column, "\(error?.description ?? "")") }
         #expect(error?.problem.contains(words) == true, "\(error?.description ?? "")")
         #expect(error?.description.hasPrefix("shop.yml:\(line ?? 0):") == true)
+    }
+
+    @Test("a schema whose tables or indexes would share a name in SQLite is refused, naming both owners")
+    func storeNamesClash() throws {
+        let tag = Entity("tag", key: Attribute("name", .text), attributes: [])
+        let post = Entity("post", key: Attribute("id", .text), attributes: [], manyToMany: [ManyToManyRelationship("tags", to: "tag")])
+        let joinTable = Entity("post_tags", key: Attribute("id", .text), attributes: [])
+        #expect(throws: SchemaError.nameTaken(name: "post_tags", entity: "post_tags", relationship: nil, taken: "post.tags")) {
+            try Schema(name: "blog", entities: [tag, post, joinTable])
+        }
+        let sameButCase = Entity("TAG", key: Attribute("name", .text), attributes: [])
+        #expect(throws: SchemaError.nameTaken(name: "TAG", entity: "TAG", relationship: nil, taken: "entity 'tag'")) {
+            try Schema(name: "blog", entities: [tag, sameButCase])
+        }
     }
 
     @Test("a payload that does not fit its mapping fails at the element, naming the path; skip leaves that element out")

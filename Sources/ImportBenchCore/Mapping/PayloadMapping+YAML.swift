@@ -371,6 +371,9 @@ private struct MappingParser {
             return fail(
                 relationshipNode(entity, relationship, declarations),
                 "\(entity).\(relationship) points to '\(target)', declared later: declare entities in dependency order (targets first)")
+        case .nameTaken(_, let entity, let relationship, _):
+            let node = relationship.map { relationshipNode(entity, $0, declarations) } ?? declarations.first { $0.entity.name == entity }?.node
+            return fail(node, error.description)
         }
     }
 

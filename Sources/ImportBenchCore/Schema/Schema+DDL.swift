@@ -45,7 +45,7 @@ extension Entity {
         // Core Data indexes to-one foreign keys; cascades and relationship reads need them.
         for relationship in toOne {
             statements.append(.index(
-                "CREATE INDEX \(quoted("\(name)_\(relationship.column)")) ON \(quoted(name))(\(quoted(relationship.column)))"))
+                "CREATE INDEX \(quoted(foreignKeyIndexName(relationship))) ON \(quoted(name))(\(quoted(relationship.column)))"))
         }
         for relationship in manyToMany {
             let table = joinTable(relationship)
@@ -56,8 +56,26 @@ extension Entity {
                 \(Schema.generationColumn) INTEGER NOT NULL DEFAULT 0, \
                 PRIMARY KEY (source_pk, target_pk)) WITHOUT ROWID
                 """))
-            statements.append(.index("CREATE INDEX \(quoted("\(table)_target")) ON \(quoted(table))(target_pk)"))
+            statements.append(.index("CREATE INDEX \(quoted(joinTargetIndexName(relationship))) ON \(quoted(table))(target_pk)"))
         }
         return statements
+    }
+}
+
+extension Entity {
+    fileprivate func foreignKeyIndexName(_ relationship: ToOneRelationship) -> String { "\(name)_\(relationship.column)" }
+    fileprivate func joinTargetIndexName(_ relationship: ManyToManyRelationship) -> String { "\(joinTable(relationship))_target" }
+
+    /// Every table and index `ddl` creates for the entity, with the relationship each serves (nil:
+    /// the entity's own table). SQLite keeps them in one namespace, case-insensitively, so `Schema`
+    /// refuses two that meet (an entity `post_tags` beside `post`'s set `tags`).
+    var storeObjectNames: [(name: String, relationship: String?)] {
+        var names: [(name: String, relationship: String?)] = [(name, nil)]
+        for relationship in toOne { names.append((foreignKeyIndexName(relationship), relationship.name)) }
+        for relationship in manyToMany {
+            names.append((joinTable(relationship), relationship.name))
+            names.append((joinTargetIndexName(relationship), relationship.name))
+        }
+        return names
     }
 }

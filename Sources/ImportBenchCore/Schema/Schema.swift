@@ -102,6 +102,9 @@ public enum SchemaError: Error, Equatable, CustomStringConvertible {
     case duplicateEntity(String)
     case unknownTarget(entity: String, relationship: String, target: String)
     case targetAfterSource(entity: String, relationship: String, target: String)
+    /// Two tables or indexes of the store would share `name` (SQLite compares names without case):
+    /// the later one is `entity`'s own table, or serves its `relationship`; `taken` says who has it.
+    case nameTaken(name: String, entity: String, relationship: String?, taken: String)
 
     public var description: String {
         switch self {
@@ -111,7 +114,14 @@ public enum SchemaError: Error, Equatable, CustomStringConvertible {
             return "\(entity).\(relationship) points to unknown entity '\(target)'"
         case .targetAfterSource(let entity, let relationship, let target):
             return "\(entity).\(relationship) points to '\(target)', declared later; declare entities in dependency order"
+        case .nameTaken(let name, let entity, let relationship, let taken):
+            return "\(Self.owner(entity, relationship)) needs a table or index named '\(name)', which \(taken) already takes; rename one of them"
         }
+    }
+
+    /// How a message names what a store object is for: `entity 'post'`, or `post.tags`.
+    static func owner(_ entity: String, _ relationship: String?) -> String {
+        relationship.map { "\(entity).\($0)" } ?? "entity '\(entity)'"
     }
 }
 
@@ -135,6 +145,16 @@ public struct Schema: Sendable {
         for (index, entity) in entities.enumerated() {
             guard indexByName[entity.name] == nil else { throw SchemaError.duplicateEntity(entity.name) }
             indexByName[entity.name] = index
+        }
+        var takenNames: [String: String] = [:]
+        for entity in entities {
+            for (name, relationship) in entity.storeObjectNames {
+                let owner = SchemaError.owner(entity.name, relationship)
+                if let taken = takenNames[name.lowercased()] {
+                    throw SchemaError.nameTaken(name: name, entity: entity.name, relationship: relationship, taken: taken)
+                }
+                takenNames[name.lowercased()] = owner
+            }
         }
         for (index, entity) in entities.enumerated() {
             let targets = entity.toOne.map { ($0.name, $0.target) } + entity.manyToMany.map { ($0.name, $0.target) }
