@@ -111,10 +111,7 @@ public final class MappedPayloadReader: RecordReader {
         }
 
         builder.begin(entity: entity)
-        for path in plan.listingPaths where value(path) < 0 {
-            builder.listsNoChildren()
-            break
-        }
+        if plan.listingPaths.contains(where: { value($0) < 0 }) { builder.listsNoChildren() }
         func missing(_ path: Int, _ what: String) -> PayloadError {
             let objectPath = tape.recordPath(ofToken: token)
             return PayloadError(

@@ -15,8 +15,6 @@ final class PathPlan {
         var path: Int?
     }
 
-    var count: Int { paths.count }
-
     /// The number the walk fills for `path`, added if new.
     @discardableResult
     func add(_ path: JSONPath) -> Int {

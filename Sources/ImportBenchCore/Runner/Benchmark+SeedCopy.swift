@@ -35,17 +35,18 @@ extension Benchmark {
             ).build(at: path)
         }
         let metadata = try SeedStoreMetadata.read(at: given)
+        let reading = scenario.effectiveReading(spec.options.reading)
         let differences = metadata.differences(
             scenario: scenario.name, scale: generator?.scale.description, seed: generator?.seed,
-            payloadFingerprint: PayloadFingerprint.of(payloadPath), readingOptions: scenario.effectiveReading(spec.options.reading).contentOptions())
+            payloadFingerprint: PayloadFingerprint.of(payloadPath), readingOptions: reading.contentOptions())
         guard differences.isEmpty else {
             var source: String
             switch spec.payload {
             case .file(let path): source = "--payload \(path)"
             case .generated(let scale, let seed): source = "--scale \(scale) --seed \(seed)"
             }
-            let reading = scenario.effectiveReading(spec.options.reading).contentOptions(omittingDefaults: true)
-            if !reading.isEmpty { source += " " + reading }
+            let flags = reading.contentOptions(omittingDefaults: true)
+            if !flags.isEmpty { source += " " + flags }
             throw ImportError.seedStore(
                 path: given,
                 problem: "was built from \(metadata.describedSource), not from this run's payload as the run reads it (\(differences.joined(separator: "; "))). "
