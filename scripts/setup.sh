@@ -1,4 +1,4 @@
-# Sourced by scripts/bench and scripts/test: installs what a fresh machine lacks, then nothing else.
+# Sourced by every script: installs what a fresh machine lacks, and runs the toolchain without litter.
 # Needs: a Swift 6 toolchain on PATH; Debian/Ubuntu apt for the C libraries.
 
 importbench_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -29,6 +29,15 @@ importbench_install_packages() {
     echo "installing ${missing[*]} ..." >&2
     $sudo apt-get update -qq >&2
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >&2
+}
+
+# swift build and swift test leave directories named TemporaryDirectory.* in $TMPDIR on every run on
+# Linux (swift-driver issues 1613 and 2049); thousands pile up. They run with a TMPDIR of their own,
+# removed when they end, however they end.
+importbench_swift() {
+    local scratch
+    scratch="$(mktemp -d "${TMPDIR:-/tmp}/importbench-swift-tmp.XXXXXX")"
+    ( trap 'rm -rf "$scratch"' EXIT; TMPDIR="$scratch" swift "$@" )
 }
 
 importbench_require_swift
