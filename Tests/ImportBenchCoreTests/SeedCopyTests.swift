@@ -161,6 +161,50 @@ struct SeedCopyTests {
         }
     }
 
+    @Test("a store whose recorded options include one without effect on its scenario, as an earlier bench wrote them (--encoding latin-1 for chat), is adopted by a run with or without it; for transit the encoding still counts",
+          arguments: ["chat", "transit"])
+    func earlierRecordedOptions(scenarioName: String) throws {
+        let scenario = try #require(ScenarioRegistry.scenario(named: scenarioName))
+        let directory = try TemporaryDirectory()
+        defer { withExtendedLifetime(directory) {} }
+        let seedPath = directory.path("seed.sqlite")
+        _ = try Self.seedStore(scenario, seed: 1, at: seedPath, in: directory)
+        let store = try Connection(path: seedPath)
+        try store.execute("UPDATE importbench_seed SET reading_options = '\(PayloadReading(encoding: .latin1).contentOptions())'")
+        // Transit's recorded latin-1 is made up (it was built reading UTF-8), so only the refusal is run.
+        for encoding in scenario.readsCSV ? [TextEncoding.utf8] : [.latin1, .utf8] {
+            var configuration = try Self.configuration(scenario, strategies: [SeedCopyStrategy.self])
+            configuration.spec.seedStorePath = seedPath
+            configuration.spec.options.encoding = encoding
+            if scenario.readsCSV {
+                let error = #expect(throws: ImportError.self) { try Benchmark(configuration: configuration).run() }
+                #expect(error?.description.contains("built with --on-error fail --missing-reference fail --encoding latin-1") == true, "\(String(describing: error))")
+            } else {
+                let outcome = try Benchmark(configuration: configuration).run()
+                #expect(outcome.results.contains { $0.strategy == SeedCopyStrategy.name && $0.valid }, "\(encoding)")
+            }
+        }
+    }
+
+    @Test("recorded reading options read back as the reading that wrote them; text contentOptions() would not write reads as nothing")
+    func contentOptionsRoundTrip() throws {
+        var limits = PayloadLimits.default
+        limits.longestJSONStringBytes = 100
+        limits.longestCSVRowBytes = 4_096
+        let readings = [
+            PayloadReading(), PayloadReading(onError: .skip, limits: limits), PayloadReading(encoding: .windows1252, missingReference: .placeholder),
+            PayloadReading(onError: .skip, encoding: .auto, missingReference: .null),
+        ]
+        for reading in readings {
+            let text = reading.contentOptions()
+            #expect(PayloadReading(contentOptions: text)?.contentOptions() == text, "\(text)")
+        }
+        #expect(PayloadReading(contentOptions: "--on-error skip --max-json-string-bytes 100")?.limits.longestJSONStringBytes == 100)
+        for text in ["--on-error", "--on-error maybe", "--max-json-string-bytes -3", "--max-csv-row-bytes many", "--colour red"] {
+            #expect(PayloadReading(contentOptions: text) == nil, "\(text)")
+        }
+    }
+
     @Test("every way a seed store differs is named: the reading beside another payload; the limits count only under skip")
     func allDifferencesNamed() throws {
         let metadata = SeedStoreMetadata(

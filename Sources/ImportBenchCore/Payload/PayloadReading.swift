@@ -37,14 +37,43 @@ public struct PayloadReading {
             ("--encoding", encoding.rawValue, defaults.encoding.rawValue),
         ]
         if onError == .skip {
-            let (given, standard) = (limits, defaults.limits)
-            options += [
-                ("--max-csv-row-bytes", "\(given.longestCSVRowBytes)", "\(standard.longestCSVRowBytes)"),
-                ("--max-json-element-bytes", "\(given.longestJSONElementBytes)", "\(standard.longestJSONElementBytes)"),
-                ("--max-json-string-bytes", "\(given.longestJSONStringBytes)", "\(standard.longestJSONStringBytes)"),
-                ("--max-json-number-bytes", "\(given.longestJSONNumberBytes)", "\(standard.longestJSONNumberBytes)"),
-            ]
+            options += Self.limitOptions.map { ($0.option, "\(limits[keyPath: $0.limit])", "\(defaults.limits[keyPath: $0.limit])") }
         }
         return options.filter { !omittingDefaults || $0.1 != $0.2 }.map { "\($0.0) \($0.1)" }.joined(separator: " ")
+    }
+
+    /// The reading `contentOptions()` wrote, so what a seed store recorded can be judged as the
+    /// scenario reads now (a store recorded `--encoding latin-1` for JSON before that stopped
+    /// counting); nil for text `contentOptions()` would not write.
+    public init?(contentOptions: String) {
+        self.init()
+        let words = contentOptions.split(separator: " ").map(String.init)
+        guard words.count % 2 == 0 else { return nil }
+        for index in stride(from: 0, to: words.count, by: 2) {
+            let (option, value) = (words[index], words[index + 1])
+            switch option {
+            case "--on-error":
+                guard let policy = PayloadErrorPolicy(rawValue: value) else { return nil }
+                onError = policy
+            case "--missing-reference":
+                guard let policy = MissingReferencePolicy(rawValue: value) else { return nil }
+                missingReference = policy
+            case "--encoding":
+                guard let given = TextEncoding(rawValue: value) else { return nil }
+                encoding = given
+            default:
+                guard let limit = Self.limitOptions.first(where: { $0.option == option })?.limit, let bytes = Int(value), bytes > 0 else { return nil }
+                limits[keyPath: limit] = bytes
+            }
+        }
+    }
+
+    private static var limitOptions: [(option: String, limit: WritableKeyPath<PayloadLimits, Int>)] {
+        [
+            (PayloadLimits.Option.csvRow, \.longestCSVRowBytes),
+            (PayloadLimits.Option.jsonElement, \.longestJSONElementBytes),
+            (PayloadLimits.Option.jsonString, \.longestJSONStringBytes),
+            (PayloadLimits.Option.jsonNumber, \.longestJSONNumberBytes),
+        ]
     }
 }

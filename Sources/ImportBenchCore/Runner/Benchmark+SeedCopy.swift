@@ -36,7 +36,12 @@ extension Benchmark {
         }
         let metadata = try SeedStoreMetadata.read(at: given)
         let reading = scenario.effectiveReading(spec.options.reading)
-        let differences = metadata.differences(
+        // Judged as this scenario reads now: an earlier bench recorded options without effect on it.
+        var judged = metadata
+        if let recorded = metadata.readingOptions.flatMap(PayloadReading.init(contentOptions:)) {
+            judged.readingOptions = scenario.effectiveReading(recorded).contentOptions()
+        }
+        let differences = judged.differences(
             scenario: scenario.name, scale: generator?.scale.description, seed: generator?.seed,
             payloadFingerprint: PayloadFingerprint.of(payloadPath), readingOptions: reading.contentOptions())
         guard differences.isEmpty else {
