@@ -32,8 +32,9 @@ importbench_install_packages() {
 }
 
 # swift build and swift test leave directories named TemporaryDirectory.* in $TMPDIR on every run on
-# Linux (swift-driver issues 1613 and 2049); thousands pile up. They run with a TMPDIR of their own,
-# removed when they end, however they end.
+# Linux (swift-driver issues 1613 and 2049), and the tests' macro expansions in
+# $TMPDIR/swift-generated-sources; thousands pile up. They run with a TMPDIR of their own, removed
+# when they end, however they end.
 importbench_swift() {
     local scratch
     scratch="$(mktemp -d "${TMPDIR:-/tmp}/importbench-swift-tmp.XXXXXX")"
