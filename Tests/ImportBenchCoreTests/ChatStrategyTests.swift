@@ -175,8 +175,7 @@ struct ChatRefreshTests {
         let preload = directory.path("preload.json"), payload = directory.path("refresh.json")
         try Data(files.preload.utf8).write(to: URL(fileURLWithPath: preload))
         try Data(files.payload.utf8).write(to: URL(fileURLWithPath: payload))
-        let mapping = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Scenarios/chat/mapping.yml").path
+        let mapping = BuiltInMappings.path("chat")
         var digests: Set<String> = []
         for scenario in [ChatScenario().reference, .mapping(mapping, sample: nil)] {
             let outcome = try Benchmark(configuration: BenchmarkConfiguration(

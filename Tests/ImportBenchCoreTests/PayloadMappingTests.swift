@@ -2,15 +2,6 @@ import Foundation
 import ImportBenchCore
 import Testing
 
-/// The repository's `Scenarios/` folder, where the built-in shapes are written as mappings.
-private let scenariosFolder = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("Scenarios")
-
-private func builtInMapping(_ name: String) -> String {
-    scenariosFolder.appendingPathComponent(name).appendingPathComponent("mapping.yml").path
-}
-
 @Suite("Mapping files")
 struct PayloadMappingTests {
     static let mapped = ["chat", "quakes", "products"]
@@ -18,7 +9,7 @@ struct PayloadMappingTests {
     @Test("each built-in mapping declares exactly the built-in scenario's schema", arguments: mapped)
     func sameSchema(name: String) throws {
         let builtIn = try #require(ScenarioRegistry.scenario(named: name))
-        let mapped = try MappedScenario.load(path: builtInMapping(name))
+        let mapped = try MappedScenario.load(path: BuiltInMappings.path(name))
         #expect(mapped.schema.entities == builtIn.schema.entities)
         #expect(mapped.name == name)
     }
@@ -27,7 +18,7 @@ struct PayloadMappingTests {
           arguments: mapped)
     func sameDigest(name: String) throws {
         let builtIn = try #require(ScenarioRegistry.scenario(named: name))
-        let mappingPath = builtInMapping(name)
+        let mappingPath = BuiltInMappings.path(name)
         let directory = try TemporaryDirectory()
         defer { withExtendedLifetime(directory) {} }
         let payload = directory.path("payload.json")

@@ -79,8 +79,7 @@ struct ProductsScenarioTests {
         #expect(batch.occurrences.map { $0.attributes.map(\.databaseValue) } == owned.map(\.attributes))
 
         // The generic reader, which shares none of this reader's code past the tape, reads the same.
-        let mapping = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Scenarios/products/mapping.yml").path
+        let mapping = BuiltInMappings.path("products")
         let generic = try MappedScenario.load(path: mapping).openReader(path: path, onError: .skip)
         var mapped: [RecordOccurrence] = []
         while let unit = try generic.nextUnit() { mapped += unit.occurrences }

@@ -77,8 +77,7 @@ struct QuakesScenarioTests {
               {"properties": {"code": "5"}}
             ]}
             """.utf8).write(to: URL(fileURLWithPath: path))
-        let mapping = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Scenarios/quakes/mapping.yml").path
+        let mapping = BuiltInMappings.path("quakes")
         for source in [scenario as any Scenario, try MappedScenario.load(path: mapping)] {
             let reader = try source.openReader(path: path, onError: .skip)
             var keys: [DatabaseValue] = []
@@ -114,8 +113,7 @@ struct QuakesScenarioTests {
         let expected = try digests(scenario.reference, original)
         #expect(expected.count == 1)
         #expect(try digests(scenario.reference, mirror) == expected)
-        let mapping = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Scenarios/quakes/mapping.yml").path
+        let mapping = BuiltInMappings.path("quakes")
         #expect(try digests(.mapping(mapping, sample: nil), mirror) == expected)
         // A key made of values would be the same in every copy: --from refuses, naming the first feature.
         let scaler = try SampleScaler(mapping: try MappedScenario.load(path: mapping).mapping, sample: mirror)

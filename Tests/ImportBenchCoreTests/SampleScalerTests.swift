@@ -3,9 +3,7 @@ import ImportBenchCore
 import ImportBenchStore
 import Testing
 
-private let chatMapping = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("Scenarios/chat/mapping.yml").path
+private let chatMapping = BuiltInMappings.path("chat")
 
 @Suite("Scaling a recorded sample (--from)")
 struct SampleScalerTests {

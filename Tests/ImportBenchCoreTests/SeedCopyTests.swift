@@ -186,25 +186,6 @@ struct SeedCopyTests {
         }
     }
 
-    @Test("recorded reading options read back as the reading that wrote them; text contentOptions() would not write reads as nothing")
-    func contentOptionsRoundTrip() throws {
-        var limits = PayloadLimits.default
-        limits.longestJSONStringBytes = 100
-        limits.longestCSVRowBytes = 4_096
-        let readings = [
-            PayloadReading(), PayloadReading(onError: .skip, limits: limits), PayloadReading(encoding: .windows1252, missingReference: .placeholder),
-            PayloadReading(onError: .skip, encoding: .auto, missingReference: .null),
-        ]
-        for reading in readings {
-            let text = reading.contentOptions()
-            #expect(PayloadReading(contentOptions: text)?.contentOptions() == text, "\(text)")
-        }
-        #expect(PayloadReading(contentOptions: "--on-error skip --max-json-string-bytes 100")?.limits.longestJSONStringBytes == 100)
-        for text in ["--on-error", "--on-error maybe", "--max-json-string-bytes -3", "--max-csv-row-bytes many", "--colour red"] {
-            #expect(PayloadReading(contentOptions: text) == nil, "\(text)")
-        }
-    }
-
     @Test("every way a seed store differs is named: the reading beside another payload; the limits count only under skip")
     func allDifferencesNamed() throws {
         let metadata = SeedStoreMetadata(
