@@ -26,7 +26,7 @@ public struct ExpectedContent: Sendable {
             if let preload {
                 try connection.inTransaction { _ = try loader.load(preload, mode: .whole, markingTouched: false) }
                 for entity in schema.entities {
-                    try connection.execute("CREATE TABLE \(quoted("importbench_before_" + entity.name)) AS SELECT * FROM \(entity.table)")
+                    try connection.execute("CREATE TABLE \(entity.beforeTable) AS SELECT * FROM \(entity.table)")
                 }
             }
             let counts = try connection.inTransaction { try loader.load(reader, mode: .whole, markingTouched: true) }
@@ -117,13 +117,13 @@ private struct ReferenceLoader {
             try entity.manyToMany.map { try connection.prepare(entity.referenceJoinSQL(into: entity.joinTable($0))) }
         }
         listedJoins = try schema.entities.map { entity in
-            try entity.manyToMany.map { try connection.prepare(entity.referenceJoinSQL(into: "importbench_listed_" + entity.joinTable($0))) }
+            try entity.manyToMany.map { try connection.prepare(entity.referenceJoinSQL(into: entity.listedJoinTable($0))) }
         }
         touch = try schema.entities.map {
-            try connection.prepare("INSERT INTO \(quoted("importbench_touched_" + $0.name)) (key) VALUES (?) ON CONFLICT DO NOTHING")
+            try connection.prepare("INSERT INTO \($0.touchedTable) (key) VALUES (?) ON CONFLICT DO NOTHING")
         }
         list = try schema.entities.map {
-            try connection.prepare("INSERT INTO \(quoted("importbench_listing_" + $0.name)) (key) VALUES (?) ON CONFLICT DO NOTHING")
+            try connection.prepare("INSERT INTO \($0.listingTable) (key) VALUES (?) ON CONFLICT DO NOTHING")
         }
     }
 
@@ -207,12 +207,12 @@ extension Schema {
             }
             var statements = [
                 "CREATE TABLE \(entity.table) (\(columns.joined(separator: ", ")))",
-                "CREATE TABLE \(quoted("importbench_touched_" + entity.name)) (key \(entity.key.type.declaration) PRIMARY KEY)",
-                "CREATE TABLE \(quoted("importbench_listing_" + entity.name)) (key \(entity.key.type.declaration) PRIMARY KEY)",
+                "CREATE TABLE \(entity.touchedTable) (key \(entity.key.type.declaration) PRIMARY KEY)",
+                "CREATE TABLE \(entity.listingTable) (key \(entity.key.type.declaration) PRIMARY KEY)",
             ]
             for (index, relationship) in entity.manyToMany.enumerated() {
                 let target = entities[manyToManyTargets[entityIndex][index]]
-                for table in [entity.joinTable(relationship), "importbench_listed_" + entity.joinTable(relationship)] {
+                for table in [entity.joinTable(relationship), entity.listedJoinTable(relationship)] {
                     statements.append(
                         "CREATE TABLE \(quoted(table)) (source_key \(entity.key.type.declaration), "
                             + "target_key \(target.key.type.declaration), PRIMARY KEY (source_key, target_key)) WITHOUT ROWID")
@@ -249,13 +249,13 @@ extension Schema {
     fileprivate func refreshOutcome(in connection: Connection, preloaded: Bool) throws -> RefreshOutcome {
         var outcome = RefreshOutcome()
         for entity in entities {
-            let touched = quoted("importbench_touched_" + entity.name)
+            let touched = entity.touchedTable
             let count = try connection.prepare("SELECT count(*) FROM \(touched)").scalarInt64() ?? 0
             guard preloaded else {
                 outcome.inserted += Int(count)
                 continue
             }
-            let before = quoted("importbench_before_" + entity.name)
+            let before = entity.beforeTable
             let stored = try connection.prepare(
                 "SELECT count(*) FROM \(touched) AS t JOIN \(before) AS b ON b.\(entity.keyColumn) = t.key"
             ).scalarInt64() ?? 0
@@ -280,10 +280,10 @@ extension Schema {
                 let table = quoted(entity.joinTable(relationship))
                 if relationship.listing == .complete {
                     try connection.execute(
-                        "DELETE FROM \(table) WHERE source_key IN (SELECT key FROM \(quoted("importbench_listing_" + entity.name)))")
+                        "DELETE FROM \(table) WHERE source_key IN (SELECT key FROM \(entity.listingTable))")
                 }
                 try connection.execute(
-                    "INSERT OR IGNORE INTO \(table) SELECT source_key, target_key FROM \(quoted("importbench_listed_" + entity.joinTable(relationship)))")
+                    "INSERT OR IGNORE INTO \(table) SELECT source_key, target_key FROM \(quoted(entity.listedJoinTable(relationship)))")
             }
         }
     }
@@ -299,8 +299,8 @@ extension Schema {
                 let parent = entities[toOneTargets[entityIndex][index]]
                 try connection.execute(
                     "DELETE FROM \(entity.table) WHERE \(quoted(relationship.name + "_key")) IN "
-                        + "(SELECT key FROM \(quoted("importbench_listing_" + parent.name))) "
-                        + "AND \(entity.keyColumn) NOT IN (SELECT key FROM \(quoted("importbench_touched_" + entity.name)))")
+                        + "(SELECT key FROM \(parent.listingTable)) "
+                        + "AND \(entity.keyColumn) NOT IN (SELECT key FROM \(entity.touchedTable))")
             }
         }
         // Nothing removed (every import into an empty store): nothing to cascade, no table to scan.
@@ -390,6 +390,15 @@ extension Entity {
         let assignments = toOne.map { "\(quoted($0.name + "_key")) = ?" }
         return "UPDATE \(table) SET \(assignments.joined(separator: ", ")) WHERE \(keyColumn) = ?"
     }
+
+    /// The keys of the measured payload's objects (quoted).
+    fileprivate var touchedTable: String { quoted("importbench_touched_" + name) }
+    /// The keys of those named with their children listed, not only as a quoted copy (quoted).
+    fileprivate var listingTable: String { quoted("importbench_listing_" + name) }
+    /// The table as the preload left it (quoted).
+    fileprivate var beforeTable: String { quoted("importbench_before_" + name) }
+    /// The measured payload's pairs of `relationship`, kept apart until they replace the stored ones.
+    fileprivate func listedJoinTable(_ relationship: ManyToManyRelationship) -> String { "importbench_listed_" + joinTable(relationship) }
 
     fileprivate func referenceJoinSQL(into table: String) -> String {
         "INSERT INTO \(quoted(table)) (source_key, target_key) VALUES (?, ?) ON CONFLICT DO NOTHING"
