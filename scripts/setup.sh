@@ -37,7 +37,7 @@ importbench_install_packages() {
 # when they end, however they end.
 importbench_swift() {
     local scratch
-    scratch="$(mktemp -d "${TMPDIR:-/tmp}/importbench-swift-tmp.XXXXXX")"
+    scratch="$(mktemp -d "${TMPDIR:-/tmp}/importbench-swift-tmp.XXXXXX")" || return
     ( trap 'rm -rf "$scratch"' EXIT; TMPDIR="$scratch" swift "$@" )
 }
 
