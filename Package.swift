@@ -33,13 +33,15 @@ let package = Package(
         .target(name: "CHotPath"),
         // Process controls Swift cannot call (prctl is variadic): a child that dies with its parent.
         .target(name: "CProcess"),
+        // The kernel's performance counters (perf_event_open has no libc wrapper): instructions per import.
+        .target(name: "CCounters"),
         // The counted SQLite layer: knows SQL and counters, nothing of strategies.
         .target(name: "ImportBenchStore", dependencies: ["CSQLite"]),
         // Schema, records, scenarios, payload readers, strategies, runner, verifier, meters, reader probe.
         .target(
             name: "ImportBenchCore",
             dependencies: [
-                "ImportBenchStore", "CJemalloc", "CReference", "CHotPath", .product(name: "Histogram", package: "hdrhistogram-swift"),
+                "ImportBenchStore", "CJemalloc", "CReference", "CHotPath", "CCounters", .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "Yams", package: "Yams"),
             ]),
         // Reporters: know only results.

@@ -18,7 +18,7 @@ public struct BenchCommand: ParsableCommand {
             """,
         version: BenchVersion.current,
         subcommands: [
-            RunCommand.self, CompareCommand.self, ReportCommand.self, ExportCommand.self, GenerateCommand.self, SeedDBCommand.self, DecodeCommand.self,
+            RunCommand.self, CompareCommand.self, GateCommand.self, ReportCommand.self, ExportCommand.self, GenerateCommand.self, SeedDBCommand.self, DecodeCommand.self,
             ListCommand.self,
             MeasureOneCommand.self,
         ]

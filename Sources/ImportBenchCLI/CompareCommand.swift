@@ -15,8 +15,10 @@ struct CompareCommand: ParsableCommand {
             U test, Holm-adjusted over every timing compared (alpha 0.05), and a change counts only when it is \
             significant and larger than its tolerance; with fewer than 3 repetitions a side, medians are held \
             to the tolerance instead. Time is judged as each repetition's CPU time over the median of the run's C reference \
-            CPU times (c_reference_cpu_s; files before csv_version 6: wall time over c_reference_s of the same repetition), so a \
-            baseline recorded on one machine gates a run on another, and other work on the machine does not move it. Default tolerances: \
+            CPU times (c_reference_cpu_s; files before csv_version 6: wall time over c_reference_s of the same repetition), so other \
+            work on the machine does not move it. Timings of two builds of another configuration (debug, release) are not \
+            judged, counts are; files from different machines are judged with a note: their ratios do not carry fully from one \
+            CPU to another, and `bench gate` measures the baseline's revision beside this build instead. Default tolerances: \
             \(BaselineComparison.defaultTolerances.sorted { $0.key < $1.key }.map { "\($0.key)=\(Int($0.value * 100))%" }.joined(separator: ", ")). \
             Prints a Markdown table of every changed metric with its estimate, 95% interval and p.
 

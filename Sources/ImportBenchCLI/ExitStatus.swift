@@ -19,10 +19,10 @@ enum ExitStatus: Int32, CaseIterable {
         switch self {
         case .success: return "done: every run valid, comparison unchanged, file written"
         case .failure: return "unusable input or a failed import (the message says where and why)"
-        case .regression: return "compare: a regression, or a baseline row missing"
+        case .regression: return "compare, gate: a regression, or a baseline row missing"
         case .invalidData: return "run: a strategy wrote data that differs from the payload's"
-        case .improvementsOnly: return "compare: improvements only; refresh the baseline"
-        case .refusedResults: return "compare, report: a results file refused (where and why)"
+        case .improvementsOnly: return "compare: improvements only; gate: counts improved"
+        case .refusedResults: return "compare, gate, report: a results file refused"
         case .usage: return "an invalid or missing argument (one line on stderr says which)"
         case .stoppedBySignal: return "stopped by signal N, its batch rolled back (130: Ctrl-C)"
         }

@@ -6,7 +6,7 @@ import ImportBenchCore
 /// is declared once here (see `ResultColumn`); every writer, reader and judge of results takes its
 /// columns from this list.
 public enum ResultColumns {
-    public static let version = 6
+    public static let version = 7
 
     private static func count(_ name: String, _ judgement: ResultColumn.Judgement = .exact, table heading: String? = nil,
                               chart: ResultColumn.Chart? = nil, _ value: @escaping @Sendable (RunResult) -> Int) -> ResultColumn {
@@ -128,6 +128,18 @@ public enum ResultColumns {
         // Version 6. The C reference's CPU time over the same span as c_reference_s: what compare
         // divides an import's CPU time by, as another process on the machine inflates neither.
         seconds("c_reference_cpu_s") { $0.cReferenceCPUSeconds }.since(6),
+        // Version 7. What made the numbers: a timing is comparable only with one of the same build
+        // on the same machine (compare refuses other builds' timings and names other machines).
+        text("build_config") { $0.build.configuration }.since(7),
+        text("git_revision") { $0.build.revision }.since(7),
+        text("kernel") { $0.environment.kernel }.since(7),
+        text("cpu_signature") { $0.environment.cpuSignature }.since(7),
+        // User-space instructions of the import alone, where the machine offers the counter; judged
+        // like a time. Empty otherwise, and instructions_note says why.
+        ResultColumn("instructions", .integer, .measured, tolerance: 0.05) { r, _ in
+            r.measurement.instructions.map { .integer(Int64(clamping: $0)) } ?? .missing
+        }.since(7),
+        text("instructions_note") { $0.measurement.instructionsNote ?? "" }.since(7),
     ]
 
     public static var names: [String] { columns.map(\.name) }

@@ -33,3 +33,46 @@ struct MetersTests {
         #expect(PeakResidentMemory.read() < grown - Int64(size) / 2)
     }
 }
+
+@Suite("What made a result: instructions, build, machine")
+struct ProvenanceMeterTests {
+    @Test("the instruction counter counts a loop's instructions where the machine has one, else says why, naming perf_event_open")
+    func instructionsOrReason() throws {
+        let counter: InstructionCounter
+        do {
+            counter = try InstructionCounter()
+        } catch {
+            #expect(error.description.contains("perf_event_open"))
+            #expect(!error.description.isEmpty)
+            return
+        }
+        var sum: UInt64 = 0
+        for index in 0..<10_000_000 { sum = sum &+ UInt64(truncatingIfNeeded: index) &* 3 }
+        let counted = counter.stop()
+        #expect(sum > 0)
+        // Each iteration takes at least one instruction, whatever the optimiser made of it.
+        #expect((counted ?? 0) >= 10_000_000)
+    }
+
+    @Test("the build is named: the configuration these tests were built with, the revision git has checked out")
+    func buildIdentity() throws {
+        #if DEBUG
+        #expect(BuildIdentity.current.configuration == "debug")
+        #else
+        #expect(BuildIdentity.current.configuration == "release")
+        #endif
+        let revision = BuildIdentity.current.revision
+        guard !revision.isEmpty else { return }  // not a git checkout (a source archive)
+        let commit = revision.hasSuffix(BuildIdentity.dirtySuffix) ? String(revision.dropLast(BuildIdentity.dirtySuffix.count)) : revision
+        #expect(commit.count == 40 && commit.allSatisfy(\.isHexDigit))
+        #expect(BuildIdentity.short(revision).hasPrefix(String(commit.prefix(12))))
+    }
+
+    @Test("the machine is told apart beyond its model name: kernel and CPU signature")
+    func machineFingerprint() {
+        #expect(!MachineEnvironment.current.kernel.isEmpty)
+        #if os(Linux) && arch(x86_64)
+        #expect(MachineEnvironment.current.cpuSignature.hasPrefix("family "))
+        #endif
+    }
+}

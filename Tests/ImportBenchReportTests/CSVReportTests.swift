@@ -70,8 +70,9 @@ struct CSVReportTests {
             "cpu_count", "os", "sqlite_compile_options", "csv_version", "resumed_from", "journal_mode", "synchronous",
             "longest_write_txn_s", "probe_reads_hz", "reader_queries", "reader_p50_s", "reader_p99_s", "reader_max_s",
             "reader_longest_blocked_s", "c_reference_s", "payload_bytes", "role", "c_reference_cpu_s",
+            "build_config", "git_revision", "kernel", "cpu_signature", "instructions", "instructions_note",
         ])
-        #expect(ResultColumns.version == 6)
+        #expect(ResultColumns.version == 7)
     }
 
     @Test("one row per run; the ratio divides by the ceiling of the same repetition")
@@ -168,7 +169,7 @@ struct ResultCatalogueTests {
         #expect(BaselineComparison.parseTolerance("fetch_count=25%") == nil)
         // The payload's size describes the run: no tolerance can be set for it.
         #expect(BaselineComparison.parseTolerance("payload_bytes=10%") == nil)
-        #expect(BaselineComparison.defaultTolerances == ["wall_s": 0.15, "peak_rss_bytes": 0.25, "allocated_bytes": 0.10])
+        #expect(BaselineComparison.defaultTolerances == ["wall_s": 0.15, "peak_rss_bytes": 0.25, "allocated_bytes": 0.10, "instructions": 0.05])
         #expect(ResultColumns.columns.allSatisfy { $0.defaultTolerance == nil || $0.judgement == .measured })
     }
 

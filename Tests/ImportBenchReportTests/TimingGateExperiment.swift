@@ -4,10 +4,11 @@ import ImportBenchReport
 import Testing
 
 /// How often CI's timing gate catches a real slowdown: naive made a quarter slower, in the tests
-/// only, measured as `.ci/run` measures (the whole ci preset, its repetitions) and compared under
-/// naive's row with a baseline of unchanged code measured the same way, in this process, with as
-/// many repetitions as the committed baseline. A benchmark, not a test of timings: it runs only
-/// when asked (`IMPORTBENCH_GATE_EXPERIMENT=20`, see scripts/timing-gate) and prints what it found.
+/// only, measured as `bench gate` measures (the whole ci preset, one repetition at a time, the
+/// unchanged build and the slowed one in turn, order alternating) and judged side by side under
+/// naive's row. Both builds run in this process, as a test's strategy cannot run in the binary. A
+/// benchmark, not a test of timings: it runs only when asked (`IMPORTBENCH_GATE_EXPERIMENT=20`, see
+/// scripts/timing-gate) and prints what it found.
 @Suite("Timing gate experiment")
 struct TimingGateExperiment {
     static let comparisons = ProcessInfo.processInfo.environment["IMPORTBENCH_GATE_EXPERIMENT"].flatMap(Int.init)
@@ -18,50 +19,46 @@ struct TimingGateExperiment {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let ciRun = try #require(root.appendingPathComponent(".ci/run").path.nonEmptyContents?.firstMatch(of: /repetitions=(\d+)/))
         let repetitions = try #require(Int(ciRun.1))
-        // The baseline gets as many repetitions as the committed one, which CI compares with.
-        let committed = try ResultsFile(results: root.appendingPathComponent("Results/baseline.csv").path)
-        let baselineRepetitions = try #require(committed.rows.compactMap { $0.text("repetition").flatMap(Int.init) }.max())
         // The whole preset, as CI runs it, with naive slowed in the chat run alone: every other row
         // is compared too, so the test's correction for many comparisons is CI's.
-        let configurations = BenchmarkPreset.ci.configurations.map { configuration in
+        let unchanged = BenchmarkPreset.ci.configurations.map { configuration in
             var configuration = configuration
-            configuration.repetitions = repetitions
+            configuration.repetitions = 1
+            return configuration
+        }
+        let slowed = unchanged.map { configuration in
+            var configuration = configuration
             if configuration.spec.scenario == ChatScenario().reference {
                 configuration.strategies = configuration.strategies.map { $0.name == NaiveStrategy.name ? QuarterSlowerNaive.self as any MeasuredMethod.Type : $0 }
             }
             return configuration
         }
         let folder = try TemporaryFolder()
-        // The baseline measured the same way, in this process: the committed one was measured in
-        // child processes, where a test's strategy cannot run, and memory differs in-process.
-        let baseline = folder.url.appendingPathComponent("baseline.csv").path
-        try CSVReport.write(
-            try BenchmarkPreset.ci.configurations.flatMap { configuration in
-                var configuration = configuration
-                configuration.repetitions = baselineRepetitions
-                return try Benchmark(configuration: configuration).run().results
-            }, to: baseline)
         var caught = 0
         var otherRegressions = 0
         for index in 1...comparisons {
-            let results = try configurations.flatMap { try Benchmark(configuration: $0).run().results }
-            #expect(results.allSatisfy { $0.valid })
-            let path = folder.url.appendingPathComponent("slow-\(index).csv").path
-            try CSVReport.write(results, to: path)
-            let comparison = try BaselineComparison(baselinePath: baseline, currentPath: path)
-            // Counts as bench wrote them: the slowdown changes nothing but time.
-            #expect(comparison.changes.allSatisfy { $0.test != nil }, "\(comparison.markdown)")
-            let slowed = { (change: BaselineComparison.Change) in
-                change.key.scenario == "chat" && change.key.strategy == NaiveStrategy.name && change.metric == ResultTable.cpuPerCReference
+            var files: (base: [String], slow: [String]) = ([], [])
+            for repetition in 1...repetitions {
+                for side in repetition % 2 == 1 ? ["base", "slow"] : ["slow", "base"] {
+                    let results = try (side == "base" ? unchanged : slowed).flatMap { try Benchmark(configuration: $0).run().results }
+                    #expect(results.allSatisfy { $0.valid })
+                    let path = folder.url.appendingPathComponent("\(side)-\(index)-\(repetition).csv").path
+                    try CSVReport.write(results, to: path)
+                    if side == "base" { files.base.append(path) } else { files.slow.append(path) }
+                }
             }
-            let wall = comparison.changes.first(where: slowed)
-            if wall?.isRegression == true { caught += 1 }
-            otherRegressions += comparison.changes.filter { $0.isRegression && !slowed($0) }.count
-            print("comparison \(index): chat naive " + (wall.map { "\($0.difference) \($0.verdictWord)" } ?? "no change")
+            let comparison = try BaselineComparison(baselinePaths: files.base, currentPaths: files.slow, scope: .sideBySide)
+            let isSlowed = { (change: BaselineComparison.Change) in
+                change.key.scenario == "chat" && change.key.strategy == NaiveStrategy.name && change.metric == ResultTable.cpuSeconds
+            }
+            let time = comparison.changes.first(where: isSlowed)
+            if time?.isRegression == true { caught += 1 }
+            otherRegressions += comparison.changes.filter { $0.isRegression && !isSlowed($0) }.count
+            print("comparison \(index): chat naive " + (time.map { "\($0.difference) \($0.verdictWord)" } ?? "no change")
                 + "; other regressions so far \(otherRegressions)")
         }
         print("timing gate experiment: a 25 % slower naive flagged a regression in \(caught) of \(comparisons) comparisons "
-            + "(\(repetitions) repetitions each against a baseline of \(baselineRepetitions), the whole ci preset compared); \(otherRegressions) regressions flagged in other rows")
+            + "(\(repetitions) repetitions a side, interleaved, the whole ci preset compared side by side); \(otherRegressions) regressions flagged in other rows")
     }
 }
 

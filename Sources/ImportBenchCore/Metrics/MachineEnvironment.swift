@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Foundation
 import ImportBenchStore
 
@@ -10,11 +15,15 @@ public struct MachineEnvironment: Sendable, Equatable {
     public let cpuModel: String
     public let cpuCount: Int
     public let operatingSystem: String
+    /// The kernel's release (`uname -r`): a new kernel moves system time and I/O.
+    public var kernel: String = ""
+    /// The CPU's family, model and stepping: the model name alone ("AMD EPYC") hides generations.
+    public var cpuSignature: String = ""
 
     public static let current = MachineEnvironment(
         sqliteVersion: Connection.sqliteVersion, sqliteCompileOptions: Connection.compileOptions, swiftVersion: compilerVersion, cpuModel: readCPUModel(),
         cpuCount: ProcessInfo.processInfo.activeProcessorCount,
-        operatingSystem: ProcessInfo.processInfo.operatingSystemVersionString)
+        operatingSystem: ProcessInfo.processInfo.operatingSystemVersionString, kernel: readKernel(), cpuSignature: readCPUSignature())
 
     /// The compiler that built bench, to a minor version.
     static var compilerVersion: String {
@@ -32,10 +41,28 @@ public struct MachineEnvironment: Sendable, Equatable {
     }
 
     private static func readCPUModel() -> String {
+        cpuInfo("model name") ?? "unknown"
+    }
+
+    private static func readCPUSignature() -> String {
+        let parts = [("family", "cpu family"), ("model", "model"), ("stepping", "stepping")].compactMap { label, field in
+            cpuInfo(field).map { "\(label) \($0)" }
+        }
+        return parts.joined(separator: " ")
+    }
+
+    /// The first processor's value for `field` in /proc/cpuinfo.
+    private static func cpuInfo(_ field: String) -> String? {
         guard let info = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8),
-            let line = info.split(separator: "\n").first(where: { $0.hasPrefix("model name") }),
+            let line = info.split(separator: "\n").first(where: { $0.split(separator: ":", maxSplits: 1).first?.trimmingCharacters(in: .whitespaces) == field }),
             let value = line.split(separator: ":", maxSplits: 1).last
-        else { return "unknown" }
+        else { return nil }
         return value.trimmingCharacters(in: .whitespaces)
+    }
+
+    private static func readKernel() -> String {
+        var name = utsname()
+        guard uname(&name) == 0 else { return "" }
+        return withUnsafeBytes(of: &name.release) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
     }
 }

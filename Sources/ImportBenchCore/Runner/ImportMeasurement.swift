@@ -18,6 +18,10 @@ public struct ImportMeasurement: Sendable, Codable {
     public var allocatedBytes: UInt64 = 0
     public var peakAllocatedBytes: UInt64 = 0
     public var mallocCount: UInt64 = 0
+    /// User-space instructions the importing thread retired, where the machine offers the counter.
+    public var instructions: UInt64?
+    /// Why `instructions` is missing (no counter on this machine, not permitted), else nil.
+    public var instructionsNote: String?
     public var databaseBytes: Int64 = 0
     public var digest = ContentDigest(tables: [])
     /// Set when the import continued a checkpointed one: its counts and times cover only the rest.

@@ -239,6 +239,8 @@ public struct ImportRun {
         AllocatorStatistics.resetPeak()
         let allocatorBefore = AllocatorStatistics.now()
         let cpuBefore = CPUTime.now()
+        var instructionCounter: InstructionCounter?
+        do { instructionCounter = try InstructionCounter() } catch { measurement.instructionsNote = error.description }
         let start = MonotonicClock.now()
 
         // Started after the baselines: its thread's CPU and allocations are taken out below.
@@ -252,6 +254,10 @@ public struct ImportRun {
         }
 
         measurement.wallSeconds = MonotonicClock.now() - start
+        if let counter = instructionCounter.take() {
+            measurement.instructions = counter.stop()
+            if measurement.instructions == nil { measurement.instructionsNote = "perf_event_open: the counter could not be read" }
+        }
         var probeCost = ReaderProbe.Cost()
         if let probe {
             let (latencies, cost) = try probe.finish()

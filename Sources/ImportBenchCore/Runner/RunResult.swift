@@ -25,6 +25,8 @@ public struct RunResult: Sendable {
     public var sqliteVersion: String
     public var benchVersion: String
     public var environment: MachineEnvironment = .current
+    /// The build that measured it: configuration and git revision.
+    public var build: BuildIdentity = .current
     /// The store's journal and synchronous setting the run used.
     public var settings: StoreSettings
     /// The size of the payload file (or files) the run read.

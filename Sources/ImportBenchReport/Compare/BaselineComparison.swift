@@ -87,17 +87,45 @@ public struct BaselineComparison {
     /// A measured value as the Markdown table shows it.
     private static func text(_ value: Double) -> String { String(format: "%.6g", value) }
     public let missing: [ResultTable.Key]
+    /// What made each side: build and machine.
+    public let baselineProvenance: ResultsProvenance
+    public let currentProvenance: ResultsProvenance
+    /// Why timings were not judged (the files come from different builds), else nil.
+    public let timingsRefused: String?
+    /// What the reader should know about the comparison's footing: another machine, a file too old
+    /// to say which build made it.
+    public let notes: [String]
+
+    /// What a comparison judges.
+    public enum Scope: Sendable {
+        /// Counts, what the run wrote, times and memory (as the tolerances given allow).
+        case everything
+        /// Times and memory only, of two builds run in turn on one machine (the gate), whose counts
+        /// are judged against a committed baseline elsewhere: time is each repetition's CPU time,
+        /// with no reference to divide by, and a row only one side has is left out.
+        case sideBySide
+    }
 
     /// Throws `ResultsInputError.nothingInCommon` when the files share no row.
     public init(baselinePath: String, currentPath: String, tolerances: [String: Double] = defaultTolerances) throws {
+        try self.init(baselinePaths: [baselinePath], currentPaths: [currentPath], tolerances: tolerances)
+    }
+
+    /// Compares runs whose repetitions may be spread over several files a side (one file per
+    /// repetition, as the gate interleaves them).
+    public init(baselinePaths: [String], currentPaths: [String], tolerances: [String: Double] = defaultTolerances, scope: Scope = .everything) throws {
         let columns = Self.correctnessMetrics + Self.exactMetrics + ["vm_steps", "sqlite_version", "wall_ratio_to_ceiling", "c_reference_s"]
             + Array(tolerances.keys)
-        let baseline = try ResultTable(path: baselinePath, columns: columns)
-        let current = try ResultTable(path: currentPath, columns: columns)
+        let baseline = try ResultTable(paths: baselinePaths, columns: columns)
+        let current = try ResultTable(paths: currentPaths, columns: columns)
         let common = Set(baseline.rows.keys).intersection(current.rows.keys).sorted()
         guard !common.isEmpty else {
-            throw ResultsInputError.nothingInCommon(baseline: baselinePath, current: currentPath)
+            throw ResultsInputError.nothingInCommon(baseline: baselinePaths.joined(separator: ", "), current: currentPaths.joined(separator: ", "))
         }
+        baselineProvenance = baseline.provenance
+        currentProvenance = current.provenance
+        (timingsRefused, notes) = Self.footing(baseline.provenance, current.provenance, judgingTimings: !tolerances.isEmpty, sideBySide: scope == .sideBySide)
+        let tolerances = timingsRefused == nil ? tolerances : [:]
         var changes: [Change] = []
         /// Every timed or memory metric of every common row, judged together once all are known.
         var timings: [Timing] = []
@@ -106,12 +134,12 @@ public struct BaselineComparison {
             func note(_ metric: String, regression: Bool) {
                 changes.append(Change(key: key, metric: metric, baseline: old[metric] ?? "", current: new[metric] ?? "", isRegression: regression))
             }
-            for metric in Self.correctnessMetrics {
+            for metric in Self.correctnessMetrics where scope == .everything {
                 guard let a = old[metric], let b = new[metric], a != b else { continue }
                 note(metric, regression: true)
             }
-            var exact = Self.exactMetrics
-            if old["sqlite_version"] == new["sqlite_version"] {
+            var exact = scope == .everything ? Self.exactMetrics : []
+            if scope == .everything, old["sqlite_version"] == new["sqlite_version"] {
                 exact += ResultColumns.columns.filter { $0.judgement == .exactForOneSQLite }.map(\.name)
             }
             for metric in exact {
@@ -122,7 +150,9 @@ public struct BaselineComparison {
             for (metric, tolerance) in tolerances.sorted(by: { $0.key < $1.key }) {
                 let before = baseline.samples[key] ?? [:], after = current.samples[key] ?? [:]
                 var judged = metric
-                if metric == "wall_s" {
+                if metric == "wall_s", scope == .sideBySide {
+                    judged = ResultTable.cpuSeconds
+                } else if metric == "wall_s" {
                     // The most faithful measure of time both files have: CPU over the C reference's
                     // CPU, then wall over the C reference, then over the ceiling, then wall alone.
                     if let ratio = [ResultTable.cpuPerCReference, ResultTable.wallPerCReference].first(where: {
@@ -180,7 +210,34 @@ public struct BaselineComparison {
         self.timingsTested = tested.count
         self.changes = changes
         self.compared = common.count
-        self.missing = Set(baseline.rows.keys).subtracting(current.rows.keys).sorted()
+        self.missing = scope == .everything ? Set(baseline.rows.keys).subtracting(current.rows.keys).sorted() : []
+    }
+
+    /// Whether timings can be judged between files from these builds and machines, and what to say
+    /// about it. Another build's timings are refused: debug and release differ by several times,
+    /// and not evenly across strategies. Another machine's are judged, with a note: the ratio to
+    /// the C reference carries part of the way, the gate (`bench gate`) all of it.
+    static func footing(
+        _ baseline: ResultsProvenance, _ current: ResultsProvenance, judgingTimings: Bool, sideBySide: Bool
+    ) -> (refused: String?, notes: [String]) {
+        guard judgingTimings else { return (nil, []) }
+        let (old, new) = (baseline.buildConfiguration, current.buildConfiguration)
+        if !old.isEmpty, !new.isEmpty, old != new {
+            return ("the baseline is a \(old) build's and the current run a \(new) build's; timings compare only within one build "
+                + "(record the baseline with the build CI runs, or run both with the same configuration)", [])
+        }
+        // Side by side, the caller ran both builds here: an older base's file says less than it knows.
+        guard !sideBySide else { return (nil, []) }
+        var notes: [String] = []
+        for (name, provenance) in [("baseline", baseline), ("current run", current)] where provenance.buildConfiguration.isEmpty {
+            notes.append("The \(name) records no build configuration (csv_version \(provenance.csvVersion), before 7): timings judged as before, on the assumption that both come from the same build.")
+        }
+        let differences = baseline.machineDifferences(from: current)
+        if !differences.isEmpty {
+            notes.append("Measured on different machines (\(differences.joined(separator: "; "))): the ratio to the C reference does not carry fully from one CPU to another. "
+                + "`bench gate` rebuilds the baseline's revision and measures it beside this build on this machine.")
+        }
+        return (nil, notes)
     }
 
     public var verdict: Verdict {
@@ -192,6 +249,8 @@ public struct BaselineComparison {
     public var markdown: String {
         var text = "### bench compare: \(Self.title(verdict))\n\n\(compared) rows compared"
         text += missing.isEmpty ? ".\n" : "; missing from the current run: \(missing.map(\.description).joined(separator: ", ")).\n"
+        if let timingsRefused { text += "Timings not judged: \(timingsRefused). Counts and what the runs wrote were judged.\n" }
+        for note in notes { text += note + "\n" }
         if timingsTested > 0 {
             text += "\(timingsTested) timed and memory metrics judged from their repetitions by a Mann-Whitney U test (Holm-adjusted over all of them, "
                 + "alpha \(Self.alpha)); a change counts when it is significant and larger than its tolerance. "

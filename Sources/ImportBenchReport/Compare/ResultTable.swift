@@ -43,7 +43,16 @@ public struct ResultTable {
     /// per cent, which divided into each repetition tripled the imports' own scatter (CPU time
     /// does not move with load, so pairing repetitions bought nothing).
     public static let cpuPerCReference = "cpu_s / median c_reference_cpu_s"
-    public let path: String
+    /// Each repetition's CPU time, user and system: how the gate judges time between two builds run
+    /// in turn on one machine, where the C reference has nothing to carry and its replay of a few
+    /// milliseconds would only add its scatter.
+    public static let cpuSeconds = "cpu_s"
+    /// The file read, or the first of several.
+    public var path: String { paths.first ?? "" }
+    /// The files read: the repetitions of one run may come from several (the gate's interleaved runs).
+    public let paths: [String]
+    /// What made the first file: its build and machine.
+    public let provenance: ResultsProvenance
 
     static let identity = ["scenario", "strategy", "scale", "batch_size"]
     static let settingsColumns = ["journal_mode", "synchronous", "probe_reads_hz"]
@@ -51,8 +60,22 @@ public struct ResultTable {
     /// Reads `path`; a missing file, a header without the identifying columns or a ragged row is a
     /// `ResultsInputError.malformed` naming the file and line.
     public init(path: String, columns: [String]) throws {
-        self.path = path
-        for (key, repetitions) in try Self.repetitions(in: path, columns: columns) {
+        try self.init(paths: [path], columns: columns)
+    }
+
+    /// Reads every file in `paths` as one run's: rows of the same key from several files are
+    /// repetitions of that run. The files should come from one build on one machine.
+    public init(paths: [String], columns: [String]) throws {
+        self.paths = paths
+        var grouped: [Key: [[String: String]]] = [:]
+        var first: [String: String]?
+        for path in paths {
+            let (rows, firstRow) = try Self.repetitions(in: path, columns: columns)
+            grouped.merge(rows) { $0 + $1 }
+            first = first ?? firstRow
+        }
+        provenance = ResultsProvenance(row: first ?? [:])
+        for (key, repetitions) in grouped {
             var row = repetitions[0]
             var series: [String: [Double]] = [:]
             for name in columns where ResultColumns.judgement(of: name) == .measured {
@@ -69,6 +92,11 @@ public struct ResultTable {
             }
             func number(_ name: String) -> ([String: String]) -> Double? { { $0[name].flatMap(Double.init) } }
             series[Self.wallPerCReference] = ratios(number("wall_s"), over: number("c_reference_s"))
+            let cpu = repetitions.compactMap { repetition -> Double? in
+                guard let user = number("cpu_user_s")(repetition), let system = number("cpu_sys_s")(repetition), user + system > 0 else { return nil }
+                return user + system
+            }
+            if !cpu.isEmpty { series[Self.cpuSeconds] = cpu }
             let referenceCPU = repetitions.compactMap(number("c_reference_cpu_s")).filter { $0 > 0 }
             if !referenceCPU.isEmpty {
                 let reference = SummaryTable.median(referenceCPU)
@@ -83,10 +111,12 @@ public struct ResultTable {
     }
 
     /// Every row of `path`, grouped by key: the repetitions of each run.
-    private static func repetitions(in path: String, columns: [String]) throws -> [Key: [[String: String]]] {
+    private static func repetitions(in path: String, columns: [String]) throws -> (rows: [Key: [[String: String]]], first: [String: String]?) {
         let file = try ResultsFile(results: path)
         let wanted = identity + ["preload", "c_reference_s", "c_reference_cpu_s", "cpu_user_s", "cpu_sys_s"] + settingsColumns + columns
+            + ResultsProvenance.columns
         var grouped: [Key: [[String: String]]] = [:]
+        var first: [String: String]?
         for fileRow in file.rows {
             var row: [String: String] = [:]
             for name in wanted { if let text = fileRow.text(name) { row[name] = text } }
@@ -94,8 +124,9 @@ public struct ResultTable {
                 scenario: row["scenario"] ?? "", strategy: row["strategy"] ?? "", scale: row["scale"] ?? "",
                 batchSize: row["batch_size"] ?? "", preload: row["preload"] ?? "", settings: settings(of: row))
             grouped[key, default: []].append(row)
+            first = first ?? row
         }
-        return grouped
+        return (grouped, first)
     }
 
     static func settings(of row: [String: String]) -> String {

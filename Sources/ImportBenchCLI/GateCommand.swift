@@ -1,0 +1,168 @@
+import ArgumentParser
+import Foundation
+import ImportBenchCore
+import ImportBenchReport
+
+/// `bench gate`: CI's regression gate, on any machine. Counts are held to the committed baseline,
+/// exactly; times and memory are judged against the baseline's own revision, rebuilt and run here
+/// beside this build, so the verdict compares code with code on the machine at hand (Bencher's
+/// relative continuous benchmarking) instead of this machine with the one that recorded the baseline.
+struct GateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "gate",
+        abstract: "Gate a build for CI: counts against the committed baseline, times and memory against the baseline's revision rebuilt and run beside it here.",
+        discussion: """
+            Reads the baseline's git_revision, exports that commit from the repository holding the baseline \
+            (git archive, into a temporary folder), builds bench there with this build's configuration, then runs \
+            the preset with each build in turn, one repetition at a time (base, current, current, base, ...), on \
+            this machine. Counts and what the runs wrote are compared with the baseline file, exactly, both ways; \
+            times and memory with the base's runs, by the rank test `bench compare` uses. The exported tree and \
+            its build are removed at the end, and when a signal stops the gate. A revision that cannot be found or \
+            built fails the gate, naming it.
+
+            Adds one build of the base to a CI job (a debug build from scratch: about 2-3 minutes on 2 cores) \
+            and the base's repetitions. Where the gate runs again on the same revision, --base-folder keeps the \
+            build to reuse it; --base-bench takes a base built elsewhere.
+
+            Exit status: 0 counts equal and no timing regression (timing improvements are reported); 2 a \
+            regression in counts or timings, or a baseline row missing; 4 counts improved on the baseline \
+            (record it); 1 the base could not be found, built or run; 5 a results file refused; 128+N stopped \
+            by signal N, with everything the gate made removed.
+            """
+    )
+
+    @Option(help: "The committed baseline CSV: its counts are the reference, its git_revision names the base.")
+    var baseline = "Results/baseline.csv"
+
+    @Option(help: "Repetitions a side, interleaved one by one.")
+    var repetitions = 12
+
+    @Option(help: "The preset both builds run.")
+    var preset: BenchmarkPreset = .ci
+
+    @Option(help: "Measure this commit, tag or branch as the base instead of the baseline's git_revision.")
+    var baseRevision: String?
+
+    @Option(help: "A bench binary already built from the base, instead of building one.")
+    var baseBench: String?
+
+    @Option(help: "Build the base in this folder and keep it (a new or empty folder, or one an earlier gate kept for the same revision).")
+    var baseFolder: String?
+
+    @Option(
+        name: .customLong("tolerance"),
+        help: ArgumentHelp("Relative tolerance for a measured metric, repeatable, as compare takes it: wall_s=10%.", valueName: "metric=pct"))
+    var tolerances: [String] = []
+
+    @Option(help: "Keep every repetition's CSV in this folder (base-N.csv, current-N.csv).")
+    var csvFolder: String?
+
+    func validate() throws {
+        guard repetitions >= 1 else { throw ValidationError("--repetitions must be at least 1") }
+        for text in tolerances where BaselineComparison.parseTolerance(text) == nil {
+            throw ValidationError("invalid tolerance '\(text)'; expected METRIC=10% or METRIC=0.1 for a time or memory column, such as wall_s=10%")
+        }
+        if baseBench != nil, baseFolder != nil || baseRevision != nil {
+            throw ValidationError("--base-bench names a built base: it takes neither --base-folder nor --base-revision")
+        }
+    }
+
+    func run() throws {
+        InterruptHandler.install()
+        let committed: ResultTable
+        do {
+            committed = try ResultTable(path: baseline, columns: [])
+        } catch let error as ResultsInputError {
+            throw CommandFailure.refused("cannot gate: \(error)")
+        }
+        let workspace = try GateWorkspace(keeping: baseFolder)
+        defer { workspace.remove() }
+        do {
+            let (base, label) = try baseBinary(committed.provenance, in: workspace)
+            var runs = try GateRuns(base: base, current: ChildProcessExecutor.current().executable, preset: preset, folder: csvFolder.map(URL.init(fileURLWithPath:)) ?? workspace.runs)
+            try runs.interleave(repetitions)
+            try judge(runs, baseLabel: label)
+        } catch let error as GateError {
+            if case .interrupted = error { throw CommandFailure.interrupted("gate: \(error)") }
+            throw CommandFailure.failed("gate: \(error)")
+        }
+    }
+
+    /// The base's bench: given, or built from the revision the baseline (or --base-revision) names.
+    private func baseBinary(_ provenance: ResultsProvenance, in workspace: GateWorkspace) throws -> (URL, String) {
+        if let baseBench { return (URL(fileURLWithPath: baseBench), baseBench) }
+        let named = baseRevision ?? provenance.revision
+        guard !named.isEmpty else { throw GateError.noRevision(baseline: baseline, csvVersion: provenance.csvVersion) }
+        guard !named.hasSuffix(BuildIdentity.dirtySuffix) else { throw GateError.dirtyRevision(named, baseline: baseline) }
+        let folder = URL(fileURLWithPath: baseline).deletingLastPathComponent().path
+        let base = try GateBase.resolve(named, near: folder.isEmpty ? "." : folder)
+        let started = ContinuousClock.now
+        let binary = try base.build(in: workspace.base, configuration: BuildIdentity.current.configuration)
+        let seconds = Self.seconds(ContinuousClock.now - started)
+        FileHandle.standardError.write(Data(String(format: "gate: base %@ built in %.0f s\n", String(base.revision.prefix(12)), seconds).utf8))
+        return (binary, "\(base.revision.prefix(12)) (\(BuildIdentity.current.configuration), built here in \(Int(seconds.rounded())) s)")
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+
+    /// Prints both comparisons and ends with the gate's status.
+    private func judge(_ runs: GateRuns, baseLabel: String) throws {
+        var resolved = BaselineComparison.defaultTolerances
+        for text in tolerances {
+            if let (metric, value) = BaselineComparison.parseTolerance(text) { resolved[metric] = value }
+        }
+        let counts: BaselineComparison
+        let timings: BaselineComparison
+        do {
+            counts = try BaselineComparison(baselinePaths: [baseline], currentPaths: runs.currentFiles, tolerances: [:])
+            timings = try BaselineComparison(baselinePaths: runs.baseFiles, currentPaths: runs.currentFiles, tolerances: resolved, scope: .sideBySide)
+        } catch let error as ResultsInputError {
+            throw CommandFailure.refused("cannot gate: \(error)")
+        }
+        let current = BuildIdentity.current
+        print("## bench gate\n")
+        print("Base \(baseLabel) and current \(current.revision.isEmpty ? "build" : BuildIdentity.short(current.revision)) (\(current.configuration)), "
+            + "\(repetitions) repetitions each, interleaved, on \(timings.currentProvenance.machineDescription).\n")
+        print("Counts against \(baseline):\n")
+        print(counts.markdown)
+        print("Times and memory against the base, measured here:\n")
+        print(timings.markdown, terminator: "")
+        if counts.verdict == .regression || timings.verdict == .regression { throw ExitStatus.regression.exitCode }
+        if counts.verdict == .improvementsOnly { throw ExitStatus.improvementsOnly.exitCode }
+    }
+}
+
+/// The gate's folder under TMPDIR (or the one given to keep the base in), removed at the end.
+struct GateWorkspace {
+    let root: URL
+    /// Where the base is exported and built.
+    let base: URL
+    /// Where each repetition's CSV goes.
+    let runs: URL
+
+    init(keeping baseFolder: String?) throws {
+        let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("importbench-gate-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: false)
+        root = temporary
+        runs = temporary.appendingPathComponent("runs")
+        try FileManager.default.createDirectory(at: runs, withIntermediateDirectories: false)
+        guard let baseFolder else {
+            base = temporary.appendingPathComponent("base")
+            return
+        }
+        base = URL(fileURLWithPath: baseFolder)
+        try FileManager.default.createDirectory(at: base, withIntermediateDirectories: true)
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: baseFolder)) ?? []
+        guard entries.isEmpty || entries.contains(GateBase.marker) else {
+            try? FileManager.default.removeItem(at: temporary)
+            throw CommandFailure.failed("gate: \(GateError.foreignFolder(baseFolder))")
+        }
+    }
+
+    /// Removes the gate's folder; a kept base lies outside it and stays.
+    func remove() {
+        try? FileManager.default.removeItem(at: root)
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import ImportBenchCore
+
+/// The two builds' runs of one preset, a repetition at a time and in turn, the order alternating
+/// (base, current, current, base, ...), so a machine that drifts during the gate (a neighbour, heat,
+/// frequency) weighs on both sides alike. Each repetition is a whole `bench run` of its own, so the
+/// base needs nothing newer than `run --preset --repetitions --quiet --csv`.
+struct GateRuns {
+    let base: URL
+    let current: URL
+    let preset: BenchmarkPreset
+    let folder: URL
+    private(set) var baseFiles: [String] = []
+    private(set) var currentFiles: [String] = []
+
+    init(base: URL, current: URL, preset: BenchmarkPreset, folder: URL) throws {
+        self.base = base
+        self.current = current
+        self.preset = preset
+        self.folder = folder
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    /// Runs `repetitions` of each side, saying how each went on standard error.
+    mutating func interleave(_ repetitions: Int) throws {
+        for repetition in 1...repetitions {
+            let baseFirst = repetition % 2 == 1
+            var seconds: [String: Double] = [:]
+            for side in baseFirst ? ["base", "current"] : ["current", "base"] {
+                let path = folder.appendingPathComponent("\(side)-\(repetition).csv").path
+                seconds[side] = try run(side == "base" ? base : current, side: side, writing: path)
+                if side == "base" { baseFiles.append(path) } else { currentFiles.append(path) }
+            }
+            FileHandle.standardError.write(Data(String(
+                format: "gate: repetition %d of %d: base %.1f s, current %.1f s\n", repetition, repetitions, seconds["base"] ?? 0, seconds["current"] ?? 0).utf8))
+        }
+    }
+
+    /// One repetition of the preset by one build; its wall time, start-up included.
+    private func run(_ binary: URL, side: String, writing path: String) throws -> Double {
+        let started = ContinuousClock.now
+        let child = GateChild(
+            executable: binary.path, arguments: ["run", "--preset", preset.rawValue, "--repetitions", "1", "--quiet", "--csv", path],
+            errorLog: URL(fileURLWithPath: path + ".stderr"))
+        let ending = try child.run(quiet: true)
+        guard ending.status == 0 else {
+            throw GateError.runFailed(side: side, binary: binary.path, status: ending.status, errorTail: child.errorTail())
+        }
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw GateError.runFailed(side: side, binary: binary.path, status: 0, errorTail: "it wrote no results file (is it a bench of csv_version 1 or later?)")
+        }
+        try? FileManager.default.removeItem(atPath: path + ".stderr")
+        return GateCommand.seconds(ContinuousClock.now - started)
+    }
+}
