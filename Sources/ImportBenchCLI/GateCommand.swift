@@ -68,7 +68,7 @@ struct GateCommand: ParsableCommand {
     }
 
     func run() throws {
-        InterruptHandler.install()
+        InterruptHandler.install(note: "\nbench: stopping the gate; removing the base's tree and build (the same signal again quits at once)\n")
         let committed: ResultTable
         do {
             committed = try ResultTable(path: baseline, columns: [])

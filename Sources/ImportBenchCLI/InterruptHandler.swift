@@ -19,8 +19,14 @@ enum InterruptHandler {
     /// The child process running the current import, or 0.
     private static let child = Atomic<Int32>(0)
 
-    /// The front end: a second signal quits at once.
-    static func install() {
+    /// What the first signal's note says is happening; set before the handlers are installed.
+    nonisolated(unsafe) private static var stoppingNote: StaticString =
+        "\nbench: stopping; rolling back the current batch (the same signal again quits at once)\n"
+
+    /// The front end: a second signal quits at once. `note` says what stopping does (the gate
+    /// removes what it built, an import rolls its batch back).
+    static func install(note: StaticString? = nil) {
+        if let note { stoppingNote = note }
         unblock()
         ignoreFileSizeLimitSignal()
         for number in stoppingSignals {
@@ -29,8 +35,7 @@ enum InterruptHandler {
                 ImportInterruption.request(signal: number)
                 let pid = InterruptHandler.child.load(ordering: .relaxed)
                 if pid > 0 { kill(pid, number) }
-                let note: StaticString = "\nbench: stopping; rolling back the current batch (the same signal again quits at once)\n"
-                _ = note.withUTF8Buffer { write(2, $0.baseAddress, $0.count) }
+                _ = InterruptHandler.stoppingNote.withUTF8Buffer { write(2, $0.baseAddress, $0.count) }
             }
         }
     }
@@ -55,6 +60,7 @@ enum InterruptHandler {
     private static func unblock() {
         _ = ImportInterruption.isRequested
         _ = child.load(ordering: .relaxed)
+        _ = stoppingNote
         var set = sigset_t()
         sigemptyset(&set)
         for number in stoppingSignals { sigaddset(&set, number) }
