@@ -14,6 +14,14 @@ public struct RankTest: Sendable, Equatable {
     public let lower: Double
     public let upper: Double
 
+    /// A result computed elsewhere (the paired test).
+    init(p: Double, shift: Double, lower: Double, upper: Double) {
+        self.p = p
+        self.shift = shift
+        self.lower = lower
+        self.upper = upper
+    }
+
     /// Fewer values on a side and no test is made: `init` returns nil.
     public static let minimumSamples = 3
 
