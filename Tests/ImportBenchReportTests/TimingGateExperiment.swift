@@ -36,6 +36,8 @@ struct TimingGateExperiment {
         let folder = try TemporaryFolder()
         var caught = 0
         var otherRegressions = 0
+        var pairedCaught = 0
+        var pairedOthers = 0
         for index in 1...comparisons {
             var files: (base: [String], slow: [String]) = ([], [])
             for repetition in 1...repetitions {
@@ -54,11 +56,53 @@ struct TimingGateExperiment {
             let time = comparison.changes.first(where: isSlowed)
             if time?.isRegression == true { caught += 1 }
             otherRegressions += comparison.changes.filter { $0.isRegression && !isSlowed($0) }.count
+            let paired = try Self.pairedVerdicts(base: files.base, current: files.slow)
+            if paired.caught { pairedCaught += 1 }
+            pairedOthers += paired.others
             print("comparison \(index): chat naive " + (time.map { "\($0.difference) \($0.verdictWord)" } ?? "no change")
-                + "; other regressions so far \(otherRegressions)")
+                + "; other regressions so far \(otherRegressions); paired: \(paired.description), other regressions so far \(pairedOthers)")
         }
+        print("paired (signed-rank over the interleaved pairs, Holm over the same timings): caught in \(pairedCaught) of \(comparisons); \(pairedOthers) regressions in other rows")
         print("timing gate experiment: a 25 % slower naive flagged a regression in \(caught) of \(comparisons) comparisons "
             + "(\(repetitions) repetitions a side, interleaved, the whole ci preset compared side by side); \(otherRegressions) regressions flagged in other rows")
+    }
+}
+
+extension TimingGateExperiment {
+    /// The same files judged pair by pair (repetition i of each side): the signed-rank test on the
+    /// logarithms of every timing, Holm over all of them, a change counted when significant and
+    /// beyond the default tolerance. Whether chat naive's CPU time was caught, and how many other
+    /// timings were flagged worse.
+    static func pairedVerdicts(base: [String], current: [String]) throws -> (caught: Bool, others: Int, description: String) {
+        let metrics = ["wall_s", "peak_rss_bytes", "allocated_bytes"]
+        let before = try ResultTable(paths: base, columns: metrics)
+        let after = try ResultTable(paths: current, columns: metrics)
+        var tests: [(key: ResultTable.Key, metric: String, tolerance: Double, test: RankTest)] = []
+        for key in Set(before.rows.keys).intersection(after.rows.keys) {
+            for (metric, tolerance) in [(ResultTable.cpuSeconds, 0.15), ("peak_rss_bytes", 0.25), ("allocated_bytes", 0.10)] {
+                guard let a = before.samples[key]?[metric], let b = after.samples[key]?[metric], a.allSatisfy({ $0 > 0 }), b.allSatisfy({ $0 > 0 }),
+                    let test = RankTest(pairedBaseline: a.map { log($0) }, current: b.map { log($0) })
+                else { continue }
+                tests.append((key, metric, tolerance, test))
+            }
+        }
+        let adjusted = RankTest.holmAdjusted(tests.map(\.test.p))
+        var caught = false
+        var others = 0
+        var description = "chat naive not tested"
+        for (index, entry) in tests.enumerated() {
+            let change = exp(entry.test.shift) - 1
+            let flagged = adjusted[index] < BaselineComparison.alpha && change > entry.tolerance
+            let isSlowed = entry.key.scenario == "chat" && entry.key.strategy == NaiveStrategy.name && entry.metric == ResultTable.cpuSeconds
+            if isSlowed {
+                caught = flagged
+                description = String(format: "%+.1f%% [%+.1f%%, %+.1f%%], p %.2g", change * 100, (exp(entry.test.lower) - 1) * 100, (exp(entry.test.upper) - 1) * 100, adjusted[index])
+                    + (flagged ? " regression" : " not flagged")
+            } else if flagged {
+                others += 1
+            }
+        }
+        return (caught, others, description)
     }
 }
 
