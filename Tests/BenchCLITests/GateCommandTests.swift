@@ -1,4 +1,5 @@
 import Foundation
+@testable import ImportBenchCLI
 import ImportBenchCore
 import Testing
 
@@ -65,17 +66,10 @@ struct GateCommandTests {
             return (repository, try Self.git(["-C", repository.path, "rev-parse", "HEAD"]).output)
         }
 
+        /// git's exit status and trimmed output, through the gate's own child runner.
         static func git(_ arguments: [String]) throws -> (status: Int32, output: String) {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["git"] + arguments
-            let output = Pipe()
-            process.standardOutput = output
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            return (process.terminationStatus, text.trimmingCharacters(in: .whitespacesAndNewlines))
+            let ending = try GateChild(executable: "git", arguments: arguments).run(capture: true)
+            return (ending.status, ending.output)
         }
     }
 

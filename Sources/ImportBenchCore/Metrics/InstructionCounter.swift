@@ -8,7 +8,7 @@ import Foundation
 
 /// User-space instructions the calling thread retires, from the kernel's performance counters:
 /// a cost that repeats where times scatter (CodSpeed and iai-callgrind gate on it for that reason).
-/// Many virtual machines offer no such counter; then `start` says why, and the run records the
+/// Many virtual machines offer no such counter; then `init` throws why, and the run records the
 /// reason instead of a number.
 struct InstructionCounter: ~Copyable {
     private let descriptor: Int32
@@ -50,7 +50,7 @@ struct InstructionCounter: ~Copyable {
         startValue = value
     }
 
-    /// The instructions retired since `start`; nil if the counter could not be read.
+    /// The instructions retired since `init`; nil if the counter could not be read.
     consuming func stop() -> UInt64? {
         let value = importbench_instructions_read(descriptor)
         let counted = value >= startValue ? UInt64(value - startValue) : nil

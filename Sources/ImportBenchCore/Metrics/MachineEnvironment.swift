@@ -51,9 +51,12 @@ public struct MachineEnvironment: Sendable, Equatable {
         return parts.joined(separator: " ")
     }
 
+    /// /proc/cpuinfo, read once for the four fields taken from it.
+    private static let cpuInfoText = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)
+
     /// The first processor's value for `field` in /proc/cpuinfo.
     private static func cpuInfo(_ field: String) -> String? {
-        guard let info = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8),
+        guard let info = cpuInfoText,
             let line = info.split(separator: "\n").first(where: { $0.split(separator: ":", maxSplits: 1).first?.trimmingCharacters(in: .whitespaces) == field }),
             let value = line.split(separator: ":", maxSplits: 1).last
         else { return nil }

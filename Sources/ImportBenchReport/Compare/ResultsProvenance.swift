@@ -3,7 +3,7 @@ import ImportBenchCore
 /// What made a results file, from its first row: the build (configuration and git revision) and the
 /// machine. Timings mean something only beside timings of the same build on the same machine;
 /// counts do not care. Empty fields come from files older than the columns (csv_version 7).
-public struct ResultsProvenance: Equatable, Sendable {
+public struct ResultsProvenance: Sendable {
     /// `debug` or `release`; empty before csv_version 7.
     public let buildConfiguration: String
     /// The commit the build came from (`-dirty` with uncommitted code); empty when unknown.
@@ -34,10 +34,5 @@ public struct ResultsProvenance: Equatable, Sendable {
         zip(machine, other.machine).compactMap { mine, theirs in
             !mine.value.isEmpty && !theirs.value.isEmpty && mine.value != theirs.value ? "\(mine.column) \(mine.value) / \(theirs.value)" : nil
         }
-    }
-
-    public static func == (lhs: ResultsProvenance, rhs: ResultsProvenance) -> Bool {
-        lhs.buildConfiguration == rhs.buildConfiguration && lhs.revision == rhs.revision && lhs.csvVersion == rhs.csvVersion
-            && lhs.machine.map(\.value) == rhs.machine.map(\.value)
     }
 }
