@@ -15,8 +15,9 @@ struct GateCommand: ParsableCommand {
             Reads the baseline's git_revision, exports that commit from the repository holding the baseline \
             (git archive, into a temporary folder), builds bench there with this build's configuration, then runs \
             the preset with each build in turn, one repetition at a time (base, current, current, base, ...), on \
-            this machine. Counts and what the runs wrote are compared with the baseline file, exactly, both ways; \
-            times and memory with the base's runs, by the rank test `bench compare` uses. The exported tree and \
+            this machine, in passes (--passes 2: every repetition twice, minutes apart). Counts and what the runs \
+            wrote are compared with the baseline file, exactly, both ways; times and memory with the base's runs, \
+            each repetition by its fastest pass, by the rank test `bench compare` uses. The exported tree and \
             its build are removed at the end, and when a signal stops the gate. A revision that cannot be found or \
             built fails the gate, naming it.
 
@@ -37,6 +38,9 @@ struct GateCommand: ParsableCommand {
     @Option(help: "Repetitions a side, interleaved one by one.")
     var repetitions = 12
 
+    @Option(help: "Passes over the repetitions: each side runs the preset repetitions x passes times, and each repetition is judged by its fastest pass.")
+    var passes = 2
+
     @Option(help: "The preset both builds run.")
     var preset: BenchmarkPreset = .ci
 
@@ -54,11 +58,12 @@ struct GateCommand: ParsableCommand {
         help: ArgumentHelp("Relative tolerance for a measured metric, repeatable, as compare takes it: wall_s=10%.", valueName: "metric=pct"))
     var tolerances: [String] = []
 
-    @Option(help: "Keep every repetition's CSV in this folder (base-N.csv, current-N.csv).")
+    @Option(help: "Keep every run's CSV in this folder (base-N.csv, current-N.csv, N in the order run).")
     var csvFolder: String?
 
     func validate() throws {
         guard repetitions >= 1 else { throw ValidationError("--repetitions must be at least 1") }
+        guard passes >= 1 else { throw ValidationError("--passes must be at least 1") }
         for text in tolerances where BaselineComparison.parseTolerance(text) == nil {
             throw ValidationError("invalid tolerance '\(text)'; expected METRIC=10% or METRIC=0.1 for a time or memory column, such as wall_s=10%")
         }
@@ -80,7 +85,7 @@ struct GateCommand: ParsableCommand {
         do {
             let (base, label) = try baseBinary(committed.provenance, in: workspace)
             var runs = try GateRuns(base: base, current: ChildProcessExecutor.current().executable, preset: preset, folder: csvFolder.map(URL.init(fileURLWithPath:)) ?? workspace.runs)
-            try runs.interleave(repetitions)
+            try runs.interleave(repetitions, passes: passes)
             try judge(runs, baseLabel: label)
         } catch let error as GateError {
             if case .interrupted = error { throw CommandFailure.interrupted("gate: \(error)") }
@@ -117,14 +122,14 @@ struct GateCommand: ParsableCommand {
         let timings: BaselineComparison
         do {
             counts = try BaselineComparison(baselinePaths: [baseline], currentPaths: runs.currentFiles, tolerances: [:])
-            timings = try BaselineComparison(baselinePaths: runs.baseFiles, currentPaths: runs.currentFiles, tolerances: resolved, scope: .sideBySide)
+            timings = try BaselineComparison(baselinePaths: runs.baseFiles, currentPaths: runs.currentFiles, tolerances: resolved, scope: .sideBySide, passes: passes)
         } catch let error as ResultsInputError {
             throw CommandFailure.refused("cannot gate: \(error)")
         }
         let current = BuildIdentity.current
         print("## bench gate\n")
         print("Base \(baseLabel) and current \(current.revision.isEmpty ? "build" : BuildIdentity.short(current.revision)) (\(current.configuration)), "
-            + "\(repetitions) repetitions each, interleaved, on \(timings.currentProvenance.machineDescription).\n")
+            + "\(repetitions) repetitions each" + (passes > 1 ? ", each the fastest of \(passes) passes" : "") + ", interleaved, on \(timings.currentProvenance.machineDescription).\n")
         print("Counts against \(baseline):\n")
         print(counts.markdown)
         print("Times and memory against the base, measured here:\n")

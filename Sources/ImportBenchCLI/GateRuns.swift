@@ -3,7 +3,8 @@ import ImportBenchCore
 
 /// The two builds' runs of one preset, a repetition at a time and in turn, the order alternating
 /// (base, current, current, base, ...), so a machine that drifts during the gate (a neighbour, heat,
-/// frequency) weighs on both sides alike. Each repetition is a whole `bench run` of its own, so the
+/// frequency) weighs on both sides alike; in passes, so a burst of interference that slows a few
+/// runs in a row leaves each repetition's other pass untouched. Each repetition is a whole `bench run` of its own, so the
 /// base needs nothing newer than `run --preset --repetitions --quiet --csv`.
 struct GateRuns {
     let base: URL
@@ -21,18 +22,22 @@ struct GateRuns {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     }
 
-    /// Runs `repetitions` of each side, saying how each went on standard error.
-    mutating func interleave(_ repetitions: Int) throws {
-        for repetition in 1...repetitions {
-            let baseFirst = repetition % 2 == 1
+    /// Runs `passes` passes of `repetitions` on each side, one repetition at a time, saying how each
+    /// went on standard error. The files of a side are in the order run: repetition i of pass p is
+    /// file (p - 1) * repetitions + i, which `BaselineComparison(passes:)` pairs back.
+    mutating func interleave(_ repetitions: Int, passes: Int) throws {
+        let total = repetitions * passes
+        for number in 1...total {
+            let baseFirst = number % 2 == 1
             var seconds: [String: Double] = [:]
             for side in baseFirst ? ["base", "current"] : ["current", "base"] {
-                let path = folder.appendingPathComponent("\(side)-\(repetition).csv").path
+                let path = folder.appendingPathComponent("\(side)-\(number).csv").path
                 seconds[side] = try run(side == "base" ? base : current, side: side, writing: path)
                 if side == "base" { baseFiles.append(path) } else { currentFiles.append(path) }
             }
+            let pass = passes > 1 ? String(format: " (pass %d, repetition %d)", (number - 1) / repetitions + 1, (number - 1) % repetitions + 1) : ""
             FileHandle.standardError.write(Data(String(
-                format: "gate: repetition %d of %d: base %.1f s, current %.1f s\n", repetition, repetitions, seconds["base"] ?? 0, seconds["current"] ?? 0).utf8))
+                format: "gate: run %d of %d%@: base %.1f s, current %.1f s\n", number, total, pass, seconds["base"] ?? 0, seconds["current"] ?? 0).utf8))
         }
     }
 

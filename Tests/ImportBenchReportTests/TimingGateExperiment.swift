@@ -17,8 +17,13 @@ struct TimingGateExperiment {
     func slowdownCaught() throws {
         let comparisons = Self.comparisons ?? 0
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let ciRun = try #require(root.appendingPathComponent(".ci/run").path.nonEmptyContents?.firstMatch(of: /repetitions=(\d+)/))
-        let repetitions = try #require(Int(ciRun.1))
+        let ciRun = try #require(root.appendingPathComponent(".ci/run").path.nonEmptyContents)
+        let ciRepetitions = try #require(ciRun.firstMatch(of: /repetitions=(\d+)/).flatMap { Int($0.1) })
+        let ciPasses = try #require(ciRun.firstMatch(of: /passes=(\d+)/).flatMap { Int($0.1) })
+        // More runs a side than CI's may be made (IMPORTBENCH_GATE_EXPERIMENT_REPETITIONS): each rule
+        // judges the first of them, exactly what a gate of its repetitions and passes would see.
+        let repetitions = ProcessInfo.processInfo.environment["IMPORTBENCH_GATE_EXPERIMENT_REPETITIONS"].flatMap(Int.init) ?? ciRepetitions * ciPasses
+        let rules = Self.rules(repetitions: repetitions, ci: ciRepetitions)
         // The whole preset, as CI runs it, with naive slowed in the chat run alone: every other row
         // is compared too, so the test's correction for many comparisons is CI's.
         let unchanged = BenchmarkPreset.ci.configurations.map { configuration in
@@ -33,76 +38,86 @@ struct TimingGateExperiment {
             }
             return configuration
         }
-        let folder = try TemporaryFolder()
-        var caught = 0
-        var otherRegressions = 0
-        var pairedCaught = 0
-        var pairedOthers = 0
+        // IMPORTBENCH_GATE_EXPERIMENT_KEEP=DIR keeps every repetition's CSV there, to judge other rules on them later.
+        let temporary = try TemporaryFolder()
+        let kept = ProcessInfo.processInfo.environment["IMPORTBENCH_GATE_EXPERIMENT_KEEP"].map { URL(fileURLWithPath: $0) }
+        let folder = kept ?? temporary.url
+        var caught = Array(repeating: 0, count: rules.count)
+        var others = Array(repeating: 0, count: rules.count)
+        var unchangedMoves = Array(repeating: [Double](), count: rules.count)
         for index in 1...comparisons {
             var files: (base: [String], slow: [String]) = ([], [])
             for repetition in 1...repetitions {
                 for side in repetition % 2 == 1 ? ["base", "slow"] : ["slow", "base"] {
                     let results = try (side == "base" ? unchanged : slowed).flatMap { try Benchmark(configuration: $0).run().results }
                     #expect(results.allSatisfy { $0.valid })
-                    let path = folder.url.appendingPathComponent("\(side)-\(index)-\(repetition).csv").path
+                    let path = folder.appendingPathComponent("\(side)-\(index)-\(repetition).csv").path
                     try CSVReport.write(results, to: path)
                     if side == "base" { files.base.append(path) } else { files.slow.append(path) }
                 }
             }
-            let comparison = try BaselineComparison(baselinePaths: files.base, currentPaths: files.slow, scope: .sideBySide)
-            let isSlowed = { (change: BaselineComparison.Change) in
-                change.key.scenario == "chat" && change.key.strategy == NaiveStrategy.name && change.metric == ResultTable.cpuSeconds
+            var line = "comparison \(index):"
+            for (number, rule) in rules.enumerated() {
+                let runs = rule.repetitions * rule.passes
+                let comparison = try BaselineComparison(
+                    baselinePaths: Array(files.base.prefix(runs)), currentPaths: Array(files.slow.prefix(runs)), scope: .sideBySide, passes: rule.passes)
+                let time = comparison.changes.first(where: Self.isSlowed)
+                if time?.isRegression == true { caught[number] += 1 }
+                others[number] += comparison.changes.filter { $0.isRegression && !Self.isSlowed($0) }.count
+                let unchanged = try Self.largestUnchangedMove(files.base, rule: rule)
+                unchangedMoves[number].append(abs(unchanged))
+                line += "\n  \(rule.name): chat naive " + (time.map { "\($0.difference) \($0.verdictWord)" } ?? "no change")
+                    + String(format: "; unchanged halves, largest move %+.1f%%", unchanged * 100)
             }
-            let time = comparison.changes.first(where: isSlowed)
-            if time?.isRegression == true { caught += 1 }
-            otherRegressions += comparison.changes.filter { $0.isRegression && !isSlowed($0) }.count
-            let paired = try Self.pairedVerdicts(base: files.base, current: files.slow)
-            if paired.caught { pairedCaught += 1 }
-            pairedOthers += paired.others
-            print("comparison \(index): chat naive " + (time.map { "\($0.difference) \($0.verdictWord)" } ?? "no change")
-                + "; other regressions so far \(otherRegressions); paired: \(paired.description), other regressions so far \(pairedOthers)")
+            print(line)
         }
-        print("paired (signed-rank over the interleaved pairs, Holm over the same timings): caught in \(pairedCaught) of \(comparisons); \(pairedOthers) regressions in other rows")
-        print("timing gate experiment: a 25 % slower naive flagged a regression in \(caught) of \(comparisons) comparisons "
-            + "(\(repetitions) repetitions a side, interleaved, the whole ci preset compared side by side); \(otherRegressions) regressions flagged in other rows")
+        for (number, rule) in rules.enumerated() {
+            print("timing gate experiment, \(rule.name): a 25 % slower naive flagged a regression in \(caught[number]) of \(comparisons) comparisons "
+                + "(interleaved, the whole ci preset compared side by side); \(others[number]) regressions flagged in other rows; "
+                + String(format: "unchanged code, odd repetitions against even: largest move of a row's median, median %.1f%%, at most %.1f%%",
+                    median(unchangedMoves[number]) * 100, (unchangedMoves[number].max() ?? 0) * 100))
+        }
     }
 }
 
 extension TimingGateExperiment {
-    /// The same files judged pair by pair (repetition i of each side): the signed-rank test on the
-    /// logarithms of every timing, Holm over all of them, a change counted when significant and
-    /// beyond the default tolerance. Whether chat naive's CPU time was caught, and how many other
-    /// timings were flagged worse.
-    static func pairedVerdicts(base: [String], current: [String]) throws -> (caught: Bool, others: Int, description: String) {
-        let metrics = ["wall_s", "peak_rss_bytes", "allocated_bytes"]
-        let before = try ResultTable(paths: base, columns: metrics)
-        let after = try ResultTable(paths: current, columns: metrics)
-        var tests: [(key: ResultTable.Key, metric: String, tolerance: Double, test: RankTest)] = []
-        for key in Set(before.rows.keys).intersection(after.rows.keys) {
-            for (metric, tolerance) in [(ResultTable.cpuSeconds, 0.15), ("peak_rss_bytes", 0.25), ("allocated_bytes", 0.10)] {
-                guard let a = before.samples[key]?[metric], let b = after.samples[key]?[metric], a.allSatisfy({ $0 > 0 }), b.allSatisfy({ $0 > 0 }),
-                    let test = RankTest(pairedBaseline: a.map { log($0) }, current: b.map { log($0) })
-                else { continue }
-                tests.append((key, metric, tolerance, test))
-            }
+    /// One way of judging the same files: the first `repetitions * passes` runs of each side, each
+    /// repetition judged by its fastest pass.
+    struct Rule {
+        let repetitions: Int
+        let passes: Int
+        var name: String { "\(repetitions) a side" + (passes > 1 ? ", fastest of \(passes) passes" : ", one pass") }
+    }
+
+    /// CI's repetitions in one pass and in as many passes as the runs allow; then one pass of every
+    /// multiple of 4 above CI's repetitions up to the runs made (the same runs' worth, unpaired).
+    static func rules(repetitions runs: Int, ci: Int) -> [Rule] {
+        let passes = (1...max(1, runs / ci)).map { Rule(repetitions: min(ci, runs), passes: $0) }
+        return passes + stride(from: ci + 4, through: runs, by: 4).map { Rule(repetitions: $0, passes: 1) }
+    }
+
+    /// Unchanged code against itself, as the rule reads it: the base's odd repetitions against its
+    /// even ones (each the fastest of its passes), and the largest move of a row's median CPU time.
+    /// How far apart two halves of one build come on their own: the scatter a rule leaves.
+    static func largestUnchangedMove(_ base: [String], rule: Rule) throws -> Double {
+        let runs = Array(base.prefix(rule.repetitions * rule.passes))
+        func half(_ parity: Int) -> [String] {
+            (0..<rule.passes).flatMap { pass in stride(from: parity, to: rule.repetitions, by: 2).map { runs[pass * rule.repetitions + $0] } }
         }
-        let adjusted = RankTest.holmAdjusted(tests.map(\.test.p))
-        var caught = false
-        var others = 0
-        var description = "chat naive not tested"
-        for (index, entry) in tests.enumerated() {
-            let change = exp(entry.test.shift) - 1
-            let flagged = adjusted[index] < BaselineComparison.alpha && change > entry.tolerance
-            let isSlowed = entry.key.scenario == "chat" && entry.key.strategy == NaiveStrategy.name && entry.metric == ResultTable.cpuSeconds
-            if isSlowed {
-                caught = flagged
-                description = String(format: "%+.1f%% [%+.1f%%, %+.1f%%], p %.2g", change * 100, (exp(entry.test.lower) - 1) * 100, (exp(entry.test.upper) - 1) * 100, adjusted[index])
-                    + (flagged ? " regression" : " not flagged")
-            } else if flagged {
-                others += 1
-            }
+        let odd = try ResultTable(paths: half(0), columns: []).fastest(ofPasses: rule.passes)
+        let even = try ResultTable(paths: half(1), columns: []).fastest(ofPasses: rule.passes)
+        var largest = 0.0
+        for (key, series) in odd.samples {
+            guard let a = series[ResultTable.cpuSeconds], let b = even.samples[key]?[ResultTable.cpuSeconds] else { continue }
+            let move = median(b) / median(a) - 1
+            if abs(move) > abs(largest) { largest = move }
         }
-        return (caught, others, description)
+        return largest
+    }
+
+    /// Chat naive's CPU time: the timing the experiment slowed.
+    static func isSlowed(_ change: BaselineComparison.Change) -> Bool {
+        change.key.scenario == "chat" && change.key.strategy == NaiveStrategy.name && change.metric == ResultTable.cpuSeconds
     }
 }
 
@@ -131,6 +146,13 @@ final class QuarterSlowerNaive: ImportStrategy {
     func finishPass(_ pass: Int) throws { try naive.finishPass(pass) }
     func resume(atPass pass: Int) throws { try naive.resume(atPass: pass) }
     var transactionScope: TransactionScope { naive.transactionScope }
+}
+
+/// The middle value (the mean of the two middle ones), 0 for none.
+private func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    guard !sorted.isEmpty else { return 0 }
+    return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
 }
 
 extension String {

@@ -212,6 +212,72 @@ extension TimingVerdictTests {
     }
 }
 
+extension TimingVerdictTests {
+    @Test("each metric is its own family: five repetitions a side prove a slowdown among three rows' times, though nine timings are compared")
+    func holmPerMetric() throws {
+        // Five against five give p at best 2/252 = 0.0079: times 3 (the rows' times) under alpha,
+        // times 9 (with peak RSS and allocated bytes beside them) not.
+        func withMemory(_ results: [RunResult], seed: UInt64) -> [RunResult] {
+            var generator = SeededGenerator(seed: seed)
+            return results.map { result in
+                var result = result
+                result.measurement.peakRSSBytes = Int64(50_000_000 * (1 + Double.random(in: -0.02...0.02, using: &generator)))
+                result.measurement.allocatedBytes = UInt64(9_000_000 * (1 + Double.random(in: -0.02...0.02, using: &generator)))
+                return result
+            }
+        }
+        let comparison = try compare(
+            withMemory(cpuResults(seed: 51, repetitions: 5), seed: 52), withMemory(cpuResults(prewarmFactor: 1.25, seed: 53, repetitions: 5), seed: 54))
+        #expect(comparison.timingsTested == 9 && comparison.timingsByMedians == 0, "\(comparison.markdown)")
+        let change = try #require(comparison.changes.first { $0.key.strategy == "prewarm" && $0.metric == ResultTable.cpuPerCReference })
+        let test = try #require(change.test)
+        #expect(change.isRegression && abs(test.p - 3 * 2.0 / 252) < 1e-9, "\(test)")
+        #expect(comparison.changes.allSatisfy(\.isRegression) && comparison.changes.count == 1, "\(comparison.markdown)")
+        #expect(BaselineComparison.holmAdjustedPerMetric([("a", 0.01), ("b", 0.04), ("a", 0.03)]) == [0.02, 0.04, 0.03])
+    }
+}
+
+extension TimingVerdictTests {
+    @Test("a burst that slowed four of the base's runs in one pass hides a 25 % slowdown; judged by each repetition's fastest of two passes, it is caught")
+    func fastestOfPasses() throws {
+        // Twelve repetitions in two passes: repetitions 1-12 of each file are pass 1, 13-24 pass 2.
+        var base = cpuResults(seed: 61, repetitions: 24)
+        for index in base.indices where base[index].strategy == "prewarm" && (3...6).contains(base[index].repetition) {
+            base[index].measurement.cpuUserSeconds *= 1.6
+        }
+        let current = cpuResults(prewarmFactor: 1.25, seed: 62, repetitions: 24)
+        let folder = try TemporaryFolder()
+        let (before, after) = (folder.url.appendingPathComponent("base.csv").path, folder.url.appendingPathComponent("current.csv").path)
+        try CSVReport.write(base, to: before)
+        try CSVReport.write(current, to: after)
+        let firstPass = folder.url.appendingPathComponent("base-pass-1.csv").path, currentFirstPass = folder.url.appendingPathComponent("current-pass-1.csv").path
+        try CSVReport.write(base.filter { $0.repetition <= 12 }, to: firstPass)
+        try CSVReport.write(current.filter { $0.repetition <= 12 }, to: currentFirstPass)
+        func prewarm(_ comparison: BaselineComparison) -> BaselineComparison.Change? {
+            comparison.changes.first { $0.key.strategy == "prewarm" && $0.metric == ResultTable.cpuSeconds }
+        }
+        let onePass = try BaselineComparison(baselinePaths: [firstPass], currentPaths: [currentFirstPass], scope: .sideBySide)
+        #expect(onePass.verdict == .unchanged && prewarm(onePass)?.test?.isWithinNoise == true, "\(onePass.markdown)")
+        let twoPasses = try BaselineComparison(baselinePaths: [before], currentPaths: [after], scope: .sideBySide, passes: 2)
+        let caught = try #require(prewarm(twoPasses)?.test, "\(twoPasses.markdown)")
+        #expect(twoPasses.verdict == .regression && caught.baselineSamples == 12 && caught.lower > 0.2 && caught.upper < 0.3, "\(caught)")
+    }
+
+    @Test("the fastest of passes pairs repetition i of every pass; a series that does not divide into the passes stays as it is")
+    func fastestPairsPasses() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.url.appendingPathComponent("run.csv").path
+        let walls = [5.0, 1.0, 7.0, 2.0, 6.0, 3.0]
+        try CSVReport.write(walls.enumerated().map { sampleResult(strategy: "naive", wall: $1, repetition: $0 + 1) }, to: path)
+        let table = try ResultTable(path: path, columns: ["wall_s"])
+        let key = try #require(table.rows.keys.first)
+        #expect(table.fastest(ofPasses: 2).samples[key]?["wall_s"] == [2, 1, 3])
+        #expect(table.fastest(ofPasses: 3).samples[key]?["wall_s"] == [5, 1])
+        #expect(table.fastest(ofPasses: 4).samples[key]?["wall_s"] == walls)
+        #expect(table.fastest(ofPasses: 1).samples[key]?["wall_s"] == walls)
+    }
+}
+
 /// splitmix64, so the tests' scatter is the same on every run.
 private struct SeededGenerator: RandomNumberGenerator {
     var state: UInt64

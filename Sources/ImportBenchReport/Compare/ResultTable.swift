@@ -110,6 +110,24 @@ public struct ResultTable {
         }
     }
 
+    /// The same rows with each measured series cut into `passes` equal passes (the repetitions in
+    /// the order read) and each repetition's values across the passes reduced to the lowest: the
+    /// fastest of repetition i in pass 1, pass 2, ... A busy neighbour or a burst of interference only
+    /// ever adds time, so the lowest of runs minutes apart keeps a repetition that a burst hit in one
+    /// pass; a series that does not divide into the passes is left as it is.
+    public func fastest(ofPasses passes: Int) -> ResultTable {
+        guard passes > 1 else { return self }
+        var reduced = self
+        for (key, series) in samples {
+            reduced.samples[key] = series.mapValues { values in
+                guard values.count % passes == 0, values.count >= passes else { return values }
+                let length = values.count / passes
+                return (0..<length).map { index in stride(from: index, to: values.count, by: length).map { values[$0] }.min() ?? values[index] }
+            }
+        }
+        return reduced
+    }
+
     /// Every row of `path`, grouped by key: the repetitions of each run.
     private static func repetitions(in path: String, columns: [String]) throws -> (rows: [Key: [[String: String]]], first: [String: String]?) {
         let file = try ResultsFile(results: path)
