@@ -4,8 +4,8 @@ import ImportBenchCore
 /// The two builds' runs of one preset, a repetition at a time and in turn, the order alternating
 /// (base, current, current, base, ...), so a machine that drifts during the gate (a neighbour, heat,
 /// frequency) weighs on both sides alike; in passes, so a burst of interference that slows a few
-/// runs in a row leaves each repetition's other pass untouched. Each repetition is a whole `bench run` of its own, so the
-/// base needs nothing newer than `run --preset --repetitions --quiet --csv`.
+/// runs in a row leaves each repetition's other pass untouched. Each run is a whole `bench run` of
+/// its own, so the base needs nothing newer than `run --preset --repetitions --quiet --csv`.
 struct GateRuns {
     let base: URL
     let current: URL
