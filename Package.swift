@@ -6,7 +6,8 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "bench", targets: ["bench"]),
-        .library(name: "ImportBenchCore", targets: ["ImportBenchCore"]),
+        // What a plug-in imports: its strategies beside bench's, measured and verified alike (docs/plugins.md).
+        .library(name: "ImportBench", targets: ["ImportBench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -35,8 +36,11 @@ let package = Package(
         .target(name: "CProcess"),
         // The kernel's performance counters (perf_event_open has no libc wrapper): instructions per import.
         .target(name: "CCounters"),
+        // Counts what every connection of the process executes, through an SQLite auto extension and
+        // `sqlite3_trace_v2`: a plug-in's importer on GRDB or any other layer is counted like bench's own.
+        .target(name: "CSQLCounter", linkerSettings: [.linkedLibrary("sqlite3")]),
         // The counted SQLite layer: knows SQL and counters, nothing of strategies.
-        .target(name: "ImportBenchStore", dependencies: ["CSQLite"]),
+        .target(name: "ImportBenchStore", dependencies: ["CSQLite", "CSQLCounter"]),
         // Schema, records, scenarios, payload readers, strategies, runner, verifier, meters, reader probe.
         .target(
             name: "ImportBenchCore",
@@ -56,11 +60,16 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .executableTarget(name: "bench", dependencies: ["ImportBenchCLI"]),
+        // The plug-in library: the public surface (strategy protocol, records, counted connection,
+        // refresh helpers) and the entry point; everything else stays inside the package.
+        .target(name: "ImportBench", dependencies: ["ImportBenchCLI", "ImportBenchCore", "ImportBenchStore"]),
+        .executableTarget(name: "bench", dependencies: ["ImportBench"]),
         .testTarget(name: "ImportBenchStoreTests", dependencies: ["ImportBenchStore", "CSQLite"]),
         .testTarget(name: "ImportBenchCoreTests", dependencies: ["ImportBenchCore", "ImportBenchStore"]),
         .testTarget(name: "ImportBenchReportTests", dependencies: ["ImportBenchReport", "ImportBenchCore"]),
         .testTarget(name: "BenchCLITests", dependencies: ["ImportBenchCLI", "ImportBenchCore", "ImportBenchReport"]),
+        // A strategy written against the plug-in library alone, verified like the built-ins.
+        .testTarget(name: "PluginTests", dependencies: ["ImportBench"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ImportBenchCore
+import Synchronization
 
 /// `bench`: which import strategy, at which batch size, and what it costs at 2x, 10x, 100x.
 public struct BenchCommand: ParsableCommand {
@@ -25,6 +26,26 @@ public struct BenchCommand: ParsableCommand {
     )
 
     public init() {}
+
+    /// The strategies this executable knows: bench's own, and those `main(strategies:)` added. Set
+    /// once before the command line is parsed; a measuring child process is this same executable,
+    /// so it builds the same catalog and finds a plug-in's strategy by name.
+    static var catalog: StrategyCatalog { catalogStore.withLock { $0 } }
+    private static let catalogStore = Mutex(StrategyCatalog.builtIn)
+
+    /// Runs `bench` with `strategies` beside the built-in ones: the whole `main.swift` of a plug-in
+    /// package. Every subcommand knows them (`run`, `list`, `compare`, `report`, `export`), and
+    /// `--strategy all` runs them after bench's own. A name taken already is a usage error (exit 64).
+    public static func main(strategies: [any ImportStrategy.Type]) -> Never {
+        do {
+            let catalog = try StrategyCatalog.builtIn.adding(strategies)
+            catalogStore.withLock { $0 = catalog }
+        } catch {
+            FileHandle.standardError.write(Data("bench: \(error)\n".utf8))
+            Self.exit(withError: ExitCode(ExitStatus.usage.rawValue))
+        }
+        runFromCommandLine()
+    }
 
     /// Parses and runs; a usage error is one line on stderr naming what is allowed, never a stack of usage text.
     public static func runFromCommandLine(_ arguments: [String]? = nil) -> Never {

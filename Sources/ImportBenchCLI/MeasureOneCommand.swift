@@ -46,7 +46,7 @@ struct MeasureOneCommand: ParsableCommand {
         }
         do {
             var lastProgress = -Double.infinity
-            let measurement = try spec.makeRun().execute { occurrences in
+            let measurement = try spec.makeRun(catalog: BenchCommand.catalog).execute { occurrences in
                 let now = ProcessInfo.processInfo.systemUptime
                 guard now - lastProgress >= Self.progressInterval else { return }
                 lastProgress = now

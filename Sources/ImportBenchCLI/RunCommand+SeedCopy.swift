@@ -6,7 +6,7 @@ import ImportBenchReport
 /// seed-copy in `bench run`: adopting a store built ahead of time, measured beside the imports.
 extension RunCommand {
     static var alternativesHelp: String {
-        let names = StrategyRegistry.alternatives.map { $0.name }.joined(separator: ", ")
+        let names = BenchCommand.catalog.alternatives.map { $0.name }.joined(separator: ", ")
         return "\(names), run only by name, which imports nothing: it adopts a store built ahead of time (see --seed-db)"
     }
 
@@ -21,7 +21,7 @@ extension RunCommand {
         """
 
     /// The names of the methods that adopt a seed store, for messages.
-    static var adopterNames: String { StrategyRegistry.needing(.seedStore).map { $0.name }.joined(separator: ", ") }
+    static var adopterNames: String { BenchCommand.catalog.needing(.seedStore).map { $0.name }.joined(separator: ", ") }
 
     func validateSeedCopy() throws {
         let adopting = resolvedStrategies.filter { $0.needs.contains(.seedStore) }

@@ -25,10 +25,10 @@ struct RunCommand: ParsableCommand {
         name: .customLong("strategy"),
         parsing: .upToNextOption,
         help: ArgumentHelp(
-            "Strategies to run, repeated or comma-separated: \(StrategyRegistry.names.joined(separator: ", ")), or all; or a pitfall run only by name (\(StrategyRegistry.pitfalls.map { $0.name }.joined(separator: ", "))), to see what it does to the data; or \(Self.alternativesHelp). Default: all.",
+            "Strategies to run, repeated or comma-separated: \(BenchCommand.catalog.names.joined(separator: ", ")), or all; or a pitfall run only by name (\(BenchCommand.catalog.pitfalls.map { $0.name }.joined(separator: ", "))), to see what it does to the data; or \(Self.alternativesHelp). Default: all.",
             valueName: "name"),
         transform: RunCommand.parseStrategies)
-    var strategies: [[any MeasuredMethod.Type]] = [StrategyRegistry.all]
+    var strategies: [[any MeasuredMethod.Type]] = [BenchCommand.catalog.all]
 
     @Option(name: .customLong("batch-size"), help: ArgumentHelp(
         "Occurrences per transaction, or 'all' for one transaction; a list such as 100,1000,all sweeps them. The ceiling always uses one. Default: \(BatchSize.default).",
@@ -100,6 +100,11 @@ struct RunCommand: ParsableCommand {
         valueName: "off|normal|full"))
     var synchronous: StoreSettings.Synchronous = .normal
 
+    @Option(name: .customLong("count-at"), help: ArgumentHelp(
+        "Where statements are counted: connection (bench's own connection counts what goes through it) or sqlite (a trace on every connection the import's process opens, so a plug-in's own GRDB or C connection is counted too; it costs a callback per statement). Both give the same counts. Default: sqlite when a plug-in's strategy runs, so every strategy of the run pays the same, else connection.",
+        valueName: "connection|sqlite"))
+    var countAt: CountingLevel?
+
     @Option(help: ArgumentHelp(
         "While each import runs, a second connection runs the scenario's screen query (chat: the latest 50 messages of a channel with their authors; quakes: the 100 most recent; transit: the next departures at a stop; products: a category's cheapest) this many times a second, as an app's view would. The table adds the reader's p99 and max latency and the longest write transaction; the CSV adds every reader column. A frame is 16 ms: compare --journal wal and delete, and batch sizes, to see what keeps p99 under it. seed-copy is not probed: until its copy is in place there is no store to read.",
         valueName: "hz"))
@@ -145,10 +150,10 @@ struct RunCommand: ParsableCommand {
     /// One `--strategy` value: names, comma-separated, or `all`. Parsed once, with the options.
     static func parseStrategies(_ text: String) throws -> [any MeasuredMethod.Type] {
         try text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.flatMap { name -> [any MeasuredMethod.Type] in
-            if name == "all" { return StrategyRegistry.all }
-            guard let strategy = StrategyRegistry.strategy(named: name) else {
+            if name == "all" { return BenchCommand.catalog.all }
+            guard let strategy = BenchCommand.catalog.strategy(named: name) else {
                 throw ValidationError(
-                    "unknown strategy '\(name)'; choose from \((StrategyRegistry.knownNames + ["all"]).joined(separator: ", "))")
+                    "unknown strategy '\(name)'; choose from \((BenchCommand.catalog.knownNames + ["all"]).joined(separator: ", "))")
             }
             return [strategy]
         }
@@ -185,10 +190,14 @@ struct RunCommand: ParsableCommand {
                 var configuration = $0
                 configuration.repetitions = repetitions
                 configuration.warmup = warmup
+                configuration.catalog = BenchCommand.catalog
+                if let countAt { configuration.spec.options.counting = countAt }
                 return configuration
             }
         }
         let strategies = resolvedStrategies
+        let catalog = BenchCommand.catalog
+        let pluggedIn = strategies.contains { strategy in !StrategyCatalog.builtIn.knownNames.contains(strategy.name) }
         // One spec for how every run imports; the sweep changes only its payload's scale and its batch size.
         let base = RunSpec(
             scenario: scenarioOptions.reference,
@@ -198,14 +207,14 @@ struct RunCommand: ParsableCommand {
                 prewarmChunkSize: prewarmChunk, checkpoint: checkpoint || resume, onError: onError,
                 store: StoreSettings(journal: journal, synchronous: synchronous), probeReadsHz: probeReads,
                 limits: readingOptions.limits, restart: restart, encoding: readingOptions.encoding,
-                missingReference: readingOptions.missingReference))
+                missingReference: readingOptions.missingReference, counting: countAt ?? (pluggedIn ? .sqlite : .connection)))
         return scenarioOptions.resolvedScales.flatMap { scale in
             batchSizes.map { batchSize in
                 var spec = base
                 spec.payload = base.payload.scaled(to: scale)
                 spec.options.batchSize = batchSize
                 return BenchmarkConfiguration(
-                    spec: spec, strategies: strategies, repetitions: repetitions, warmup: warmup, databasePath: db)
+                    spec: spec, strategies: strategies, repetitions: repetitions, warmup: warmup, databasePath: db, catalog: catalog)
             }
         }
     }
@@ -359,3 +368,4 @@ extension BenchmarkPreset: ExpressibleByArgument {}
 extension PayloadErrorPolicy: ExpressibleByArgument {}
 extension StoreSettings.Journal: ExpressibleByArgument {}
 extension StoreSettings.Synchronous: ExpressibleByArgument {}
+extension CountingLevel: ExpressibleByArgument {}

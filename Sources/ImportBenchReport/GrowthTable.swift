@@ -16,7 +16,7 @@ public enum GrowthTable {
                 headers: ["strategy"] + scales.map { "\($0.0) fetches/rec, us/rec" } + ["time exponent", "fetch exponent"],
                 alignments: [.left] + scales.map { _ in .right } + [.right, .right])
             let byStrategy = Dictionary(grouping: runs, by: \.strategy)
-            for name in StrategyRegistry.knownNames {
+            for name in SummaryTable.reportOrder(runs) {
                 guard let strategyRuns = byStrategy[name] else { continue }
                 var cells = [name]
                 var timePoints: [(Double, Double)] = []

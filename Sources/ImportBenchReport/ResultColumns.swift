@@ -6,7 +6,7 @@ import ImportBenchCore
 /// is declared once here (see `ResultColumn`); every writer, reader and judge of results takes its
 /// columns from this list.
 public enum ResultColumns {
-    public static let version = 7
+    public static let version = 8
 
     private static func count(_ name: String, _ judgement: ResultColumn.Judgement = .exact, table heading: String? = nil,
                               chart: ResultColumn.Chart? = nil, _ value: @escaping @Sendable (RunResult) -> Int) -> ResultColumn {
@@ -140,6 +140,10 @@ public enum ResultColumns {
             r.measurement.instructions.map { .integer(Int64(clamping: $0)) } ?? .missing
         }.since(7),
         text("instructions_note") { $0.measurement.instructionsNote ?? "" }.since(7),
+        // Version 8. Where the counts were taken: connection (bench's own) or sqlite (a trace on
+        // every connection of the measuring process, as for a plug-in's strategy; its times include
+        // the trace's cost).
+        text("counted_at") { $0.measurement.countedAt.rawValue }.since(8),
     ]
 
     public static var names: [String] { columns.map(\.name) }

@@ -11,7 +11,7 @@ public enum SummaryTable {
     /// contract's order, verdicts last.
     static func table(_ results: [RunResult]) -> TextTable {
         let byStrategy = Dictionary(grouping: results, by: \.strategy)
-        let order = StrategyRegistry.knownNames.filter { byStrategy[$0] != nil }
+        let order = reportOrder(results)
         let probed = results.contains { $0.measurement.readerProbe != nil }
         let shown = ResultColumns.columns.compactMap { column in column.table.map { (column, $0) } }
             .filter { $0.1.visibility == .always || probed }
@@ -52,6 +52,19 @@ public enum SummaryTable {
         }
         return text
     }
+
+    /// Each strategy once, by role (the baseline, the designs, the reference, alternatives,
+    /// pitfalls), and within a role in the order of its first run, which is the order the runner
+    /// ran them in: no table needs to know a strategy's name.
+    static func reportOrder(_ results: [RunResult]) -> [String] {
+        var first: [String: (rank: Int, index: Int)] = [:]
+        for (index, result) in results.enumerated() where first[result.strategy] == nil {
+            first[result.strategy] = (roleRank[result.role] ?? roleRank.count, index)
+        }
+        return first.sorted { ($0.value.rank, $0.value.index) < ($1.value.rank, $1.value.index) }.map(\.key)
+    }
+
+    private static let roleRank: [StrategyRole: Int] = [.baseline: 0, .user: 1, .reference: 2, .alternative: 3, .pitfall: 4]
 
     /// Four significant digits: 12.34, 1.571, 0.002913. Milliseconds runs stay readable, long runs stay short.
     static func seconds(_ value: Double) -> String {

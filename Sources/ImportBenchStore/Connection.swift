@@ -1,3 +1,4 @@
+import CSQLCounter
 import CSQLite
 
 /// One counted SQLite connection. Every statement a strategy runs goes through it, so every
@@ -7,6 +8,9 @@ public final class Connection {
     let handle: OpaquePointer
     /// Counts of every execution on this connection since it opened.
     public let counter = StatementCounter()
+    /// False when the SQLite-level counter traces this connection: it reads and resets each
+    /// statement's VM step count itself, so the connection's own counter leaves that count alone.
+    let countsVMSteps: Bool
 
     private lazy var beginStatement = try? prepare("BEGIN IMMEDIATE")
     private lazy var commitStatement = try? prepare("COMMIT")
@@ -15,7 +19,8 @@ public final class Connection {
 
     /// Opens (creating if needed) the database at `path`, with foreign keys enforced. `readOnly`
     /// opens an existing file without ever writing it: no checkpoint of its WAL on close, no file created.
-    public init(path: String, readOnly: Bool = false) throws {
+    /// `tracing` says whether the SQLite-level counter (`SQLiteCounter`) sees it.
+    public init(path: String, readOnly: Bool = false, tracing: SQLiteTracing = .whenStarted) throws {
         var handle: OpaquePointer?
         let flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) | SQLITE_OPEN_NOMUTEX
         let code = sqlite3_open_v2(path, &handle, flags, nil)
@@ -24,8 +29,19 @@ public final class Connection {
             sqlite3_close_v2(handle)
             throw StoreError(extendedCode: error.extendedCode, message: "\(error.message) (opening \(path))")
         }
+        switch tracing {
+        case .whenStarted: break
+        case .never: importbench_sql_counter_ignore(handle)
+        case .always:
+            let code = importbench_sql_counter_trace(handle)
+            guard code == SQLITE_OK else {
+                sqlite3_close_v2(handle)
+                throw StoreError(extendedCode: code, message: "the SQLite-level counter could not trace \(path)")
+            }
+        }
         self.path = path
         self.handle = handle
+        countsVMSteps = importbench_sql_counter_traces(handle) == 0
         sqlite3_extended_result_codes(handle, 1)
         try execute("PRAGMA foreign_keys = ON")
     }

@@ -13,6 +13,8 @@ public final class Statement {
     /// True between the first step of an execution and the reset that ends it. Behind a pointer:
     /// as a stored `var` it cost a runtime exclusivity check on every step and reset.
     private let executing: UnsafeMutablePointer<Bool>
+    /// The connection's `countsVMSteps`, held directly for the same reason as `counter`.
+    private let countsVMSteps: Bool
 
     init(connection: Connection, sql: String) throws {
         var handle: OpaquePointer?
@@ -26,6 +28,7 @@ public final class Statement {
         self.handle = handle
         self.connection = connection
         self.counter = connection.counter
+        self.countsVMSteps = connection.countsVMSteps
         executing = .allocate(capacity: 1)
         executing.initialize(to: false)
     }
@@ -126,7 +129,7 @@ public final class Statement {
     public func reset() {
         if executing.pointee {
             executing.pointee = false
-            counter.recordVMSteps(sqlite3_stmt_status(handle, SQLITE_STMTSTATUS_VM_STEP, 1))
+            if countsVMSteps { counter.recordVMSteps(sqlite3_stmt_status(handle, SQLITE_STMTSTATUS_VM_STEP, 1)) }
         }
         sqlite3_reset(handle)
     }

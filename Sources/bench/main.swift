@@ -1,3 +1,3 @@
-import ImportBenchCLI
+import ImportBench
 
-BenchCommand.runFromCommandLine()
+Bench.main(strategies: [])

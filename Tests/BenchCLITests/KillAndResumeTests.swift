@@ -59,11 +59,11 @@ struct KillAndResumeTests {
         defer { try? FileManager.default.removeItem(at: fixture.directory) }
         var random = SeededRandom(seed: 2026)
         var kills: [String: Int] = [:]
-        for strategy in StrategyRegistry.names {
-            let isReference = strategy == StrategyRegistry.reference.name
+        for strategy in StrategyCatalog.builtIn.names {
+            let isReference = strategy == StrategyCatalog.builtIn.reference.name
             let database = fixture.directory.appendingPathComponent("\(strategy).sqlite").path
             let run = ImportRun(
-                scenario: ChatScenario(), payloadPath: fixture.payload, strategy: try #require(StrategyRegistry.strategy(named: strategy)),
+                scenario: ChatScenario(), payloadPath: fixture.payload, strategy: try #require(StrategyCatalog.builtIn.strategy(named: strategy)),
                 batchSize: .occurrences(60), databasePath: database, preloadPath: isReference ? nil : fixture.preload, checkpoint: true)
             let spec = ImportRunSpec(run)
             let target = isReference ? fixture.expectedAlone : fixture.expected
@@ -107,7 +107,7 @@ struct KillAndResumeTests {
         }
         let total = kills.values.reduce(0, +)
         #expect(total >= 50, "only \(total) kills landed during an import: \(kills)")
-        #expect(kills.count == StrategyRegistry.names.count)
+        #expect(kills.count == StrategyCatalog.builtIn.names.count)
     }
 
     @Test(

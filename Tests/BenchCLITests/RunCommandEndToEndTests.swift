@@ -16,12 +16,36 @@ struct RunCommandEndToEndTests {
         return cut
     }
 
-    /// A CSV written by bench run, as one dictionary per row keyed by column name.
+    /// A CSV written by bench run, as one dictionary per row keyed by column name. A quoted field
+    /// (a preload spec holds a comma) is one field, its quotes removed.
     static func csvRows(_ path: String) throws -> [[String: String]] {
-        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\r\n")
-            .map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\r\n").map(fields)
         let header = try #require(lines.first)
         return lines.dropFirst().map { Dictionary(uniqueKeysWithValues: zip(header, $0)) }
+    }
+
+    /// The fields of one CSV line; bench's lines hold no line breaks inside quotes.
+    static func fields(_ line: Substring) -> [String] {
+        var fields: [String] = []
+        var field = ""
+        var quoted = false
+        var characters = line[...]
+        while let character = characters.popFirst() {
+            if quoted, character == "\"" {
+                if characters.first == "\"" { field.append("\""); characters.removeFirst() } else { quoted = false }
+            } else if quoted {
+                field.append(character)
+            } else if character == "\"" {
+                quoted = true
+            } else if character == "," {
+                fields.append(field)
+                field = ""
+            } else {
+                field.append(character)
+            }
+        }
+        fields.append(field)
+        return fields
     }
 
     static func temporaryDirectory() throws -> URL {
@@ -42,7 +66,7 @@ struct RunCommandEndToEndTests {
         let lines = try String(contentsOfFile: csvPath, encoding: .utf8).split(separator: "\r\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
         let header = try #require(lines.first)
         let rows = lines.dropFirst().map { Dictionary(uniqueKeysWithValues: zip(header, $0)) }
-        #expect(rows.map { $0["strategy"] } == StrategyRegistry.names)
+        #expect(rows.map { $0["strategy"] } == StrategyCatalog.builtIn.names)
         #expect(rows.allSatisfy { $0["valid"] == "true" })
         #expect(Set(rows.compactMap { $0["digest"] }).count == 1)
         #expect(rows.allSatisfy { $0["scale"] == "0.02x" && $0["batch_size"] == "1000" })
@@ -117,6 +141,29 @@ struct IsolatedRunTests {
         }
         #expect(try rows(isolated) == rows(inProcess))
         #expect(try rows(isolated).allSatisfy { $0.hasSuffix("true") })
+    }
+
+    @Test("every built-in counts the same at the SQLite level as on bench's connection, on a refresh too",
+          .enabled(if: IsolatedRunTests.available, "build bench first (swift build) to test isolated runs"),
+          arguments: [["--scenario", "chat"], ["--scenario", "products", "--preload", "overlap=0.9,changed=0.2"]])
+    func countsAtBothLevels(scenario: [String]) throws {
+        let directory = try RunCommandEndToEndTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let byConnection = directory.appendingPathComponent("connection.csv").path
+        let bySQLite = directory.appendingPathComponent("sqlite.csv").path
+        let common = ["run"] + scenario + ["--scale", "0.05", "--batch-size", "100", "--quiet"]
+        #expect(try Self.bench(common + ["--count-at", "connection", "--csv", byConnection]).status == 0)
+        #expect(try Self.bench(common + ["--count-at", "sqlite", "--csv", bySQLite]).status == 0)
+        let counted = [
+            "strategy", "fetch_count", "insert_count", "update_count", "upsert_count", "delete_count", "statement_count",
+            "transaction_count", "rows_written", "vm_steps", "digest", "valid",
+        ]
+        let connectionRows = try RunCommandEndToEndTests.csvRows(byConnection)
+        let sqliteRows = try RunCommandEndToEndTests.csvRows(bySQLite)
+        #expect(connectionRows.count == StrategyCatalog.builtIn.names.count)
+        #expect(connectionRows.map { row in counted.map { row[$0] ?? "?" } } == sqliteRows.map { row in counted.map { row[$0] ?? "?" } })
+        #expect(connectionRows.allSatisfy { $0["counted_at"] == "connection" && $0["valid"] == "true" })
+        #expect(sqliteRows.allSatisfy { $0["counted_at"] == "sqlite" })
     }
 
     @Test("the C reference's replay is measured in a child of its own, and its store checked against the ceiling's digest",

@@ -24,7 +24,7 @@ struct RunCommandParsingTests {
         let command = try parseRun([])
         #expect(command.scenarioOptions.scenario == .builtIn("chat"))
         #expect(command.scenarioOptions.resolvedScale == Scale.base)
-        #expect(command.resolvedStrategies.map { $0.name } == StrategyRegistry.names)
+        #expect(command.resolvedStrategies.map { $0.name } == StrategyCatalog.builtIn.names)
         #expect(command.batchSizes == [.occurrences(1000)])
         #expect(command.repetitions == 1)
     }
@@ -56,7 +56,7 @@ struct RunCommandParsingTests {
     func unknownStrategy() {
         let message = errorMessage(["--strategy", "nope"])
         #expect(message.contains("unknown strategy 'nope'"))
-        for name in StrategyRegistry.names + ["all"] { #expect(message.contains(name)) }
+        for name in StrategyCatalog.builtIn.names + ["all"] { #expect(message.contains(name)) }
         #expect(!message.contains("\n"))
     }
 
@@ -74,7 +74,7 @@ struct RunCommandParsingTests {
         for option in ["--scenario", "--strategy", "--scale", "--batch-size", "--seed", "--repetitions", "--payload", "--db", "--csv", "--prewarm-chunk", "--quiet", "--checkpoint", "--resume", "--on-error", "--journal", "--synchronous", "--probe-reads"] {
             #expect(help.contains(option), "help lacks \(option)")
         }
-        for name in StrategyRegistry.knownNames { #expect(help.contains(name)) }
+        for name in StrategyCatalog.builtIn.knownNames { #expect(help.contains(name)) }
     }
 }
 
@@ -117,7 +117,7 @@ struct RunCommandMatrixTests {
         let command = try #require(try BenchCommand.parseAsRoot(["run", "--preset", "ci", "--repetitions", "2"]) as? RunCommand)
         let configurations = try command.configurations()
         #expect(Set(configurations.map { $0.spec.scenario }) == Set(ScenarioRegistry.names.map(ScenarioReference.builtIn)))
-        #expect(configurations.allSatisfy { $0.plannedStrategies.count == StrategyRegistry.all.count && $0.repetitions == 2 })
+        #expect(configurations.allSatisfy { $0.plannedStrategies.count == StrategyCatalog.builtIn.all.count && $0.repetitions == 2 })
         #expect(configurations.contains { $0.spec.preload != nil })
     }
 

@@ -93,9 +93,9 @@ struct SeedDBParsingTests {
     @Test("all,seed-copy runs every import and seed-copy; all alone leaves it out")
     func strategyList() throws {
         let command = try #require(try BenchCommand.parseAsRoot(["run", "--strategy", "all,seed-copy"]) as? RunCommand)
-        #expect(command.resolvedStrategies.map { $0.name } == StrategyRegistry.names + ["seed-copy"])
+        #expect(command.resolvedStrategies.map { $0.name } == StrategyCatalog.builtIn.names + ["seed-copy"])
         let all = try #require(try BenchCommand.parseAsRoot(["run", "--strategy", "all"]) as? RunCommand)
-        #expect(all.resolvedStrategies.map { $0.name } == StrategyRegistry.names)
+        #expect(all.resolvedStrategies.map { $0.name } == StrategyCatalog.builtIn.names)
     }
 
     @Test("--seed-db without seed-copy, a missing seed store, and seed-copy with --preload are refused, one line each")

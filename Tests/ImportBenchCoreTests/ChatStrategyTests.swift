@@ -16,13 +16,13 @@ struct ChatStrategyTests {
             schema: Self.scenario.schema, reader: Self.scenario.openReader(path: payload), scratchPath: directory.path("expected.sqlite"))
         let facts = try PayloadFacts(reader: Self.scenario.openReader(path: payload), schema: Self.scenario.schema)
         let measurement = try ImportRun(
-            scenario: Self.scenario, payloadPath: payload, strategy: try #require(StrategyRegistry.strategy(named: strategy)),
+            scenario: Self.scenario, payloadPath: payload, strategy: try #require(StrategyCatalog.builtIn.strategy(named: strategy)),
             batchSize: batchSize, databasePath: directory.path("\(strategy).sqlite"), prewarmChunkSize: chunk
         ).execute()
         return (measurement, expected, facts)
     }
 
-    @Test("valid, with the fetch count of its formula", arguments: StrategyRegistry.names, [UInt64(3), 11])
+    @Test("valid, with the fetch count of its formula", arguments: StrategyCatalog.builtIn.names, [UInt64(3), 11])
     func formulas(strategy: String, seed: UInt64) throws {
         let directory = try TemporaryDirectory()
         defer { withExtendedLifetime(directory) {} }
@@ -102,7 +102,7 @@ struct RepetitionTests {
 struct ChatRefreshTests {
     @Test("every strategy is valid on a refresh; replace loses links and the verifier names the relationships")
     func refreshAndReplacePitfall() throws {
-        let strategies = StrategyRegistry.all + [ReplaceStrategy.self]
+        let strategies = StrategyCatalog.builtIn.all + [ReplaceStrategy.self]
         let outcome = try Benchmark(configuration: BenchmarkConfiguration(
             spec: RunSpec(scenario: ChatScenario().reference, payload: .generated(scale: try #require(Scale(factor: 0.05)), seed: 8),
                 preload: .generated(overlap: 1, changed: 0.5), options: RunOptions(batchSize: .occurrences(500))),
@@ -181,14 +181,14 @@ struct ChatRefreshTests {
             let outcome = try Benchmark(configuration: BenchmarkConfiguration(
                 spec: RunSpec(scenario: scenario, payload: .file(payload), preload: .file(preload),
                     options: RunOptions(batchSize: .occurrences(2))),
-                strategies: StrategyRegistry.all)).run()
+                strategies: StrategyCatalog.builtIn.all)).run()
             func rows(_ table: String) -> Int? { outcome.expected.digest.tables.first { $0.name == table }?.rows }
             #expect(rows("attachment") == quote.attachments, "\(scenario)")
             #expect(rows("message.mentioned_users") == quote.mentions, "\(scenario)")
             #expect(rows("member") == quote.members, "\(scenario)")
             #expect(rows("message") == 2)
             let imports = outcome.results.filter { $0.strategy != "ceiling" }
-            #expect(imports.count == StrategyRegistry.all.count - 1)
+            #expect(imports.count == StrategyCatalog.builtIn.all.count - 1)
             for result in imports {
                 #expect(result.valid, "\(scenario) \(result.strategy): \(result.differences)")
                 digests.insert(result.digest)
@@ -238,9 +238,9 @@ struct ChatRefreshTests {
 
     @Test("replace is listed but never run by --strategy all")
     func replaceIsAPitfall() {
-        #expect(StrategyRegistry.pitfalls.map { $0.name } == ["replace"])
-        #expect(!StrategyRegistry.names.contains("replace"))
-        #expect(StrategyRegistry.strategy(named: "replace") != nil)
+        #expect(StrategyCatalog.builtIn.pitfalls.map { $0.name } == ["replace"])
+        #expect(!StrategyCatalog.builtIn.names.contains("replace"))
+        #expect(StrategyCatalog.builtIn.strategy(named: "replace") != nil)
         #expect(ReplaceStrategy.role == .pitfall)
     }
 }

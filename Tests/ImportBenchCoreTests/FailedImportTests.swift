@@ -8,7 +8,7 @@ import Testing
 /// same content as an uninterrupted import.
 @Suite("Failed, interrupted and resumed imports")
 struct FailedImportTests {
-    static let strategyNames = StrategyRegistry.names
+    static let strategyNames = StrategyCatalog.builtIn.names
 
     /// The store's digest, and the digest its committed batches must give, worked out from the records.
     private func committedDigests(of run: ImportRun, after error: RunError, in directory: TemporaryDirectory) throws -> (ContentDigest, ContentDigest) {
@@ -33,7 +33,7 @@ struct FailedImportTests {
         try bytes.prefix(cut).write(to: URL(fileURLWithPath: cutPath))
 
         let run = ImportRun(
-            scenario: scenario, payloadPath: cutPath, strategy: try #require(StrategyRegistry.strategy(named: strategy)),
+            scenario: scenario, payloadPath: cutPath, strategy: try #require(StrategyCatalog.builtIn.strategy(named: strategy)),
             batchSize: .occurrences(40), databasePath: directory.path("store.sqlite"))
         let error = try #require(throws: RunError.self) { try run.execute() }
         #expect(error.stage == .reading)
@@ -62,7 +62,7 @@ struct FailedImportTests {
             path: "posts[3]", byteOffset: 300))
         let run = ImportRun(
             scenario: PathSwitchingScenario(units: [payload: units]), payloadPath: payload,
-            strategy: try #require(StrategyRegistry.strategy(named: strategy)), batchSize: .occurrences(5),
+            strategy: try #require(StrategyCatalog.builtIn.strategy(named: strategy)), batchSize: .occurrences(5),
             databasePath: directory.path("store.sqlite"))
         let error = try #require(throws: RunError.self) { try run.execute() }
         guard case .danglingReference(_, let sourceKey, let relationship, _, let targetKey) = error.underlying as? ImportError else {
@@ -96,8 +96,8 @@ struct FailedImportTests {
         let directory = try TemporaryDirectory()
         defer { withExtendedLifetime(directory) {} }
         let (payload, preload, expected) = try chatRefresh(in: directory)
-        let strategyType = try #require(StrategyRegistry.strategy(named: strategy))
-        let isReference = strategy == StrategyRegistry.reference.name
+        let strategyType = try #require(StrategyCatalog.builtIn.strategy(named: strategy))
+        let isReference = strategy == StrategyCatalog.builtIn.reference.name
         func makeRun() -> ImportRun {
             // The reference always loads into an empty store, as the benchmark runs it.
             ImportRun(

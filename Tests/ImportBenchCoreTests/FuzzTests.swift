@@ -75,7 +75,7 @@ struct FuzzTests {
             let damage = Damage.allCases[random.nextInt(below: Damage.allCases.count)]
             let payload = directory.path("case.json")
             try Data(Self.damage(source.bytes, with: damage, random: &random)).write(to: URL(fileURLWithPath: payload))
-            let strategy = StrategyRegistry.all[random.nextInt(below: StrategyRegistry.all.count)]
+            let strategy = StrategyCatalog.builtIn.all[random.nextInt(below: StrategyCatalog.builtIn.all.count)]
             let batchSize = 7 + random.nextInt(below: 300)
             let label = "case \(index) (\(source.name), \(damage), \(strategy.name), batches of \(batchSize), seed \(Self.seed))"
             let run = ImportRun(

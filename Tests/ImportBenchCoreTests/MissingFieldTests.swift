@@ -17,7 +17,7 @@ struct MissingFieldTests {
             try text.write(toFile: payload, atomically: true, encoding: .utf8)
             let configuration = BenchmarkConfiguration(
                 spec: RunSpec(scenario: .builtIn("chat"), payload: .file(payload), options: RunOptions(onError: .skip)),
-                strategies: StrategyRegistry.all)
+                strategies: StrategyCatalog.builtIn.all)
             let outcome = try Benchmark(configuration: configuration).run()
             #expect(outcome.skippedRecords == ["malformed channel": 1])
             let planned = configuration.plannedStrategies.count

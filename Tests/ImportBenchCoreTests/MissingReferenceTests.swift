@@ -7,7 +7,7 @@ import Testing
 /// Every method that imports the payload itself (seed copy adopts a store instead).
 private let importingStrategies: [String] = {
     var names: [String] = []
-    for strategy in StrategyRegistry.all where !strategy.needs.contains(.seedStore) { names.append(strategy.name) }
+    for strategy in StrategyCatalog.builtIn.all where !strategy.needs.contains(.seedStore) { names.append(strategy.name) }
     return names
 }()
 
@@ -65,7 +65,7 @@ struct MissingReferenceTests {
             var spec = RunSpec(scenario: .mapping(mapping, sample: nil), payload: .file(payload), preload: preload.map(PreloadSpec.file))
             spec.options.missingReference = policy
             spec.options.batchSize = batchSize
-            return try Benchmark(configuration: BenchmarkConfiguration(spec: spec, strategies: StrategyRegistry.all)).run()
+            return try Benchmark(configuration: BenchmarkConfiguration(spec: spec, strategies: StrategyCatalog.builtIn.all)).run()
         }
 
         /// (user key, name) and (post key, author key, likers) as one strategy's store holds them.
@@ -108,7 +108,7 @@ struct MissingReferenceTests {
           arguments: importingStrategies)
     func nullDrops(strategyName: String) throws {
         let fixture = try Fixture()
-        let strategy = try #require(StrategyRegistry.all.first { $0.name == strategyName })
+        let strategy = try #require(StrategyCatalog.builtIn.all.first { $0.name == strategyName })
         let (users, posts) = try fixture.stored(.null, strategy: strategy)
         #expect(users == ["u1 Ann", "u2 Bo"])
         // u2 is dropped from p1 and p2 alike: it occurs only later, in p3.
@@ -119,7 +119,7 @@ struct MissingReferenceTests {
           arguments: importingStrategies)
     func placeholderStubs(strategyName: String) throws {
         let fixture = try Fixture()
-        let strategy = try #require(StrategyRegistry.all.first { $0.name == strategyName })
+        let strategy = try #require(StrategyCatalog.builtIn.all.first { $0.name == strategyName })
         let (users, posts) = try fixture.stored(.placeholder, strategy: strategy)
         #expect(users == ["u1 Ann", "u2 Bo", "u3 NULL", "u9 NULL"])
         #expect(posts == ["p1 u2 u1,u9", "p2 u1 u2", "p3 u3 NULL"])
@@ -130,7 +130,7 @@ struct MissingReferenceTests {
     func validEverywhere(policy: MissingReferencePolicy, batchSize: BatchSize) throws {
         let fixture = try Fixture()
         let outcome = try fixture.benchmark(policy, batchSize: batchSize)
-        #expect(outcome.results.count == StrategyRegistry.all.count)
+        #expect(outcome.results.count == StrategyCatalog.builtIn.all.count)
         let digests = Set(outcome.results.map(\.digest))
         #expect(digests.count == 1)
         for result in outcome.results { #expect(result.valid, "\(result.strategy): \(result.differences)") }

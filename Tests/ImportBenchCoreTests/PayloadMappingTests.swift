@@ -27,9 +27,9 @@ struct PayloadMappingTests {
         let reference = try Benchmark(configuration: BenchmarkConfiguration(
             spec: RunSpec(scenario: builtIn.reference, payload: .file(payload)), strategies: [CeilingStrategy.self])).run()
         let outcome = try Benchmark(configuration: BenchmarkConfiguration(
-            spec: RunSpec(scenario: .mapping(mappingPath, sample: nil), payload: .file(payload)), strategies: StrategyRegistry.all)).run()
+            spec: RunSpec(scenario: .mapping(mappingPath, sample: nil), payload: .file(payload)), strategies: StrategyCatalog.builtIn.all)).run()
         let digest = try #require(reference.results.first?.digest)
-        #expect(outcome.results.count == StrategyRegistry.all.count)
+        #expect(outcome.results.count == StrategyCatalog.builtIn.all.count)
         for result in outcome.results {
             #expect(result.valid, "\(result.strategy): \(result.differences)")
             #expect(result.digest == digest, "\(result.strategy)")

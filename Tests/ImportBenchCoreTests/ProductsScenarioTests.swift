@@ -87,14 +87,14 @@ struct ProductsScenarioTests {
         #expect(mapped.map(\.attributes) == owned.map(\.attributes))
     }
 
-    @Test("the generator is deterministic, with unique serial codes, and every strategy imports it validly", arguments: StrategyRegistry.names)
+    @Test("the generator is deterministic, with unique serial codes, and every strategy imports it validly", arguments: StrategyCatalog.builtIn.names)
     func generatedImport(strategy: String) throws {
         let directory = try TemporaryDirectory()
         defer { withExtendedLifetime(directory) {} }
         let outcome = try Benchmark(configuration: BenchmarkConfiguration(
             spec: RunSpec(scenario: scenario.reference, payload: .generated(scale: try #require(Scale(factor: 0.05)), seed: 2),
                 options: RunOptions(batchSize: .occurrences(128))),
-            strategies: [try #require(StrategyRegistry.strategy(named: strategy))])).run()
+            strategies: [try #require(StrategyCatalog.builtIn.strategy(named: strategy))])).run()
         #expect(outcome.expected.occurrences == 500)
         #expect(outcome.expected.uniqueObjects == 500)
         for result in outcome.results { #expect(result.valid, "\(result.strategy): \(result.differences)") }

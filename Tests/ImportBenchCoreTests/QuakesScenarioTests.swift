@@ -105,7 +105,7 @@ struct QuakesScenarioTests {
 
         func digests(_ reference: ScenarioReference, _ payload: String) throws -> Set<String> {
             let outcome = try Benchmark(configuration: BenchmarkConfiguration(
-                spec: RunSpec(scenario: reference, payload: .file(payload)), strategies: StrategyRegistry.all)).run()
+                spec: RunSpec(scenario: reference, payload: .file(payload)), strategies: StrategyCatalog.builtIn.all)).run()
             for result in outcome.results { #expect(result.valid, "\(result.strategy): \(result.differences)") }
             #expect(outcome.expected.uniqueObjects == 146)
             return Set(outcome.results.map(\.digest))
@@ -127,12 +127,12 @@ struct QuakesScenarioTests {
         let outcome = try Benchmark(configuration: BenchmarkConfiguration(
             spec: RunSpec(scenario: scenario.reference, payload: .file(SharedDatasets.path("usgs/all_day-2014-04-15.geojson")),
                 preload: .file(SharedDatasets.path("usgs/all_week-2014-04-15.geojson"))),
-            strategies: StrategyRegistry.all)).run()
+            strategies: StrategyCatalog.builtIn.all)).run()
         let change = outcome.expected.outcome
         #expect(change.inserted == 146 - 142)
         #expect(change.updated + change.unchanged == 142)
         #expect(outcome.expected.uniqueObjects == 1513 + 4)
-        #expect(outcome.results.count == StrategyRegistry.all.count)
+        #expect(outcome.results.count == StrategyCatalog.builtIn.all.count)
         for result in outcome.results { #expect(result.valid, "\(result.strategy): \(result.differences)") }
     }
 }
@@ -147,7 +147,7 @@ struct GeneratedRefreshTests {
         let outcome = try Benchmark(configuration: BenchmarkConfiguration(
             spec: RunSpec(scenario: scenario.reference, payload: .generated(scale: try #require(Scale(factor: 0.04)), seed: 3),
                 preload: .generated(overlap: overlap, changed: changed), options: RunOptions(batchSize: .occurrences(100))),
-            strategies: StrategyRegistry.all)).run()
+            strategies: StrategyCatalog.builtIn.all)).run()
         let objects = outcome.expected.occurrences  // 400 distinct objects, each met once
         let shared = Int((Double(objects) * overlap).rounded())
         let change = outcome.expected.outcome
@@ -196,7 +196,7 @@ struct GeneratedRefreshTests {
         let outcome = try Benchmark(configuration: BenchmarkConfiguration(
             spec: RunSpec(scenario: scenario.reference, payload: .generated(scale: scale, seed: 6),
                 preload: .generated(overlap: 0.5, changed: 1), options: RunOptions(batchSize: .occurrences(100))),
-            strategies: StrategyRegistry.all)).run()
+            strategies: StrategyCatalog.builtIn.all)).run()
         for result in outcome.results { #expect(result.valid, "\(result.strategy): \(result.differences)") }
         let generator = TransitPayloadGenerator(scale: scale.factor, seed: 6)
         let change = outcome.expected.outcome
@@ -215,7 +215,7 @@ struct GeneratedRefreshTests {
         let outcome = try Benchmark(configuration: BenchmarkConfiguration(
             spec: RunSpec(scenario: scenario.reference, payload: .generated(scale: scale, seed: 6),
                 preload: .generated(overlap: 0.5, changed: 1), options: RunOptions(batchSize: .occurrences(500))),
-            strategies: StrategyRegistry.all)).run()
+            strategies: StrategyCatalog.builtIn.all)).run()
         for result in outcome.results { #expect(result.valid, "\(result.strategy): \(result.differences)") }
         // 2 of 4 channels (400 messages) were stored, all revised; the other 2 channels' messages are new.
         let change = outcome.expected.outcome

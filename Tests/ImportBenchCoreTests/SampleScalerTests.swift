@@ -73,7 +73,7 @@ struct SampleScalerTests {
                 strategies: strategies)).run()
         }
         let once = try run(1, [CeilingStrategy.self])
-        let thrice = try run(3, StrategyRegistry.all)
+        let thrice = try run(3, StrategyCatalog.builtIn.all)
         #expect(thrice.results.allSatisfy { $0.valid })
         #expect(Set(thrice.results.map(\.digest)).count == 1)
         func rows(_ outcome: BenchmarkOutcome, _ table: String) -> Int? {
@@ -96,8 +96,8 @@ struct SampleScalerTests {
             folder.appendingPathComponent("mapping.yml").path, sample: folder.appendingPathComponent("orders.json").path)
         let outcome = try Benchmark(configuration: BenchmarkConfiguration(
             spec: RunSpec(scenario: reference, payload: .generated(scale: try #require(Scale(factor: scale)), seed: 1)),
-            strategies: StrategyRegistry.all)).run()
-        #expect(outcome.results.count == StrategyRegistry.all.count)
+            strategies: StrategyCatalog.builtIn.all)).run()
+        #expect(outcome.results.count == StrategyCatalog.builtIn.all.count)
         #expect(outcome.results.allSatisfy { $0.valid }, "\(outcome.results.filter { !$0.valid }.map(\.differences))")
         #expect(Set(outcome.results.map(\.digest)).count == 1)
         // Every order of the sample, once per copy.

@@ -21,10 +21,10 @@ struct SeedCopyTests {
 
     @Test("seed-copy is run only by name, listed apart from the imports and the pitfalls")
     func registry() throws {
-        #expect(!StrategyRegistry.names.contains(SeedCopyStrategy.name))
-        #expect(StrategyRegistry.alternatives.map { $0.name } == [SeedCopyStrategy.name])
-        #expect(StrategyRegistry.knownNames.contains(SeedCopyStrategy.name))
-        #expect(StrategyRegistry.strategy(named: "seed-copy") != nil)
+        #expect(!StrategyCatalog.builtIn.names.contains(SeedCopyStrategy.name))
+        #expect(StrategyCatalog.builtIn.alternatives.map { $0.name } == [SeedCopyStrategy.name])
+        #expect(StrategyCatalog.builtIn.knownNames.contains(SeedCopyStrategy.name))
+        #expect(StrategyCatalog.builtIn.strategy(named: "seed-copy") != nil)
         #expect(SeedCopyStrategy.role == .alternative)
     }
 

@@ -5,13 +5,13 @@ import Testing
 
 @Suite("Strategies on a hand-checked payload")
 struct StrategyTests {
-    static let strategyNames = StrategyRegistry.names
+    static let strategyNames = StrategyCatalog.builtIn.names
 
     private func importFixture(
         _ strategyName: String, batchSize: BatchSize = .occurrences(5), into path: String,
         scenario: FixtureScenario = FixtureScenario(), chunk: Int = 500
     ) throws -> ImportMeasurement {
-        let strategy = try #require(StrategyRegistry.strategy(named: strategyName))
+        let strategy = try #require(StrategyCatalog.builtIn.strategy(named: strategyName))
         return try ImportRun(
             scenario: scenario, payloadPath: path + ".payload", strategy: strategy, batchSize: batchSize,
             databasePath: path, prewarmChunkSize: chunk
@@ -82,7 +82,7 @@ struct StrategyTests {
         let first = try importFixture(strategy, into: path)
         let store = try Connection(path: path)
         let context = StrategyContext(schema: FixtureScenario.schema, store: store)
-        let strategyType = try #require(StrategyRegistry.strategy(named: strategy) as? any ImportStrategy.Type)
+        let strategyType = try #require(StrategyCatalog.builtIn.strategy(named: strategy) as? any ImportStrategy.Type)
         let instance = try strategyType.init(context: context)
         for pass in 0..<type(of: instance).passes {
             let batcher = RecordBatcher(
@@ -202,7 +202,7 @@ struct RefreshTests {
         #expect(expected.occurrences == 4)
     }
 
-    @Test("every strategy refreshes to the expected content", arguments: StrategyRegistry.names)
+    @Test("every strategy refreshes to the expected content", arguments: StrategyCatalog.builtIn.names)
     func refreshIsValid(strategy: String) throws {
         let directory = try TemporaryDirectory()
         defer { withExtendedLifetime(directory) {} }
@@ -213,7 +213,7 @@ struct RefreshTests {
         let outcome = try Benchmark(configuration: BenchmarkConfiguration(
             spec: RunSpec(scenario: scenario.reference, payload: .file(payload),
                 preload: .file(preload), options: RunOptions(batchSize: .occurrences(3))),
-            strategies: [try #require(StrategyRegistry.strategy(named: strategy))]), scenario: scenario).run()
+            strategies: [try #require(StrategyCatalog.builtIn.strategy(named: strategy))]), scenario: scenario).run()
         for result in outcome.results {
             #expect(result.valid, "\(result.strategy): \(result.differences)")
             #expect(result.records == 4)

@@ -225,7 +225,7 @@ struct TransitScenarioTests {
         #expect(read.occurrences[5].toOne == [.keyOnly("t9"), .keyOnly("s1")])
         var spec = RunSpec(scenario: scenario.reference, payload: .file(feed))
         spec.options.missingReference = policy
-        let benchmark = Benchmark(configuration: BenchmarkConfiguration(spec: spec, strategies: StrategyRegistry.all))
+        let benchmark = Benchmark(configuration: BenchmarkConfiguration(spec: spec, strategies: StrategyCatalog.builtIn.all))
         guard policy != .fail else {
             let error = #expect(throws: (any Error).self) { try benchmark.run() }
             let text = error.map { String(describing: $0) } ?? ""
@@ -252,7 +252,7 @@ struct TransitScenarioTests {
         var spec = RunSpec(scenario: scenario.reference, payload: .file(feed))
         spec.options.onError = .skip
         spec.options.missingReference = .null
-        let outcome = try Benchmark(configuration: BenchmarkConfiguration(spec: spec, strategies: StrategyRegistry.all)).run()
+        let outcome = try Benchmark(configuration: BenchmarkConfiguration(spec: spec, strategies: StrategyCatalog.builtIn.all)).run()
         #expect(outcome.skippedRecords == ["stops.txt: malformed row": 1])
         #expect(outcome.readingNotes.contains { $0.hasSuffix(": 1 stop") }, "\(outcome.readingNotes)")
         #expect(outcome.expected.uniqueObjects == 2 + 1 + 3)
@@ -325,12 +325,12 @@ struct TransitScenarioTests {
                 scenario: scenario.reference,
                 payload: try payloadPath.map(PayloadSource.file) ?? .generated(scale: #require(Scale(factor: 0.05)), seed: 1),
                 options: RunOptions(batchSize: .occurrences(500))),
-            strategies: StrategyRegistry.all)
+            strategies: StrategyCatalog.builtIn.all)
         let outcome = try Benchmark(configuration: configuration).run()
         let expected = outcome.expected
         #expect(expected.keyOnlyReferences == 2 * stopTimes)
         #expect(expected.uniqueObjects == expected.occurrences)
-        #expect(outcome.results.count == StrategyRegistry.all.count)
+        #expect(outcome.results.count == StrategyCatalog.builtIn.all.count)
         for result in outcome.results {
             #expect(result.valid, "\(result.strategy): \(result.differences)")
             if result.strategy == NaiveStrategy.name {

@@ -43,7 +43,7 @@ func sampleResult(strategy: String, wall: Double, repetition: Int = 1, scenario:
         scenario: scenario, strategy: strategy, scale: "1x", seed: 1, batchSize: .default, repetition: repetition,
         measurement: measurement, uniqueRecords: 40, outcome: RefreshOutcome(inserted: 40), preload: nil, digest: "00000000deadbeef", valid: true, differences: [],
         sqliteVersion: "3.40.1", benchVersion: BenchVersion.current)
-    result.role = StrategyRegistry.strategy(named: strategy)?.role ?? .user
+    result.role = StrategyCatalog.builtIn.strategy(named: strategy)?.role ?? .user
     return result
 }
 
@@ -70,9 +70,9 @@ struct CSVReportTests {
             "cpu_count", "os", "sqlite_compile_options", "csv_version", "resumed_from", "journal_mode", "synchronous",
             "longest_write_txn_s", "probe_reads_hz", "reader_queries", "reader_p50_s", "reader_p99_s", "reader_max_s",
             "reader_longest_blocked_s", "c_reference_s", "payload_bytes", "role", "c_reference_cpu_s",
-            "build_config", "git_revision", "kernel", "cpu_signature", "instructions", "instructions_note",
+            "build_config", "git_revision", "kernel", "cpu_signature", "instructions", "instructions_note", "counted_at",
         ])
-        #expect(ResultColumns.version == 7)
+        #expect(ResultColumns.version == 8)
     }
 
     @Test("one row per run; the ratio divides by the ceiling of the same repetition")
@@ -95,7 +95,7 @@ struct CSVReportTests {
 
 @Suite("Summary table")
 struct SummaryTableTests {
-    @Test("one row per strategy in registry order, median time and its multiple of the ceiling")
+    @Test("one row per strategy, the baseline first and the reference after the designs; median time and its multiple of the ceiling")
     func summary() {
         let results = [
             sampleResult(strategy: "ceiling", wall: 1), sampleResult(strategy: "naive", wall: 3),
@@ -185,7 +185,7 @@ struct ResultCatalogueTests {
     func tableHeadings() throws {
         let plain = try #require(SummaryTable.render([sampleResult(strategy: "naive", wall: 2)]).split(separator: "\n").first)
         #expect(plain.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
-            == "strategy records unique fetches statements txns wall s x ceiling x naive peak RSS MB valid")
+            == "strategy records unique fetches statements txns wall s x reference x naive peak RSS MB valid")
         var probed = sampleResult(strategy: "naive", wall: 2)
         probed.measurement.readerProbe = ReaderProbeSummary(
             hz: 60, queries: 10, p50Seconds: 0.001, p99Seconds: 0.002, maxSeconds: 0.004, longestBlockedSeconds: 0)
@@ -221,5 +221,22 @@ struct GrowthTableTests {
         #expect(lines[3].hasPrefix("naive") && lines[3].contains("2.00"))
         #expect(lines[4].hasPrefix("ceiling") && lines[4].contains("1.00"))
         #expect(GrowthTable.render(Array(sweep.prefix(1))) == nil)
+    }
+
+    @Test("a plug-in's strategy, which no table knows by name, gets its row in the order it ran")
+    func pluginRows() throws {
+        func run(_ strategy: String, scale: String, wall: Double) -> RunResult {
+            var result = sampleResult(strategy: strategy, wall: wall)
+            result.scale = scale
+            return result
+        }
+        let sweep = ["naive", "grdb-naive", "ceiling"].flatMap { name in
+            [run(name, scale: "1x", wall: 1), run(name, scale: "4x", wall: 4)]
+        }
+        let growth = try #require(GrowthTable.render(sweep)).split(separator: "\n")
+        #expect(growth.filter { $0.hasPrefix("grdb-naive") }.count == 1)
+        #expect(growth.firstIndex { $0.hasPrefix("naive") }! < growth.firstIndex { $0.hasPrefix("grdb-naive") }!)
+        let table = SummaryTable.render(sweep).split(separator: "\n").map { $0.split(separator: " ").first.map(String.init) ?? "" }
+        #expect(Array(table.dropFirst(2)) == ["naive", "grdb-naive", "ceiling"])
     }
 }

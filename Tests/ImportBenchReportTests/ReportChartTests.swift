@@ -347,14 +347,14 @@ struct ReportChartTests {
         #expect(html.contains("naive (k = 2.00)"))
     }
 
-    @Test("a strategy keeps its colour across charts and reports")
-    func coloursFollowTheRegistry() {
-        let one = ChartPalette(strategies: ["prewarm"])
-        let other = ChartPalette(strategies: ["naive", "zeta", "prewarm", "alpha"])
-        #expect(one.colour("prewarm") == other.colour("prewarm"))
-        #expect(other.colour("alpha") != other.colour("zeta"))
-        #expect(Set(StrategyRegistry.knownNames.map(other.colour)).count == StrategyRegistry.knownNames.count)
-        #expect(other.sorted(["zeta", "prewarm", "alpha", "naive"]) == ["naive", "prewarm", "alpha", "zeta"])
+    @Test("strategies take colours in the order they ran, whatever their names, each its own")
+    func coloursFollowTheRunOrder() {
+        let names = StrategyCatalog.builtIn.knownNames + ["grdb-naive", "zeta"]
+        let palette = ChartPalette(strategies: names + names.reversed())
+        #expect(Set(names.map(palette.colour)).count == names.count)
+        #expect(palette.colour("naive") == ChartPalette.knownColours[0])
+        #expect(palette.colour("zeta") == ChartPalette.spareColours[3])
+        #expect(palette.sorted(["zeta", "prewarm", "grdb-naive", "naive"]) == ["naive", "prewarm", "grdb-naive", "zeta"])
     }
 }
 

@@ -123,7 +123,7 @@ extension TimingGateExperiment {
 
 /// Naive's work, then a quarter of the time that work took spent spinning, batch by batch: the
 /// slowdown a careless change would make. Named naive, so its rows meet naive's in the baseline.
-final class QuarterSlowerNaive: ImportStrategy {
+final class QuarterSlowerNaive: ImportStrategy, MeasuredMethod {
     static let name = NaiveStrategy.name
     static let summary = "naive, a quarter slower (tests only)"
     static let role = NaiveStrategy.role

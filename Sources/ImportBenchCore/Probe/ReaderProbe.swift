@@ -62,7 +62,7 @@ final class ReaderProbe: Sendable {
         let cpuBefore = CPUTime.currentThread()
         var latencies = ReaderLatencies(hz: hz)
         do {
-            let connection = try Connection(path: databasePath, readOnly: true)
+            let connection = try Connection(path: databasePath, readOnly: true, tracing: .never)
             // A statement must not outlive its connection.
             defer { withExtendedLifetime(connection) {} }
             var statement: Statement?

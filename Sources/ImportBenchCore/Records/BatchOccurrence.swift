@@ -124,9 +124,8 @@ public struct BatchOccurrences: RandomAccessCollection, Sendable {
     }
 }
 
-/// A run of an occurrence's parts in its batch's storage: attribute values, to-one references or
-/// the members of one set, as `Part` reads them.
-public struct BatchRange<Part: BatchPart>: RandomAccessCollection {
+/// An occurrence's attribute values, in the order of the entity's `attributes`, read in place.
+public struct BatchValues: RandomAccessCollection {
     unowned(unsafe) let storage: RecordStorage
     let start: Int
     public let count: Int
@@ -134,44 +133,41 @@ public struct BatchRange<Part: BatchPart>: RandomAccessCollection {
     public var endIndex: Int { count }
 
     @inline(__always)
-    public subscript(position: Int) -> Part.Element {
+    public subscript(position: Int) -> RecordValue {
         precondition(position >= 0 && position < count, "index out of range")
-        return Part.element(in: storage, at: start + position)
+        return RecordStorage.value(storage.values[start + position], text: storage.text)
     }
 }
 
-/// How a `BatchRange` reads one element of the storage.
-public protocol BatchPart {
-    associatedtype Element
-    static func element(in storage: RecordStorage, at index: Int) -> Element
-}
+/// An occurrence's to-one references, in the order of the entity's `toOne`; nil where the
+/// relationship is absent.
+public struct BatchToOne: RandomAccessCollection {
+    unowned(unsafe) let storage: RecordStorage
+    let start: Int
+    public let count: Int
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { count }
 
-/// An occurrence's attribute values.
-public typealias BatchValues = BatchRange<AttributeValue>
-/// An occurrence's to-one references; nil where the relationship is absent.
-public typealias BatchToOne = BatchRange<ToOneReference>
-/// The members of one many-to-many set, in payload order, repeats kept.
-public typealias BatchReferences = BatchRange<SetMember>
-
-public enum AttributeValue: BatchPart {
     @inline(__always)
-    public static func element(in storage: RecordStorage, at index: Int) -> RecordValue {
-        RecordStorage.value(storage.values[index], text: storage.text)
-    }
-}
-
-public enum ToOneReference: BatchPart {
-    @inline(__always)
-    public static func element(in storage: RecordStorage, at index: Int) -> BatchReference? {
-        let stored = storage.references[index]
+    public subscript(position: Int) -> BatchReference? {
+        precondition(position >= 0 && position < count, "index out of range")
+        let stored = storage.references[start + position]
         return stored.isPresent ? BatchReference(storage: storage, stored: stored) : nil
     }
 }
 
-public enum SetMember: BatchPart {
+/// The members of one many-to-many set, in payload order, repeats kept.
+public struct BatchReferences: RandomAccessCollection {
+    unowned(unsafe) let storage: RecordStorage
+    let start: Int
+    public let count: Int
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { count }
+
     @inline(__always)
-    public static func element(in storage: RecordStorage, at index: Int) -> BatchReference {
-        BatchReference(storage: storage, stored: storage.references[index])
+    public subscript(position: Int) -> BatchReference {
+        precondition(position >= 0 && position < count, "index out of range")
+        return BatchReference(storage: storage, stored: storage.references[start + position])
     }
 }
 

@@ -19,9 +19,10 @@ public enum RecordValue {
 }
 
 extension Statement {
-    /// Text is bound in place (`bindBorrowedText`): the batch outlives the statement's execution.
+    /// Binds a batch's value; text in place (`bindBorrowedText`), without a copy, so execute the
+    /// statement before the batch is gone (inside `write`), or bind anew.
     @inline(__always)
-    func bind(_ value: RecordValue, at index: Int32) {
+    public func bind(_ value: RecordValue, at index: Int32) {
         switch value {
         case .null: bindNull(at: index)
         case .integer(let integer): bind(integer, at: index)

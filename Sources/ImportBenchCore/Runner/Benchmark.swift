@@ -12,10 +12,14 @@ public struct BenchmarkConfiguration {
     public var warmup: Int
     /// Keep each run's database: the strategy's name is inserted before the extension.
     public var databasePath: String?
+    /// Where the reference comes from, and the order strategies run and are listed in.
+    public var catalog: StrategyCatalog
 
     public init(
-        spec: RunSpec, strategies: [any MeasuredMethod.Type], repetitions: Int = 1, warmup: Int = 0, databasePath: String? = nil
+        spec: RunSpec, strategies: [any MeasuredMethod.Type], repetitions: Int = 1, warmup: Int = 0, databasePath: String? = nil,
+        catalog: StrategyCatalog = .builtIn
     ) {
+        self.catalog = catalog
         self.spec = spec
         self.strategies = strategies
         self.repetitions = repetitions
@@ -31,14 +35,14 @@ public struct BenchmarkConfiguration {
         if case .generated = spec.preload, case .file = spec.payload { throw .generatedPreloadWithRecordedPayload }
     }
 
-    /// The strategies to run, the reference added when missing, in registry order (a method the
-    /// registry does not know, as a test's, after the rest). In this process the given types run; a
-    /// measuring child process finds its strategy by name, in the registry.
+    /// The strategies to run, the reference added when missing, in the catalog's order (a method the
+    /// catalog does not know, as a test's, after the rest). In this process the given types run; a
+    /// measuring child process finds its strategy by name, in the catalog its executable builds.
     public var plannedStrategies: [any MeasuredMethod.Type] {
         var names = Set<String>()
         let given = strategies.filter { names.insert($0.name).inserted }
-        let references = StrategyRegistry.known.filter { $0.role == .reference && !names.contains($0.name) }
-        let order = Dictionary(StrategyRegistry.knownNames.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        let references = catalog.known.filter { $0.role == .reference && !names.contains($0.name) }
+        let order = Dictionary(catalog.knownNames.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
         let planned = given + references
         return planned.indices.sorted {
             (order[planned[$0].name] ?? Int.max, $0) < (order[planned[$1].name] ?? Int.max, $1)

@@ -21,7 +21,7 @@ public enum BenchmarkPreset: String, CaseIterable, Sendable {
                 RunSpec(scenario: ProductsScenario().reference, payload: .generated(scale: small(0.1), seed: 1), options: RunOptions(batchSize: .occurrences(250))),
                 RunSpec(scenario: TransitScenario().reference, payload: .generated(scale: small(0.05), seed: 1)),
             ]
-            return runs.map { BenchmarkConfiguration(spec: $0, strategies: StrategyRegistry.all) }
+            return runs.map { BenchmarkConfiguration(spec: $0, strategies: StrategyCatalog.builtIn.all) }
         }
     }
 }

@@ -30,6 +30,9 @@ public struct ImportMeasurement: Sendable, Codable {
     public var longestWriteTransactionSeconds = 0.0
     /// What a concurrent reader saw, when the run was probed.
     public var readerProbe: ReaderProbeSummary?
+    /// Where `counts` were taken: bench's connection, or every connection at the SQLite level,
+    /// whose trace the times then include.
+    public var countedAt: CountingLevel = .connection
 
     public init() {}
 }

@@ -83,6 +83,14 @@ public struct ImportRun {
     /// `RunError` says how many.
     func importBatches(with strategy: any ImportStrategy.Type, progress: ((Int) -> Void)?) throws -> ImportMeasurement {
         var measurement = ImportMeasurement()
+        measurement.countedAt = options.counting
+        let counter: RunCounter
+        do {
+            counter = try RunCounter(level: options.counting)
+        } catch {
+            throw creationFailure(error)
+        }
+        defer { counter.stop() }
         do {
             let store: Connection
             let resumePoint: ImportLedger.Entry?
@@ -109,28 +117,34 @@ public struct ImportRun {
                 }
             }
             let context = StrategyContext(
-                schema: scenario.schema, store: store, prewarmChunkSize: options.prewarmChunkSize, generation: generation)
-            let instance = try strategy.init(context: context)
-
-            var progressState = ImportProgress(generation: generation, resumePoint: resumePoint)
-            var phases = ImportMeasurement()
-            // Before the clock starts: a refresh under a missing-reference policy reads its preload's keys.
-            let reading = try scenario.reading(options.reading, afterPreload: preloadPath)
-            try measure(into: &measurement, store: store, probeHz: options.probeReadsHz) { bookkeeping in
-                if let resumePoint { try instance.resume(atPass: resumePoint.pass) }
-                try importPayload(
-                    with: instance, reading: reading, interner: context.interner, into: store, ledger: ledger, state: &progressState, phases: &phases,
-                    bookkeeping: &bookkeeping, progress: progress)
+                schema: scenario.schema, store: store, prewarmChunkSize: options.prewarmChunkSize, generation: generation,
+                connectionSettings: connectionSettings)
+            let unreportedBefore = counter.unreportedConnections
+            var run = StrategyRun(run: self, counter: counter, ledger: ledger, state: ImportProgress(generation: generation, resumePoint: resumePoint))
+            try run.importAll(strategy, context: context, into: &measurement, progress: progress)
+            let unreported = counter.unreportedConnections - unreportedBefore
+            if unreported > 0 {
+                throw RunError(
+                    strategy: strategy.name, stage: .finishing, pass: run.state.pass, batch: nil, batchIndex: nil,
+                    committedBatches: run.state.committedBatches, committedOccurrences: run.state.committedOccurrences,
+                    databasePath: databasePath, checkpointed: options.checkpoint,
+                    underlying: ImportError.uncountedConnections(strategy: strategy.name, count: Int(unreported)))
             }
-            measurement.occurrences = phases.occurrences
-            measurement.decodeSeconds = phases.decodeSeconds
-            measurement.writeSeconds = phases.writeSeconds
-            measurement.commitSeconds = phases.commitSeconds
-            measurement.longestWriteTransactionSeconds = phases.longestWriteTransactionSeconds
+            measurement.occurrences = run.phases.occurrences
+            measurement.decodeSeconds = run.phases.decodeSeconds
+            measurement.writeSeconds = run.phases.writeSeconds
+            measurement.commitSeconds = run.phases.commitSeconds
+            measurement.longestWriteTransactionSeconds = run.phases.longestWriteTransactionSeconds
             measurement.digest = try scenario.schema.digest(of: store)
         }
         measurement.databaseBytes = DatabaseFile.size(databasePath)
         return measurement
+    }
+
+    /// What a connection a strategy opens for itself runs first, so it imports under the run's
+    /// settings (foreign keys, synchronous, busy timeout) as bench's own connection does; the journal is the file's.
+    var connectionSettings: [String] {
+        ["PRAGMA foreign_keys = ON"] + options.store.connectionPragmas + ["PRAGMA busy_timeout = \(Self.writerBusyTimeoutMilliseconds)"]
     }
 
     /// The store could not be opened or created (a full disk, an I/O error): nothing was imported.
@@ -221,194 +235,6 @@ public struct ImportRun {
     /// The earlier payload a refresh starts from, inside the store's creating transaction.
     private func preload(_ path: String, into store: Connection) throws {
         try CeilingStrategy.load(try scenario.openPayload(path: path, reading: options.reading), schema: scenario.schema, into: store, batchSize: .all)
-    }
-
-    /// Counts and changes of the ledger's own statements, taken out of the strategy's.
-    struct Bookkeeping {
-        var counts = StatementCounts()
-        var changes: Int64 = 0
-    }
-
-    /// `probeHz` runs the reader probe on this run's store while `body` works.
-    func measure(
-        into measurement: inout ImportMeasurement, store: Connection, probeHz: Int?, _ body: (inout Bookkeeping) throws -> Void
-    ) throws {
-        let countsBefore = store.counter.counts
-        let changesBefore = store.totalChanges
-        PeakResidentMemory.reset()
-        AllocatorStatistics.resetPeak()
-        let allocatorBefore = AllocatorStatistics.now()
-        let cpuBefore = CPUTime.now()
-        var instructionCounter: InstructionCounter?
-        do { instructionCounter = try InstructionCounter() } catch { measurement.instructionsNote = error.description }
-        let start = MonotonicClock.now()
-
-        // Started after the baselines: its thread's CPU and allocations are taken out below.
-        let probe = probeHz.map { ReaderProbe(databasePath: databasePath, query: scenario.screenQuery, hz: $0) }
-        var bookkeeping = Bookkeeping()
-        do {
-            try body(&bookkeeping)
-        } catch {
-            _ = try? probe?.finish()
-            throw error
-        }
-
-        measurement.wallSeconds = MonotonicClock.now() - start
-        if let counter = instructionCounter.take() {
-            measurement.instructions = counter.stop()
-            if measurement.instructions == nil { measurement.instructionsNote = "perf_event_open: the counter could not be read" }
-        }
-        var probeCost = ReaderProbe.Cost()
-        if let probe {
-            let (latencies, cost) = try probe.finish()
-            measurement.readerProbe = latencies.summary
-            probeCost = cost
-        }
-        let cpu = CPUTime.now() - cpuBefore - probeCost.cpu
-        let allocatorAfter = AllocatorStatistics.now()
-        measurement.cpuUserSeconds = cpu.user
-        measurement.cpuSystemSeconds = cpu.system
-        measurement.peakRSSBytes = PeakResidentMemory.read()
-        measurement.peakAllocatedBytes = AllocatorStatistics.peak()
-        measurement.allocatedBytes = allocatorAfter.allocatedBytes &- allocatorBefore.allocatedBytes
-        measurement.mallocCount = allocatorAfter.mallocCount &- allocatorBefore.mallocCount &- probeCost.allocationRequests
-        measurement.counts = store.counter.counts - countsBefore - bookkeeping.counts
-        measurement.rowsWritten = store.totalChanges - changesBefore - bookkeeping.changes
-    }
-
-    /// Where the import stands, for the ledger and for the error that ends it.
-    struct ImportProgress {
-        let generation: Int64
-        let resumePoint: ImportLedger.Entry?
-        var pass = 0
-        var committedBatches = 0
-        var committedOccurrences = 0
-    }
-
-    private func importPayload(
-        with instance: any ImportStrategy, reading: PayloadReading, interner: KeyInterner, into store: Connection, ledger: ImportLedger, state: inout ImportProgress,
-        phases measurement: inout ImportMeasurement, bookkeeping: inout Bookkeeping, progress: ((Int) -> Void)?
-    ) throws {
-        /// Records where the import stands, inside the transaction being committed, uncounted.
-        func record(pass: Int, batches: Int, passFinished: Bool) throws {
-            let counts = store.counter.counts
-            let changes = store.totalChanges
-            try ledger.record(
-                generation: state.generation, pass: pass, batches: batches, passFinished: passFinished,
-                completed: passFinished && pass == strategy.passes - 1)
-            bookkeeping.counts = bookkeeping.counts + (store.counter.counts - counts)
-            bookkeeping.changes += store.totalChanges - changes
-        }
-        func fail(_ stage: RunError.Stage, batch: RecordBatch?, index: Int? = nil, _ error: any Error) -> RunError {
-            RunError(
-                strategy: strategy.name, stage: stage, pass: state.pass, batch: batch, batchIndex: index ?? batch?.index,
-                committedBatches: state.committedBatches, committedOccurrences: state.committedOccurrences,
-                databasePath: databasePath, checkpointed: options.checkpoint, underlying: error)
-        }
-
-        var transactionStart = 0.0
-        func begin() throws {
-            transactionStart = MonotonicClock.now()
-            try timed(&measurement.commitSeconds) { try store.begin() }
-        }
-        func commit() throws {
-            try timed(&measurement.commitSeconds) { try store.commit() }
-            measurement.longestWriteTransactionSeconds = max(measurement.longestWriteTransactionSeconds, MonotonicClock.now() - transactionStart)
-        }
-
-        let resume = state.resumePoint
-        // A resumed import reads only the passes it has left; the first of them counts the occurrences.
-        var countingPass: Int?
-        for pass in 0..<strategy.passes {
-            state.pass = pass
-            state.committedBatches = 0
-            state.committedOccurrences = 0
-            let passDone = resume.map { pass < $0.pass || (pass == $0.pass && $0.passFinished) } ?? false
-            if passDone { continue }
-            if countingPass == nil { countingPass = pass }
-            let skipped = resume?.pass == pass ? resume?.batches ?? 0 : 0
-
-            let batcher: RecordBatcher
-            do {
-                batcher = RecordBatcher(
-                    reader: try scenario.openPayload(path: payloadPath, reading: reading), batchSize: options.batchSize,
-                    schema: scenario.schema, interner: interner)
-            } catch {
-                throw fail(.reading, batch: nil, index: 0, error)
-            }
-            let wholePass = instance.transactionScope == .wholePass
-            var open = false
-            // The batch being written, for a failure of its COMMIT (a full disk) to name it.
-            var current: RecordBatch?
-            do {
-                if wholePass {
-                    try begin()
-                    open = true
-                }
-                while true {
-                    var next: RecordBatch?
-                    do {
-                        try timed(&measurement.decodeSeconds) { next = try batcher.next() }
-                    } catch {
-                        throw fail(.reading, batch: nil, index: batcher.batchesHandedOut, error)
-                    }
-                    guard let batch = next else { break }
-                    if pass == countingPass { measurement.occurrences += batch.occurrences.count }
-                    if batch.index < skipped {
-                        if stopRequested() { throw fail(.interrupted, batch: batch, Interrupted()) }
-                        state.committedBatches += 1
-                        state.committedOccurrences += batch.occurrences.count
-                        continue
-                    }
-                    if stopRequested() { throw fail(.interrupted, batch: batch, Interrupted()) }
-                    current = batch
-                    if !wholePass {
-                        try begin()
-                        open = true
-                    }
-                    do {
-                        try timed(&measurement.writeSeconds) { try instance.write(batch, pass: pass) }
-                    } catch {
-                        throw fail(.writing, batch: batch, error)
-                    }
-                    if !wholePass {
-                        if stopRequested() { throw fail(.interrupted, batch: batch, Interrupted()) }
-                        if options.checkpoint { try record(pass: pass, batches: batch.index + 1, passFinished: false) }
-                        try commit()
-                        open = false
-                        state.committedBatches += 1
-                        state.committedOccurrences += batch.occurrences.count
-                    }
-                    progress?(batcher.occurrencesRead)
-                }
-                current = nil
-                if !wholePass {
-                    try begin()
-                    open = true
-                }
-                do {
-                    try timed(&measurement.writeSeconds) { try instance.finishPass(pass) }
-                } catch {
-                    throw fail(.finishing, batch: nil, error)
-                }
-                if stopRequested() { throw fail(.interrupted, batch: nil, Interrupted()) }
-                try record(pass: pass, batches: state.committedBatches, passFinished: true)
-                try commit()
-                open = false
-            } catch {
-                if open { try? store.rollback() }
-                // BEGIN, COMMIT and the checkpoint's own write fail only through the store (a full
-                // disk, an I/O error): said like every failure, with what stays committed.
-                if error is RunError { throw error }
-                throw fail(.committing, batch: current, error)
-            }
-        }
-    }
-
-    private func timed(_ accumulator: inout Double, _ body: () throws -> Void) throws {
-        let start = MonotonicClock.now()
-        defer { accumulator += MonotonicClock.now() - start }
-        try body()
     }
 }
 

@@ -13,15 +13,16 @@ public struct ImportRunSpec: Codable, Sendable, Equatable {
         payloadIdentity = run.payloadIdentity
     }
 
-    /// The run this spec names; a scenario or strategy this build does not know is a `RunRequestError.unknownSpec`.
-    public func makeRun() throws -> ImportRun {
+    /// The run this spec names, its strategy found in `catalog`; a scenario or strategy this build
+    /// does not know is a `RunRequestError.unknownSpec`.
+    public func makeRun(catalog: StrategyCatalog = .builtIn) throws -> ImportRun {
         let scenario: any Scenario
         do {
             scenario = try run.scenario.resolve()
         } catch RunRequestError.unknownScenario {
             throw RunRequestError.unknownSpec("\(self)")
         }
-        guard let strategy = StrategyRegistry.strategy(named: strategy) else {
+        guard let strategy = catalog.strategy(named: strategy) else {
             throw RunRequestError.unknownSpec("\(self)")
         }
         var rebuilt = try ImportRun(spec: run, scenario: scenario, strategy: strategy, databasePath: databasePath)

@@ -22,13 +22,16 @@ public struct RunOptions: Codable, Sendable, Equatable {
     public var encoding: TextEncoding
     /// What happens to a key-only reference to an object neither stored nor earlier in the payload.
     public var missingReference: MissingReferencePolicy
+    /// Where statements are counted: bench's own connection, or every connection at the SQLite level.
+    public var counting: CountingLevel
 
     public init(
         batchSize: BatchSize = .default, prewarmChunkSize: Int = 500, checkpoint: Bool = false,
         onError: PayloadErrorPolicy = .fail, store: StoreSettings = .default, probeReadsHz: Int? = nil,
         limits: PayloadLimits = .default, restart: Bool = false, encoding: TextEncoding = .utf8,
-        missingReference: MissingReferencePolicy = .fail
+        missingReference: MissingReferencePolicy = .fail, counting: CountingLevel = .connection
     ) {
+        self.counting = counting
         self.missingReference = missingReference
         self.encoding = encoding
         self.limits = limits

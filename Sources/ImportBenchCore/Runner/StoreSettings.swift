@@ -27,5 +27,9 @@ public struct StoreSettings: Sendable, Codable, Equatable, CustomStringConvertib
         "PRAGMA journal_mode = \(journal.rawValue.uppercased()); PRAGMA synchronous = \(synchronous.rawValue.uppercased())"
     }
 
+    /// What a second connection to the store must run to share these settings: the journal is the
+    /// file's own (set once by bench's connection), the synchronous setting each connection's.
+    var connectionPragmas: [String] { ["PRAGMA synchronous = \(synchronous.rawValue.uppercased())"] }
+
     public var description: String { "journal \(journal.rawValue), synchronous \(synchronous.rawValue)" }
 }

@@ -3,7 +3,7 @@ import ImportBenchStore
 /// The physical reference, not a strategy to ship: the payload's unique objects as plain prepared
 /// INSERTs with pks assigned up front, into an empty store, in one transaction. Every other time is
 /// also given as a multiple of this one, measured in the same run, so ratios compare across machines.
-public final class CeilingStrategy: ImportStrategy {
+public final class CeilingStrategy: ImportStrategy, MeasuredMethod {
     public static let name = "ceiling"
     public static let summary = "reference: plain INSERTs of the unique objects into an empty store, one transaction"
     public static let role = StrategyRole.reference

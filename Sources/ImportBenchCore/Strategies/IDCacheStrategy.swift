@@ -3,7 +3,7 @@ import ImportBenchStore
 /// Two passes. First every object of every entity is written without its relationships, keeping
 /// key -> pk for the whole import; then foreign keys and join rows are set from that cache, with
 /// no fetch for any relationship the payload itself supplies.
-public final class IDCacheStrategy: ImportStrategy {
+public final class IDCacheStrategy: ImportStrategy, MeasuredMethod {
     public static let name = "idcache"
     public static let summary = "two passes: write all objects keeping key -> pk, then set relationships from that cache"
 

@@ -8,6 +8,13 @@ public enum ImportError: Error, Equatable, CustomStringConvertible {
     case seedStore(path: String, problem: String)
     /// A file operation on a store failed (copy, rename, sync); `reason` is the system's word for why.
     case fileOperation(operation: String, path: String, reason: String)
+    /// Connections the strategy opened were still traced when it was released: they stayed open, or
+    /// their trace was replaced (one per connection is SQLite's rule), so their statements may be
+    /// missing from the counts.
+    case uncountedConnections(strategy: String, count: Int)
+    /// A strategy that commits its own transactions was asked to checkpoint, which records each
+    /// batch inside the batch's transaction.
+    case checkpointUnsupported(strategy: String)
 
     public var description: String {
         switch self {
@@ -19,6 +26,12 @@ public enum ImportError: Error, Equatable, CustomStringConvertible {
             return "seed store \(path): \(problem)"
         case .fileOperation(let operation, let path, let reason):
             return "cannot \(operation) \(path): \(reason)"
+        case .uncountedConnections(let strategy, let count):
+            return "\(count) SQLite connection\(count == 1 ? "" : "s") that \(strategy) opened did not report closing, so its counts "
+                + "may be short: close every connection when the strategy is released (deinit), and install no trace of "
+                + "your own (sqlite3_trace_v2, GRDB's db.trace), which replaces bench's"
+        case .checkpointUnsupported(let strategy):
+            return "\(strategy) commits its own transactions, so bench cannot record a checkpoint inside them: run it without --checkpoint"
         }
     }
 }

@@ -6,6 +6,10 @@ public enum TransactionScope: Sendable {
     case perBatch
     /// One transaction for the whole pass, whatever the batch size.
     case wholePass
+    /// None of bench's: the strategy commits each batch itself, before `write` returns, on a
+    /// connection of its own (a GRDB `DatabaseQueue`), and rolls it back if `write` throws.
+    /// `finishPass` runs outside any transaction too. Such a strategy cannot be checkpointed.
+    case strategy
 }
 
 /// What a strategy is given: the schema and the counted store, nothing else of SQLite.
@@ -21,9 +25,17 @@ public struct StrategyContext {
     /// theirs here too.
     public let interner: KeyInterner
 
-    public init(schema: Schema, store: Connection, prewarmChunkSize: Int = 500, generation: Int64 = 1) {
+    /// What a connection the strategy opens for itself must run first, in order, to import under
+    /// the run's settings as bench's own connection does (foreign keys, synchronous, busy timeout).
+    public let connectionSettings: [String]
+
+    public init(
+        schema: Schema, store: Connection, prewarmChunkSize: Int = 500, generation: Int64 = 1,
+        connectionSettings: [String] = ["PRAGMA foreign_keys = ON"]
+    ) {
         self.schema = schema
         self.store = store
+        self.connectionSettings = connectionSettings
         self.prewarmChunkSize = max(1, min(prewarmChunkSize, store.variableLimit))
         self.generation = generation
         self.interner = KeyInterner(entityCount: schema.entities.count)
@@ -46,17 +58,32 @@ public enum StrategyRole: String, Sendable {
     case alternative
 }
 
-/// An import strategy: the measured method that streams the payload through `write` once per
-/// pass, in batches, inside transactions; the strategy decides which statements to run. Adding a
-/// strategy means one type conforming to this protocol and one line in `StrategyRegistry`.
-public protocol ImportStrategy: AnyObject, MeasuredMethod {
+/// An import strategy: what bench streams the payload through, once per pass, in batches, inside
+/// transactions (its own, when its scope is `.strategy`); the strategy decides which statements to
+/// run. A strategy of bench's is listed in `StrategyCatalog.builtIn`; one of a plug-in's is handed
+/// to `Bench.main(strategies:)`, and is measured, counted and verified as the built-ins are: its
+/// store must end up holding exactly what the payload says, refreshes included.
+public protocol ImportStrategy: AnyObject {
+    /// Its name on the command line and in every result: lower-case letters, digits and `-`.
+    static var name: String { get }
+    /// One line: what it does, for `bench list` and `--help`.
+    static var summary: String { get }
+    /// How many times it reads the payload (1 unless it writes objects first and relationships in
+    /// a second pass, as idcache does); each pass streams every batch through `write`.
+    static var passes: Int { get }
+
+    /// Prepares everything the strategy needs: statements, caches. Called once per run, before the clock starts.
     init(context: StrategyContext) throws
 
+    /// Who opens and commits the transactions around `write`: bench, per batch or per pass, or the
+    /// strategy itself, on a connection of its own.
     var transactionScope: TransactionScope { get }
 
-    /// Writes one batch; called inside the batch's (or the pass's) transaction.
+    /// Writes one batch; called inside the batch's (or the pass's) transaction, unless the scope is
+    /// `.strategy`. A thrown error rolls the batch back and stops the import, which it names.
     func write(_ batch: RecordBatch, pass: Int) throws
-    /// Called after the last batch of a pass, inside a transaction (the pass's own for `.wholePass`).
+    /// Called after the last batch of a pass, inside a transaction (the pass's own for `.wholePass`,
+    /// none of bench's for `.strategy`): where a refresh removes what the payload no longer lists.
     func finishPass(_ pass: Int) throws
     /// Called instead of the passes and batches a checkpoint says are already committed, before the
     /// first `write`: a strategy that carries state between batches rebuilds it from the store.
@@ -64,12 +91,27 @@ public protocol ImportStrategy: AnyObject, MeasuredMethod {
 }
 
 extension ImportStrategy {
+    public static var passes: Int { 1 }
+    public var transactionScope: TransactionScope { .perBatch }
+    public func finishPass(_ pass: Int) throws {}
+    public func resume(atPass pass: Int) throws {}
+}
+
+extension MeasuredMethod where Self: ImportStrategy {
     /// Streams the payload through a new instance, batch by batch (`ImportRun.importBatches`).
     public static func measure(_ run: ImportRun, progress: ((Int) -> Void)?) throws -> ImportMeasurement {
         try run.importBatches(with: Self.self, progress: progress)
     }
+}
 
-    public var transactionScope: TransactionScope { .perBatch }
-    public func finishPass(_ pass: Int) throws {}
-    public func resume(atPass pass: Int) throws {}
+/// A plug-in's strategy as the runner measures it: a design an app could ship (role `user`),
+/// needing nothing prepared, streamed through `ImportRun.importBatches` like the built-ins.
+enum PluginMethod<Strategy: ImportStrategy>: MeasuredMethod {
+    static var name: String { Strategy.name }
+    static var summary: String { Strategy.summary }
+    static var passes: Int { Strategy.passes }
+
+    static func measure(_ run: ImportRun, progress: ((Int) -> Void)?) throws -> ImportMeasurement {
+        try run.importBatches(with: Strategy.self, progress: progress)
+    }
 }

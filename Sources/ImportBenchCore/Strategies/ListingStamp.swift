@@ -2,17 +2,20 @@
 /// lists its children and set members, 0 when it is a copy that lists none (the column keeps the
 /// largest), nothing for an entity without the column. The refresh sweep removes stored children
 /// and pairs only under rows stamped with this import's generation.
-struct ListingStamp {
+public struct ListingStamp: Sendable {
     private let generation: Int64
     private let tracked: [Bool]
 
-    init(context: StrategyContext) {
+    public init(context: StrategyContext) {
         generation = context.generation
         tracked = context.schema.tracksListing
     }
 
+    /// The value to write in `Schema.listedColumn` for an occurrence of `entity` (`occurrence.entity`,
+    /// `occurrence.listsChildren`); nil when the entity's table has no such column. On an update,
+    /// keep the larger of the stored value and this one.
     @inline(__always)
-    func value(entity: Int, listsChildren: Bool) -> Int64? {
+    public func value(entity: Int, listsChildren: Bool) -> Int64? {
         tracked[entity] ? (listsChildren ? generation : 0) : nil
     }
 }

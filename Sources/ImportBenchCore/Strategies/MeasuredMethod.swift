@@ -1,7 +1,7 @@
 /// What `bench run` measures: one way to get a payload's data into a store. Streaming it through
 /// batches (`ImportStrategy`) is one kind; adopting a store built ahead of time is another. The
 /// runner measures any of them through `measure` and asks `needs` what to prepare, never which
-/// type it holds, so a new kind is one conforming type and one line in `StrategyRegistry`.
+/// type it holds, so a new kind is one conforming type, listed in `StrategyCatalog.builtIn`.
 public protocol MeasuredMethod {
     /// The name used on the command line and in results.
     static var name: String { get }
@@ -31,5 +31,4 @@ public struct MethodNeeds: OptionSet, Sendable {
 extension MeasuredMethod {
     public static var role: StrategyRole { .user }
     public static var needs: MethodNeeds { [] }
-    public static var passes: Int { 1 }
 }

@@ -3,7 +3,7 @@ import ImportBenchStore
 /// Find-or-insert, one object at a time: SELECT by key for every occurrence, then INSERT or UPDATE.
 /// A reference given by key only costs its own SELECT; an embedded object's reference is the result
 /// of that object's own find-or-insert, as in an app's recursive import function.
-public final class NaiveStrategy: ImportStrategy {
+public final class NaiveStrategy: ImportStrategy, MeasuredMethod {
     public static let name = "naive"
     public static let summary = "find-or-insert: SELECT by key for every occurrence, then INSERT or UPDATE"
     public static let role = StrategyRole.baseline

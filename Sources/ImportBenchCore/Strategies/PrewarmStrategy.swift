@@ -2,7 +2,7 @@ import ImportBenchStore
 
 /// Per batch: collect the unique keys each entity needs, fetch the existing ones with
 /// `SELECT key, pk ... WHERE key IN (...)` in chunks, then insert or update each unique object once.
-public final class PrewarmStrategy: ImportStrategy {
+public final class PrewarmStrategy: ImportStrategy, MeasuredMethod {
     public static let name = "prewarm"
     public static let summary = "per batch, one SELECT ... WHERE key IN (...) per chunk of keys, then insert or update each unique object once"
 

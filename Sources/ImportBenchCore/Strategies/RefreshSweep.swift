@@ -5,10 +5,19 @@ import ImportBenchStore
 /// them for, that this import did not write. One DELETE per such relationship, after the last batch,
 /// with no fetch and no key held in memory: rows this import wrote carry its generation, objects it
 /// listed the children of carry it in `Schema.listedColumn` (a quoted copy lists none).
-struct RefreshSweep {
+///
+/// A strategy runs it once, after the last batch of its last pass (`finishPass`): on bench's
+/// connection with `run`, or on a connection of its own with the SQL of `statements(for:)`.
+public struct RefreshSweep {
     private let deletes: [Statement]
 
-    init(context: StrategyContext) throws {
+    /// Prepares the sweep's DELETEs on the context's store.
+    public init(context: StrategyContext) throws {
+        deletes = try Self.statements(for: context).map { try context.store.prepare($0) }
+    }
+
+    /// The sweep's DELETEs, in order: for a strategy that runs them on a connection of its own.
+    public static func statements(for context: StrategyContext) -> [String] {
         let schema = context.schema
         let generation = Schema.generationColumn
         let listed = Schema.listedColumn
@@ -27,10 +36,11 @@ struct RefreshSweep {
                         + "(SELECT pk FROM \(entity.table) WHERE \(listed) = \(current))")
             }
         }
-        deletes = try sql.map { try context.store.prepare($0) }
+        return sql
     }
 
-    func run() throws {
+    /// Runs the DELETEs on the context's store, inside the caller's transaction.
+    public func run() throws {
         for statement in deletes { try statement.execute() }
     }
 }

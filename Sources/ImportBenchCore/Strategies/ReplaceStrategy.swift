@@ -4,7 +4,7 @@ import ImportBenchStore
 /// and inserts a new one with a new pk, so the delete cascades to its owned children and nullifies
 /// every link to it, as Core Data's constraint-based upsert does to to-many relationships. Listed
 /// so the verifier can show which relationships lose rows; `--strategy all` never runs it.
-public final class ReplaceStrategy: ImportStrategy {
+public final class ReplaceStrategy: ImportStrategy, MeasuredMethod {
     public static let name = "replace"
     public static let summary = "PITFALL: INSERT OR REPLACE per unique object; deletes and re-creates rows, losing their children and links"
     public static let role = StrategyRole.pitfall

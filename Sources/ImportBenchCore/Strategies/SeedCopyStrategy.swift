@@ -6,6 +6,7 @@ public enum SeedCopyStrategy: MeasuredMethod {
     public static let summary = "adopt a store built ahead of time (bench seed-db): copy it, open it, check it; no import"
     public static let role = StrategyRole.alternative
     public static let needs = MethodNeeds.seedStore
+    public static let passes = 1
 
     public static func measure(_ run: ImportRun, progress: ((Int) -> Void)?) throws -> ImportMeasurement {
         try run.adoptSeedStore()

@@ -4,7 +4,7 @@ import ImportBenchStore
 /// object, as SQLite users write it: no reads and no RETURNING. Foreign keys come from the pks this
 /// batch has inserted, or are resolved inside the statement from the target's key. Never
 /// `INSERT OR REPLACE`: that deletes the row and its children.
-public class UpsertStrategy: ImportStrategy {
+public class UpsertStrategy: ImportStrategy, MeasuredMethod {
     public class var name: String { "upsert" }
     public class var summary: String {
         "INSERT ... ON CONFLICT(key) DO UPDATE per unique object, foreign keys resolved by key inside it; no fetches"

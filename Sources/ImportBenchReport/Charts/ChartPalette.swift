@@ -1,8 +1,8 @@
 import ImportBenchCore
 
-/// One colour and marker per strategy, the same in every chart of a report: known strategies keyed
-/// by their place in `StrategyRegistry.knownNames`, so naive is always the same red; names the
-/// registry does not know take the spare colours in sorted order.
+/// One colour and marker per strategy, the same in every chart of a report: each strategy keyed by
+/// the place its first run takes in the results, so the order the runner listed them in (naive
+/// first) gives each the same colour every time, whatever strategies a plug-in adds.
 struct ChartPalette {
     enum Marker: CaseIterable { case circle, square, triangle, diamond, invertedTriangle }
 
@@ -14,12 +14,14 @@ struct ChartPalette {
     private let order: [String]
 
     init(strategies: some Collection<String>) {
-        let known = StrategyRegistry.knownNames
-        let unknown = Set(strategies).subtracting(known).sorted()
         var indexes: [String: Int] = [:]
-        for (index, name) in (known + unknown).enumerated() { indexes[name] = index }
+        var order: [String] = []
+        for name in strategies where indexes[name] == nil {
+            indexes[name] = order.count
+            order.append(name)
+        }
         self.indexes = indexes
-        self.order = known + unknown
+        self.order = order
     }
 
     func colour(_ strategy: String) -> String {
@@ -32,7 +34,7 @@ struct ChartPalette {
         Marker.allCases[(indexes[strategy] ?? 0) % Marker.allCases.count]
     }
 
-    /// The strategies given, in report order: the registry's first, then the rest sorted.
+    /// The strategies given, in report order: the order of their first runs.
     func sorted(_ strategies: some Collection<String>) -> [String] {
         let present = Set(strategies)
         return order.filter(present.contains)

@@ -241,6 +241,10 @@ public struct BaselineComparison {
             return ("the baseline is a \(old) build's and the current run a \(new) build's; timings compare only within one build "
                 + "(record the baseline with the build CI runs, or run both with the same configuration)", [])
         }
+        if baseline.countedAt != current.countedAt {
+            return ("the baseline was counted at the \(baseline.countedAt) level and the current run at the \(current.countedAt) level; "
+                + "the SQLite-level trace costs time of its own, so timings compare only at one level (run both with the same --count-at)", [])
+        }
         // Side by side, the caller ran both builds here: an older base's file says less than it knows.
         guard !sideBySide else { return (nil, []) }
         var notes: [String] = []

@@ -11,17 +11,20 @@ public struct ResultsProvenance: Sendable {
     /// The machine's fingerprint, as (column, value) in a fixed order; empty values are unknown.
     public let machine: [(column: String, value: String)]
     public let csvVersion: Int
+    /// Where the counts were taken (`connection` or `sqlite`); `connection` before csv_version 8.
+    public let countedAt: String
 
     /// The columns that say which machine measured a file.
     public static let machineColumns = ["cpu_model", "cpu_signature", "cpu_count", "kernel", "os", "sqlite_version", "swift_version"]
     /// Every column provenance is read from.
-    static let columns = ["build_config", "git_revision", "csv_version"] + machineColumns
+    static let columns = ["build_config", "git_revision", "csv_version", "counted_at"] + machineColumns
 
     init(row: [String: String]) {
         buildConfiguration = row["build_config"] ?? ""
         revision = row["git_revision"] ?? ""
         machine = Self.machineColumns.map { ($0, row[$0] ?? "") }
         csvVersion = row["csv_version"].flatMap(Int.init) ?? 0
+        countedAt = row["counted_at"].flatMap { $0.isEmpty ? nil : $0 } ?? "connection"
     }
 
     /// The machine in one line, for messages.

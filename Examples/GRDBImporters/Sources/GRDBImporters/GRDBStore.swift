@@ -1,0 +1,93 @@
+import GRDB
+import ImportBench
+
+/// What every GRDB strategy shares: its own `DatabaseQueue` on bench's store, a record table per
+/// entity, the set pairs' statements, the import's stamp and the refresh sweep.
+final class GRDBStore {
+    let queue: DatabaseQueue
+    let schema: Schema
+    let tables: [RecordTable]
+    let stamp: ImportStamp
+    private let pairSQL: [[String]]
+    private let sweepSQL: [String]
+
+    init(context: StrategyContext) throws {
+        schema = context.schema
+        tables = try RecordTables.tables(for: context.schema)
+        stamp = ImportStamp(context: context)
+        sweepSQL = RefreshSweep.statements(for: context)
+        let generation = Schema.generationColumn
+        pairSQL = context.schema.entities.map { entity in
+            entity.manyToMany.map { relationship in
+                // GRDB's record upsert returns the rowid, which a WITHOUT ROWID join table has not:
+                // the pair is written as the SQL a GRDB user falls back to.
+                "INSERT INTO \"\(entity.joinTable(relationship))\" (source_pk, target_pk, \(generation)) VALUES (?, ?, \(context.generation)) "
+                    + "ON CONFLICT DO UPDATE SET \(generation) = excluded.\(generation)"
+            }
+        }
+        var configuration = Configuration()
+        let settings = context.connectionSettings
+        configuration.prepareDatabase { db in
+            for statement in settings { try db.execute(sql: statement) }
+        }
+        queue = try DatabaseQueue(path: context.store.path, configuration: configuration)
+        let tables = tables
+        try queue.inDatabase { db in
+            for table in tables { try table.warm(db) }
+        }
+    }
+
+    deinit {
+        try? queue.close()
+    }
+
+    /// Writes one batch in one transaction of its own (`DatabaseQueue.write`), committed on
+    /// return and rolled back if `body` throws.
+    func write(_ body: (Database) throws -> Void) throws {
+        try queue.write { db in try body(db) }
+    }
+
+    /// Deletes what the payload no longer lists (`RefreshSweep`), in a transaction of its own.
+    func sweep() throws {
+        let sweepSQL = sweepSQL
+        try queue.write { db in
+            for statement in sweepSQL { try db.execute(sql: statement) }
+        }
+    }
+
+    /// Adds the pair (source, target) to set `relationship` of `entity`, stamped with this import.
+    func addPair(_ db: Database, entity: Int, relationship: Int, source: Int64, target: Int64) throws {
+        try db.cachedStatement(sql: pairSQL[entity][relationship]).execute(arguments: [source, target])
+    }
+
+    /// The pks of `occurrence`'s to-one targets, each from `resolve(reference, target entity)`.
+    func foreignKeys(of occurrence: BatchOccurrence, _ resolve: (BatchReference, Int) throws -> Int64) throws -> [Int64?] {
+        let targets = schema.toOneTargets[occurrence.entity]
+        return try occurrence.toOne.enumerated().map { index, reference in
+            try reference.map { try resolve($0, targets[index]) }
+        }
+    }
+
+    /// A reference to an object that is neither stored nor written earlier: the import stops.
+    func dangling(_ occurrence: BatchOccurrence, target: Int, key: String) -> GRDBImportError {
+        GRDBImportError.danglingReference(
+            entity: schema.entities[occurrence.entity].name, key: occurrence.key.string ?? "",
+            target: schema.entities[target].name, targetKey: key)
+    }
+}
+
+/// Why a GRDB strategy stopped.
+enum GRDBImportError: Error, CustomStringConvertible {
+    case danglingReference(entity: String, key: String, target: String, targetKey: String)
+    /// The payload's schema is none of those this example has records for, or differs from them.
+    case unknownSchema(String)
+
+    var description: String {
+        switch self {
+        case .danglingReference(let entity, let key, let target, let targetKey):
+            return "\(entity) \(key) refers to \(target) \(targetKey), which is neither stored nor earlier in the payload"
+        case .unknownSchema(let problem):
+            return problem
+        }
+    }
+}

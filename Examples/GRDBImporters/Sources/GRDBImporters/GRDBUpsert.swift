@@ -1,0 +1,53 @@
+import GRDB
+import ImportBench
+
+/// bench's upsert, as a GRDB user writes it: each object of a batch once, entity by entity, with
+/// `upsert(db)` (INSERT ... ON CONFLICT DO UPDATE, the pk returned). What GRDB needs for the foreign
+/// keys: a record holds its targets' pks, so a reference to an object this batch has not written
+/// costs a fetch of its pk, where bench's upsert resolves the key inside the statement.
+public final class GRDBUpsert: ImportStrategy {
+    public static let name = "grdb-upsert"
+    public static let summary = "GRDB upsert(db) per object of a batch; targets' pks from the batch or fetched by key"
+
+    public var transactionScope: TransactionScope { .strategy }
+    private let store: GRDBStore
+
+    public init(context: StrategyContext) throws {
+        store = try GRDBStore(context: context)
+    }
+
+    public func write(_ batch: RecordBatch, pass: Int) throws {
+        let store = store
+        let entityCount = store.schema.entities.count
+        try store.write { db in
+            var known: [[String: Int64]] = Array(repeating: [:], count: entityCount)
+            func pk(_ target: Int, _ key: String, for occurrence: BatchOccurrence) throws -> Int64 {
+                if let pk = known[target][key] { return pk }
+                guard let pk = try store.tables[target].findPK(db, key) else { throw store.dangling(occurrence, target: target, key: key) }
+                known[target][key] = pk
+                return pk
+            }
+            for (entity, objects) in BatchObjects(batch, entityCount: entityCount).byEntity.enumerated() {
+                for object in objects {
+                    let occurrence = object.occurrence
+                    let foreignKeys = try store.foreignKeys(of: occurrence) { reference, target in
+                        try pk(target, reference.key.string ?? "", for: occurrence)
+                    }
+                    let toWrite = ObjectToWrite(occurrence, foreignKeys: foreignKeys, stamp: store.stamp, listsChildren: object.listsChildren)
+                    let written = try store.tables[entity].upsert(db, toWrite)
+                    known[entity][occurrence.key.string ?? ""] = written
+                    for (relationship, members) in object.members.enumerated() {
+                        let target = store.schema.manyToManyTargets[entity][relationship]
+                        for member in members {
+                            try store.addPair(db, entity: entity, relationship: relationship, source: written, target: pk(target, member, for: occurrence))
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    public func finishPass(_ pass: Int) throws {
+        try store.sweep()
+    }
+}

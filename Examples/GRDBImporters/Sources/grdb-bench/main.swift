@@ -1,0 +1,4 @@
+import GRDBImporters
+import ImportBench
+
+Bench.main(strategies: GRDBStrategies.all)

@@ -1,0 +1,68 @@
+import ImportBenchStore
+
+extension ImportRun {
+    /// Counts and changes of the ledger's own statements, taken out of the strategy's.
+    struct Bookkeeping {
+        var counts = StatementCounts()
+        var changes: Int64 = 0
+    }
+
+    /// Where the import stands, for the ledger and for the error that ends it.
+    struct ImportProgress {
+        let generation: Int64
+        let resumePoint: ImportLedger.Entry?
+        var pass = 0
+        var committedBatches = 0
+        var committedOccurrences = 0
+    }
+
+    /// Measures `body`: clock, CPU, memory, allocator, and the counts `counter` reads (of `store`
+    /// alone, or of every connection at the SQLite level), less what `body` says was bookkeeping.
+    /// `probeHz` runs the reader probe on this run's store meanwhile.
+    func measure(
+        into measurement: inout ImportMeasurement, store: Connection, counter: RunCounter = .byConnection, probeHz: Int?,
+        _ body: (inout Bookkeeping) throws -> Void
+    ) throws {
+        let countsBefore = counter.read(store)
+        PeakResidentMemory.reset()
+        AllocatorStatistics.resetPeak()
+        let allocatorBefore = AllocatorStatistics.now()
+        let cpuBefore = CPUTime.now()
+        var instructionCounter: InstructionCounter?
+        do { instructionCounter = try InstructionCounter() } catch { measurement.instructionsNote = error.description }
+        let start = MonotonicClock.now()
+
+        // Started after the baselines: its thread's CPU and allocations are taken out below.
+        let probe = probeHz.map { ReaderProbe(databasePath: databasePath, query: scenario.screenQuery, hz: $0) }
+        var bookkeeping = Bookkeeping()
+        do {
+            try body(&bookkeeping)
+        } catch {
+            _ = try? probe?.finish()
+            throw error
+        }
+
+        measurement.wallSeconds = MonotonicClock.now() - start
+        if let counter = instructionCounter.take() {
+            measurement.instructions = counter.stop()
+            if measurement.instructions == nil { measurement.instructionsNote = "perf_event_open: the counter could not be read" }
+        }
+        var probeCost = ReaderProbe.Cost()
+        if let probe {
+            let (latencies, cost) = try probe.finish()
+            measurement.readerProbe = latencies.summary
+            probeCost = cost
+        }
+        let cpu = CPUTime.now() - cpuBefore - probeCost.cpu
+        let allocatorAfter = AllocatorStatistics.now()
+        measurement.cpuUserSeconds = cpu.user
+        measurement.cpuSystemSeconds = cpu.system
+        measurement.peakRSSBytes = PeakResidentMemory.read()
+        measurement.peakAllocatedBytes = AllocatorStatistics.peak()
+        measurement.allocatedBytes = allocatorAfter.allocatedBytes &- allocatorBefore.allocatedBytes
+        measurement.mallocCount = allocatorAfter.mallocCount &- allocatorBefore.mallocCount &- probeCost.allocationRequests
+        let countsAfter = counter.read(store)
+        measurement.counts = countsAfter.counts - countsBefore.counts - bookkeeping.counts
+        measurement.rowsWritten = countsAfter.rowsWritten - countsBefore.rowsWritten - bookkeeping.changes
+    }
+}

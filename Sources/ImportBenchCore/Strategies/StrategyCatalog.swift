@@ -1,0 +1,93 @@
+/// The strategies one `bench` knows, in the order results list them: the built-ins, and those a
+/// plug-in executable adds (`BenchCommand.main(strategies:)`). A value, built once and handed to
+/// whatever runs or lists strategies; reporters know none of it, only the results.
+public struct StrategyCatalog: @unchecked Sendable {
+    // @unchecked: it holds metatypes only, which nothing can mutate.
+
+    /// What `--strategy all` runs: the designs an app could ship, plug-ins after the built-ins, and
+    /// the reference last.
+    public let all: [any MeasuredMethod.Type]
+    /// Known mistakes, run only when named, to show what they do to the data.
+    public let pitfalls: [any MeasuredMethod.Type]
+    /// Ways to get the data without importing it, run only when named.
+    public let alternatives: [any MeasuredMethod.Type]
+
+    /// bench's own strategies.
+    public static let builtIn = StrategyCatalog(
+        all: [
+            NaiveStrategy.self, CacheStrategy.self, PrewarmStrategy.self, UpsertStrategy.self, UpsertReturningStrategy.self,
+            IDCacheStrategy.self, CeilingStrategy.self,
+        ],
+        pitfalls: [ReplaceStrategy.self],
+        alternatives: [SeedCopyStrategy.self])
+
+    private init(all: [any MeasuredMethod.Type], pitfalls: [any MeasuredMethod.Type], alternatives: [any MeasuredMethod.Type]) {
+        self.all = all
+        self.pitfalls = pitfalls
+        self.alternatives = alternatives
+    }
+
+    /// This catalog with `strategies` added to what `--strategy all` runs, after the designs already
+    /// there and before the reference: each a design an app could ship (role `user`); the ceiling
+    /// and naive stay the yardsticks. A name taken already, or not fit for a command line, is refused.
+    public func adding(_ strategies: [any ImportStrategy.Type]) throws(CatalogError) -> StrategyCatalog {
+        var names = Set(knownNames)
+        for strategy in strategies {
+            guard Self.isValidName(strategy.name) else { throw .invalidName(strategy.name) }
+            guard names.insert(strategy.name).inserted else { throw .nameTaken(strategy.name) }
+        }
+        let added = strategies.map { strategy in measuredMethod(strategy) }
+        let references = all.filter { $0.role == .reference }
+        let designs = all.filter { $0.role != .reference }
+        return StrategyCatalog(all: designs + added + references, pitfalls: pitfalls, alternatives: alternatives)
+    }
+
+    /// Every strategy `--strategy` accepts by name, in listing order, pitfalls last.
+    public var known: [any MeasuredMethod.Type] { all + alternatives + pitfalls }
+
+    /// The names `--strategy all` runs, in listing order.
+    public var names: [String] { all.map { $0.name } }
+
+    /// Every name `--strategy` accepts, pitfalls last.
+    public var knownNames: [String] { known.map { $0.name } }
+
+    public func strategy(named name: String) -> (any MeasuredMethod.Type)? {
+        known.first { $0.name == name }
+    }
+
+    /// The methods that need `needs` prepared before they run.
+    public func needing(_ needs: MethodNeeds) -> [any MeasuredMethod.Type] {
+        known.filter { $0.needs.isSuperset(of: needs) }
+    }
+
+    /// The physical reference every timing is divided by.
+    public var reference: any MeasuredMethod.Type { CeilingStrategy.self }
+
+    /// Lower-case letters, digits and `-`, starting with a letter: a name the command line, CSV
+    /// and file names take as it is, and that `all` and a comma cannot be mistaken for.
+    static func isValidName(_ name: String) -> Bool {
+        guard let first = name.unicodeScalars.first, ("a"..."z").contains(first), name != "all" else { return false }
+        return name.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }
+    }
+}
+
+/// Why a strategy could not be added to a catalog.
+public enum CatalogError: Error, Equatable, CustomStringConvertible {
+    case nameTaken(String)
+    case invalidName(String)
+
+    public var description: String {
+        switch self {
+        case .nameTaken(let name):
+            return "two strategies are named '\(name)': give the plug-in another name (bench's own are \(StrategyCatalog.builtIn.knownNames.joined(separator: ", ")))"
+        case .invalidName(let name):
+            return "strategy name '\(name)' is not one the command line takes: use lower-case letters, digits and '-', starting with a letter (and not 'all')"
+        }
+    }
+}
+
+/// `strategy` as the runner measures it; a generic function, so an existential metatype opens into
+/// the concrete strategy `PluginMethod` wraps.
+private func measuredMethod<Strategy: ImportStrategy>(_ strategy: Strategy.Type) -> any MeasuredMethod.Type {
+    PluginMethod<Strategy>.self
+}

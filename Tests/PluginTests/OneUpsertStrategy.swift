@@ -1,0 +1,58 @@
+import ImportBench
+
+/// One upsert per occurrence on bench's connection, references resolved by key inside the
+/// statement, set pairs stamped; the refresh sweep after the last batch.
+final class OneUpsertStrategy: ImportStrategy {
+    static let name = "one-upsert"
+    static let summary = "an upsert per occurrence, references resolved by key inside the statement"
+
+    private let upserts: [Statement], pairs: [[Statement]]
+    private let listing: ListingStamp, sweep: RefreshSweep
+
+    init(context: StrategyContext) throws {
+        let schema = context.schema, stamp = "\(context.generation)", generation = Schema.generationColumn
+        func q(_ name: String) -> String { "\"\(name)\"" }
+        func pk(_ entity: Entity) -> String { "(SELECT pk FROM \(q(entity.name)) WHERE \(q(entity.key.name)) = ?)" }
+        upserts = try schema.entities.enumerated().map { index, entity in
+            let targets = schema.toOneTargets[index].map { schema.entities[$0] }
+            let listed = schema.tracksListing[index] ? [Schema.listedColumn] : []
+            let columns = ([entity.key.name] + entity.attributes.map(\.name) + entity.toOne.map(\.column) + listed).map(q)
+            let values = Array(repeating: "?", count: 1 + entity.attributes.count) + targets.map(pk) + listed.map { _ in "?" }
+            let updates = columns.dropFirst().map { column in
+                column == q(Schema.listedColumn) ? "\(column) = max(\(column), excluded.\(column))" : "\(column) = excluded.\(column)"
+            }
+            return try context.store.prepare(
+                "INSERT INTO \(q(entity.name)) (\(columns.joined(separator: ", ")), \(generation)) VALUES (\(values.joined(separator: ", ")), "
+                    + "\(stamp)) ON CONFLICT(\(q(entity.key.name))) DO UPDATE SET \((updates + ["\(generation) = \(stamp)"]).joined(separator: ", "))")
+        }
+        pairs = try schema.entities.enumerated().map { index, entity in
+            try entity.manyToMany.enumerated().map { set, relationship in
+                let target = schema.entities[schema.manyToManyTargets[index][set]]
+                return try context.store.prepare(
+                    "INSERT INTO \(q(entity.joinTable(relationship))) (source_pk, target_pk, \(generation)) VALUES (\(pk(entity)), "
+                        + "\(pk(target)), \(stamp)) ON CONFLICT DO UPDATE SET \(generation) = \(stamp)")
+            }
+        }
+        listing = ListingStamp(context: context)
+        sweep = try RefreshSweep(context: context)
+    }
+
+    func write(_ batch: RecordBatch, pass: Int) throws {
+        for occurrence in batch.occurrences {
+            let upsert = upserts[occurrence.entity]
+            let listed = listing.value(entity: occurrence.entity, listsChildren: occurrence.listsChildren)
+            let values = [occurrence.key] + occurrence.attributes + occurrence.toOne.map { $0?.key ?? .null } + (listed.map { [.integer($0)] } ?? [])
+            for (index, value) in values.enumerated() { upsert.bind(value, at: Int32(index + 1)) }
+            try upsert.execute()
+            for (set, members) in occurrence.manyToMany.enumerated() {
+                for member in members {
+                    pairs[occurrence.entity][set].bind(occurrence.key, at: 1)
+                    pairs[occurrence.entity][set].bind(member.key, at: 2)
+                    try pairs[occurrence.entity][set].execute()
+                }
+            }
+        }
+    }
+
+    func finishPass(_ pass: Int) throws { try sweep.run() }
+}

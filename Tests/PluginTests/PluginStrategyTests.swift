@@ -1,0 +1,75 @@
+import Foundation
+import ImportBench
+import Testing
+
+/// A strategy written outside bench, through the library a plug-in imports, runs beside the
+/// built-ins and is held to the same verification.
+@Suite("A plug-in's strategy")
+struct PluginStrategyTests {
+    static let catalog: StrategyCatalog = {
+        do {
+            return try StrategyCatalog.builtIn.adding([OneUpsertStrategy.self])
+        } catch {
+            preconditionFailure("the test strategy's name is taken: \(error)")
+        }
+    }()
+
+    @Test("is valid on a refresh of chat (overlap 0.9, changed 0.2), with the built-ins' digest", arguments: [
+        BatchSize.occurrences(1), .occurrences(500), .all,
+    ])
+    func refresh(batchSize: BatchSize) throws {
+        let catalog = Self.catalog
+        let strategies = try ["naive", "upsert", OneUpsertStrategy.name].map { try #require(catalog.strategy(named: $0)) }
+        let outcome = try Benchmark(configuration: BenchmarkConfiguration(
+            spec: RunSpec(
+                scenario: ChatScenario().reference, payload: .generated(scale: try #require(Scale(factor: 0.05)), seed: 3),
+                preload: try PreloadSpec(parsing: "overlap=0.9,changed=0.2"), options: RunOptions(batchSize: batchSize)),
+            strategies: strategies, catalog: catalog)).run()
+        let plugIn = try #require(outcome.results.first { $0.strategy == OneUpsertStrategy.name })
+        #expect(plugIn.valid, "\(plugIn.differences)")
+        let naive = try #require(outcome.results.first { $0.strategy == "naive" })
+        #expect(plugIn.digest == naive.digest)
+        // An upsert per occurrence and no fetch of its own: the subqueries are part of the statement.
+        #expect(plugIn.measurement.counts.fetches == 0)
+        #expect(plugIn.measurement.counts.upserts >= plugIn.records)
+    }
+
+    @Test("runs after the built-in designs and before the reference in --strategy all")
+    func listedBeforeTheReference() {
+        let names = Self.catalog.names
+        #expect(names.last == "ceiling")
+        #expect(names.dropLast().last == OneUpsertStrategy.name)
+        #expect(Self.catalog.strategy(named: OneUpsertStrategy.name)?.summary == OneUpsertStrategy.summary)
+    }
+
+    @Test("a name already taken, or one the command line cannot take, is refused")
+    func refusedNames() {
+        #expect(throws: CatalogError.nameTaken(OneUpsertStrategy.name)) {
+            try Self.catalog.adding([OneUpsertStrategy.self])
+        }
+        #expect(throws: CatalogError.invalidName("Upper Case")) {
+            try StrategyCatalog.builtIn.adding([BadlyNamed.self])
+        }
+    }
+}
+
+/// A strategy whose name no command line takes.
+final class BadlyNamed: ImportStrategy {
+    static let name = "Upper Case"
+    static let summary = "refused before it runs"
+    init(context: StrategyContext) throws {}
+    func write(_ batch: RecordBatch, pass: Int) throws {}
+}
+
+@Suite("The plug-in page")
+struct PluginPageTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    @Test("carries the minimal strategy exactly as the tests compile it, in under 60 lines")
+    func minimalExampleIsTheTestedOne() throws {
+        let page = try String(contentsOf: Self.root.appendingPathComponent("docs/plugins.md"), encoding: .utf8)
+        let source = try String(contentsOf: Self.root.appendingPathComponent("Tests/PluginTests/OneUpsertStrategy.swift"), encoding: .utf8)
+        #expect(page.contains("```swift\n" + source + "```\n"))
+        #expect(source.split(separator: "\n", omittingEmptySubsequences: false).count < 60)
+    }
+}
