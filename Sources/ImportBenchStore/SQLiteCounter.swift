@@ -48,6 +48,7 @@ public enum SQLiteTracing: Sendable {
 
 /// What the SQLite-level counter saw, as `StatementCounts` and the rows written.
 public struct SQLiteCounts: Sendable, Equatable {
+    /// Executions by kind, transactions and VM steps, as bench's own counter keeps them.
     public var statements: StatementCounts
     /// Rows inserted, updated or deleted, as `sqlite3_total_changes64` counts them.
     public var rowsWritten: Int64

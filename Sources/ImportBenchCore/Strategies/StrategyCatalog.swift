@@ -51,6 +51,7 @@ public struct StrategyCatalog: @unchecked Sendable {
     /// Every name `--strategy` accepts, pitfalls last.
     public var knownNames: [String] { known.map { $0.name } }
 
+    /// The strategy `--strategy` names `name`, if the catalog knows one.
     public func strategy(named name: String) -> (any MeasuredMethod.Type)? {
         known.first { $0.name == name }
     }
@@ -73,7 +74,9 @@ public struct StrategyCatalog: @unchecked Sendable {
 
 /// Why a strategy could not be added to a catalog.
 public enum CatalogError: Error, Equatable, CustomStringConvertible {
+    /// A built-in or an earlier plug-in already has the name.
     case nameTaken(String)
+    /// Not lower-case letters, digits and `-` starting with a letter, or `all`.
     case invalidName(String)
 
     public var description: String {
