@@ -25,6 +25,8 @@ let package = Package(
             ]),
         .executableTarget(
             name: "grdb-bench", dependencies: ["GRDBImporters", .product(name: "ImportBench", package: bench)]),
+        // Also compiles bench's own minimal plug-in (a link to Tests/PluginTests/OneUpsertStrategy.swift,
+        // the one docs/plugins.md shows) from outside bench's package, where only the public API is seen.
         .testTarget(
             name: "GRDBImportersTests", dependencies: ["GRDBImporters", .product(name: "ImportBench", package: bench)]),
     ],

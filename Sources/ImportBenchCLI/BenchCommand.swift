@@ -4,8 +4,8 @@ import ImportBenchCore
 import Synchronization
 
 /// `bench`: which import strategy, at which batch size, and what it costs at 2x, 10x, 100x.
-public struct BenchCommand: ParsableCommand {
-    public static let configuration = CommandConfiguration(
+package struct BenchCommand: ParsableCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Measure strategies for importing a big JSON payload into SQLite.",
         discussion: """
@@ -25,7 +25,7 @@ public struct BenchCommand: ParsableCommand {
         ]
     )
 
-    public init() {}
+    package init() {}
 
     /// The strategies this executable knows: bench's own, and those `main(strategies:)` added. Set
     /// once before the command line is parsed; a measuring child process is this same executable,
@@ -36,7 +36,7 @@ public struct BenchCommand: ParsableCommand {
     /// Runs `bench` with `strategies` beside the built-in ones: the whole `main.swift` of a plug-in
     /// package. Every subcommand knows them (`run`, `list`, `compare`, `report`, `export`), and
     /// `--strategy all` runs them after bench's own. A name taken already is a usage error (exit 64).
-    public static func main(strategies: [any ImportStrategy.Type]) -> Never {
+    package static func main(strategies: [any ImportStrategy.Type]) -> Never {
         do {
             let catalog = try StrategyCatalog.builtIn.adding(strategies)
             catalogStore.withLock { $0 = catalog }
@@ -48,7 +48,7 @@ public struct BenchCommand: ParsableCommand {
     }
 
     /// Parses and runs; a usage error is one line on stderr naming what is allowed, never a stack of usage text.
-    public static func runFromCommandLine(_ arguments: [String]? = nil) -> Never {
+    package static func runFromCommandLine(_ arguments: [String]? = nil) -> Never {
         do {
             var command = try parseAsRoot(arguments)
             try command.run()

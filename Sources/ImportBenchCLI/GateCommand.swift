@@ -13,7 +13,8 @@ struct GateCommand: ParsableCommand {
         abstract: "Gate a build for CI: counts against the committed baseline, times and memory against the baseline's revision rebuilt and run beside it here.",
         discussion: """
             Reads the baseline's git_revision, exports that commit from the repository holding the baseline \
-            (git archive, into a temporary folder), builds bench there with this build's configuration, then runs \
+            (git archive, into a temporary folder), builds this executable's product there with this build's configuration \
+            (bench, or a plug-in's executable, from where its package lies in the repository), then runs \
             the preset with each build in turn, one repetition at a time (base, current, current, base, ...), on \
             this machine, in passes (--passes 2: every repetition twice, minutes apart). Counts and what the runs \
             wrote are compared with the baseline file, exactly, both ways; times and memory with the base's runs, \

@@ -186,7 +186,7 @@ struct RunCommand: ParsableCommand {
     /// The preset's matrix, or the cross product of the scales and batch sizes given.
     func configurations() throws -> [BenchmarkConfiguration] {
         if let preset {
-            return preset.configurations.map {
+            return preset.configurations(catalog: BenchCommand.catalog).map {
                 var configuration = $0
                 configuration.repetitions = repetitions
                 configuration.warmup = warmup

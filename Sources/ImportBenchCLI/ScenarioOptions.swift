@@ -65,7 +65,7 @@ extension ScenarioReference {
 
 /// Any name parses; `validate()` refuses an unknown one, naming the known ones.
 extension ScenarioReference: ExpressibleByArgument {
-    public init?(argument: String) {
+    package init?(argument: String) {
         self = .builtIn(argument)
     }
 }

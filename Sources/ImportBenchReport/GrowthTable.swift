@@ -3,9 +3,9 @@ import ImportBenchCore
 
 /// How cost grows with scale in a sweep: per strategy, fetches and time per record at each scale,
 /// and the exponent k of time ~ scale^k fitted by least squares on the logs (1 = linear).
-public enum GrowthTable {
+package enum GrowthTable {
     /// nil unless the results hold at least two scales of one scenario and batch size.
-    public static func render(_ results: [RunResult], markdown: Bool = false) -> String? {
+    package static func render(_ results: [RunResult], markdown: Bool = false) -> String? {
         let groups = Dictionary(grouping: results) { "\($0.scenario) batch \($0.batchSize)" + ($0.preload.map { " preload \($0)" } ?? "") }
         var text = ""
         for (title, runs) in groups.sorted(by: { $0.key < $1.key }) {
@@ -43,7 +43,7 @@ public enum GrowthTable {
     }
 
     /// Least-squares slope of log(y) on log(x); nil for fewer than two distinct x.
-    public static func exponent(_ points: [(Double, Double)]) -> Double? {
+    package static func exponent(_ points: [(Double, Double)]) -> Double? {
         let logs = points.filter { $0.0 > 0 && $0.1 > 0 }.map { (log($0.0), log($0.1)) }
         guard Set(logs.map(\.0)).count >= 2 else { return nil }
         let meanX = logs.map(\.0).reduce(0, +) / Double(logs.count)

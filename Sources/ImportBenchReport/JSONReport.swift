@@ -3,8 +3,8 @@ import ImportBenchCore
 
 /// The CSV contract as JSON: one object per run, the same names, values typed by their column's
 /// declared unit (text stays a string even where it looks numeric, as `batch_size` 1000 beside `all`).
-public enum JSONReport {
-    public static func render(_ results: [RunResult]) throws -> String {
+package enum JSONReport {
+    package static func render(_ results: [RunResult]) throws -> String {
         let rows: [[String: Any]] = zip(results, ResultColumn.RunContext.contexts(of: results)).map { result, context in
             var object: [String: Any] = [:]
             for column in ResultColumns.columns {

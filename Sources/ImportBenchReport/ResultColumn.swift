@@ -5,9 +5,9 @@ import ImportBenchCore
 /// unit and which way is better, how its value is taken from a run, and whether the terminal table
 /// and the charts show it. The CSV, the JSON, `compare`, the table and the charts all read these
 /// declarations, so a new metric is one declaration plus the code that measures it.
-public struct ResultColumn: Sendable {
+package struct ResultColumn: Sendable {
     /// How `bench compare` judges a column.
-    public enum Judgement: Sendable {
+    package enum Judgement: Sendable {
         /// Describes the run (its key, settings, environment): not a metric.
         case none
         /// What the run wrote (records, rows, the digest, the verdict): any difference, either way,
@@ -23,7 +23,7 @@ public struct ResultColumn: Sendable {
     }
 
     /// What a value is measured in; it fixes how the CSV writes it and how JSON types it.
-    public enum Unit: Sendable {
+    package enum Unit: Sendable {
         /// Free text, written as it is; JSON keeps it a string even when it looks like a number.
         case text
         /// A whole number (a count, a seed, a size in bytes).
@@ -36,7 +36,7 @@ public struct ResultColumn: Sendable {
         case boolean
 
         /// Whether a value of this unit is a number, for readers of the CSV.
-        public var isNumeric: Bool {
+        package var isNumeric: Bool {
             switch self {
             case .integer, .bytes, .seconds, .ratio: return true
             case .text, .boolean: return false
@@ -45,7 +45,7 @@ public struct ResultColumn: Sendable {
     }
 
     /// A run's value for a column, typed; `missing` is an empty CSV field and a JSON null.
-    public enum Value: Sendable, Equatable {
+    package enum Value: Sendable, Equatable {
         case text(String)
         case integer(Int64)
         case real(Double)
@@ -82,7 +82,7 @@ public struct ResultColumn: Sendable {
     }
 
     /// The kind of chart `bench report` draws of a column.
-    public enum ChartKind: Sendable {
+    package enum ChartKind: Sendable {
         /// Against the payload's size on log-log axes, with each strategy's growth exponent.
         case growth
         /// The worst repetition per strategy and scale, as bars, in MB.
@@ -92,41 +92,41 @@ public struct ResultColumn: Sendable {
     }
 
     /// How a column is charted, and every word a chart and the report's page use for it.
-    public struct Chart: Sendable {
+    package struct Chart: Sendable {
         /// The file-name part (`time` in chat-time.svg) and the chart's kind in the SVG.
-        public let slug: String
-        public let heading: String
+        package let slug: String
+        package let heading: String
         /// Where its charts stand on the report's page, first to last.
-        public let place: Int
-        public let kind: ChartKind
+        package let place: Int
+        package let kind: ChartKind
         /// What the value is, in a title ("wall time" by payload size).
-        public let what: String
-        public let axisTitle: String
+        package let what: String
+        package let axisTitle: String
         /// The paragraph under the heading: how to read the chart.
-        public let explanation: String
+        package let explanation: String
         /// A line under each chart's title saying what the value is taken from, if it needs one.
-        public var detail: String? = nil
+        package var detail: String? = nil
         /// Said instead of a chart when no run has a value; nil: the CSVs predate the column or left it empty.
-        public var missingNote: String? = nil
+        package var missingNote: String? = nil
         /// Begins the note when every value is zero ("No run executed a fetch"); nil: "No run has a positive NAME".
-        public var zeroNote: String? = nil
+        package var zeroNote: String? = nil
         /// A strategy whose values are all zero, in the legend ("no fetches"); nil: "not recorded".
-        public var zeroLabel: String? = nil
+        package var zeroLabel: String? = nil
     }
 
-    public let name: String
+    package let name: String
     /// The `csv_version` that introduced the column: a file of that version or later must have it.
-    public private(set) var since = 1
-    public let judgement: Judgement
-    public let unit: Unit
+    package private(set) var since = 1
+    package let judgement: Judgement
+    package let unit: Unit
     /// For a metric, whether a smaller value is the better one; nil for what is not a metric.
-    public let lowerIsBetter: Bool?
+    package let lowerIsBetter: Bool?
     /// The relative change `bench compare` tolerates by default in a measured column; nil: it is
     /// judged only when a `--tolerance` names it.
-    public let defaultTolerance: Double?
+    package let defaultTolerance: Double?
     let value: @Sendable (RunResult, RunContext) -> Value
     let table: TableColumn?
-    public let chart: Chart?
+    package let chart: Chart?
 
     init(
         _ name: String, _ unit: Unit, _ judgement: Judgement = .none, lowerIsBetter: Bool? = nil, tolerance: Double? = nil,

@@ -5,8 +5,8 @@ import ImportBenchCore
 /// column appends it and bumps `version`; renaming or reordering is a breaking change. Each column
 /// is declared once here (see `ResultColumn`); every writer, reader and judge of results takes its
 /// columns from this list.
-public enum ResultColumns {
-    public static let version = 8
+package enum ResultColumns {
+    package static let version = 8
 
     private static func count(_ name: String, _ judgement: ResultColumn.Judgement = .exact, table heading: String? = nil,
                               chart: ResultColumn.Chart? = nil, _ value: @escaping @Sendable (RunResult) -> Int) -> ResultColumn {
@@ -33,7 +33,7 @@ public enum ResultColumns {
         ResultColumn.TableColumn(heading: heading, summary: .worstMilliseconds, visibility: .whenProbed)
     }
 
-    public static let columns: [ResultColumn] = [
+    package static let columns: [ResultColumn] = [
         text("scenario") { $0.scenario },
         text("strategy") { $0.strategy },
         text("scale") { $0.scale },
@@ -146,10 +146,10 @@ public enum ResultColumns {
         text("counted_at") { $0.measurement.countedAt.rawValue }.since(8),
     ]
 
-    public static var names: [String] { columns.map(\.name) }
+    package static var names: [String] { columns.map(\.name) }
 
     /// The column named `name`, if the contract has one.
-    public static func column(named name: String) -> ResultColumn? {
+    package static func column(named name: String) -> ResultColumn? {
         columns.first { $0.name == name }
     }
 
@@ -159,7 +159,7 @@ public enum ResultColumns {
     }
 
     /// The columns `bench report` charts, in the order their charts appear on the page.
-    public static var charted: [ResultColumn] {
+    package static var charted: [ResultColumn] {
         columns.filter { $0.chart != nil }.sorted { ($0.chart?.place ?? 0) < ($1.chart?.place ?? 0) }
     }
 }

@@ -2,10 +2,10 @@ import Foundation
 import ImportBenchCore
 
 /// The terminal table: one row per strategy, repetitions folded into median and range.
-public enum SummaryTable {
-    public static func render(_ results: [RunResult]) -> String { table(results).render() }
+package enum SummaryTable {
+    package static func render(_ results: [RunResult]) -> String { table(results).render() }
 
-    public static func renderMarkdown(_ results: [RunResult]) -> String { table(results).renderMarkdown() }
+    package static func renderMarkdown(_ results: [RunResult]) -> String { table(results).renderMarkdown() }
 
     /// One row per strategy; the columns are those `ResultColumns` declares for the table, in the
     /// contract's order, verdicts last.
@@ -32,7 +32,7 @@ public enum SummaryTable {
     /// What the harness costs on its own, from the ceiling's runs: its writes and commit against the
     /// C reference inserting the same rows (SQLite's own price), and how fast the payload decoded.
     /// Medians over repetitions; empty when no ceiling ran.
-    public static func harnessLines(_ results: [RunResult]) -> String {
+    package static func harnessLines(_ results: [RunResult]) -> String {
         let ceilings = results.filter { $0.role == .reference }
         var text = ""
         let referenced = ceilings.compactMap { run in run.cReferenceSeconds.map { (run: run, reference: $0) } }
@@ -81,10 +81,10 @@ public enum SummaryTable {
     }
 
     /// Bytes as MB with one decimal, as every header and table line states a size.
-    public static func megabytes(_ bytes: Int64) -> String { String(format: "%.1f", Double(bytes) / 1_048_576) }
+    package static func megabytes(_ bytes: Int64) -> String { String(format: "%.1f", Double(bytes) / 1_048_576) }
 
     /// Thousands separated, so 66,412 reads at a glance.
-    public static func count(_ value: Int) -> String {
+    package static func count(_ value: Int) -> String {
         let digits = String(value.magnitude)
         var grouped = ""
         for (offset, character) in digits.enumerated() {

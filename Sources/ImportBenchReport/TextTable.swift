@@ -1,28 +1,28 @@
 import Foundation
 
 /// Aligns columns for a terminal: text left, numbers right.
-public struct TextTable {
-    public enum Alignment { case left, right }
+package struct TextTable {
+    package enum Alignment { case left, right }
 
-    public let headers: [String]
-    public let alignments: [Alignment]
-    public private(set) var rows: [[String]] = []
+    package let headers: [String]
+    package let alignments: [Alignment]
+    package private(set) var rows: [[String]] = []
 
-    public init(headers: [String], alignments: [Alignment]) {
+    package init(headers: [String], alignments: [Alignment]) {
         self.headers = headers
         self.alignments = alignments
     }
 
-    public mutating func append(_ row: [String]) { rows.append(row) }
+    package mutating func append(_ row: [String]) { rows.append(row) }
 
     /// A GitHub-flavoured Markdown table, numbers right-aligned, for a pull-request comment.
-    public func renderMarkdown() -> String {
+    package func renderMarkdown() -> String {
         func line(_ cells: [String]) -> String { "| " + cells.map { $0.replacingOccurrences(of: "|", with: "\\|") }.joined(separator: " | ") + " |" }
         let rule = "|" + alignments.map { $0 == .left ? "---|" : "---:|" }.joined()
         return ([line(headers), rule] + rows.map(line)).joined(separator: "\n") + "\n"
     }
 
-    public func render() -> String {
+    package func render() -> String {
         let widths = headers.indices.map { column in
             ([headers[column]] + rows.map { $0[column] }).map(\.count).max() ?? 0
         }

@@ -8,7 +8,7 @@ final class TraceBox {
 extension Connection {
     /// Calls `handler` with the SQL of every statement SQLite starts, as `sqlite3_trace_v2` reports it.
     /// An independent witness for the counters; trigger bodies arrive as text starting with `--`.
-    public func traceStatements(_ handler: @escaping (String) -> Void) {
+    package func traceStatements(_ handler: @escaping (String) -> Void) {
         let box = TraceBox(handler)
         traceBox = box
         let context = Unmanaged.passUnretained(box).toOpaque()
@@ -24,7 +24,7 @@ extension Connection {
     }
 
     /// Stops tracing.
-    public func stopTracing() {
+    package func stopTracing() {
         sqlite3_trace_v2(handle, 0, nil, nil)
         traceBox = nil
     }

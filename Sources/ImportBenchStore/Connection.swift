@@ -4,10 +4,11 @@ import CSQLite
 /// One counted SQLite connection. Every statement a strategy runs goes through it, so every
 /// execution is counted by kind. Not Sendable: SQLite connections are used from one thread here.
 public final class Connection {
+    /// The database file.
     public let path: String
     let handle: OpaquePointer
     /// Counts of every execution on this connection since it opened.
-    public let counter = StatementCounter()
+    package let counter = StatementCounter()
     /// False when the SQLite-level counter traces this connection: it reads and resets each
     /// statement's VM step count itself, so the connection's own counter leaves that count alone.
     let countsVMSteps: Bool
@@ -20,7 +21,7 @@ public final class Connection {
     /// Opens (creating if needed) the database at `path`, with foreign keys enforced. `readOnly`
     /// opens an existing file without ever writing it: no checkpoint of its WAL on close, no file created.
     /// `tracing` says whether the SQLite-level counter (`SQLiteCounter`) sees it.
-    public init(path: String, readOnly: Bool = false, tracing: SQLiteTracing = .whenStarted) throws {
+    package init(path: String, readOnly: Bool = false, tracing: SQLiteTracing = .whenStarted) throws {
         var handle: OpaquePointer?
         let flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) | SQLITE_OPEN_NOMUTEX
         let code = sqlite3_open_v2(path, &handle, flags, nil)
@@ -84,6 +85,7 @@ public final class Connection {
         try requireStatement(beginStatement, "BEGIN IMMEDIATE").execute()
     }
 
+    /// Commits the open transaction.
     public func commit() throws {
         try requireStatement(commitStatement, "COMMIT").execute()
         counter.recordCommit()
@@ -108,6 +110,7 @@ public final class Connection {
         }
     }
 
+    /// True outside a transaction.
     public var isAutocommit: Bool { sqlite3_get_autocommit(handle) != 0 }
 
     private func requireStatement(_ statement: Statement?, _ sql: String) throws -> Statement {
@@ -134,7 +137,7 @@ public final class Connection {
     public static var sqliteVersion: String { String(cString: sqlite3_libversion()) }
 
     /// The options the library was compiled with (`PRAGMA compile_options`): they change plans and counts.
-    public static var compileOptions: [String] {
+    package static var compileOptions: [String] {
         var options: [String] = []
         var index: Int32 = 0
         while let option = sqlite3_compileoption_get(index) {

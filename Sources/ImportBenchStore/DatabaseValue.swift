@@ -1,10 +1,15 @@
 /// A value as SQLite stores it; the one currency between records, strategies and the store.
 public enum DatabaseValue: Hashable, Sendable {
+    /// SQL NULL.
     case null
+    /// A 64-bit integer.
     case integer(Int64)
+    /// A double.
     case real(Double)
+    /// Text, owned.
     case text(String)
 
+    /// Whether it is SQL NULL.
     public var isNull: Bool {
         if case .null = self { return true }
         return false
@@ -12,6 +17,7 @@ public enum DatabaseValue: Hashable, Sendable {
 }
 
 extension DatabaseValue: CustomStringConvertible {
+    /// As SQL would write it: text quoted, NULL spelled out.
     public var description: String {
         switch self {
         case .null: return "NULL"
@@ -23,7 +29,10 @@ extension DatabaseValue: CustomStringConvertible {
 }
 
 extension DatabaseValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByNilLiteral {
+    /// A text value.
     public init(stringLiteral value: String) { self = .text(value) }
+    /// An integer value.
     public init(integerLiteral value: Int64) { self = .integer(value) }
+    /// NULL.
     public init(nilLiteral: ()) { self = .null }
 }

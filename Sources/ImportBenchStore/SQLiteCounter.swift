@@ -8,9 +8,9 @@ import CSQLite
 ///
 /// One trace per connection is SQLite's rule: code that installs its own (GRDB's `db.trace`)
 /// replaces this one, and that connection then reports no more; `connectionsUnreported` tells.
-public enum SQLiteCounter {
+package enum SQLiteCounter {
     /// Registers the auto extension, once per process. Connections opened before stay untraced.
-    public static func install() throws(StoreError) {
+    package static func install() throws(StoreError) {
         let code = importbench_sql_counter_install()
         guard code == SQLITE_OK else {
             throw StoreError(extendedCode: code, message: "sqlite3_auto_extension refused the statement counter")
@@ -19,17 +19,17 @@ public enum SQLiteCounter {
 
     /// Traces connections opened from now on, until the matching `stopTracingNewConnections`;
     /// requests nest (two callers each start and stop). `install` first.
-    public static func startTracingNewConnections() {
+    package static func startTracingNewConnections() {
         importbench_sql_counter_enable(1)
     }
 
     /// Withdraws one `startTracingNewConnections`; connections already traced stay traced.
-    public static func stopTracingNewConnections() {
+    package static func stopTracingNewConnections() {
         importbench_sql_counter_enable(0)
     }
 
     /// Everything counted so far, over every traced connection: subtract a start from an end.
-    public static var counts: SQLiteCounts {
+    package static var counts: SQLiteCounts {
         var raw = importbench_sql_counts()
         importbench_sql_counter_read(&raw)
         return SQLiteCounts(raw)
@@ -37,7 +37,7 @@ public enum SQLiteCounter {
 }
 
 /// Whether the SQLite-level counter sees a connection of bench's.
-public enum SQLiteTracing: Sendable {
+package enum SQLiteTracing: Sendable {
     /// As every other connection: traced when opened while `startTracingNewConnections` holds.
     case whenStarted
     /// Never: bench's own reader beside an import is no part of what the import executed.
@@ -47,15 +47,15 @@ public enum SQLiteTracing: Sendable {
 }
 
 /// What the SQLite-level counter saw, as `StatementCounts` and the rows written.
-public struct SQLiteCounts: Sendable, Equatable {
+package struct SQLiteCounts: Sendable, Equatable {
     /// Executions by kind, transactions and VM steps, as bench's own counter keeps them.
-    public var statements: StatementCounts
+    package var statements: StatementCounts
     /// Rows inserted, updated or deleted, as `sqlite3_total_changes64` counts them.
-    public var rowsWritten: Int64
+    package var rowsWritten: Int64
     /// Connections traced so far, and those that reported closing: one that closed without a
     /// report had its trace replaced, and what it ran after that went uncounted.
-    public var connectionsTraced: Int64
-    public var connectionsClosed: Int64
+    package var connectionsTraced: Int64
+    package var connectionsClosed: Int64
 
     init(_ raw: importbench_sql_counts) {
         var statements = StatementCounts()
@@ -74,9 +74,9 @@ public struct SQLiteCounts: Sendable, Equatable {
     }
 
     /// Traced connections not yet reported closed: open still, or closed after their trace was replaced.
-    public var connectionsUnreported: Int64 { connectionsTraced - connectionsClosed }
+    package var connectionsUnreported: Int64 { connectionsTraced - connectionsClosed }
 
-    public static func - (lhs: SQLiteCounts, rhs: SQLiteCounts) -> SQLiteCounts {
+    package static func - (lhs: SQLiteCounts, rhs: SQLiteCounts) -> SQLiteCounts {
         var result = lhs
         result.statements = lhs.statements - rhs.statements
         result.rowsWritten = lhs.rowsWritten - rhs.rowsWritten
@@ -89,7 +89,7 @@ public struct SQLiteCounts: Sendable, Equatable {
 extension Connection {
     /// What the SQLite-level counter saw on this connection alone since it opened; nil when the
     /// counter does not trace it (opened while tracing was off, or `counted: false`).
-    public var tracedCounts: SQLiteCounts? {
+    package var tracedCounts: SQLiteCounts? {
         var raw = importbench_sql_counts()
         guard importbench_sql_counter_read_connection(handle, &raw) != 0 else { return nil }
         return SQLiteCounts(raw)

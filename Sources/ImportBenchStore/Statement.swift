@@ -3,8 +3,9 @@ import CSQLite
 /// A prepared statement, reused across executions and finalized when released.
 /// Not Sendable: it belongs to its connection's thread.
 public final class Statement {
+    /// The SQL it was prepared from.
     public let sql: String
-    public let kind: StatementKind
+    package let kind: StatementKind
     let handle: OpaquePointer
     private unowned let connection: Connection
     /// The connection's counter, held directly: reaching it through the unowned connection costs a
@@ -38,10 +39,12 @@ public final class Statement {
         executing.deallocate()
     }
 
+    /// How many `?` parameters it takes.
     public var parameterCount: Int { Int(sqlite3_bind_parameter_count(handle)) }
 
     // MARK: Binding (indexes start at 1, as in SQLite)
 
+    /// Binds a value of any type; text is copied.
     @inline(__always)
     public func bind(_ value: DatabaseValue, at index: Int32) {
         switch value {
@@ -52,11 +55,13 @@ public final class Statement {
         }
     }
 
+    /// Binds an integer.
     @inline(__always)
     public func bind(_ integer: Int64, at index: Int32) {
         sqlite3_bind_int64(handle, index, integer)
     }
 
+    /// Binds a floating-point number.
     @inline(__always)
     public func bind(_ real: Double, at index: Int32) {
         sqlite3_bind_double(handle, index, real)
@@ -66,7 +71,7 @@ public final class Statement {
     /// caller keeps the bytes alive and unchanged through every execution that uses the binding,
     /// and binds the parameter anew before executing once they are gone. Valid UTF-8 only.
     @inline(__always)
-    public func bindBorrowedText(_ bytes: UnsafeRawBufferPointer, at index: Int32) {
+    package func bindBorrowedText(_ bytes: UnsafeRawBufferPointer, at index: Int32) {
         if let base = bytes.baseAddress {
             sqlite3_bind_text(handle, index, base.assumingMemoryBound(to: CChar.self), Int32(bytes.count), nil)
         } else {
@@ -74,6 +79,7 @@ public final class Statement {
         }
     }
 
+    /// Binds NULL.
     public func bindNull(at index: Int32) {
         sqlite3_bind_null(handle, index)
     }
@@ -150,6 +156,7 @@ public final class Statement {
 
     // MARK: Reading the current row
 
+    /// How many columns a row of its result has.
     public var columnCount: Int32 { sqlite3_column_count(handle) }
 
     /// The name SQLite gives the result column (its declared name for `SELECT *`).
@@ -157,15 +164,18 @@ public final class Statement {
         sqlite3_column_name(handle, column).map { String(cString: $0) } ?? ""
     }
 
+    /// The current row's column as an integer (0 for NULL), columns counted from 0.
     @inline(__always)
     public func int64(at column: Int32) -> Int64 {
         sqlite3_column_int64(handle, column)
     }
 
+    /// Whether the current row's column is NULL.
     public func isNull(at column: Int32) -> Bool {
         sqlite3_column_type(handle, column) == SQLITE_NULL
     }
 
+    /// The current row's column as SQLite stored it.
     public func value(at column: Int32) -> DatabaseValue {
         switch sqlite3_column_type(handle, column) {
         case SQLITE_NULL:

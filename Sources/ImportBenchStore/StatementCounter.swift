@@ -1,11 +1,11 @@
 /// Counts every statement execution on one connection. Shared by its statements, so it is a class;
 /// it is confined to the connection's thread like the connection itself.
-public final class StatementCounter {
+package final class StatementCounter {
     /// Behind a pointer: a class's stored `var` costs a runtime exclusivity check on every access,
     /// two per statement execution in the import loop.
     private let storage: UnsafeMutablePointer<StatementCounts>
 
-    public var counts: StatementCounts { storage.pointee }
+    package var counts: StatementCounts { storage.pointee }
 
     init() {
         storage = .allocate(capacity: 1)

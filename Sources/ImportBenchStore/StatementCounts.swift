@@ -1,22 +1,22 @@
 /// Executions counted by the store, by kind; a value, so a run subtracts its start from its end.
-public struct StatementCounts: Hashable, Sendable, Codable {
-    public var fetches: Int = 0
-    public var inserts: Int = 0
-    public var updates: Int = 0
-    public var upserts: Int = 0
-    public var deletes: Int = 0
-    public var others: Int = 0
+package struct StatementCounts: Hashable, Sendable, Codable {
+    package var fetches: Int = 0
+    package var inserts: Int = 0
+    package var updates: Int = 0
+    package var upserts: Int = 0
+    package var deletes: Int = 0
+    package var others: Int = 0
     /// Committed transactions.
-    public var transactions: Int = 0
+    package var transactions: Int = 0
     /// Virtual machine steps, read from `sqlite3_stmt_status` after each execution.
-    public var vmSteps: Int64 = 0
+    package var vmSteps: Int64 = 0
 
-    public init() {}
+    package init() {}
 
     /// Every executed statement, whatever its kind.
-    public var statements: Int { fetches + inserts + updates + upserts + deletes + others }
+    package var statements: Int { fetches + inserts + updates + upserts + deletes + others }
 
-    public subscript(kind: StatementKind) -> Int {
+    package subscript(kind: StatementKind) -> Int {
         get {
             switch kind {
             case .fetch: return fetches
@@ -39,7 +39,7 @@ public struct StatementCounts: Hashable, Sendable, Codable {
         }
     }
 
-    public static func - (lhs: StatementCounts, rhs: StatementCounts) -> StatementCounts {
+    package static func - (lhs: StatementCounts, rhs: StatementCounts) -> StatementCounts {
         var result = StatementCounts()
         for kind in StatementKind.allCases { result[kind] = lhs[kind] - rhs[kind] }
         result.transactions = lhs.transactions - rhs.transactions
@@ -47,7 +47,7 @@ public struct StatementCounts: Hashable, Sendable, Codable {
         return result
     }
 
-    public static func + (lhs: StatementCounts, rhs: StatementCounts) -> StatementCounts {
+    package static func + (lhs: StatementCounts, rhs: StatementCounts) -> StatementCounts {
         var result = StatementCounts()
         for kind in StatementKind.allCases { result[kind] = lhs[kind] + rhs[kind] }
         result.transactions = lhs.transactions + rhs.transactions

@@ -1,7 +1,7 @@
 import CSQLCounter
 
 /// What an executed statement does, decided once from its SQL when it is prepared.
-public enum StatementKind: String, CaseIterable, Sendable {
+package enum StatementKind: String, CaseIterable, Sendable {
     /// A SELECT: every execution is one fetch.
     case fetch
     case insert
@@ -15,7 +15,7 @@ public enum StatementKind: String, CaseIterable, Sendable {
     /// Classifies by the leading keyword, once when a statement is prepared, so counting costs
     /// nothing per execution. The rules are the SQLite-level counter's own (`importbench_statement_kind`),
     /// so the two counters cannot disagree on a statement's kind.
-    public init(sql: String) {
+    package init(sql: String) {
         switch importbench_statement_kind(sql) {
         case Int32(IMPORTBENCH_KIND_FETCH.rawValue): self = .fetch
         case Int32(IMPORTBENCH_KIND_INSERT.rawValue): self = .insert

@@ -9,7 +9,7 @@ public struct StoreError: Error, Sendable, Equatable {
     /// The statement being prepared or executed, when there was one.
     public let sql: String?
 
-    public init(extendedCode: Int32, message: String, sql: String? = nil) {
+    package init(extendedCode: Int32, message: String, sql: String? = nil) {
         self.extendedCode = extendedCode
         self.message = message
         self.sql = sql
@@ -18,6 +18,7 @@ public struct StoreError: Error, Sendable, Equatable {
     /// The primary result code (`extendedCode & 0xff`), for matching families such as SQLITE_CONSTRAINT.
     public var primaryCode: Int32 { extendedCode & 0xff }
 
+    /// A UNIQUE, NOT NULL, CHECK or FOREIGN KEY constraint refused the write.
     public var isConstraintViolation: Bool { primaryCode == SQLITE_CONSTRAINT }
 
     /// Another connection holds the lock this one needs; retrying later may succeed.
@@ -38,6 +39,7 @@ public struct StoreError: Error, Sendable, Equatable {
 }
 
 extension StoreError: CustomStringConvertible {
+    /// The code, SQLite's message and the SQL, in one line.
     public var description: String {
         var text = "SQLite error \(extendedCode): \(message)"
         if let sql { text += " - while executing `\(sql)`" }

@@ -104,8 +104,21 @@ struct GateCommandTests {
         try FileManager.default.copyItem(atPath: fixture.baseline, toPath: baseline)
         let (status, output) = try fixture.gate(["--baseline", baseline, "--repetitions", "1"])
         #expect(status == 1, "\(output)")
-        #expect(output.contains("building the base (\(commit.prefix(12)), \(BuildIdentity.current.configuration)) failed"), "\(output)")
+        #expect(output.contains("building the base's bench (\(commit.prefix(12)), \(BuildIdentity.current.configuration)) failed"), "\(output)")
         #expect(fixture.leftInTemporary.isEmpty, "\(fixture.leftInTemporary)")
+    }
+
+    @Test("builds the package of this executable where it lies in the base's tree: a plug-in's beside bench, the top otherwise")
+    func packageOfThisExecutable() throws {
+        let folder = try RunCommandEndToEndTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let plugIn = folder.appendingPathComponent("Examples/Mine")
+        try FileManager.default.createDirectory(at: plugIn, withIntermediateDirectories: true)
+        #expect(GateBase.relativePath(of: plugIn, inside: folder) == "Examples/Mine")
+        #expect(GateBase.relativePath(of: folder, inside: folder) == "")
+        #expect(GateBase.relativePath(of: folder, inside: plugIn) == nil)
+        #expect(GateBase.relativePath(of: folder.appendingPathComponent("Examples/Mine/../Mine"), inside: folder) == "Examples/Mine")
+        #expect(BuildIdentity.packageRoot.standardizedFileURL == BuildIdentity.sourceRoot.standardizedFileURL, "bench's tests are bench's package")
     }
 
     @Test("against a given base: counts judged against the baseline, times against the base, both files kept where asked")

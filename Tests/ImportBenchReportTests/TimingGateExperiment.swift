@@ -26,7 +26,7 @@ struct TimingGateExperiment {
         let rules = Self.rules(repetitions: repetitions, ci: ciRepetitions)
         // The whole preset, as CI runs it, with naive slowed in the chat run alone: every other row
         // is compared too, so the test's correction for many comparisons is CI's.
-        let unchanged = BenchmarkPreset.ci.configurations.map { configuration in
+        let unchanged = BenchmarkPreset.ci.configurations().map { configuration in
             var configuration = configuration
             configuration.repetitions = 1
             return configuration

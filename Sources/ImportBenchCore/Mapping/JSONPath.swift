@@ -1,20 +1,20 @@
 /// Where a value lies inside a JSON object: member names and array positions, written
 /// `channel.cid` or `geometry.coordinates[0]`. The empty path is the object itself.
-public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
-    public enum Segment: Sendable, Hashable {
+package struct JSONPath: Sendable, Hashable, CustomStringConvertible {
+    package enum Segment: Sendable, Hashable {
         case member(String)
         case position(Int)
     }
 
-    public let segments: [Segment]
+    package let segments: [Segment]
 
-    public init(_ segments: [Segment]) {
+    package init(_ segments: [Segment]) {
         self.segments = segments
     }
 
     /// Parses `a.b[2].c`; nil, with the reason, when the text is not such a path. A member name
     /// holds no `.`, `[` or `]`: payload keys of that kind are not reachable through a mapping.
-    public static func parse(_ text: String) -> Result<JSONPath, PathSyntaxError> {
+    package static func parse(_ text: String) -> Result<JSONPath, PathSyntaxError> {
         if text.isEmpty || text == "." { return .success(JSONPath([])) }
         var segments: [Segment] = []
         var name = ""
@@ -61,7 +61,7 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
         return nil
     }
 
-    public var description: String {
+    package var description: String {
         var text = ""
         for segment in segments {
             switch segment {
@@ -73,7 +73,7 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-public struct PathSyntaxError: Error, Equatable {
-    public let reason: String
+package struct PathSyntaxError: Error, Equatable {
+    package let reason: String
     init(_ reason: String) { self.reason = reason }
 }

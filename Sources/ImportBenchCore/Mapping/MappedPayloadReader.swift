@@ -6,8 +6,8 @@ import ImportBenchStore
 /// kind, a missing key or a key repeated with another value is a `PayloadError` naming the file,
 /// the byte offset and the record path; with `onError: .skip` the element holding it is left out
 /// and counted as a "malformed <element entity>".
-public final class MappedPayloadReader: RecordReader {
-    public let path: String
+package final class MappedPayloadReader: RecordReader {
+    package let path: String
     private let mapping: PayloadMapping
     private var records: JSONRecordStream
     private let plans: [EntityPlan]
@@ -38,7 +38,7 @@ public final class MappedPayloadReader: RecordReader {
         _modify { yield &state.pointee.owners }
     }
 
-    public init(path: String, mapping: PayloadMapping, reading: PayloadReading = PayloadReading(), chunkSize: Int = 1 << 20) throws {
+    package init(path: String, mapping: PayloadMapping, reading: PayloadReading = PayloadReading(), chunkSize: Int = 1 << 20) throws {
         self.path = path
         self.mapping = mapping
         plans = mapping.plans
@@ -58,16 +58,16 @@ public final class MappedPayloadReader: RecordReader {
         state.deallocate()
     }
 
-    public func readUnit(into builder: RecordBuilder) throws -> Bool {
+    package func readUnit(into builder: RecordBuilder) throws -> Bool {
         try records.readUnit(into: builder) { tape in try readElement(tape, into: builder) }
     }
 
-    public func nextUnit() throws -> RecordUnit? {
+    package func nextUnit() throws -> RecordUnit? {
         try records.ownedUnit(schema: mapping.schema) { tape, builder in try readElement(tape, into: builder) }
     }
 
-    public var skippedRecords: [String: Int] { records.errors.skippedRecords }
-    public var skippedErrors: [PayloadError] { records.errors.skippedErrors }
+    package var skippedRecords: [String: Int] { records.errors.skippedRecords }
+    package var skippedErrors: [PayloadError] { records.errors.skippedErrors }
 
     private func readElement(_ tape: JSONTape, into builder: RecordBuilder) throws(PayloadError) {
         found.truncate(to: 0)

@@ -3,35 +3,35 @@ import Foundation
 /// A scenario a mapping file describes: its schema and reader come from the file. Its payloads are
 /// the user's: a file given as it is (`--payload`), or a sample scaled to any size (`--from`), which
 /// is then its generator.
-public struct MappedScenario: Scenario {
-    public let mapping: PayloadMapping
+package struct MappedScenario: Scenario {
+    package let mapping: PayloadMapping
     /// The mapping file, as given to `load`: how a run names this scenario.
-    public let file: String
+    package let file: String
     /// The recorded payload that `generate` scales.
-    public let sample: String?
+    package let sample: String?
 
-    public init(mapping: PayloadMapping, file: String, sample: String? = nil) {
+    package init(mapping: PayloadMapping, file: String, sample: String? = nil) {
         self.mapping = mapping
         self.file = file
         self.sample = sample
     }
 
-    public static func load(path: String, sample: String? = nil) throws(MappingError) -> MappedScenario {
+    package static func load(path: String, sample: String? = nil) throws(MappingError) -> MappedScenario {
         MappedScenario(mapping: try PayloadMapping.load(path: path), file: path, sample: sample)
     }
 
-    public var name: String { mapping.name }
-    public var summary: String { mapping.summary }
-    public var schema: Schema { mapping.schema }
-    public var reference: ScenarioReference { .mapping(file, sample: sample) }
+    package var name: String { mapping.name }
+    package var summary: String { mapping.summary }
+    package var schema: Schema { mapping.schema }
+    package var reference: ScenarioReference { .mapping(file, sample: sample) }
 
     /// The mapping's own query, else the newest rows of the element entity.
-    public var screenQuery: String {
+    package var screenQuery: String {
         mapping.screenQuery ?? "SELECT * FROM \(quoted(schema.entities[mapping.rootEntity].name)) ORDER BY pk DESC LIMIT 50"
     }
 
     /// The sample, `scale` times over (`SampleScaler`); `seed` plays no part, the copies are the user's data.
-    public func generate(scale: Double, seed: UInt64, to path: String) throws {
+    package func generate(scale: Double, seed: UInt64, to path: String) throws {
         guard let sample else { throw ScenarioError.notGenerated(scenario: name, mapping: file) }
         try PayloadPath.check(sample)
         let scaler: SampleScaler
@@ -44,7 +44,7 @@ public struct MappedScenario: Scenario {
         try scaler.write(scale: scale, to: path)
     }
 
-    public func openReader(path: String, reading: PayloadReading) throws -> any RecordReader {
+    package func openReader(path: String, reading: PayloadReading) throws -> any RecordReader {
         try MappedPayloadReader(path: path, mapping: mapping, reading: reading)
     }
 }

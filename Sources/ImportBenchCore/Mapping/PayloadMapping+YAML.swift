@@ -4,7 +4,7 @@ import Yams
 extension PayloadMapping {
     /// Reads the mapping file at `path`. YAML because a mapping is written and read by people:
     /// comments, no braces to balance, and every error below names its line and column.
-    public static func load(path: String) throws(MappingError) -> PayloadMapping {
+    package static func load(path: String) throws(MappingError) -> PayloadMapping {
         let text: String
         do {
             text = try String(contentsOfFile: path, encoding: .utf8)
@@ -15,7 +15,7 @@ extension PayloadMapping {
     }
 
     /// Parses a mapping; `file` names it in errors.
-    public init(yaml: String, file: String) throws(MappingError) {
+    package init(yaml: String, file: String) throws(MappingError) {
         do {
             self = try MappingParser(file: file).parse(yaml)
         } catch let error as MappingError {

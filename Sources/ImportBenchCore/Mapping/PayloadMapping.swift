@@ -7,35 +7,35 @@
 /// embedded set members (each in declaration order, each read whole), then the object, then its
 /// children, list by list, each child followed by its own children. The last occurrence of an
 /// object wins, so this order is part of the mapping's meaning.
-public struct PayloadMapping: Sendable {
-    public let name: String
-    public let summary: String
+package struct PayloadMapping: Sendable {
+    package let name: String
+    package let summary: String
     /// Where the array of top-level elements is; empty when the document is that array.
-    public let elements: JSONPath
+    package let elements: JSONPath
     /// The entity each top-level element is read as.
-    public let rootEntity: Int
-    public let schema: Schema
+    package let rootEntity: Int
+    package let schema: Schema
     /// Per entity of `schema`, in its order.
-    public let entities: [EntityMapping]
+    package let entities: [EntityMapping]
     /// Entities whose objects stay the same in every copy when a sample is scaled (`generate --from`).
-    public let shared: [Int]
-    public let screenQuery: String?
+    package let shared: [Int]
+    package let screenQuery: String?
 }
 
 /// Where one entity's values lie, relative to the object it is read from.
-public struct EntityMapping: Sendable {
-    public let key: KeySource
+package struct EntityMapping: Sendable {
+    package let key: KeySource
     /// Per attribute of the entity, in the schema's order.
-    public let attributes: [JSONPath]
+    package let attributes: [JSONPath]
     /// Per to-one relationship, in the schema's order.
-    public let toOne: [ToOneSource]
+    package let toOne: [ToOneSource]
     /// Per many-to-many relationship, in the schema's order.
-    public let manyToMany: [SetSource]
+    package let manyToMany: [SetSource]
     /// Arrays of owned objects, in the order they are read.
-    public let children: [ChildList]
+    package let children: [ChildList]
 }
 
-public enum KeySource: Sendable, Equatable {
+package enum KeySource: Sendable, Equatable {
     /// A string, or an integer written as decimal text; where the path has no value, the key is
     /// composed from `fallback` when one is given (a USGS mirror that drops `id` still has the
     /// `net` and `code` it is made of).
@@ -54,7 +54,7 @@ extension KeySource {
     }
 }
 
-public enum KeyPart: Sendable, Equatable {
+package enum KeyPart: Sendable, Equatable {
     case literal(String)
     /// A value of the object, as text.
     case path(JSONPath)
@@ -64,7 +64,7 @@ public enum KeyPart: Sendable, Equatable {
     case position
 }
 
-public enum ToOneSource: Sendable, Equatable {
+package enum ToOneSource: Sendable, Equatable {
     /// The object whose children list holds this one; for an embedded object, the nearest enclosing
     /// object of the target entity.
     case owner
@@ -76,16 +76,16 @@ public enum ToOneSource: Sendable, Equatable {
     case embeddedOrKey(JSONPath, key: JSONPath)
 }
 
-public enum SetSource: Sendable, Equatable {
+package enum SetSource: Sendable, Equatable {
     /// An array of embedded objects of the target entity.
     case embedded(JSONPath)
     /// An array of the targets' keys.
     case keys(JSONPath)
 }
 
-public struct ChildList: Sendable, Equatable {
-    public let path: JSONPath
-    public let entity: Int
+package struct ChildList: Sendable, Equatable {
+    package let path: JSONPath
+    package let entity: Int
     /// The child entity's to-one relationship that points back at the owner.
-    public let ownerRelationship: Int
+    package let ownerRelationship: Int
 }

@@ -10,16 +10,16 @@ import Foundation
 /// integer key (or a text key of digits alone, which the reader takes as the same key), wherever the key stands (the object's own key, a reference by key, a set of keys):
 /// composed keys follow from the keys they are made of. Streaming: one element is held at a time,
 /// whatever the scale. The same sample, mapping and scale give the same bytes.
-public struct SampleScaler {
-    public let mapping: PayloadMapping
-    public let samplePath: String
+package struct SampleScaler {
+    package let mapping: PayloadMapping
+    package let samplePath: String
     private let plans: [EntityPlan]
     private let shared: [Bool]
 
     /// Added to an integer key per copy: far above the ids real payloads carry, far below overflow at 1000 copies.
     static let integerKeyStride: Int64 = 1_000_000_000_000
 
-    public init(mapping: PayloadMapping, sample samplePath: String) throws(MappingError) {
+    package init(mapping: PayloadMapping, sample samplePath: String) throws(MappingError) {
         self.mapping = mapping
         self.samplePath = samplePath
         plans = mapping.plans
@@ -40,7 +40,7 @@ public struct SampleScaler {
     }
 
     /// Writes the scaled payload to `path` (atomically: a failure leaves nothing under that name).
-    public func write(scale: Double, to path: String) throws {
+    package func write(scale: Double, to path: String) throws {
         guard scale.isFinite, scale > 0 else {
             throw PayloadError(file: path, byteOffset: nil, path: nil, expected: "a finite scale greater than 0", found: "\(scale)")
         }

@@ -8,19 +8,19 @@ import ImportBenchStore
 
 /// Where a result was measured, recorded with every row so numbers from two machines are never
 /// compared unknowingly.
-public struct MachineEnvironment: Sendable, Equatable {
-    public let sqliteVersion: String
-    public let sqliteCompileOptions: [String]
-    public let swiftVersion: String
-    public let cpuModel: String
-    public let cpuCount: Int
-    public let operatingSystem: String
+package struct MachineEnvironment: Sendable, Equatable {
+    package let sqliteVersion: String
+    package let sqliteCompileOptions: [String]
+    package let swiftVersion: String
+    package let cpuModel: String
+    package let cpuCount: Int
+    package let operatingSystem: String
     /// The kernel's release (`uname -r`): a new kernel moves system time and I/O.
-    public var kernel: String = ""
+    package var kernel: String = ""
     /// The CPU's family, model and stepping: the model name alone ("AMD EPYC") hides generations.
-    public var cpuSignature: String = ""
+    package var cpuSignature: String = ""
 
-    public static let current = MachineEnvironment(
+    package static let current = MachineEnvironment(
         sqliteVersion: Connection.sqliteVersion, sqliteCompileOptions: Connection.compileOptions, swiftVersion: compilerVersion, cpuModel: readCPUModel(),
         cpuCount: ProcessInfo.processInfo.activeProcessorCount,
         operatingSystem: ProcessInfo.processInfo.operatingSystemVersionString, kernel: readKernel(), cpuSignature: readCPUSignature())

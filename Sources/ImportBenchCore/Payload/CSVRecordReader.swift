@@ -20,14 +20,14 @@ import Darwin
 /// reader is at the next row and `readRow` can go on. A quote out of place is not: quoted fields may
 /// hold line breaks, so where the row ends is unknown, and that error, like every error from
 /// `nextRow`, is final.
-public final class CSVRecordReader {
-    public let path: String
+package final class CSVRecordReader {
+    package let path: String
     /// How record paths name the file (`stop_times.txt`).
-    public let fileName: String
+    package let fileName: String
     /// Header names, spaces around each trimmed.
-    public let columns: [String]
+    package let columns: [String]
     /// How the file's bytes are read as text: never `.auto`, which is resolved when the file is opened.
-    public let encoding: TextEncoding
+    package let encoding: TextEncoding
     private let columnIndexByName: [String: Int]
     private let headerByteOffset: Int
     private let headerLine: Int
@@ -44,7 +44,7 @@ public final class CSVRecordReader {
     ///   without line breaks (`/dev/zero`) cannot grow memory without bound.
     /// - Parameter hasher: fed every byte read, in order, when the caller wants the payload's hash.
     /// - Parameter encoding: how bytes are text; `.auto` reads the file once first to choose.
-    public init(
+    package init(
         path: String, fileName: String? = nil, chunkSize: Int = 1 << 20, longestRowBytes: Int = PayloadLimits.default.longestCSVRowBytes,
         hasher: PayloadHasher? = nil, encoding: TextEncoding = .utf8
     ) throws {
@@ -99,10 +99,10 @@ public final class CSVRecordReader {
     // MARK: Columns
 
     /// Index of the column named `name`, or nil when the file has no such column.
-    public func column(named name: String) -> Int? { columnIndexByName[name] }
+    package func column(named name: String) -> Int? { columnIndexByName[name] }
 
     /// Index of a column the caller cannot do without; its absence is a payload error.
-    public func requiredColumn(_ name: String) throws -> Int {
+    package func requiredColumn(_ name: String) throws -> Int {
         if let index = columnIndexByName[name] { return index }
         throw PayloadError(
             file: path, byteOffset: headerByteOffset, path: "\(fileName) line \(headerLine)",
@@ -113,7 +113,7 @@ public final class CSVRecordReader {
     // MARK: Rows
 
     /// Moves to the next row; false at the end of the file.
-    public func nextRow() throws -> Bool {
+    package func nextRow() throws -> Bool {
         switch try readRow() {
         case .success(let hasRow):
             return hasRow
@@ -126,7 +126,7 @@ public final class CSVRecordReader {
     /// Moves to the next row, returning whether there was one, or, as a failure, the error of a row
     /// whose field count differs from the header's: that row was read to its end and the next call
     /// reads the row after it. Errors thrown leave the rest of the file unreadable and are final.
-    public func readRow() throws -> Result<Bool, PayloadError> {
+    package func readRow() throws -> Result<Bool, PayloadError> {
         if let failure { throw failure }
         do {
             return try scanner.readRow(expectedFields: columns.count)
@@ -137,34 +137,34 @@ public final class CSVRecordReader {
     }
 
     /// Physical line (1-based) where the current row starts, as an editor shows it.
-    public var line: Int { scanner.line }
+    package var line: Int { scanner.line }
     /// Offset of the current row's first byte in the file.
-    public var rowByteOffset: Int { scanner.rowByteOffset }
+    package var rowByteOffset: Int { scanner.rowByteOffset }
     /// Fields in the current row (always the header's count once `nextRow` returned true).
-    public var fieldCount: Int { scanner.fieldCount }
+    package var fieldCount: Int { scanner.fieldCount }
 
     /// The raw bytes of field `index` of the current row, quotes undone; valid only inside `body`.
-    public func withFieldBytes<Result>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+    package func withFieldBytes<Result>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
         try scanner.inPlace { try $0.withFieldBytes(index, body) }
     }
 
     /// Whether field `index` is empty (a missing column counts as empty).
-    public func isEmpty(_ index: Int?) -> Bool { scanner.inPlace { $0.isEmpty(index) } }
+    package func isEmpty(_ index: Int?) -> Bool { scanner.inPlace { $0.isEmpty(index) } }
 
     /// The field as text; nil when the column is absent or the field empty.
-    public func text(_ index: Int?) throws -> String? { try scanner.inPlace { try $0.text(index) } }
+    package func text(_ index: Int?) throws -> String? { try scanner.inPlace { try $0.text(index) } }
 
     /// The field as text, which must be present and non-empty.
-    public func requiredText(_ index: Int) throws -> String { try scanner.inPlace { try $0.requiredText(index) } }
+    package func requiredText(_ index: Int) throws -> String { try scanner.inPlace { try $0.requiredText(index) } }
 
     /// The field as a decimal integer (`3`, `-1`, `+7`, spaces around allowed); nil when absent or empty.
-    public func integer(_ index: Int?) throws -> Int64? { try scanner.inPlace { try $0.integer(index) } }
+    package func integer(_ index: Int?) throws -> Int64? { try scanner.inPlace { try $0.integer(index) } }
 
     /// The field as a finite real (`47.66`, `-122.3`, `3`, `1e-3`); nil when absent or empty.
-    public func real(_ index: Int?) throws -> Double? { try scanner.inPlace { try $0.real(index) } }
+    package func real(_ index: Int?) throws -> Double? { try scanner.inPlace { try $0.real(index) } }
 
     /// A payload error about field `index` of the current row, located at the field's first byte.
-    public func error(at index: Int, byteOffset: Int? = nil, expected: String, found: String) -> PayloadError {
+    package func error(at index: Int, byteOffset: Int? = nil, expected: String, found: String) -> PayloadError {
         scanner.error(at: index, byteOffset: byteOffset, expected: expected, found: found)
     }
 }

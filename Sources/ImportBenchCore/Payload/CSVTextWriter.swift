@@ -6,26 +6,26 @@ import Foundation
 /// for decimals), never by printing a Double, so the bytes are the same on every platform.
 ///
 /// I/O errors are sticky: the first one stops further output and is thrown by `close()`.
-public final class CSVTextWriter {
+package final class CSVTextWriter {
     private let output: BufferedFileOutput
-    public var path: String { output.path }
+    package var path: String { output.path }
     /// Bytes handed to the file so far, including those still buffered.
-    public var bytesWritten: Int { output.bytesWritten }
+    package var bytesWritten: Int { output.bytesWritten }
     private var rowHasFields = false
 
     /// Creates or truncates the file at `path`.
-    public init(path: String, bufferCapacity: Int = 1 << 20) throws {
+    package init(path: String, bufferCapacity: Int = 1 << 20) throws {
         output = try BufferedFileOutput(path: path, bufferCapacity: bufferCapacity)
     }
 
     /// A whole row of text fields (a header).
-    public func row(_ fields: [String]) {
+    package func row(_ fields: [String]) {
         for field in fields { text(field) }
         endRow()
     }
 
     /// A text field, quoted when it must be.
-    public func text(_ value: String) {
+    package func text(_ value: String) {
         beforeField()
         var value = value
         value.withUTF8 { utf8 in
@@ -47,23 +47,23 @@ public final class CSVTextWriter {
     }
 
     /// An empty field: the column's value is absent in this row.
-    public func empty() {
+    package func empty() {
         beforeField()
     }
 
-    public func integer(_ value: Int) {
+    package func integer(_ value: Int) {
         beforeField()
         output.appendDecimal(value)
     }
 
     /// A fixed-point number, `units / 10^fractionDigits`, with every fraction digit written.
-    public func decimal(_ units: Int, fractionDigits: Int) {
+    package func decimal(_ units: Int, fractionDigits: Int) {
         beforeField()
         output.appendFixedPoint(units, fractionDigits: fractionDigits)
     }
 
     /// A GTFS time of day, `HH:MM:SS`; hours run past 24 for trips that end after midnight.
-    public func time(secondsSinceMidnight seconds: Int) {
+    package func time(secondsSinceMidnight seconds: Int) {
         beforeField()
         let hours = seconds / 3600
         if hours < 10 { output.append(.digitZero) }
@@ -76,13 +76,13 @@ public final class CSVTextWriter {
     }
 
     /// Ends the row with a line break (LF, as most GTFS exports).
-    public func endRow() {
+    package func endRow() {
         output.append(.newline)
         rowHasFields = false
     }
 
     /// Flushes and closes the file; throws the first I/O error met since opening.
-    public func close() throws {
+    package func close() throws {
         try output.close()
     }
 

@@ -7,19 +7,19 @@ import Darwin
 #endif
 
 /// One element of the streamed array, as raw JSON bytes ready for a decoder.
-public struct JSONArrayElement: Sendable {
+package struct JSONArrayElement: Sendable {
     /// Position of the element within its array.
-    public let index: Int
+    package let index: Int
     /// Offset of the element's first byte in the file, for error messages.
-    public let byteOffset: Int
-    public let bytes: Data
+    package let byteOffset: Int
+    package let bytes: Data
 
     /// Whether a string of the element, as quotes delimit them, holds what looks like the seam
     /// between two elements: `}` or `]`, a comma, then `{` or `[`, whitespace allowed. A quote out
     /// of place turns strings and structure inside out until another restores them, and if that
     /// happens in a later element the splitter hands the elements between over as one: then the
     /// seams lie inside its strings. Only asked of elements that failed to parse.
-    public var hasElementSeamInsideString: Bool {
+    package var hasElementSeamInsideString: Bool {
         bytes.withUnsafeBytes { raw in
             let bytes = raw.bindMemory(to: UInt8.self)
             var inString = false
@@ -71,9 +71,9 @@ public struct JSONArrayElement: Sendable {
 /// over whole and the next one found after it. Anything else malformed (truncation, a mismatched
 /// bracket, text between elements, a second member with the array's key) throws `PayloadError`
 /// with the byte offset where scanning stopped, and is final: it leaves the element boundaries unknown.
-public final class JSONArrayElementReader {
-    public let path: String
-    public let arrayPath: [String]
+package final class JSONArrayElementReader {
+    package let path: String
+    package let arrayPath: [String]
     /// `arrayPath` as record paths begin: `channels`, or empty for a top-level array.
     private let arrayPathText: String
     /// Reused by every element parsed in place; a tape handed out is valid until the next element.
@@ -81,7 +81,7 @@ public final class JSONArrayElementReader {
 
     private let chunkSize: Int
     /// The longest element, string and number read; an element is kept whole in `storage`.
-    public let limits: PayloadLimits
+    package let limits: PayloadLimits
     private let hasher: PayloadHasher?
     private var longestElementBytes: Int { limits.longestJSONElementBytes }
     private let descriptor: Int32
@@ -109,7 +109,7 @@ public final class JSONArrayElementReader {
     /// - Parameter limits: an element longer than its `longestJSONElementBytes` is refused where it
     ///   starts, so an element that never ends cannot grow memory without bound.
     /// - Parameter hasher: fed every byte read, in order, when the caller wants the payload's hash.
-    public init(
+    package init(
         path: String, arrayPath: [String], chunkSize: Int = 1 << 20, limits: PayloadLimits = .default, hasher: PayloadHasher? = nil
     ) throws {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
@@ -135,20 +135,20 @@ public final class JSONArrayElementReader {
     }
 
     /// An element as `next()` hands it over.
-    public enum Element {
+    package enum Element {
         /// Parsed in place: its tape borrows the read buffer, so it is valid until the next call.
         case parsed(JSONTape, index: Int)
         /// Delimited and copied, not parsed yet.
         case delimited(JSONArrayElement)
 
-        public var index: Int {
+        package var index: Int {
             switch self {
             case .parsed(_, let index): return index
             case .delimited(let element): return element.index
             }
         }
 
-        public var byteOffset: Int {
+        package var byteOffset: Int {
             switch self {
             case .parsed(let tape, _): return tape.baseOffset
             case .delimited(let element): return element.byteOffset
@@ -156,7 +156,7 @@ public final class JSONArrayElementReader {
         }
 
         /// The element's length in bytes: it ends at `byteOffset + byteCount`.
-        public var byteCount: Int {
+        package var byteCount: Int {
             switch self {
             case .parsed(let tape, _): return tape.bytes.count
             case .delimited(let element): return element.bytes.count
@@ -164,7 +164,7 @@ public final class JSONArrayElementReader {
         }
 
         /// The element's JSON text.
-        public var text: String {
+        package var text: String {
             switch self {
             case .parsed(let tape, _): return String(decoding: tape.bytes, as: UTF8.self)
             case .delimited(let element): return String(decoding: element.bytes, as: UTF8.self)
@@ -173,7 +173,7 @@ public final class JSONArrayElementReader {
     }
 
     /// The next element, or nil once the array has ended and the rest of the document checked.
-    public func next() throws -> Element? {
+    package func next() throws -> Element? {
         if let failure { throw failure }
         do {
             return try advance()

@@ -12,16 +12,16 @@ import Foundation
 /// the position in `bytes`) and the record path below `recordPath`.
 ///
 /// Not Sendable: lookups update a hint (see `lookupHint`), so a tape belongs to one thread.
-public final class JSONTape {
+package final class JSONTape {
     /// Deeper nesting is refused; the parser keeps its own stack, so this bounds memory, not recursion.
-    public static let maximumDepth = 512
+    package static let maximumDepth = 512
 
-    public let file: String
+    package let file: String
     /// Offset of the value's first byte in the file.
-    public let baseOffset: Int
+    package let baseOffset: Int
     /// Path of the value itself (`channels[3]`); member paths extend it. Built only when asked
     /// (error messages), not for every element.
-    public var recordPath: String { pathRoot.text }
+    package var recordPath: String { pathRoot.text }
     private let pathRoot: RecordPathRoot
     /// The value's bytes and its tokens, in buffers the tape owns: lookups then read them without
     /// bounds checks or reference counting, which the parser's invariants make safe.
@@ -44,7 +44,7 @@ public final class JSONTape {
         var remaining = 0
     }
 
-    public convenience init(
+    package convenience init(
         bytes: Data, baseOffset: Int = 0, file: String = "", recordPath: String = "", limits: PayloadLimits = .default
     ) throws(PayloadError) {
         let owned = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: bytes.count)
@@ -52,7 +52,7 @@ public final class JSONTape {
         try self.init(ownedBytes: owned, baseOffset: baseOffset, file: file, recordPath: recordPath, limits: limits)
     }
 
-    public convenience init(
+    package convenience init(
         bytes: [UInt8], baseOffset: Int = 0, file: String = "", recordPath: String = "", limits: PayloadLimits = .default
     ) throws(PayloadError) {
         let owned = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: bytes.count)
@@ -162,7 +162,7 @@ public final class JSONTape {
     }
 
     /// The parsed value.
-    public var root: JSONValue { JSONValue(tape: self, index: 0) }
+    package var root: JSONValue { JSONValue(tape: self, index: 0) }
 
     // MARK: Lookups
 
@@ -490,7 +490,7 @@ public final class JSONTape {
 }
 
 /// The kinds of JSON value; `true` and `false` are both `bool`.
-public enum JSONKind: UInt8, Sendable {
+package enum JSONKind: UInt8, Sendable {
     case object, array, string, number, bool, null
 }
 

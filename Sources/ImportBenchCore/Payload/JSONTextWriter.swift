@@ -6,11 +6,11 @@ import Foundation
 ///
 /// Commas and colons are placed automatically. I/O errors are sticky: the first one stops further
 /// output and is thrown by `close()`, which keeps call sites free of `try` on every value.
-public final class JSONTextWriter {
+package final class JSONTextWriter {
     private let output: BufferedFileOutput
-    public var path: String { output.path }
+    package var path: String { output.path }
     /// Bytes handed to the file so far, including those still buffered.
-    public var bytesWritten: Int { output.bytesWritten }
+    package var bytesWritten: Int { output.bytesWritten }
 
     /// One entry per open container: whether it already holds an element (so the next needs a comma).
     private var containerHasElements: [Bool] = []
@@ -18,37 +18,37 @@ public final class JSONTextWriter {
     private var valueFollowsKey = false
 
     /// Creates or truncates the file at `path`.
-    public init(path: String, bufferCapacity: Int = 1 << 20) throws {
+    package init(path: String, bufferCapacity: Int = 1 << 20) throws {
         output = try BufferedFileOutput(path: path, bufferCapacity: bufferCapacity)
         containerHasElements.reserveCapacity(16)
     }
 
     // MARK: Structure
 
-    public func beginObject() {
+    package func beginObject() {
         beforeValue()
         output.append(UInt8(ascii: "{"))
         containerHasElements.append(false)
     }
 
-    public func endObject() {
+    package func endObject() {
         _ = containerHasElements.popLast()
         output.append(UInt8(ascii: "}"))
     }
 
-    public func beginArray() {
+    package func beginArray() {
         beforeValue()
         output.append(UInt8(ascii: "["))
         containerHasElements.append(false)
     }
 
-    public func endArray() {
+    package func endArray() {
         _ = containerHasElements.popLast()
         output.append(UInt8(ascii: "]"))
     }
 
     /// Writes an object key; the next call writes its value.
-    public func key(_ name: String) {
+    package func key(_ name: String) {
         if let last = containerHasElements.indices.last {
             if containerHasElements[last] { output.append(UInt8(ascii: ",")) }
             containerHasElements[last] = true
@@ -60,52 +60,52 @@ public final class JSONTextWriter {
 
     // MARK: Values
 
-    public func string(_ value: String) {
+    package func string(_ value: String) {
         beforeValue()
         appendQuoted(value)
     }
 
-    public func integer(_ value: Int) {
+    package func integer(_ value: Int) {
         beforeValue()
         output.appendDecimal(value)
     }
 
     /// A fixed-point number, `units / 10^fractionDigits`: exact and identical on every platform,
     /// which printing a Double is not guaranteed to be.
-    public func decimal(_ units: Int, fractionDigits: Int) {
+    package func decimal(_ units: Int, fractionDigits: Int) {
         beforeValue()
         output.appendFixedPoint(units, fractionDigits: fractionDigits)
     }
 
-    public func bool(_ value: Bool) {
+    package func bool(_ value: Bool) {
         beforeValue()
         output.append(value ? "true" : "false")
     }
 
-    public func null() {
+    package func null() {
         beforeValue()
         output.append("null")
     }
 
     // MARK: Key-value shorthands
 
-    public func field(_ name: String, _ value: String) {
+    package func field(_ name: String, _ value: String) {
         key(name)
         string(value)
     }
 
-    public func field(_ name: String, _ value: Int) {
+    package func field(_ name: String, _ value: Int) {
         key(name)
         integer(value)
     }
 
-    public func field(_ name: String, _ value: Bool) {
+    package func field(_ name: String, _ value: Bool) {
         key(name)
         bool(value)
     }
 
     /// Flushes and closes the file; throws the first I/O error met since opening.
-    public func close() throws {
+    package func close() throws {
         try output.close()
     }
 

@@ -3,7 +3,7 @@ import ImportBenchStore
 extension JSONValue {
     /// The value as a column of `type` stores it; JSON null becomes NULL. A wrong JSON type is a
     /// `PayloadError` naming the value's path and offset.
-    public func databaseValue(as type: ColumnType) throws(PayloadError) -> DatabaseValue {
+    package func databaseValue(as type: ColumnType) throws(PayloadError) -> DatabaseValue {
         if isNull { return .null }
         switch type {
         case .text: return .text(try string())
@@ -16,7 +16,7 @@ extension JSONValue {
 
 extension JSONObject {
     /// The member `key` as a column of `type` stores it; missing and null both become NULL.
-    public func databaseValue(_ key: String, as type: ColumnType) throws(PayloadError) -> DatabaseValue {
+    package func databaseValue(_ key: String, as type: ColumnType) throws(PayloadError) -> DatabaseValue {
         guard let value = try self[key] else { return .null }
         return try value.databaseValue(as: type)
     }

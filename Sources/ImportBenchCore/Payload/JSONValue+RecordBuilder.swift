@@ -1,7 +1,7 @@
 extension JSONValue {
     /// Writes the value into the builder as the next attribute, as a column of `type` stores it
     /// (`databaseValue(as:)` without the owned copy); JSON null becomes NULL.
-    public func write(to builder: RecordBuilder, as type: ColumnType) throws(PayloadError) {
+    package func write(to builder: RecordBuilder, as type: ColumnType) throws(PayloadError) {
         if isNull {
             builder.null()
             return
@@ -17,7 +17,7 @@ extension JSONValue {
 
 extension JSONObject {
     /// Writes the member `key` into the builder as the next attribute; missing and null both become NULL.
-    public func write(_ key: String, to builder: RecordBuilder, as type: ColumnType) throws(PayloadError) {
+    package func write(_ key: String, to builder: RecordBuilder, as type: ColumnType) throws(PayloadError) {
         guard let value = try self[key] else {
             builder.null()
             return

@@ -1,8 +1,8 @@
 /// A value of a `JSONTape`: a position in it, cheap to copy. Accessors check the kind and throw a
 /// `PayloadError` naming the value's byte offset and record path when it is not the one asked for
 /// (JSON null included: absent-or-null is the business of `JSONObject`).
-public struct JSONValue {
-    public let tape: JSONTape
+package struct JSONValue {
+    package let tape: JSONTape
     let index: Int
 
     init(tape: JSONTape, index: Int) {
@@ -12,34 +12,34 @@ public struct JSONValue {
 
     var token: JSONToken { tape.tokens[index] }
 
-    public var kind: JSONKind { token.kind }
-    public var isNull: Bool { token.kind == .null }
+    package var kind: JSONKind { token.kind }
+    package var isNull: Bool { token.kind == .null }
     /// Offset of the value's first byte in the file.
-    public var byteOffset: Int { tape.baseOffset + Int(token.start) }
+    package var byteOffset: Int { tape.baseOffset + Int(token.start) }
     /// Such as `channels[3].messages[17].user`; computed by walking the tape, so meant for error messages.
-    public var recordPath: String { tape.recordPath(ofToken: index) }
+    package var recordPath: String { tape.recordPath(ofToken: index) }
 
-    public func object() throws(PayloadError) -> JSONObject {
+    package func object() throws(PayloadError) -> JSONObject {
         guard token.kind == .object else { throw tape.mismatch(at: index, expected: "an object") }
         return JSONObject(value: self)
     }
 
-    public func array() throws(PayloadError) -> JSONArray {
+    package func array() throws(PayloadError) -> JSONArray {
         guard token.kind == .array else { throw tape.mismatch(at: index, expected: "an array") }
         return JSONArray(value: self)
     }
 
-    public func string() throws(PayloadError) -> String { try tape.string(at: index) }
+    package func string() throws(PayloadError) -> String { try tape.string(at: index) }
     /// The string's unescaped UTF-8, lent to `body` without making a `String`.
-    public func withString<R>(_ body: (UnsafeRawBufferPointer) -> R) throws(PayloadError) -> R {
+    package func withString<R>(_ body: (UnsafeRawBufferPointer) -> R) throws(PayloadError) -> R {
         try tape.withStringBytes(at: index, body)
     }
-    public func bool() throws(PayloadError) -> Bool { try tape.bool(at: index) }
+    package func bool() throws(PayloadError) -> Bool { try tape.bool(at: index) }
     /// Integers beyond 64 bits are an error rather than a rounded value. A fraction or exponent is
     /// accepted when the value is an exact integer (`5.0`, `1e3`), as `JSONDecoder` does.
-    public func int64() throws(PayloadError) -> Int64 { try tape.int64(at: index) }
+    package func int64() throws(PayloadError) -> Int64 { try tape.int64(at: index) }
     /// Integers beyond 64 bits become the nearest Double; numbers beyond Double's range are an error.
-    public func double() throws(PayloadError) -> Double { try tape.double(at: index) }
+    package func double() throws(PayloadError) -> Double { try tape.double(at: index) }
 }
 
 /// Typed reads by token index, shared by `JSONValue` and `JSONObject`'s accessors; the latter use
@@ -137,52 +137,52 @@ extension JSONTape {
 
 /// An object value's members, found by linear scan: payload objects are small, and a scan over
 /// adjacent tokens beats building a dictionary nobody reuses.
-public struct JSONObject: Sequence {
-    public let value: JSONValue
+package struct JSONObject: Sequence {
+    package let value: JSONValue
 
-    public var count: Int { Int(value.token.count) }
-    public var isEmpty: Bool { count == 0 }
+    package var count: Int { Int(value.token.count) }
+    package var isEmpty: Bool { count == 0 }
 
     /// The member's value, JSON null included; nil only when the key is absent. A key repeated with
     /// another value is an error (see `JSONTape.memberValueIndex`), so are all lookups below.
-    public subscript(key: String) -> JSONValue? {
+    package subscript(key: String) -> JSONValue? {
         get throws(PayloadError) {
             try value.tape.memberValueIndex(inObject: value.index, key: key).map { JSONValue(tape: value.tape, index: $0) }
         }
     }
 
     /// The member's value, or nil when the key is absent or its value is null: how payloads omit optionals.
-    public func optional(_ key: String) throws(PayloadError) -> JSONValue? {
+    package func optional(_ key: String) throws(PayloadError) -> JSONValue? {
         guard let member = try self[key], !member.isNull else { return nil }
         return member
     }
 
     /// The member's string; nil when absent or null, an error when of another kind.
-    public func string(_ key: String) throws(PayloadError) -> String? {
+    package func string(_ key: String) throws(PayloadError) -> String? {
         guard let index = try presentValueIndex(key) else { return nil }
         return try value.tape.string(at: index)
     }
 
     /// The member's string as unescaped UTF-8 lent to `body`; nil when absent or null, an error when of another kind.
-    public func withString<R>(_ key: String, _ body: (UnsafeRawBufferPointer?) -> R) throws(PayloadError) -> R {
+    package func withString<R>(_ key: String, _ body: (UnsafeRawBufferPointer?) -> R) throws(PayloadError) -> R {
         guard let index = try presentValueIndex(key) else { return body(nil) }
         return try value.tape.withStringBytes(at: index) { body($0) }
     }
 
     /// The member's integer; nil when absent or null, an error when of another kind (see `JSONValue.int64()`).
-    public func int64(_ key: String) throws(PayloadError) -> Int64? {
+    package func int64(_ key: String) throws(PayloadError) -> Int64? {
         guard let index = try presentValueIndex(key) else { return nil }
         return try value.tape.int64(at: index)
     }
 
     /// The member's number; nil when absent or null, an error when of another kind.
-    public func double(_ key: String) throws(PayloadError) -> Double? {
+    package func double(_ key: String) throws(PayloadError) -> Double? {
         guard let index = try presentValueIndex(key) else { return nil }
         return try value.tape.double(at: index)
     }
 
     /// The member's boolean; nil when absent or null, an error when of another kind.
-    public func bool(_ key: String) throws(PayloadError) -> Bool? {
+    package func bool(_ key: String) throws(PayloadError) -> Bool? {
         guard let index = try presentValueIndex(key) else { return nil }
         return try value.tape.bool(at: index)
     }
@@ -196,7 +196,7 @@ public struct JSONObject: Sequence {
 
     /// The member's value; absent or null is an error. It is reported at the tape's base offset (the
     /// element's first byte) since an absent value has no position of its own; the path names it.
-    public func required(_ key: String) throws(PayloadError) -> JSONValue {
+    package func required(_ key: String) throws(PayloadError) -> JSONValue {
         guard let member = try self[key] else { throw missingValue(key, found: "no such key") }
         guard !member.isNull else { throw missingValue(key, found: "null") }
         return member
@@ -209,23 +209,23 @@ public struct JSONObject: Sequence {
             found: found)
     }
 
-    public struct Member {
-        public let key: String
-        public let value: JSONValue
+    package struct Member {
+        package let key: String
+        package let value: JSONValue
     }
 
-    public func makeIterator() -> Iterator {
+    package func makeIterator() -> Iterator {
         Iterator(tape: value.tape, nextKey: value.index + 1, remaining: count)
     }
 
-    public var underestimatedCount: Int { count }
+    package var underestimatedCount: Int { count }
 
-    public struct Iterator: IteratorProtocol {
+    package struct Iterator: IteratorProtocol {
         let tape: JSONTape
         var nextKey: Int
         var remaining: Int
 
-        public mutating func next() -> Member? {
+        package mutating func next() -> Member? {
             guard remaining > 0 else { return nil }
             remaining -= 1
             let valueIndex = nextKey + 1
@@ -238,24 +238,24 @@ public struct JSONObject: Sequence {
 }
 
 /// An array value's elements, in order.
-public struct JSONArray: Sequence {
-    public let value: JSONValue
+package struct JSONArray: Sequence {
+    package let value: JSONValue
 
-    public var count: Int { Int(value.token.count) }
-    public var isEmpty: Bool { count == 0 }
+    package var count: Int { Int(value.token.count) }
+    package var isEmpty: Bool { count == 0 }
 
-    public func makeIterator() -> Iterator {
+    package func makeIterator() -> Iterator {
         Iterator(tape: value.tape, nextElement: value.index + 1, remaining: count)
     }
 
-    public var underestimatedCount: Int { count }
+    package var underestimatedCount: Int { count }
 
-    public struct Iterator: IteratorProtocol {
+    package struct Iterator: IteratorProtocol {
         let tape: JSONTape
         var nextElement: Int
         var remaining: Int
 
-        public mutating func next() -> JSONValue? {
+        package mutating func next() -> JSONValue? {
             guard remaining > 0 else { return nil }
             remaining -= 1
             let element = JSONValue(tape: tape, index: nextElement)

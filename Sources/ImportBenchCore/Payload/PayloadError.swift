@@ -1,16 +1,16 @@
 /// The payload layer's one error: which file, where in it, and what was expected there.
-public struct PayloadError: Error, Sendable, Equatable, CustomStringConvertible {
-    public let file: String
+package struct PayloadError: Error, Sendable, Equatable, CustomStringConvertible {
+    package let file: String
     /// Byte offset in the file where the problem was found, when known.
-    public let byteOffset: Int?
+    package let byteOffset: Int?
     /// The record path, such as `channels[3].messages[17].user.id`, when known.
-    public let path: String?
-    public let expected: String
-    public let found: String
+    package let path: String?
+    package let expected: String
+    package let found: String
 
     /// `found` and `path` come from the input (a key, a column name, a value); each is cut to
     /// `longestQuote` characters, so no input can make an error line long.
-    public init(file: String, byteOffset: Int?, path: String?, expected: String, found: String) {
+    package init(file: String, byteOffset: Int?, path: String?, expected: String, found: String) {
         self.file = file
         self.byteOffset = byteOffset
         self.path = path.map(Self.shortened)
@@ -19,14 +19,14 @@ public struct PayloadError: Error, Sendable, Equatable, CustomStringConvertible 
     }
 
     /// The most of the input an error quotes, in characters.
-    public static let longestQuote = 200
+    package static let longestQuote = 200
 
     static func shortened(_ text: String) -> String {
         guard text.utf8.count > longestQuote else { return text }
         return String(text.prefix(longestQuote)) + "… (cut at \(longestQuote) characters)"
     }
 
-    public var description: String {
+    package var description: String {
         var location = file
         if let byteOffset { location += " at byte \(byteOffset)" }
         if let path { location += " (\(path))" }

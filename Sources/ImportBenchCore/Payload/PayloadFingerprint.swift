@@ -3,8 +3,8 @@ import Foundation
 /// A cheap identity for a payload file or feed directory: each file's name, size and a hash of its
 /// first and last 64 KiB. Enough to refuse resuming a checkpoint against a different payload without
 /// reading gigabytes; a regenerated payload (same scenario, scale and seed) matches.
-public enum PayloadFingerprint {
-    public static func of(_ path: String) -> String {
+package enum PayloadFingerprint {
+    package static func of(_ path: String) -> String {
         let manager = FileManager.default
         var isDirectory: ObjCBool = false
         guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else { return "missing" }

@@ -2,17 +2,17 @@
 /// whole payload's identity costs no second pass over it. Not cryptographic: it tells an edited or
 /// other payload from the one a checkpoint was made from, where the first and last 64 KiB
 /// (`PayloadFingerprint`) miss an edit in the middle. Eight bytes a step, a multiply each.
-public final class PayloadHasher {
+package final class PayloadHasher {
     private var state: UInt64 = 0x9E37_79B9_7F4A_7C15
     private var length: UInt64 = 0
     /// Bytes not yet a whole word, low byte first.
     private var pending: UInt64 = 0
     private var pendingCount = 0
 
-    public init() {}
+    package init() {}
 
     /// Mixes `bytes`, in order after everything before; the split into calls does not matter.
-    public func update(_ bytes: UnsafeRawBufferPointer) {
+    package func update(_ bytes: UnsafeRawBufferPointer) {
         var offset = 0
         let count = bytes.count
         length &+= UInt64(count)
@@ -38,14 +38,14 @@ public final class PayloadHasher {
     }
 
     /// Starts a new file of a feed: its name is hashed too, so renaming or reordering files counts.
-    public func beginFile(named name: String) {
+    package func beginFile(named name: String) {
         var text = name + "\u{0}"
         text.withUTF8 { update(UnsafeRawBufferPointer($0)) }
     }
 
     /// Mixes in another hasher's result: a feed read file by file hashes each on its own, then
     /// folds them in file order.
-    public func absorb(_ other: PayloadHasher) {
+    package func absorb(_ other: PayloadHasher) {
         var text = other.digest
         text.withUTF8 { update(UnsafeRawBufferPointer($0)) }
     }
@@ -61,7 +61,7 @@ public final class PayloadHasher {
     }
 
     /// The hash of everything so far, with the byte count: `bytes/hex`.
-    public var digest: String {
+    package var digest: String {
         var final = pendingCount > 0 ? Self.mixed(state, pending) : state
         final ^= length
         final ^= final >> 33

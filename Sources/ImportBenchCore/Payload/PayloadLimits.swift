@@ -2,18 +2,18 @@
 /// (read whole before it is parsed), a JSON string and a JSON number. Memory then has a bound that
 /// does not depend on the input's size, and an input past one (`/dev/zero` as `stops.txt`, a string
 /// that never closes) ends with a located error that names the option raising it.
-public struct PayloadLimits: Codable, Sendable, Equatable {
-    public var longestCSVRowBytes: Int
-    public var longestJSONElementBytes: Int
-    public var longestJSONStringBytes: Int
-    public var longestJSONNumberBytes: Int
+package struct PayloadLimits: Codable, Sendable, Equatable {
+    package var longestCSVRowBytes: Int
+    package var longestJSONElementBytes: Int
+    package var longestJSONStringBytes: Int
+    package var longestJSONNumberBytes: Int
 
     /// Far above what real payloads hold (a GTFS row is under a kilobyte; a chat channel with 200
     /// messages about 200 KB), far below what would strain the machine.
-    public static let `default` = PayloadLimits(
+    package static let `default` = PayloadLimits(
         longestCSVRowBytes: 1 << 20, longestJSONElementBytes: 64 << 20, longestJSONStringBytes: 16 << 20, longestJSONNumberBytes: 1 << 10)
 
-    public init(longestCSVRowBytes: Int, longestJSONElementBytes: Int, longestJSONStringBytes: Int, longestJSONNumberBytes: Int) {
+    package init(longestCSVRowBytes: Int, longestJSONElementBytes: Int, longestJSONStringBytes: Int, longestJSONNumberBytes: Int) {
         self.longestCSVRowBytes = longestCSVRowBytes
         self.longestJSONElementBytes = longestJSONElementBytes
         self.longestJSONStringBytes = longestJSONStringBytes
@@ -21,10 +21,10 @@ public struct PayloadLimits: Codable, Sendable, Equatable {
     }
 
     /// The command-line option that raises each limit, for error messages.
-    public enum Option {
-        public static let csvRow = "--max-csv-row-bytes"
-        public static let jsonElement = "--max-json-element-bytes"
-        public static let jsonString = "--max-json-string-bytes"
-        public static let jsonNumber = "--max-json-number-bytes"
+    package enum Option {
+        package static let csvRow = "--max-csv-row-bytes"
+        package static let jsonElement = "--max-json-element-bytes"
+        package static let jsonString = "--max-json-string-bytes"
+        package static let jsonNumber = "--max-json-number-bytes"
     }
 }

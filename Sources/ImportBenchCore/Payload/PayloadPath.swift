@@ -8,8 +8,8 @@ import Foundation
 /// What a payload path must be before anything reads it: a regular file, or a directory (a GTFS
 /// feed) whose entries are regular files or directories. A FIFO would keep the reader waiting
 /// forever and a device (`/dev/zero`) never ends, so both are refused up front, named.
-public enum PayloadPath {
-    public static func check(_ path: String) throws(PayloadError) {
+package enum PayloadPath {
+    package static func check(_ path: String) throws(PayloadError) {
         switch kind(of: path) {
         case .regular: return
         case .directory:

@@ -1,19 +1,19 @@
 /// How a payload is read, whatever its scenario: what a record that cannot be read does, how much
 /// the reader may hold at once, and, when the caller wants the payload's identity, the hasher that
 /// sees every byte read.
-public struct PayloadReading {
-    public var onError: PayloadErrorPolicy
-    public var limits: PayloadLimits
-    public var hasher: PayloadHasher?
+package struct PayloadReading {
+    package var onError: PayloadErrorPolicy
+    package var limits: PayloadLimits
+    package var hasher: PayloadHasher?
     /// How a CSV payload's bytes are text (JSON is always UTF-8).
-    public var encoding: TextEncoding
+    package var encoding: TextEncoding
     /// What `Scenario.openPayload` does with a key-only reference to an object neither stored nor
     /// met earlier in the payload.
-    public var missingReference: MissingReferencePolicy
+    package var missingReference: MissingReferencePolicy
     /// The keys stored before the import (a refresh's preload), which such references may name.
-    public var storedKeys: StoredKeys?
+    package var storedKeys: StoredKeys?
 
-    public init(
+    package init(
         onError: PayloadErrorPolicy = .fail, limits: PayloadLimits = .default, hasher: PayloadHasher? = nil, encoding: TextEncoding = .utf8,
         missingReference: MissingReferencePolicy = .fail, storedKeys: StoredKeys? = nil
     ) {
@@ -29,7 +29,7 @@ public struct PayloadReading {
     /// (`--on-error skip --encoding latin-1`): a seed store records them, so a store read one way is
     /// not adopted as the same payload read another. The limits count only under `skip`, which leaves
     /// out what passes one; under `fail` nothing is read past a limit. `auto` is recorded as given.
-    public func contentOptions(omittingDefaults: Bool = false) -> String {
+    package func contentOptions(omittingDefaults: Bool = false) -> String {
         let defaults = PayloadReading()
         var options = [
             ("--on-error", onError.rawValue, defaults.onError.rawValue),
@@ -45,7 +45,7 @@ public struct PayloadReading {
     /// The reading `contentOptions()` wrote, so what a seed store recorded can be judged as the
     /// scenario reads now (a store recorded `--encoding latin-1` for JSON before that stopped
     /// counting); nil for text `contentOptions()` would not write.
-    public init?(contentOptions: String) {
+    package init?(contentOptions: String) {
         self.init()
         let words = contentOptions.split(separator: " ").map(String.init)
         guard words.count % 2 == 0 else { return nil }

@@ -1,8 +1,8 @@
 import Foundation
 
 /// How big a payload is on disk: a file's size, or the sum of a directory's files (a GTFS feed).
-public enum PayloadSize {
-    public static func bytes(at path: String) -> Int64 {
+package enum PayloadSize {
+    package static func bytes(at path: String) -> Int64 {
         let manager = FileManager.default
         var isDirectory: ObjCBool = false
         guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else { return 0 }

@@ -2,7 +2,7 @@
 /// Windows-1252; whatever the file's encoding, stored text is always valid UTF-8. `auto` reads a
 /// file as UTF-8 when all of it is valid UTF-8, and as Windows-1252 (which every byte sequence is)
 /// otherwise, and says which it chose.
-public enum TextEncoding: String, Codable, Sendable, CaseIterable {
+package enum TextEncoding: String, Codable, Sendable, CaseIterable {
     case utf8 = "utf-8"
     case latin1 = "latin-1"
     case windows1252 = "windows-1252"
@@ -10,7 +10,7 @@ public enum TextEncoding: String, Codable, Sendable, CaseIterable {
 
     /// The encoding `auto` stands for in the file at `path`: one pass over it, a word at a time
     /// through ASCII.
-    public static func detect(path: String) throws -> TextEncoding {
+    package static func detect(path: String) throws -> TextEncoding {
         try UTF8Validator.isValid(path: path) ? .utf8 : .windows1252
     }
 

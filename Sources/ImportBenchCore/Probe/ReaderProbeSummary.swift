@@ -1,17 +1,17 @@
 /// What a second connection saw while the import wrote: how many screen queries it ran and how long
 /// they took, the wait for the writer's lock included. A frame is 16 ms; a p99 above it is a visible stall.
-public struct ReaderProbeSummary: Sendable, Codable, Equatable {
+package struct ReaderProbeSummary: Sendable, Codable, Equatable {
     /// Queries a second the reader was asked to run.
-    public var hz: Int
+    package var hz: Int
     /// Queries that completed while the import ran.
-    public var queries: Int
-    public var p50Seconds: Double
-    public var p99Seconds: Double
-    public var maxSeconds: Double
+    package var queries: Int
+    package var p50Seconds: Double
+    package var p99Seconds: Double
+    package var maxSeconds: Double
     /// The longest stretch one query spent waiting for the writer's lock (SQLITE_BUSY), in seconds.
-    public var longestBlockedSeconds: Double
+    package var longestBlockedSeconds: Double
 
-    public init(hz: Int, queries: Int, p50Seconds: Double, p99Seconds: Double, maxSeconds: Double, longestBlockedSeconds: Double) {
+    package init(hz: Int, queries: Int, p50Seconds: Double, p99Seconds: Double, maxSeconds: Double, longestBlockedSeconds: Double) {
         self.hz = hz
         self.queries = queries
         self.p50Seconds = p50Seconds

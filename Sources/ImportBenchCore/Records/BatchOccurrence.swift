@@ -10,12 +10,14 @@ public struct BatchOccurrence {
     @inline(__always)
     var header: OccurrenceHeader { storage.headers[position] }
 
+    /// Index of its entity in `schema.entities` (and in `toOneTargets`, `manyToManyTargets`, `tracksListing`).
     public var entity: Int { Int(header.entity) }
-    public var keyID: Int32 { header.keyID }
+    package var keyID: Int32 { header.keyID }
     /// Position in the whole stream.
     public var ordinal: Int { header.ordinal }
     /// Index of the top-level payload element it came from.
     public var unit: Int { header.unit }
+    /// Its object's natural key: the value of the entity's `key` attribute.
     public var key: RecordValue { RecordStorage.value(header.key, text: storage.text) }
     /// Whether it lists its object's children and set members, all of them where the schema says a
     /// payload lists them completely; false for a copy such as an embedded quoted message.
@@ -58,7 +60,7 @@ public struct BatchOccurrence {
     }
 
     /// An owned copy, for error messages and tests.
-    public var materialized: RecordOccurrence {
+    package var materialized: RecordOccurrence {
         var occurrence = RecordOccurrence(
             entity: entity, key: key.databaseValue, attributes: attributes.map(\.databaseValue),
             toOne: toOne.map { $0?.materialized }, manyToMany: manyToMany.map { $0.map(\.materialized) })
@@ -76,13 +78,14 @@ public struct BatchReference {
     unowned(unsafe) let storage: RecordStorage
     let stored: StoredReference
 
+    /// The target's natural key: the reference points at the target entity's row with this key.
     public var key: RecordValue { RecordStorage.value(stored.key, text: storage.text) }
-    public var keyID: Int32 { stored.keyID }
+    package var keyID: Int32 { stored.keyID }
     /// The stream ordinal of the embedded target occurrence; nil for a reference given by key only.
     public var embeddedOrdinal: Int? { stored.embeddedOrdinal >= 0 ? stored.embeddedOrdinal : nil }
-    public var isKeyOnly: Bool { stored.embeddedOrdinal < 0 }
+    package var isKeyOnly: Bool { stored.embeddedOrdinal < 0 }
 
-    public var materialized: Reference {
+    package var materialized: Reference {
         var reference = Reference(key: key.databaseValue, embeddedOrdinal: embeddedOrdinal)
         reference.keyID = keyID
         return reference
@@ -113,9 +116,12 @@ public struct BatchOccurrences: RandomAccessCollection, Sendable {
         self.init(only, BatchSegment(storage: only.storage, start: only.start, count: 0))
     }
 
+    /// Always 0.
     public var startIndex: Int { 0 }
+    /// How many occurrences the batch holds.
     public var endIndex: Int { first.count + second.count }
 
+    /// The occurrence at `position`, in payload order.
     @inline(__always)
     public subscript(position: Int) -> BatchOccurrence {
         precondition(position >= 0 && position < endIndex, "occurrence index out of range")
@@ -128,10 +134,14 @@ public struct BatchOccurrences: RandomAccessCollection, Sendable {
 public struct BatchValues: RandomAccessCollection {
     unowned(unsafe) let storage: RecordStorage
     let start: Int
+    /// How many there are.
     public let count: Int
+    /// Always 0.
     public var startIndex: Int { 0 }
+    /// Equal to `count`.
     public var endIndex: Int { count }
 
+    /// The value of the entity's attribute at `position`.
     @inline(__always)
     public subscript(position: Int) -> RecordValue {
         precondition(position >= 0 && position < count, "index out of range")
@@ -144,10 +154,14 @@ public struct BatchValues: RandomAccessCollection {
 public struct BatchToOne: RandomAccessCollection {
     unowned(unsafe) let storage: RecordStorage
     let start: Int
+    /// How many there are.
     public let count: Int
+    /// Always 0.
     public var startIndex: Int { 0 }
+    /// Equal to `count`.
     public var endIndex: Int { count }
 
+    /// The reference of the entity's to-one relationship at `position`; nil where it is absent.
     @inline(__always)
     public subscript(position: Int) -> BatchReference? {
         precondition(position >= 0 && position < count, "index out of range")
@@ -160,10 +174,14 @@ public struct BatchToOne: RandomAccessCollection {
 public struct BatchReferences: RandomAccessCollection {
     unowned(unsafe) let storage: RecordStorage
     let start: Int
+    /// How many there are.
     public let count: Int
+    /// Always 0.
     public var startIndex: Int { 0 }
+    /// Equal to `count`.
     public var endIndex: Int { count }
 
+    /// The member at `position`, in payload order.
     @inline(__always)
     public subscript(position: Int) -> BatchReference {
         precondition(position >= 0 && position < count, "index out of range")
@@ -177,10 +195,14 @@ public struct BatchSets: RandomAccessCollection {
     /// Index of the first set's first member in the storage's references.
     let firstMember: Int
     let setStart: Int
+    /// How many there are.
     public let count: Int
+    /// Always 0.
     public var startIndex: Int { 0 }
+    /// Equal to `count`.
     public var endIndex: Int { count }
 
+    /// The members of the entity's many-to-many relationship at `position`.
     public subscript(position: Int) -> BatchReferences {
         precondition(position >= 0 && position < count, "set index out of range")
         let begin = position == 0 ? firstMember : Int(storage.setEnds[setStart + position - 1])

@@ -1,12 +1,12 @@
 /// Occurrences per transaction: a count, or the whole payload in one.
-public enum BatchSize: Hashable, Sendable {
+package enum BatchSize: Hashable, Sendable {
     case occurrences(Int)
     case all
 
-    public static let `default` = BatchSize.occurrences(1000)
+    package static let `default` = BatchSize.occurrences(1000)
 
     /// Parses `1000` or `all`; nil for anything else, including zero and negatives.
-    public init?(parsing text: String) {
+    package init?(parsing text: String) {
         if text.lowercased() == "all" {
             self = .all
         } else if let count = Int(text), count > 0 {
@@ -18,7 +18,7 @@ public enum BatchSize: Hashable, Sendable {
 }
 
 extension BatchSize: CustomStringConvertible {
-    public var description: String {
+    package var description: String {
         switch self {
         case .occurrences(let count): return String(count)
         case .all: return "all"

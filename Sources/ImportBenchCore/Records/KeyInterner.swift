@@ -6,13 +6,13 @@ import ImportBenchStore
 /// reference its key's ID once, while decoding, so strategies find objects by
 /// indexing arrays instead of hashing strings again and again. One interner lives for one import
 /// (both of idcache's passes share it), so an ID means the same key in every batch.
-public final class KeyInterner {
+package final class KeyInterner {
     /// One table per entity, behind a pointer: a class's stored `var` would cost a runtime
     /// exclusivity check on every lookup.
     private let tables: UnsafeMutablePointer<KeyTable>
     private let entityCount: Int
 
-    public init(entityCount: Int) {
+    package init(entityCount: Int) {
         self.entityCount = entityCount
         tables = .allocate(capacity: max(entityCount, 1))
         // One table each: a table owns its buffers, so copies of one would share them.
@@ -26,7 +26,7 @@ public final class KeyInterner {
     }
 
     /// The key's ID, assigned now if the key is new.
-    public func id(entity: Int, key: DatabaseValue) -> Int32 {
+    package func id(entity: Int, key: DatabaseValue) -> Int32 {
         switch key {
         case .null: return id(entity: entity, tag: .null, bits: 0)
         case .integer(let value): return id(entity: entity, tag: .integer, bits: value)
@@ -59,7 +59,7 @@ public final class KeyInterner {
     }
 
     /// The key's ID if it has one, or nil; assigns nothing.
-    public func existingID(entity: Int, key: DatabaseValue) -> Int32? {
+    package func existingID(entity: Int, key: DatabaseValue) -> Int32? {
         let id: Int32
         switch key {
         case .null: id = existingID(entity: entity, tag: .null, bits: 0)
@@ -91,12 +91,12 @@ public final class KeyInterner {
     }
 
     /// IDs handed out so far for the entity: every ID is below it.
-    public func count(entity: Int) -> Int {
+    package func count(entity: Int) -> Int {
         tables[entity].count
     }
 
     /// The key an ID stands for.
-    public func key(entity: Int, id: Int32) -> DatabaseValue {
+    package func key(entity: Int, id: Int32) -> DatabaseValue {
         tables[entity].key(Int(id))
     }
 }

@@ -4,7 +4,7 @@ import ImportBenchStore
 /// strategy and the verifier, each reading through one of these, meet the same stream. A unit whose
 /// key-only references all name known keys passes through untouched, checked by key ID alone; only
 /// a unit with a missing target is copied out, changed and written again.
-public final class MissingReferenceResolver: RecordReader {
+package final class MissingReferenceResolver: RecordReader {
     private let reader: any RecordReader
     private let policy: MissingReferencePolicy
     private let schema: Schema
@@ -14,7 +14,7 @@ public final class MissingReferenceResolver: RecordReader {
     /// Per target entity name: references dropped (`null`) or stubs written (`placeholder`).
     private(set) var resolvedByEntity: [String: Int] = [:]
 
-    public init(_ reader: any RecordReader, schema: Schema, policy: MissingReferencePolicy, stored: StoredKeys?) {
+    package init(_ reader: any RecordReader, schema: Schema, policy: MissingReferencePolicy, stored: StoredKeys?) {
         precondition(policy != .fail, "fail needs no resolver: each strategy reports the reference")
         self.reader = reader
         self.schema = schema
@@ -22,14 +22,14 @@ public final class MissingReferenceResolver: RecordReader {
         self.stored = stored
     }
 
-    public func nextUnit() throws -> RecordUnit? {
+    package func nextUnit() throws -> RecordUnit? {
         guard var unit = try reader.nextUnit() else { return nil }
         resolve(&unit, known: knownKeys(KeyInterner(entityCount: schema.entities.count)))
         return unit
     }
 
     /// Relies on the `RecordReader` contract: one call writes one unit (a skipped one discarded).
-    public func readUnit(into builder: RecordBuilder) throws -> Bool {
+    package func readUnit(into builder: RecordBuilder) throws -> Bool {
         let units = builder.unitsBegun
         guard try reader.readUnit(into: builder) else { return false }
         precondition(builder.unitsBegun == units + 1, "a reader wrote \(builder.unitsBegun - units) units in one readUnit call")
@@ -42,10 +42,10 @@ public final class MissingReferenceResolver: RecordReader {
         return true
     }
 
-    public var skippedRecords: [String: Int] { reader.skippedRecords }
-    public var skippedErrors: [PayloadError] { reader.skippedErrors }
+    package var skippedRecords: [String: Int] { reader.skippedRecords }
+    package var skippedErrors: [PayloadError] { reader.skippedErrors }
 
-    public var readingNotes: [String] {
+    package var readingNotes: [String] {
         guard !resolvedByEntity.isEmpty else { return reader.readingNotes }
         let counts = resolvedByEntity.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
         let note = switch policy {

@@ -2,14 +2,14 @@
 /// The reader writes straight into the batcher's `RecordBuilder`, which numbers every occurrence's
 /// ordinal and unit and gives every key its ID in `interner`. A unit may straddle two batches, as a
 /// long channel does.
-public final class RecordBatcher {
+package final class RecordBatcher {
     private let reader: any RecordReader
     private let limit: Int
     private let builder: RecordBuilder
     private var nextBatch = 0
     private var exhausted = false
 
-    public init(reader: any RecordReader, batchSize: BatchSize, schema: Schema, interner: KeyInterner? = nil) {
+    package init(reader: any RecordReader, batchSize: BatchSize, schema: Schema, interner: KeyInterner? = nil) {
         self.reader = reader
         builder = RecordBuilder(schema: schema, interner: interner ?? KeyInterner(entityCount: schema.entities.count))
         switch batchSize {
@@ -19,12 +19,12 @@ public final class RecordBatcher {
     }
 
     /// Batches handed out so far: the index the next one will have.
-    public var batchesHandedOut: Int { nextBatch }
+    package var batchesHandedOut: Int { nextBatch }
 
     /// Occurrences handed out so far.
-    public var occurrencesRead: Int { builder.nextOrdinal - builder.count }
+    package var occurrencesRead: Int { builder.nextOrdinal - builder.count }
 
-    public func next() throws -> RecordBatch? {
+    package func next() throws -> RecordBatch? {
         while builder.count < limit, !exhausted {
             if try !reader.readUnit(into: builder) { exhausted = true }
         }

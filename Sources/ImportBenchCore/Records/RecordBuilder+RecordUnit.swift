@@ -4,7 +4,7 @@ extension RecordBuilder {
     /// Appends a unit of owned occurrences, numbering and interning them: the path of readers that
     /// build `RecordUnit`s. An embedded reference's unit index becomes a stream ordinal, and it takes
     /// its target's key ID when the target is what it says; otherwise its own key is interned.
-    public func append(_ unit: RecordUnit) {
+    package func append(_ unit: RecordUnit) {
         beginUnit()
         let base = nextOrdinal
         var handles: [OccurrenceHandle] = []

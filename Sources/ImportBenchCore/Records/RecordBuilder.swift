@@ -9,7 +9,7 @@ import ImportBenchStore
 /// Values are copied into the builder's own bytes, so a reader may lend bytes that die with the
 /// call (a parsed element's buffer). Occurrences of one top-level element form a unit
 /// (`beginUnit`/`endUnit`); a unit that fails to decode can be discarded whole.
-public final class RecordBuilder {
+package final class RecordBuilder {
     let interner: KeyInterner
     private let toOneTargets: [[Int]]
     private let manyToManyTargets: [[Int]]
@@ -71,7 +71,7 @@ public final class RecordBuilder {
         _modify { yield &state.pointee.building }
     }
 
-    public init(schema: Schema, interner: KeyInterner) {
+    package init(schema: Schema, interner: KeyInterner) {
         self.interner = interner
         toOneTargets = schema.toOneTargets
         manyToManyTargets = schema.manyToManyTargets
@@ -94,16 +94,16 @@ public final class RecordBuilder {
     var unitsBegun: Int { state.pointee.nextUnit }
 
     /// Occurrences finished and not yet cut into a batch.
-    public var count: Int {
+    package var count: Int {
         let pending = state.pointee.pending.map { $0.count - state.pointee.pendingStart } ?? 0
         return pending + headers.count
     }
     /// The ordinal the next occurrence will have: occurrences finished so far, in the whole stream.
-    public var nextOrdinal: Int { state.pointee.firstOrdinal + headers.count }
+    package var nextOrdinal: Int { state.pointee.firstOrdinal + headers.count }
 
     // MARK: Units
 
-    public func beginUnit() {
+    package func beginUnit() {
         endUnit()
         state.pointee.unitOpen = true
         state.pointee.currentUnit = state.pointee.nextUnit
@@ -113,7 +113,7 @@ public final class RecordBuilder {
     }
 
     /// Forgets every occurrence of the current unit, and the keys it met first, as if it had never begun.
-    public func discardUnit() {
+    package func discardUnit() {
         headers.truncate(to: state.pointee.unitStart.headers)
         values.truncate(to: state.pointee.unitStart.values)
         references.truncate(to: state.pointee.unitStart.references)
@@ -129,7 +129,7 @@ public final class RecordBuilder {
     /// Done for the whole unit at once rather than per occurrence: a new key's slot in a large
     /// table is a cache miss, and here the slots of the next few keys are loading while one is
     /// looked up. `beginUnit` and `cut` end an open unit; a reader need not call it.
-    public func endUnit() {
+    package func endUnit() {
         guard state.pointee.unitOpen else { return }
         state.pointee.unitOpen = false
         let first = state.pointee.unitStart.headers
@@ -163,7 +163,7 @@ public final class RecordBuilder {
 
     // MARK: Occurrences
 
-    public func begin(entity: Int) {
+    package func begin(entity: Int) {
         precondition(building.entity < 0, "begin(entity:) before the previous occurrence finished")
         building.entity = Int32(entity)
         building.key = .null
@@ -177,7 +177,7 @@ public final class RecordBuilder {
     /// Marks the occurrence being built as a copy that lists none of its object's children or set
     /// members (an embedded quoted message): a refresh then keeps the ones stored before, where an
     /// occurrence that lists them replaces them.
-    public func listsNoChildren() {
+    package func listsNoChildren() {
         precondition(building.entity >= 0, "listsNoChildren() outside an occurrence")
         building.listsChildren = false
     }
@@ -185,7 +185,7 @@ public final class RecordBuilder {
     /// Ends the occurrence; the handle lets later occurrences of the unit refer to it. Its key gets
     /// its ID when the unit ends.
     @discardableResult
-    public func finish() -> OccurrenceHandle {
+    package func finish() -> OccurrenceHandle {
         precondition(building.entity >= 0, "finish() without begin(entity:)")
         closeSets()
         building.attributeCount = UInt16(values.count - Int(building.valueStart))
@@ -213,37 +213,37 @@ public final class RecordBuilder {
 
     // MARK: Keys
 
-    public func key(text bytes: UnsafeRawBufferPointer) {
+    package func key(text bytes: UnsafeRawBufferPointer) {
         building.key = store(bytes)
     }
 
-    public func key(_ value: DatabaseValue) {
+    package func key(_ value: DatabaseValue) {
         building.key = stored(value)
     }
 
     /// The key's text is composed from parts: `appendKeyText` each, then `endKeyText()`.
-    public func beginKeyText() {
+    package func beginKeyText() {
         state.pointee.composedKeyStart = text.count
     }
 
     /// Appends text already in the builder (an earlier key or value).
-    public func appendKeyText(_ span: TextSpan) {
+    package func appendKeyText(_ span: TextSpan) {
         let destination = text.extend(by: span.length)
         // After `extend`: the buffer may have moved.
         destination.update(from: text.base + span.offset, count: span.length)
     }
 
     /// Appends bytes from outside the builder (a payload's string).
-    public func appendKeyText(_ bytes: UnsafeRawBufferPointer) {
+    package func appendKeyText(_ bytes: UnsafeRawBufferPointer) {
         guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
         text.extend(by: bytes.count).update(from: source.assumingMemoryBound(to: UInt8.self), count: bytes.count)
     }
 
-    public func appendKeyText(byte: UInt8) {
+    package func appendKeyText(byte: UInt8) {
         text.append(byte)
     }
 
-    public func appendKeyText(decimal value: Int) {
+    package func appendKeyText(decimal value: Int) {
         if value < 0 { text.append(UInt8(ascii: "-")) }
         var magnitude = value.magnitude
         var divisor: UInt = 1
@@ -255,14 +255,14 @@ public final class RecordBuilder {
         } while divisor > 0
     }
 
-    public func endKeyText() {
+    package func endKeyText() {
         precondition(state.pointee.composedKeyStart >= 0, "endKeyText() without beginKeyText()")
         building.key = StoredValue(bits: Int64(state.pointee.composedKeyStart), length: UInt32(text.count - state.pointee.composedKeyStart), tag: .text)
         state.pointee.composedKeyStart = -1
     }
 
     /// The text of a finished occurrence's key, to compose another key from; nil if it is not text.
-    public func keyText(of handle: OccurrenceHandle) -> TextSpan? {
+    package func keyText(of handle: OccurrenceHandle) -> TextSpan? {
         let key = headers[handle.ordinal - state.pointee.firstOrdinal].key
         return key.tag == .text ? TextSpan(offset: Int(key.bits), length: Int(key.length)) : nil
     }
@@ -271,25 +271,25 @@ public final class RecordBuilder {
 
     /// Appends a text value; the span lets a key be composed from it.
     @discardableResult
-    public func text(_ bytes: UnsafeRawBufferPointer) -> TextSpan {
+    package func text(_ bytes: UnsafeRawBufferPointer) -> TextSpan {
         let value = store(bytes)
         values.append(value)
         return TextSpan(offset: Int(value.bits), length: Int(value.length))
     }
 
-    public func integer(_ value: Int64) {
+    package func integer(_ value: Int64) {
         values.append(StoredValue(bits: value, length: 0, tag: .integer))
     }
 
-    public func real(_ value: Double) {
+    package func real(_ value: Double) {
         values.append(StoredValue(bits: Int64(bitPattern: value.bitPattern), length: 0, tag: .real))
     }
 
-    public func null() {
+    package func null() {
         values.append(.null)
     }
 
-    public func value(_ value: DatabaseValue) {
+    package func value(_ value: DatabaseValue) {
         values.append(stored(value))
     }
 
@@ -297,18 +297,18 @@ public final class RecordBuilder {
 
     /// A to-one reference or set member pointing at an occurrence of this unit; it takes the
     /// target's key ID when the unit ends.
-    public func reference(to target: OccurrenceHandle) {
+    package func reference(to target: OccurrenceHandle) {
         let header = headers[target.ordinal - state.pointee.firstOrdinal]
         references.append(StoredReference(key: header.key, embeddedOrdinal: target.ordinal, keyID: header.keyID, isPresent: true))
     }
 
     /// A reference given by the target's key only (a `channel_id`).
-    public func reference(keyText bytes: UnsafeRawBufferPointer) {
+    package func reference(keyText bytes: UnsafeRawBufferPointer) {
         let key = store(bytes)
         references.append(StoredReference(key: key, embeddedOrdinal: -1, keyID: intern(key, entity: currentTarget), isPresent: true))
     }
 
-    public func reference(key: DatabaseValue) {
+    package func reference(key: DatabaseValue) {
         reference(key: key, embeddedOrdinal: -1)
     }
 
@@ -326,12 +326,12 @@ public final class RecordBuilder {
     }
 
     /// An absent to-one relationship (NULL).
-    public func noReference() {
+    package func noReference() {
         references.append(.absent)
     }
 
     /// Starts the next many-to-many set; every reference after it is a member.
-    public func beginSet() {
+    package func beginSet() {
         if !state.pointee.inSets {
             building.toOneCount = UInt16(references.count - Int(building.referenceStart))
             state.pointee.inSets = true
@@ -505,12 +505,12 @@ public final class RecordBuilder {
 }
 
 /// An occurrence a builder has finished, for references to it from later in its unit.
-public struct OccurrenceHandle: Sendable, Equatable {
-    public let ordinal: Int
+package struct OccurrenceHandle: Sendable, Equatable {
+    package let ordinal: Int
 }
 
 /// Where a builder holds text it was given, for composing keys from it.
-public struct TextSpan: Sendable, Equatable {
+package struct TextSpan: Sendable, Equatable {
     let offset: Int
     let length: Int
 }

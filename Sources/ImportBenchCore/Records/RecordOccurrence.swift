@@ -2,27 +2,27 @@ import ImportBenchStore
 
 /// One object as met in the payload, in document order; repeats are kept.
 /// The same user embedded in 500 messages is 500 occurrences.
-public struct RecordOccurrence: Sendable {
+package struct RecordOccurrence: Sendable {
     /// Index of the entity in the schema.
-    public var entity: Int
-    public var key: DatabaseValue
+    package var entity: Int
+    package var key: DatabaseValue
     /// Values in the order of the entity's `attributes`.
-    public var attributes: [DatabaseValue]
+    package var attributes: [DatabaseValue]
     /// In the order of the entity's `toOne`; nil is an absent (NULL) relationship.
-    public var toOne: [Reference?]
+    package var toOne: [Reference?]
     /// In the order of the entity's `manyToMany`.
-    public var manyToMany: [[Reference]]
+    package var manyToMany: [[Reference]]
     /// Position in the whole stream, set by the batcher.
-    public var ordinal: Int = 0
+    package var ordinal: Int = 0
     /// Index of the top-level payload element (a chat channel) this occurrence came from, set by the batcher.
-    public var unit: Int = 0
+    package var unit: Int = 0
     /// The key's ID in the import's `KeyInterner`, set by the batcher; -1 before.
-    public var keyID: Int32 = -1
+    package var keyID: Int32 = -1
     /// False for a copy that lists none of its object's children or set members (an embedded
     /// quoted message): a refresh keeps what was stored for them.
-    public var listsChildren = true
+    package var listsChildren = true
 
-    public init(
+    package init(
         entity: Int,
         key: DatabaseValue,
         attributes: [DatabaseValue],
@@ -39,14 +39,14 @@ public struct RecordOccurrence: Sendable {
 
 /// The occurrences of one top-level payload element, dependencies first: an embedded object
 /// precedes the object that refers to it, and an owner precedes its children.
-public struct RecordUnit: Sendable {
-    public var occurrences: [RecordOccurrence]
+package struct RecordUnit: Sendable {
+    package var occurrences: [RecordOccurrence]
     /// Where the element sits in the payload, for messages (`channels[3]`).
-    public var path: String
+    package var path: String
     /// Byte offset of the element in the payload file.
-    public var byteOffset: Int
+    package var byteOffset: Int
 
-    public init(occurrences: [RecordOccurrence], path: String, byteOffset: Int) {
+    package init(occurrences: [RecordOccurrence], path: String, byteOffset: Int) {
         self.occurrences = occurrences
         self.path = path
         self.byteOffset = byteOffset

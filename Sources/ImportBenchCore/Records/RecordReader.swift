@@ -1,5 +1,5 @@
 /// Streams a payload unit by unit; never holds the whole document.
-public protocol RecordReader: AnyObject {
+package protocol RecordReader: AnyObject {
     /// The next top-level element's occurrences, or nil at the end of the payload. After it throws,
     /// every later call throws again: a reader never resumes from a position an error made meaningless.
     func nextUnit() throws -> RecordUnit?
@@ -17,14 +17,14 @@ public protocol RecordReader: AnyObject {
 }
 
 extension RecordReader {
-    public var readingNotes: [String] { [] }
+    package var readingNotes: [String] { [] }
 
-    public func readUnit(into builder: RecordBuilder) throws -> Bool {
+    package func readUnit(into builder: RecordBuilder) throws -> Bool {
         guard let unit = try nextUnit() else { return false }
         builder.append(unit)
         return true
     }
 
-    public var skippedRecords: [String: Int] { [:] }
-    public var skippedErrors: [PayloadError] { [] }
+    package var skippedRecords: [String: Int] { [:] }
+    package var skippedErrors: [PayloadError] { [] }
 }

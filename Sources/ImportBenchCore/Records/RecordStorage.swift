@@ -2,7 +2,7 @@
 /// references, the ends of many-to-many sets, and the text bytes every value and key points into.
 /// Built by `RecordBuilder`, immutable afterwards, and freed with the last batch that holds it; the
 /// views (`BatchOccurrence` and its collections) read it without reference counting.
-public final class RecordStorage: @unchecked Sendable {
+package final class RecordStorage: @unchecked Sendable {
     // @unchecked: written only by the builder before it hands the storage over; read-only after.
     private let headerBuffer: PODArray<OccurrenceHeader>
     private let valueBuffer: PODArray<StoredValue>

@@ -3,11 +3,16 @@ import ImportBenchStore
 /// A value as a batch holds it. Text is lent: it points into the batch's bytes and is valid while
 /// the batch lives, so strategies bind it without a copy; `databaseValue` makes an owned copy.
 public enum RecordValue {
+    /// JSON null, or a member the payload leaves out.
     case null
+    /// A number without fraction or exponent that fits 64 bits.
     case integer(Int64)
+    /// Any other number.
     case real(Double)
+    /// A string's UTF-8 bytes, unescaped, lent by the batch.
     case text(UnsafeRawBufferPointer)
 
+    /// An owned copy, valid after the batch is gone (text is copied into a `String`).
     public var databaseValue: DatabaseValue {
         switch self {
         case .null: return .null

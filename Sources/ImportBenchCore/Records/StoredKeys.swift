@@ -3,18 +3,18 @@ import ImportBenchStore
 /// The keys a store holds before the measured import: those of the preload, read through the same
 /// policy. Worked out from the preload's records rather than the store, so a resumed import, whose
 /// store already holds later keys, decides every missing reference as the first attempt did.
-public final class StoredKeys {
+package final class StoredKeys {
     private let interner: KeyInterner
 
     /// Reads `reader` to its end; only the keys are kept.
-    public init(reading reader: any RecordReader, entityCount: Int) throws {
+    package init(reading reader: any RecordReader, entityCount: Int) throws {
         interner = KeyInterner(entityCount: entityCount)
         while let unit = try reader.nextUnit() {
             for occurrence in unit.occurrences { _ = interner.id(entity: occurrence.entity, key: occurrence.key) }
         }
     }
 
-    public func contains(entity: Int, key: DatabaseValue) -> Bool {
+    package func contains(entity: Int, key: DatabaseValue) -> Bool {
         interner.existingID(entity: entity, key: key) != nil
     }
 

@@ -6,28 +6,28 @@ import ImportBenchStore
 /// (`Sources/CReference`) into an empty store of the same schema and settings, with prepared
 /// INSERTs, values bound without a copy and one transaction. Whatever the ceiling spends above it
 /// is the harness's own cost, not SQLite's.
-public enum CReference {
-    public struct Measurement: Codable, Sendable, Equatable {
+package enum CReference {
+    package struct Measurement: Codable, Sendable, Equatable {
         /// BEGIN to the end of COMMIT, the inserts alone.
-        public var seconds: Double
+        package var seconds: Double
         /// The replaying thread's CPU time over the same span.
-        public var cpuSeconds: Double
-        public var rows: Int64
+        package var cpuSeconds: Double
+        package var rows: Int64
     }
 
     /// One replay, as plain values: a child process can be handed it and measure it there.
-    public struct Job: Codable, Sendable, Equatable {
-        public var sourcePath: String
-        public var scratchPath: String
+    package struct Job: Codable, Sendable, Equatable {
+        package var sourcePath: String
+        package var scratchPath: String
         /// Pragmas, then the schema.
-        public var setupSQL: String
+        package var setupSQL: String
         /// In insertion order: entities in dependency order, then join tables.
-        public var tables: [String]
+        package var tables: [String]
     }
 
     /// Measures a replay where it is called, that is in whichever process: the result is only
     /// checked by `replay`. The scratch store is left for the caller to check and remove.
-    public static func measure(_ job: Job) throws -> Measurement {
+    package static func measure(_ job: Job) throws -> Measurement {
         var result = creference_result()
         let cStrings = job.tables.map { strdup($0) }
         defer { cStrings.forEach { free($0) } }
@@ -42,7 +42,7 @@ public enum CReference {
     }
 
     /// The job that replays `sourcePath`, a store of `schema`, into a new store at `scratchPath` with `settings`.
-    public static func job(replaying sourcePath: String, schema: Schema, settings: StoreSettings, into scratchPath: String) -> Job {
+    package static func job(replaying sourcePath: String, schema: Schema, settings: StoreSettings, into scratchPath: String) -> Job {
         let setup = ([settings.pragmas, "PRAGMA foreign_keys = ON"] + schema.ddl).joined(separator: ";\n")
         return Job(sourcePath: sourcePath, scratchPath: scratchPath, setupSQL: setup, tables: schema.tableNames)
     }
@@ -53,7 +53,7 @@ public enum CReference {
     /// child process, as it does every strategy's import, so the reference is measured in a process
     /// as lean and single-threaded as the ceiling's (glibc's mutexes, which SQLite's allocator
     /// takes, cost atomic instructions once a process has started a second thread).
-    public static func replay(
+    package static func replay(
         store sourcePath: String, digest expected: ContentDigest, schema: Schema, settings: StoreSettings, scratchPath: String,
         measuring: (Job) throws -> Measurement = measure
     ) throws -> Measurement {
@@ -68,11 +68,11 @@ public enum CReference {
     }
 }
 
-public enum CReferenceError: Error, CustomStringConvertible {
+package enum CReferenceError: Error, CustomStringConvertible {
     case replayFailed(code: Int32, message: String)
     case differentContent([String])
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .replayFailed(let code, let message):
             return "the C reference could not replay the ceiling's store: SQLite error \(code): \(message)"
@@ -84,7 +84,7 @@ public enum CReferenceError: Error, CustomStringConvertible {
 
 extension Schema {
     /// Every table the schema creates, entities in dependency order, then their join tables.
-    public var tableNames: [String] {
+    package var tableNames: [String] {
         entities.map(\.name) + entities.flatMap { entity in entity.manyToMany.map { entity.joinTable($0) } }
     }
 }

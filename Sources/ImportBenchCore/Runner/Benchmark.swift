@@ -2,20 +2,20 @@ import Foundation
 import ImportBenchStore
 
 /// What to run: one run spec, through several strategies, several times.
-public struct BenchmarkConfiguration {
+package struct BenchmarkConfiguration {
     /// How every run imports; each run receives it with its payload and preload written as files.
-    public var spec: RunSpec
+    package var spec: RunSpec
     /// The ceiling is added when missing: every time is also given as a multiple of it.
-    public var strategies: [any MeasuredMethod.Type]
-    public var repetitions: Int
+    package var strategies: [any MeasuredMethod.Type]
+    package var repetitions: Int
     /// Unmeasured rounds of every strategy first, so caches, the allocator and the file system are warm.
-    public var warmup: Int
+    package var warmup: Int
     /// Keep each run's database: the strategy's name is inserted before the extension.
-    public var databasePath: String?
+    package var databasePath: String?
     /// Where the reference comes from, and the order strategies run and are listed in.
-    public var catalog: StrategyCatalog
+    package var catalog: StrategyCatalog
 
-    public init(
+    package init(
         spec: RunSpec, strategies: [any MeasuredMethod.Type], repetitions: Int = 1, warmup: Int = 0, databasePath: String? = nil,
         catalog: StrategyCatalog = .builtIn
     ) {
@@ -29,7 +29,7 @@ public struct BenchmarkConfiguration {
 
     /// Refuses what cannot run whatever the payload holds. The one place these rules live: the
     /// command line asks before it starts anything, the benchmark again for library callers.
-    public func checkRequest() throws(RunRequestError) {
+    package func checkRequest() throws(RunRequestError) {
         let adopting = plannedStrategies.filter { $0.needs.contains(.seedStore) }.map { $0.name }
         if !adopting.isEmpty, spec.preload != nil { throw .seedStoreWithPreload(methods: adopting.joined(separator: ", ")) }
         if case .generated = spec.preload, case .file = spec.payload { throw .generatedPreloadWithRecordedPayload }
@@ -38,7 +38,7 @@ public struct BenchmarkConfiguration {
     /// The strategies to run, the reference added when missing, in the catalog's order (a method the
     /// catalog does not know, as a test's, after the rest). In this process the given types run; a
     /// measuring child process finds its strategy by name, in the catalog its executable builds.
-    public var plannedStrategies: [any MeasuredMethod.Type] {
+    package var plannedStrategies: [any MeasuredMethod.Type] {
         var names = Set<String>()
         let given = strategies.filter { names.insert($0.name).inserted }
         let references = catalog.known.filter { $0.role == .reference && !names.contains($0.name) }
@@ -51,7 +51,7 @@ public struct BenchmarkConfiguration {
 }
 
 /// What the benchmark tells its front end while it works.
-public enum BenchmarkEvent {
+package enum BenchmarkEvent {
     case generatingPayload(path: String)
     case readingExpectedContent
     case buildingSeedStore(path: String)
@@ -64,36 +64,36 @@ public enum BenchmarkEvent {
     case replayingCReference(repetition: Int)
 }
 
-public struct BenchmarkOutcome: Sendable {
-    public var results: [RunResult]
-    public var expected: ExpectedContent
+package struct BenchmarkOutcome: Sendable {
+    package var results: [RunResult]
+    package var expected: ExpectedContent
     /// What the reference run must hold: the measured payload alone, in an empty store.
-    public var expectedWithoutPreload: ExpectedContent?
+    package var expectedWithoutPreload: ExpectedContent?
     /// Why the reference did not run, when a refresh payload names objects only the preload holds.
-    public var referenceSkipped: String?
+    package var referenceSkipped: String?
     /// Payload records every run left out under `--on-error skip`, by reason (`stops.txt: malformed row`).
-    public var skippedRecords: [String: Int]
+    package var skippedRecords: [String: Int]
     /// The first few errors of records skipped under `--on-error skip`, as examples.
-    public var skippedErrors: [PayloadError] = []
-    public var payloadPath: String
-    public var payloadBytes: Int64
+    package var skippedErrors: [PayloadError] = []
+    package var payloadPath: String
+    package var payloadBytes: Int64
     /// The store seed-copy adopted, when it ran: given, or built by this run (untimed).
-    public var seedStore: SeedStoreReport? = nil
+    package var seedStore: SeedStoreReport? = nil
     /// How the payload was read, for the header: the encoding `--encoding auto` chose per file.
-    public var readingNotes: [String] = []
+    package var readingNotes: [String] = []
 }
 
 /// Executes one measured import: in this process, or elsewhere (a child process, so peak memory
 /// and allocator statistics belong to that run alone).
-public typealias ImportExecutor = (ImportRun, _ progress: @escaping (Int) -> Void) throws -> ImportMeasurement
+package typealias ImportExecutor = (ImportRun, _ progress: @escaping (Int) -> Void) throws -> ImportMeasurement
 
 /// Measures the C reference's replay: in this process, or in a child process like the imports.
-public typealias CReferenceExecutor = (CReference.Job) throws -> CReference.Measurement
+package typealias CReferenceExecutor = (CReference.Job) throws -> CReference.Measurement
 
 /// Generates (or takes) the payload, works out the expected content once, then runs every strategy
 /// in every repetition, interleaved (A B C A B C) so drift hits all strategies alike.
-public final class Benchmark {
-    public let configuration: BenchmarkConfiguration
+package final class Benchmark {
+    package let configuration: BenchmarkConfiguration
     /// A scenario no `ScenarioReference` names (one built in memory, as tests do); nil resolves the spec's at each run.
     let givenScenario: (any Scenario)?
     let executor: ImportExecutor
@@ -104,7 +104,7 @@ public final class Benchmark {
     /// expected content: every run's checkpoint records it.
     var payloadIdentity: PayloadIdentity?
 
-    public init(
+    package init(
         configuration: BenchmarkConfiguration, scenario: (any Scenario)? = nil, executor: ImportExecutor? = nil,
         referenceExecutor: CReferenceExecutor? = nil
     ) {
@@ -114,7 +114,7 @@ public final class Benchmark {
         self.referenceExecutor = referenceExecutor ?? CReference.measure
     }
 
-    public func run(_ observe: (BenchmarkEvent) -> Void = { _ in }) throws -> BenchmarkOutcome {
+    package func run(_ observe: (BenchmarkEvent) -> Void = { _ in }) throws -> BenchmarkOutcome {
         try configuration.checkRequest()
         seedStore = nil
         payloadIdentity = nil
@@ -370,7 +370,7 @@ public final class Benchmark {
     }
 
     /// Where the strategy's store is kept, when `databasePath` asks to keep them.
-    public func keptDatabasePath(for strategy: String) -> String? {
+    package func keptDatabasePath(for strategy: String) -> String? {
         configuration.databasePath.map { kept in
             let url = URL(fileURLWithPath: kept)
             let stem = url.deletingPathExtension().lastPathComponent
@@ -385,16 +385,16 @@ public final class Benchmark {
 }
 
 /// A payload no strategy can import whole: the reason, and what each strategy did with it.
-public struct BadPayloadError: Error, CustomStringConvertible {
-    public let cause: any Error
+package struct BadPayloadError: Error, CustomStringConvertible {
+    package let cause: any Error
     /// Named before a cause that does not name it (a missing reference, found by key, not by position).
-    public let payloadPath: String
+    package let payloadPath: String
     /// Named too, when there is one: a missing reference may be in it, checked with the payload.
-    public let preloadPath: String?
+    package let preloadPath: String?
     /// One line per strategy: where it stopped, what stays committed, and whether its store was checked.
-    public let runs: [String]
+    package let runs: [String]
 
-    public var description: String {
+    package var description: String {
         let files = preloadPath.map { "\(payloadPath) (or its preload \($0))" } ?? payloadPath
         let reason = cause is PayloadError ? "\(cause)" : "\(files): \(cause)"
         return reason + "\n  " + runs.joined(separator: "\n  ")

@@ -77,12 +77,12 @@ struct CheckpointIdentity: Codable, Equatable {
 
 /// What the benchmark learnt of a run's payload by reading it whole before any import: its hash
 /// and the preload's, and where it came from.
-public struct PayloadIdentity: Codable, Sendable, Equatable {
-    public var source: String
-    public var digest: String
-    public var preloadDigest: String?
+package struct PayloadIdentity: Codable, Sendable, Equatable {
+    package var source: String
+    package var digest: String
+    package var preloadDigest: String?
 
-    public init(source: String, digest: String, preloadDigest: String?) {
+    package init(source: String, digest: String, preloadDigest: String?) {
         self.source = source
         self.digest = digest
         self.preloadDigest = preloadDigest

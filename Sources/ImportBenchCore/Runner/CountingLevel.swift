@@ -2,7 +2,7 @@ import ImportBenchStore
 
 /// Where a run's statement counts come from. Both give the same numbers for the same statements
 /// (a test runs the built-ins both ways); they differ in what they can see and what they cost.
-public enum CountingLevel: String, Codable, Sendable, CaseIterable {
+package enum CountingLevel: String, Codable, Sendable, CaseIterable {
     /// bench's own connection counts what goes through it: free of any hook in SQLite, blind to a
     /// connection a strategy opens for itself.
     case connection

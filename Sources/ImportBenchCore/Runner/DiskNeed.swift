@@ -3,7 +3,7 @@ import Foundation
 /// Whether a generated payload, and the stores a run writes from it, fit on the disk, known before
 /// anything is generated: `--scale 1e9x` then ends with a sentence saying how much it needs and
 /// how much there is, instead of filling the disk or the memory first.
-public enum DiskNeed {
+package enum DiskNeed {
     /// A store's size as a multiple of its payload's: at most 2.2 in the ci preset (transit's
     /// compact CSV), about 0.7 for the JSON scenarios.
     static let storeToPayload = 2.5
@@ -11,7 +11,7 @@ public enum DiskNeed {
     /// Refuses a run whose payload at `scale` would not fit: in the temporary directory the payload,
     /// the expected content's scratch store, the ceiling's store and the C reference's copy live at
     /// once; kept stores (one per strategy) live beside `keptPath`.
-    public static func check(
+    package static func check(
         _ scenario: any Scenario, scale: Scale, payloadBytesAtBaseScale: Double, keptStores: Int = 0, keptPath: String? = nil,
         describing what: String? = nil
     ) throws(RunRequestError) {
@@ -41,7 +41,7 @@ public enum DiskNeed {
     }
 
     /// Writing `bytes` of payload to `path` (`bench generate`).
-    public static func checkOutput(_ scenario: any Scenario, scale: Scale, payloadBytesAtBaseScale: Double, path: String) throws(RunRequestError) {
+    package static func checkOutput(_ scenario: any Scenario, scale: Scale, payloadBytesAtBaseScale: Double, path: String) throws(RunRequestError) {
         let bytes = payloadBytesAtBaseScale * scale.factor
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
         if let free = freeBytes(in: directory), bytes > free {

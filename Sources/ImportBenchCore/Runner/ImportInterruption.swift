@@ -4,37 +4,37 @@ import Synchronization
 /// A request to stop an import cleanly (SIGINT, SIGTERM or SIGHUP): the runner checks it before
 /// writing each batch and before committing it, rolls the batch back, and reports what stays
 /// committed. It remembers the signal, so the process can exit 128 + its number as a shell expects.
-public enum ImportInterruption {
+package enum ImportInterruption {
     /// The signal that asked, or 0.
     private static let signal = Atomic<Int32>(0)
 
     /// Async-signal-safe: a lock-free store, nothing else. The first signal is the one remembered.
-    public static func request(signal number: Int32 = SIGINT) {
+    package static func request(signal number: Int32 = SIGINT) {
         _ = signal.compareExchange(expected: 0, desired: number, ordering: .relaxed)
     }
 
-    public static var isRequested: Bool { signal.load(ordering: .relaxed) != 0 }
+    package static var isRequested: Bool { signal.load(ordering: .relaxed) != 0 }
 
     /// The signal that asked for the stop (2 for SIGINT), or nil.
-    public static var requestingSignal: Int32? {
+    package static var requestingSignal: Int32? {
         let number = signal.load(ordering: .relaxed)
         return number == 0 ? nil : number
     }
 
     /// Throws `Interrupted` once a stop was asked for: long loops outside an import (generating a
     /// payload) call it per element, so a stop does not wait for them to finish.
-    public static func throwIfRequested() throws {
+    package static func throwIfRequested() throws {
         if isRequested { throw Interrupted() }
     }
 
     /// For tests that interrupt one run and go on.
-    public static func clear() {
+    package static func clear() {
         signal.store(0, ordering: .relaxed)
     }
 }
 
 /// The error an interrupted import ends with.
-public struct Interrupted: Error, CustomStringConvertible {
-    public init() {}
-    public var description: String { "interrupted" }
+package struct Interrupted: Error, CustomStringConvertible {
+    package init() {}
+    package var description: String { "interrupted" }
 }

@@ -2,21 +2,21 @@ import Foundation
 import ImportBenchStore
 
 /// One strategy importing one payload into a fresh database file, measured.
-public struct ImportRun {
+package struct ImportRun {
     /// The run's settings, its payload and preload already files: the inits refuse anything else.
-    public internal(set) var spec: RunSpec
+    package internal(set) var spec: RunSpec
     /// `spec.scenario`, resolved.
-    public let scenario: any Scenario
-    public let strategy: any MeasuredMethod.Type
-    public let databasePath: String
+    package let scenario: any Scenario
+    package let strategy: any MeasuredMethod.Type
+    package let databasePath: String
     /// Asked before each batch is written and before it is committed; true rolls it back and stops.
-    public var stopRequested: () -> Bool = { ImportInterruption.isRequested }
+    package var stopRequested: () -> Bool = { ImportInterruption.isRequested }
     /// The payload's hash and origin, when the benchmark read it whole first: what a checkpoint
     /// records and a resumption must match.
-    public var payloadIdentity: PayloadIdentity?
+    package var payloadIdentity: PayloadIdentity?
 
     /// A run of `spec`, as a child process rebuilds it; `scenario` is `spec.scenario` resolved.
-    public init(spec: RunSpec, scenario: any Scenario, strategy: any MeasuredMethod.Type, databasePath: String) throws(RunRequestError) {
+    package init(spec: RunSpec, scenario: any Scenario, strategy: any MeasuredMethod.Type, databasePath: String) throws(RunRequestError) {
         switch (spec.payload, spec.preload) {
         case (.file, nil), (.file, .file?): break
         default: throw .payloadNotWritten(spec)
@@ -28,7 +28,7 @@ public struct ImportRun {
     }
 
     /// A run of files already written; its spec names `scenario` by its reference.
-    public init(
+    package init(
         scenario: any Scenario, payloadPath: String, strategy: any MeasuredMethod.Type, databasePath: String,
         preloadPath: String? = nil, seedStorePath: String? = nil, options: RunOptions
     ) {
@@ -40,24 +40,24 @@ public struct ImportRun {
         self.databasePath = databasePath
     }
 
-    public var payloadPath: String {
+    package var payloadPath: String {
         guard case .file(let path) = spec.payload else { preconditionFailure("an ImportRun's payload is a file: its inits refuse others") }
         return path
     }
 
     /// An earlier payload imported first, untimed and uncounted, so the measured import is a refresh.
-    public var preloadPath: String? {
+    package var preloadPath: String? {
         guard case .file(let path)? = spec.preload else { return nil }
         return path
     }
 
-    public var options: RunOptions { spec.options }
+    package var options: RunOptions { spec.options }
 
     /// The store a seed-copy run adopts instead of importing (see ImportRun+SeedCopy.swift).
-    public var seedStorePath: String? { spec.seedStorePath }
+    package var seedStorePath: String? { spec.seedStorePath }
 
     /// A run with its options spelled out one by one, for tests and library callers.
-    public init(
+    package init(
         scenario: any Scenario, payloadPath: String, strategy: any MeasuredMethod.Type,
         batchSize: BatchSize, databasePath: String, prewarmChunkSize: Int = 500, preloadPath: String? = nil,
         checkpoint: Bool = false, onError: PayloadErrorPolicy = .fail, settings: StoreSettings = .default,
@@ -74,7 +74,7 @@ public struct ImportRun {
     var identity: String { CheckpointIdentity(self).text }
 
     /// Runs the method, measured. `progress` receives the occurrences read so far after each batch.
-    public func execute(progress: ((Int) -> Void)? = nil) throws -> ImportMeasurement {
+    package func execute(progress: ((Int) -> Void)? = nil) throws -> ImportMeasurement {
         try strategy.measure(self, progress: progress)
     }
 
@@ -166,7 +166,7 @@ public struct ImportRun {
     /// unfinished checkpointed import that this run would discard: one made with other settings or
     /// another payload (each difference named), or one that a run without `--checkpoint` would
     /// start over. `--restart` (`options.restart`) discards it knowingly.
-    public func checkStore() throws { _ = try storeDisposition() }
+    package func checkStore() throws { _ = try storeDisposition() }
 
     func storeDisposition() throws -> StoreDisposition {
         switch DatabaseFile.occupant(of: databasePath) {
@@ -239,18 +239,18 @@ public struct ImportRun {
 }
 
 /// Where a resumed import picked up: `batches` of `pass` were already committed.
-public struct ResumePoint: Sendable, Codable, Equatable {
-    public var pass: Int
-    public var batches: Int
+package struct ResumePoint: Sendable, Codable, Equatable {
+    package var pass: Int
+    package var batches: Int
 
-    public init(pass: Int, batches: Int) {
+    package init(pass: Int, batches: Int) {
         self.pass = pass
         self.batches = batches
     }
 }
 
 /// A database file and its WAL and shared-memory companions.
-public enum DatabaseFile {
+package enum DatabaseFile {
     /// The files SQLite keeps beside a database: its write-ahead log, the log's index, a rollback journal.
     static let companionSuffixes = ["-wal", "-shm", "-journal"]
 
@@ -273,7 +273,7 @@ extension ImportRun {
     /// The digest this run's store must have after it stopped with `committedOccurrences` of pass
     /// `pass` committed: worked out from the records, independently of the strategy, so a store that
     /// kept half a batch, or lost a committed one, is caught.
-    public func committedDigest(pass: Int, committedOccurrences: Int, scratchPath: String) throws -> ContentDigest {
+    package func committedDigest(pass: Int, committedOccurrences: Int, scratchPath: String) throws -> ContentDigest {
         let preload = try preloadPath.map { try scenario.openPayload(path: $0, reading: options.reading) }
         let reading = try scenario.reading(options.reading, afterPreload: preloadPath)
         func prefix() throws -> any RecordReader {

@@ -1,12 +1,12 @@
 /// An `ImportRun` as data, so it can be handed to a child process and rebuilt there: the run's
 /// spec, and the method and store file it leaves out.
-public struct ImportRunSpec: Codable, Sendable, Equatable {
-    public var run: RunSpec
-    public var strategy: String
-    public var databasePath: String
-    public var payloadIdentity: PayloadIdentity?
+package struct ImportRunSpec: Codable, Sendable, Equatable {
+    package var run: RunSpec
+    package var strategy: String
+    package var databasePath: String
+    package var payloadIdentity: PayloadIdentity?
 
-    public init(_ run: ImportRun) {
+    package init(_ run: ImportRun) {
         self.run = run.spec
         strategy = run.strategy.name
         databasePath = run.databasePath
@@ -15,7 +15,7 @@ public struct ImportRunSpec: Codable, Sendable, Equatable {
 
     /// The run this spec names, its strategy found in `catalog`; a scenario or strategy this build
     /// does not know is a `RunRequestError.unknownSpec`.
-    public func makeRun(catalog: StrategyCatalog = .builtIn) throws -> ImportRun {
+    package func makeRun(catalog: StrategyCatalog = .builtIn) throws -> ImportRun {
         let scenario: any Scenario
         do {
             scenario = try run.scenario.resolve()

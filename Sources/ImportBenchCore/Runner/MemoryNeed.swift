@@ -4,9 +4,9 @@ import Foundation
 /// grows with the payload is what the ceiling keeps: every batch's record buffers until its one
 /// transaction commits (the strategies let each batch go). Their size per payload byte comes from a
 /// `ScenarioSample`.
-public enum MemoryNeed {
+package enum MemoryNeed {
     /// Refuses a run whose ceiling would keep more record buffers than the memory available now.
-    public static func check(
+    package static func check(
         _ scenario: any Scenario, payloadBytes: Double, recordBytesPerPayloadByte: Double, describing what: String
     ) throws(RunRequestError) {
         guard let available = availableBytes() else { return }

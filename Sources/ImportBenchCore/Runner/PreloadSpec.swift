@@ -1,12 +1,12 @@
 /// What fills the store before a refresh run: a recorded payload, or one generated to overlap the
 /// measured payload (`overlap=0.9,changed=0.2`: 90 % of its objects already stored, 20 % of those
 /// with other values). Codable as a keyed enum, not as its text: a file named `overlap=...` must stay a file.
-public enum PreloadSpec: Codable, Hashable, Sendable {
+package enum PreloadSpec: Codable, Hashable, Sendable {
     case file(String)
     case generated(overlap: Double, changed: Double)
 
     /// Parses `overlap=X,changed=Y` (each 0...1, `changed` defaults to 0); anything else is a file path.
-    public init(parsing text: String) throws {
+    package init(parsing text: String) throws {
         guard text.hasPrefix("overlap=") || text.hasPrefix("changed=") else {
             self = .file(text)
             return
@@ -32,7 +32,7 @@ public enum PreloadSpec: Codable, Hashable, Sendable {
 }
 
 extension PreloadSpec: CustomStringConvertible {
-    public var description: String {
+    package var description: String {
         switch self {
         case .file(let path): return path
         case .generated(let overlap, let changed): return "overlap=\(overlap),changed=\(changed)"

@@ -1,12 +1,12 @@
 /// Work the benchmark does before or beside the imports failed (generating the payload, working out
 /// the expected content in its scratch store, replaying the C reference): which step, where, why,
 /// and that no import wrote anything because of it.
-public struct PreparationError: Error, CustomStringConvertible {
-    public let step: String
-    public let directory: String
-    public let cause: String
+package struct PreparationError: Error, CustomStringConvertible {
+    package let step: String
+    package let directory: String
+    package let cause: String
 
-    public var description: String {
+    package var description: String {
         "\(step) in \(directory) failed: \(cause). No store was written by this step; the temporary files are removed"
     }
 

@@ -9,13 +9,13 @@ import Foundation
 /// marker file. A run killed outright (SIGKILL, a power cut) cannot remove it; the next start
 /// removes it once its process is gone. The name and the marker together say it is bench's, so
 /// nothing else in the temporary directory is ever touched.
-public struct RunDirectory: Sendable {
-    public let url: URL
+package struct RunDirectory: Sendable {
+    package let url: URL
     static let prefix = "importbench-"
     static let markerName = ".importbench-run"
 
     /// Creates this process's directory, marked.
-    public static func create(in parent: URL = FileManager.default.temporaryDirectory) throws -> RunDirectory {
+    package static func create(in parent: URL = FileManager.default.temporaryDirectory) throws -> RunDirectory {
         let name = "\(prefix)\(getpid())-\(UUID().uuidString.prefix(8))"
         let url = parent.appendingPathComponent(name)
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
@@ -23,7 +23,7 @@ public struct RunDirectory: Sendable {
         return RunDirectory(url: url)
     }
 
-    public func remove() {
+    package func remove() {
         try? FileManager.default.removeItem(at: url)
     }
 
@@ -31,7 +31,7 @@ public struct RunDirectory: Sendable {
     /// A directory whose process is alive (another bench running now), or that lacks the marker,
     /// or whose name is not exactly a run's, is left alone.
     @discardableResult
-    public static func removeAbandoned(in parent: URL = FileManager.default.temporaryDirectory) -> [String] {
+    package static func removeAbandoned(in parent: URL = FileManager.default.temporaryDirectory) -> [String] {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: parent.path) else { return [] }
         var removed: [String] = []
         for name in names {

@@ -1,7 +1,7 @@
 /// An import that stopped before its end: which strategy, where, why, and what stays committed.
 /// Codable, so that a run in a child process hands its failure to the parent whole, as a value.
-public struct RunError: Error, Codable, Sendable, CustomStringConvertible {
-    public enum Stage: String, Sendable, Codable {
+package struct RunError: Error, Codable, Sendable, CustomStringConvertible {
+    package enum Stage: String, Sendable, Codable {
         /// The payload could not be read (a `PayloadError`).
         case reading
         /// The strategy's statements failed on a batch.
@@ -16,25 +16,25 @@ public struct RunError: Error, Codable, Sendable, CustomStringConvertible {
         case interrupted
     }
 
-    public let strategy: String
-    public let stage: Stage
-    public let pass: Int
+    package let strategy: String
+    package let stage: Stage
+    package let pass: Int
     /// The batch that was rolled back (or could not be read); nil for end-of-pass work.
-    public let batchIndex: Int?
+    package let batchIndex: Int?
     /// The failing batch's occurrences, by stream ordinal, when it was read.
-    public let ordinals: ClosedRange<Int>?
+    package let ordinals: ClosedRange<Int>?
     /// Batches of `pass` committed before the failure (0 for a strategy writing a pass in one transaction).
-    public let committedBatches: Int
-    public let committedOccurrences: Int
-    public let databasePath: String
+    package let committedBatches: Int
+    package let committedOccurrences: Int
+    package let databasePath: String
     /// The ledger records the committed batches, so running the same command again resumes.
-    public let checkpointed: Bool
+    package let checkpointed: Bool
     /// What went wrong, as the error that stopped the import described it (a `PayloadError` with
     /// its file, offset and path; a `StoreError` with its SQL): text, so that it crosses processes.
-    public let cause: String
+    package let cause: String
     /// That error itself, for a caller in the same process; nil once the failure has crossed from
     /// a child process, where only `cause` travels.
-    public private(set) var underlying: (any Error)?
+    package private(set) var underlying: (any Error)?
 
     private enum CodingKeys: String, CodingKey {
         case strategy, stage, pass, batchIndex, ordinals, committedBatches, committedOccurrences, databasePath
@@ -62,7 +62,7 @@ public struct RunError: Error, Codable, Sendable, CustomStringConvertible {
         self.underlying = underlying
     }
 
-    public var description: String {
+    package var description: String {
         var what: String
         switch stage {
         case .reading: what = "reading \(place) failed: \(cause)"
@@ -83,7 +83,7 @@ public struct RunError: Error, Codable, Sendable, CustomStringConvertible {
     }
 
     /// What the store holds now, and how to go on.
-    public var committedSummary: String {
+    package var committedSummary: String {
         let earlierPasses = pass > 0 ? "every batch of the earlier pass\(pass > 1 ? "es" : "") and " : ""
         let committed = committedBatches == 0
             ? "\(earlierPasses.isEmpty ? "nothing of this import" : earlierPasses + "no batch of this pass") is committed"
@@ -95,5 +95,5 @@ public struct RunError: Error, Codable, Sendable, CustomStringConvertible {
     }
 
     /// Where it stopped and what stays committed, without the cause.
-    public var summary: String { "\(strategy): stopped at \(place). \(committedSummary)" }
+    package var summary: String { "\(strategy): stopped at \(place). \(committedSummary)" }
 }

@@ -1,31 +1,31 @@
 /// How every run of a benchmark imports, whatever the strategy: kept in one value that the
 /// configuration holds, each `ImportRun` receives and a child process is handed, so no setting is
 /// copied field by field from one shape to the next.
-public struct RunOptions: Codable, Sendable, Equatable {
-    public var batchSize: BatchSize
+package struct RunOptions: Codable, Sendable, Equatable {
+    package var batchSize: BatchSize
     /// Keys per `SELECT ... WHERE key IN (...)` for prewarm.
-    public var prewarmChunkSize: Int
+    package var prewarmChunkSize: Int
     /// Record each committed batch in the store, and continue an unfinished import of the same
     /// payload found there instead of starting again.
-    public var checkpoint: Bool
+    package var checkpoint: Bool
     /// Whether a payload record that cannot be read stops the import or is skipped and counted.
-    public var onError: PayloadErrorPolicy
+    package var onError: PayloadErrorPolicy
     /// The store's journal and synchronous setting.
-    public var store: StoreSettings
+    package var store: StoreSettings
     /// Queries a second of the scenario's screen query on a second connection while the import runs; nil: no reader.
-    public var probeReadsHz: Int?
+    package var probeReadsHz: Int?
     /// The longest CSV row, JSON element, string and number the payload's reader holds.
-    public var limits: PayloadLimits
+    package var limits: PayloadLimits
     /// Discard an unfinished checkpointed import in the store instead of refusing to run over it.
-    public var restart: Bool
+    package var restart: Bool
     /// How a CSV payload's bytes are text.
-    public var encoding: TextEncoding
+    package var encoding: TextEncoding
     /// What happens to a key-only reference to an object neither stored nor earlier in the payload.
-    public var missingReference: MissingReferencePolicy
+    package var missingReference: MissingReferencePolicy
     /// Where statements are counted: bench's own connection, or every connection at the SQLite level.
-    public var counting: CountingLevel
+    package var counting: CountingLevel
 
-    public init(
+    package init(
         batchSize: BatchSize = .default, prewarmChunkSize: Int = 500, checkpoint: Bool = false,
         onError: PayloadErrorPolicy = .fail, store: StoreSettings = .default, probeReadsHz: Int? = nil,
         limits: PayloadLimits = .default, restart: Bool = false, encoding: TextEncoding = .utf8,
@@ -45,12 +45,12 @@ public struct RunOptions: Codable, Sendable, Equatable {
     }
 
     /// How every reader of the run reads the payload.
-    public var reading: PayloadReading {
+    package var reading: PayloadReading {
         PayloadReading(onError: onError, limits: limits, encoding: encoding, missingReference: missingReference)
     }
 }
 
 /// As its text (`1000`, `all`), as the command line and the CSV write it.
 extension BatchSize: CodableAsText {
-    public static let textMeaning = "a batch size"
+    package static let textMeaning = "a batch size"
 }

@@ -1,6 +1,6 @@
 /// A run `bench` cannot carry out as asked, found before any import: what was asked, and what
 /// to do instead. (An import that starts and stops is a `RunError`.)
-public enum RunRequestError: Error, Equatable, CustomStringConvertible {
+package enum RunRequestError: Error, Equatable, CustomStringConvertible {
     /// `--preload overlap=...` generates a payload to overlap a generated one; a recorded payload has no generator.
     case generatedPreloadWithRecordedPayload
     /// `--preload` text that is neither a file nor `overlap=X,changed=Y`.
@@ -30,7 +30,7 @@ public enum RunRequestError: Error, Equatable, CustomStringConvertible {
     /// The batches the ceiling keeps until its one transaction would not fit in memory.
     case notEnoughMemory(what: String, need: String, available: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .generatedPreloadWithRecordedPayload:
             return "a generated preload overlaps a generated payload; with --payload, give --preload a file"

@@ -1,16 +1,16 @@
 /// Everything that decides what a measured import does, except which method runs and which store
 /// file it writes: one value the configuration holds, each `ImportRun` carries and a child process is handed.
-public struct RunSpec: Codable, Sendable, Equatable {
-    public var scenario: ScenarioReference
-    public var payload: PayloadSource
+package struct RunSpec: Codable, Sendable, Equatable {
+    package var scenario: ScenarioReference
+    package var payload: PayloadSource
     /// What fills the store before the measured run (untimed, uncounted): the measured run is a refresh.
-    public var preload: PreloadSpec?
+    package var preload: PreloadSpec?
     /// The seed store a method that adopts one is given; nil: the benchmark builds one from the payload, untimed.
-    public var seedStorePath: String?
+    package var seedStorePath: String?
     /// Batch size, prewarm chunk, checkpoints, error policy, store settings, reader probe.
-    public var options: RunOptions
+    package var options: RunOptions
 
-    public init(
+    package init(
         scenario: ScenarioReference, payload: PayloadSource, preload: PreloadSpec? = nil, seedStorePath: String? = nil,
         options: RunOptions = RunOptions()
     ) {

@@ -3,15 +3,15 @@ import Foundation
 /// What a scenario's payload costs per unit of scale, learnt from one sample at 0.1x generated in a
 /// scratch directory: its bytes, and the record buffers decoding it fills. `DiskNeed` and
 /// `MemoryNeed` judge any scale from these before anything is generated.
-public struct ScenarioSample: Sendable {
+package struct ScenarioSample: Sendable {
     /// The payload's bytes at 1x.
-    public let payloadBytesAtBaseScale: Double
+    package let payloadBytesAtBaseScale: Double
     /// Record-buffer bytes per payload byte: what the ceiling keeps until its one transaction.
-    public let recordBytesPerPayloadByte: Double
+    package let recordBytesPerPayloadByte: Double
 
     static let scale = 0.1
 
-    public init(of scenario: any Scenario) throws {
+    package init(of scenario: any Scenario) throws {
         let directory = try RunDirectory.create()
         defer { directory.remove() }
         let path = directory.url.appendingPathComponent("sample").path
@@ -39,7 +39,7 @@ public struct ScenarioSample: Sendable {
     /// For a scenario without a generator (a mapping file): its first units of the payload itself,
     /// records built as the import builds them, against the bytes they took. A payload whose first
     /// units cannot be read at all gives no estimate (0), and the import reports the error itself.
-    public init(of scenario: any Scenario, recorded path: String) throws {
+    package init(of scenario: any Scenario, recorded path: String) throws {
         let total = Double(PayloadSize.bytes(at: path))
         payloadBytesAtBaseScale = total
         let reader = try scenario.openReader(path: path, onError: .skip)

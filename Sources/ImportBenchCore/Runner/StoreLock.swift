@@ -8,13 +8,13 @@ import Foundation
 /// Keeps a second bench from importing into the same kept store at the same time: an exclusive
 /// `flock` on `STORE.bench-lock`, which holds the owner's PID so the refusal can name it. The lock
 /// dies with its process, however it ends; the file is removed when the run lets go of it.
-public final class StoreLock {
-    public let path: String
+package final class StoreLock {
+    package let path: String
     private let descriptor: Int32
 
     /// Takes the lock of the store at `storePath`, or throws `RunRequestError.storeInUse` naming the
     /// process that holds it.
-    public init(storePath: String) throws {
+    package init(storePath: String) throws {
         path = storePath + ".bench-lock"
         let directory = URL(fileURLWithPath: storePath).deletingLastPathComponent()
         do {

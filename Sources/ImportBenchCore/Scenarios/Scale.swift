@@ -1,15 +1,15 @@
 import Foundation
 
 /// A payload size as a multiple of the scenario's base load: `0.5x`, `2x`, `100x` or a bare `2`.
-public struct Scale: Hashable, Sendable, CustomStringConvertible {
-    public let factor: Double
+package struct Scale: Hashable, Sendable, CustomStringConvertible {
+    package let factor: Double
 
-    public init?(factor: Double) {
+    package init?(factor: Double) {
         guard factor.isFinite, factor > 0 else { return nil }
         self.factor = factor
     }
 
-    public init?(parsing text: String) {
+    package init?(parsing text: String) {
         var body = text.trimmingCharacters(in: .whitespaces).lowercased()
         if body.hasSuffix("x") { body.removeLast() }
         guard let factor = Double(body) else { return nil }
@@ -20,10 +20,10 @@ public struct Scale: Hashable, Sendable, CustomStringConvertible {
         self.factor = factor
     }
 
-    public static let base = Scale(validated: 1)
+    package static let base = Scale(validated: 1)
 
     /// Canonical label used in results: `2x`, `0.5x`.
-    public var description: String {
+    package var description: String {
         let rounded = factor.rounded()
         return rounded == factor && abs(factor) < 1e15 ? "\(Int(rounded))x" : "\(factor)x"
     }
@@ -31,5 +31,5 @@ public struct Scale: Hashable, Sendable, CustomStringConvertible {
 
 /// As its text (`2x`), as the command line and the CSV write it.
 extension Scale: CodableAsText {
-    public static let textMeaning = "a scale"
+    package static let textMeaning = "a scale"
 }

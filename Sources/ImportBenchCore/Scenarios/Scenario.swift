@@ -1,7 +1,7 @@
 import Foundation
 
 /// A payload family: its schema, a deterministic generator and a streaming reader for files of its shape.
-public protocol Scenario: Sendable {
+package protocol Scenario: Sendable {
     /// The name used on the command line (`chat`).
     var name: String { get }
     /// How a run names this scenario, so it can be described as data and rebuilt elsewhere.
@@ -29,14 +29,14 @@ public protocol Scenario: Sendable {
 
 extension Scenario {
     /// The built-in scenarios are found by name; a scenario from elsewhere says where.
-    public var reference: ScenarioReference { .builtIn(name) }
+    package var reference: ScenarioReference { .builtIn(name) }
 
-    public var readsCSV: Bool { false }
+    package var readsCSV: Bool { false }
 
     /// `reading` as this scenario's payload is read: options for the other kind of file (the
     /// encoding and row limit of CSV, the limits of JSON) at their defaults, so a seed store or a
     /// checkpoint does not record, or differ by, an option without effect.
-    public func effectiveReading(_ reading: PayloadReading) -> PayloadReading {
+    package func effectiveReading(_ reading: PayloadReading) -> PayloadReading {
         var effective = reading
         let defaults = PayloadLimits.default
         if readsCSV {
@@ -51,13 +51,13 @@ extension Scenario {
     }
 
     /// Where a generated payload goes in `directory`: named for what generated it, so a kept file says so.
-    public func generatedPayloadPath(in directory: URL, scale: Scale, seed: UInt64) -> String {
+    package func generatedPayloadPath(in directory: URL, scale: Scale, seed: UInt64) -> String {
         directory.appendingPathComponent("\(name)-\(scale)-seed\(seed)").path
     }
 
     /// The payload's records as every strategy and the verifier meet them: the scenario's reader,
     /// with `reading.missingReference` applied when it is not `fail`.
-    public func openPayload(path: String, reading: PayloadReading) throws -> any RecordReader {
+    package func openPayload(path: String, reading: PayloadReading) throws -> any RecordReader {
         let reader = try openReader(path: path, reading: reading)
         guard reading.missingReference != .fail else { return reader }
         return MissingReferenceResolver(reader, schema: schema, policy: reading.missingReference, stored: reading.storedKeys)
@@ -66,7 +66,7 @@ extension Scenario {
     /// `reading` with the keys a store holds after loading `preloadPath` (read through the same
     /// policy), so a refresh's references may name them; unchanged when the policy is `fail`, which
     /// needs none, or there is no preload.
-    public func reading(_ reading: PayloadReading, afterPreload preloadPath: String?) throws -> PayloadReading {
+    package func reading(_ reading: PayloadReading, afterPreload preloadPath: String?) throws -> PayloadReading {
         guard let preloadPath, reading.missingReference != .fail else { return reading }
         var preloadReading = reading
         preloadReading.hasher = nil
@@ -77,16 +77,16 @@ extension Scenario {
         return result
     }
 
-    public func openReader(path: String) throws -> any RecordReader {
+    package func openReader(path: String) throws -> any RecordReader {
         try openReader(path: path, reading: PayloadReading())
     }
 
     /// With the default limits and no hasher.
-    public func openReader(path: String, onError: PayloadErrorPolicy) throws -> any RecordReader {
+    package func openReader(path: String, onError: PayloadErrorPolicy) throws -> any RecordReader {
         try openReader(path: path, reading: PayloadReading(onError: onError))
     }
 
-    public func generatePreload(scale: Double, seed: UInt64, overlap: Double, changed: Double, to path: String) throws {
+    package func generatePreload(scale: Double, seed: UInt64, overlap: Double, changed: Double, to path: String) throws {
         throw ScenarioError.refreshNotGenerated(scenario: name)
     }
 }

@@ -1,11 +1,11 @@
 /// Something a scenario cannot do for the request at hand, and what to give instead.
-public enum ScenarioError: Error, Equatable, CustomStringConvertible {
+package enum ScenarioError: Error, Equatable, CustomStringConvertible {
     /// The scenario has no generator for a refresh's earlier payload.
     case refreshNotGenerated(scenario: String)
     /// A mapped scenario reads the user's payloads; it has no generator.
     case notGenerated(scenario: String, mapping: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .refreshNotGenerated(let scenario):
             return "the \(scenario) scenario cannot generate a refresh yet; give --preload a payload file"

@@ -1,12 +1,12 @@
 /// A scenario named as data, so a run can be written down, handed to a child process and rebuilt.
-public enum ScenarioReference: Codable, Sendable, Hashable {
+package enum ScenarioReference: Codable, Sendable, Hashable {
     /// One of `ScenarioRegistry`'s, by its command-line name.
     case builtIn(String)
     /// A mapping file, by its path, with the recorded sample that `--from` scales, if any.
     case mapping(String, sample: String?)
 
     /// The scenario this names. Throws because a scenario kept in a file will have to be read.
-    public func resolve() throws -> any Scenario {
+    package func resolve() throws -> any Scenario {
         switch self {
         case .builtIn(let name):
             guard let scenario = ScenarioRegistry.scenario(named: name) else {
@@ -21,7 +21,7 @@ public enum ScenarioReference: Codable, Sendable, Hashable {
 
 /// As the command line names it (`chat`), for messages that suggest a command.
 extension ScenarioReference: CustomStringConvertible {
-    public var description: String {
+    package var description: String {
         switch self {
         case .builtIn(let name): return name
         case .mapping(let path, _): return "mapping \(path)"

@@ -5,37 +5,37 @@ import Foundation
 /// `random(in:using:)` algorithms are not promised to stay the same between releases).
 ///
 /// Only integer arithmetic is used to draw values, so the same seed gives the same sequence everywhere.
-public struct SeededRandom: Sendable {
+package struct SeededRandom: Sendable {
     private var state: UInt64
 
-    public init(seed: UInt64) {
+    package init(seed: UInt64) {
         state = seed
     }
 
     /// A seed for an independent stream, such as one channel's: generating channel 7 then never
     /// depends on how many numbers channel 6 consumed.
-    public static func subSeed(_ seed: UInt64, stream: UInt64, index: UInt64) -> UInt64 {
+    package static func subSeed(_ seed: UInt64, stream: UInt64, index: UInt64) -> UInt64 {
         mix(mix(seed ^ mix(stream &+ 0x632B_E59B_D9B4_E019)) ^ (index &* 0x9E37_79B9_7F4A_7C15))
     }
 
-    public mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         return Self.mix(state)
     }
 
     /// Uniform in `0..<bound` (multiply-high reduction; its bias is below 2^-32 for the bounds used here).
-    public mutating func nextInt(below bound: Int) -> Int {
+    package mutating func nextInt(below bound: Int) -> Int {
         guard bound > 1 else { return 0 }
         return Int(next().multipliedFullWidth(by: UInt64(bound)).high)
     }
 
     /// Uniform in `range`.
-    public mutating func nextInt(in range: ClosedRange<Int>) -> Int {
+    package mutating func nextInt(in range: ClosedRange<Int>) -> Int {
         range.lowerBound + nextInt(below: range.upperBound - range.lowerBound + 1)
     }
 
     /// True with `probability` (0...1).
-    public mutating func chance(_ probability: Double) -> Bool {
+    package mutating func chance(_ probability: Double) -> Bool {
         guard probability < 1 else { return true }
         guard probability > 0 else { return false }
         // 2^64 * probability is exact enough; the comparison keeps the draw integer-only.
@@ -44,7 +44,7 @@ public struct SeededRandom: Sendable {
     }
 
     /// One element of a non-empty collection.
-    public mutating func pick<C: RandomAccessCollection>(_ elements: C) -> C.Element where C.Index == Int {
+    package mutating func pick<C: RandomAccessCollection>(_ elements: C) -> C.Element where C.Index == Int {
         elements[elements.startIndex + nextInt(below: elements.count)]
     }
 
@@ -63,14 +63,14 @@ public struct SeededRandom: Sendable {
 ///
 /// Weights are rounded to integers once, so sampling is integer-only and reproducible even if `pow`
 /// differs in its last bit between platforms.
-public struct ZipfSampler: Sendable {
+package struct ZipfSampler: Sendable {
     /// cumulativeWeights[i] = sum of the weights of ranks 0...i.
     private let cumulativeWeights: [UInt64]
 
-    public var count: Int { cumulativeWeights.count }
+    package var count: Int { cumulativeWeights.count }
 
     /// `count` must be at least 1.
-    public init(count: Int, exponent: Double) {
+    package init(count: Int, exponent: Double) {
         let ranks = max(count, 1)
         var cumulative: [UInt64] = []
         cumulative.reserveCapacity(ranks)
@@ -84,7 +84,7 @@ public struct ZipfSampler: Sendable {
     }
 
     /// A rank in 0..<count; rank 0 is the most likely.
-    public func sample(using random: inout SeededRandom) -> Int {
+    package func sample(using random: inout SeededRandom) -> Int {
         guard let total = cumulativeWeights.last else { return 0 }
         let target = UInt64(random.nextInt(below: Int(total)))
         // First index whose cumulative weight exceeds target.

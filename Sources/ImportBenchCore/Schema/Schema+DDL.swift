@@ -10,21 +10,21 @@ extension Schema {
 
     /// Bumped when the tables bench creates change shape (2: `listedColumn`), so a checkpoint of
     /// another layout is refused instead of failing on a missing column.
-    public static let storeLayout = 2
+    package static let storeLayout = 2
 
     /// CREATE statements for every table and index, in dependency order.
-    public var ddl: [String] {
+    package var ddl: [String] {
         entities.flatMap { entity in entity.ddl(in: self).map(\.sql) }
     }
 
     /// The CREATE TABLE statements alone, in dependency order: a bulk load fills the tables before
     /// `indexDDL` builds the secondary indexes in one sorted pass each.
-    public var tableDDL: [String] {
+    package var tableDDL: [String] {
         entities.flatMap { entity in entity.ddl(in: self).filter { !$0.isIndex }.map(\.sql) }
     }
 
     /// The CREATE INDEX statements alone; run after `tableDDL`.
-    public var indexDDL: [String] {
+    package var indexDDL: [String] {
         entities.flatMap { entity in entity.ddl(in: self).filter(\.isIndex).map(\.sql) }
     }
 }

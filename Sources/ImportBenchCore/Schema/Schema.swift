@@ -2,8 +2,11 @@ import ImportBenchStore
 
 /// The column affinity of an attribute, as SQLite stores it.
 public enum ColumnType: String, Sendable {
+    /// UTF-8 text.
     case text = "TEXT"
+    /// A 64-bit integer.
     case integer = "INTEGER"
+    /// A double.
     case real = "REAL"
     /// Stored as INTEGER 0 or 1.
     case boolean = "BOOLEAN"
@@ -12,11 +15,14 @@ public enum ColumnType: String, Sendable {
     public var declaration: String { self == .boolean ? "INTEGER" : rawValue }
 }
 
+/// A column of an entity's table, named after the payload's member (or the mapping's name for it).
 public struct Attribute: Sendable, Hashable {
+    /// The column's name.
     public let name: String
+    /// How SQLite stores it.
     public let type: ColumnType
 
-    public init(_ name: String, _ type: ColumnType) {
+    package init(_ name: String, _ type: ColumnType) {
         self.name = name
         self.type = type
     }
@@ -35,13 +41,16 @@ public enum PayloadListing: String, Sendable, Hashable {
 /// deleting the parent deletes the child. Any other link is nullified when its target is deleted,
 /// as Core Data's default delete rule does.
 public struct ToOneRelationship: Sendable, Hashable {
+    /// The relationship's name; its foreign-key column is `column`.
     public let name: String
+    /// The name of the entity it points to.
     public let target: String
+    /// Whether it links an owned child to its parent.
     public let owner: Bool
     /// For an owner link: whether a payload naming the parent lists all of its children.
     public let listing: PayloadListing
 
-    public init(_ name: String, to target: String, owner: Bool = false, listing: PayloadListing = .complete) {
+    package init(_ name: String, to target: String, owner: Bool = false, listing: PayloadListing = .complete) {
         self.name = name
         self.target = target
         self.owner = owner
@@ -59,11 +68,14 @@ public struct ToOneRelationship: Sendable, Hashable {
 /// The payload's set (the union over the object's occurrences) replaces the stored set unless
 /// `listing` is `.partial`, in which case sets are only ever added to.
 public struct ManyToManyRelationship: Sendable, Hashable {
+    /// The relationship's name; its join table is `Entity.joinTable(_:)`.
     public let name: String
+    /// The name of the entity whose rows the set holds.
     public let target: String
+    /// Whether a payload naming the object lists the whole set.
     public let listing: PayloadListing
 
-    public init(_ name: String, to target: String, listing: PayloadListing = .complete) {
+    package init(_ name: String, to target: String, listing: PayloadListing = .complete) {
         self.name = name
         self.target = target
         self.listing = listing
@@ -72,13 +84,18 @@ public struct ManyToManyRelationship: Sendable, Hashable {
 
 /// One entity: a table with a surrogate `pk` (as Core Data's Z_PK) and a unique natural key.
 public struct Entity: Sendable, Hashable {
+    /// The entity's name, which is its table's name.
     public let name: String
+    /// The natural key: a unique column, by which payload occurrences name the object.
     public let key: Attribute
+    /// Its other columns, in the order of `BatchOccurrence.attributes`.
     public let attributes: [Attribute]
+    /// Its foreign keys, in the order of `BatchOccurrence.toOne`.
     public let toOne: [ToOneRelationship]
+    /// Its sets, in the order of `BatchOccurrence.manyToMany`.
     public let manyToMany: [ManyToManyRelationship]
 
-    public init(
+    package init(
         _ name: String,
         key: Attribute,
         attributes: [Attribute],
@@ -98,7 +115,7 @@ public struct Entity: Sendable, Hashable {
     }
 }
 
-public enum SchemaError: Error, Equatable, CustomStringConvertible {
+package enum SchemaError: Error, Equatable, CustomStringConvertible {
     case duplicateEntity(String)
     case unknownTarget(entity: String, relationship: String, target: String)
     case targetAfterSource(entity: String, relationship: String, target: String)
@@ -106,7 +123,7 @@ public enum SchemaError: Error, Equatable, CustomStringConvertible {
     /// the later one is `entity`'s own table, or serves its `relationship`; `taken` says who has it.
     case nameTaken(name: String, entity: String, relationship: String?, taken: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .duplicateEntity(let name):
             return "schema declares entity '\(name)' twice"
@@ -128,7 +145,9 @@ public enum SchemaError: Error, Equatable, CustomStringConvertible {
 /// A scenario's entities in dependency order: every relationship targets an earlier entity or itself,
 /// so writing entities in this order never meets a missing parent.
 public struct Schema: Sendable {
+    /// The scenario's or mapping's name.
     public let name: String
+    /// In dependency order: a relationship's target comes before its source (or is the source itself).
     public let entities: [Entity]
     /// For each entity, the index of each to-one relationship's target (hot paths avoid name lookups).
     public let toOneTargets: [[Int]]
@@ -140,7 +159,7 @@ public struct Schema: Sendable {
     public let tracksListing: [Bool]
     private let indexByName: [String: Int]
 
-    public init(name: String, entities: [Entity]) throws {
+    package init(name: String, entities: [Entity]) throws {
         var indexByName: [String: Int] = [:]
         for (index, entity) in entities.enumerated() {
             guard indexByName[entity.name] == nil else { throw SchemaError.duplicateEntity(entity.name) }
@@ -181,6 +200,7 @@ public struct Schema: Sendable {
         self.tracksListing = tracksListing
     }
 
+    /// The index of the entity named `entityName` in `entities`, if there is one.
     public func index(of entityName: String) -> Int? { indexByName[entityName] }
 
     /// Whether the entity's rows carry `Schema.listedColumn` (see `tracksListing`).
@@ -189,5 +209,6 @@ public struct Schema: Sendable {
     /// Index of the entity a to-one relationship targets (validated at init).
     public func targetIndex(of relationship: ToOneRelationship) -> Int { indexByName[relationship.target] ?? 0 }
 
+    /// Index of the entity a many-to-many relationship's members belong to.
     public func targetIndex(of relationship: ManyToManyRelationship) -> Int { indexByName[relationship.target] ?? 0 }
 }

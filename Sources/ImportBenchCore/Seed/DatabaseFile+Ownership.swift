@@ -11,12 +11,12 @@ import ImportBenchStore
 /// never deleted or overwritten, and the run stops before any import, naming what is there.
 extension DatabaseFile {
     /// `PRAGMA application_id`: "IBnc", ImportBench. SQLite keeps it at offset 68 of the header.
-    public static let applicationID: Int32 = 0x4942_6E63
+    package static let applicationID: Int32 = 0x4942_6E63
     /// `PRAGMA user_version`: the mark's own version.
     static let markVersion: Int32 = 1
 
     /// What a path holds, as far as writing a store there goes.
-    public enum Occupant: Equatable, Sendable {
+    package enum Occupant: Equatable, Sendable {
         case nothing
         /// A file of no bytes, with or without a journal or WAL beside it: what a run killed before
         /// its store's first commit leaves. It holds nothing to lose, so it is replaced, companions too.
@@ -36,7 +36,7 @@ extension DatabaseFile {
 
     /// Reads what is at `path` without opening it as a database (which could create files beside
     /// it): its file type, then the first 100 bytes of a regular file.
-    public static func occupant(of path: String) -> Occupant {
+    package static func occupant(of path: String) -> Occupant {
         if path.isEmpty { return .other("an empty path") }
         var status = stat()
         guard lstat(path, &status) == 0 else {
@@ -74,7 +74,7 @@ extension DatabaseFile {
 
     /// Removes a store `bench` made, with its companion files; anything else at `path` is left as it
     /// is and reported. Nothing at `path` is fine.
-    public static func removeOwnStore(_ path: String) throws(RunRequestError) {
+    package static func removeOwnStore(_ path: String) throws(RunRequestError) {
         switch occupant(of: path) {
         case .nothing: return
         case .benchStore, .emptyFile:

@@ -5,21 +5,21 @@ import ImportBenchStore
 /// SQLite allows (tables without secondary indexes, the ceiling's plain inserts in one transaction,
 /// no journal, no syncs), then indexed, vacuumed and analysed, and published as one self-contained
 /// file in journal mode DELETE. It is written at `PATH.partial` and renamed only when complete.
-public struct SeedStoreBuilder {
-    public let scenario: any Scenario
-    public let payloadPath: String
+package struct SeedStoreBuilder {
+    package let scenario: any Scenario
+    package let payloadPath: String
     /// The generator's scale and seed the payload came from, recorded in the metadata; nil for a recorded payload.
-    public var scale: Scale?
-    public var seed: UInt64?
+    package var scale: Scale?
+    package var seed: UInt64?
     /// How the payload is read, as the run that adopts the store reads it.
-    public var reading: PayloadReading
+    package var reading: PayloadReading
     /// Asked between batches and phases; true stops the build and leaves nothing at the destination.
-    public var stopRequested: () -> Bool = { ImportInterruption.isRequested }
+    package var stopRequested: () -> Bool = { ImportInterruption.isRequested }
 
     /// Occurrences decoded per step: the ceiling keeps the unique objects anyway, this bounds the rest.
     private static let batchSize = BatchSize.occurrences(10_000)
 
-    public init(
+    package init(
         scenario: any Scenario, payloadPath: String, scale: Scale? = nil, seed: UInt64? = nil, reading: PayloadReading = PayloadReading()
     ) {
         self.reading = scenario.effectiveReading(reading)
@@ -32,7 +32,7 @@ public struct SeedStoreBuilder {
     /// Builds the store at `path`, replacing what is there only once the new one is complete. On
     /// failure nothing is left at `path` (an older store there stays as it was) and the error says why
     /// and what to do; an interruption is rethrown as `Interrupted`.
-    public func build(at path: String) throws -> SeedStoreReport {
+    package func build(at path: String) throws -> SeedStoreReport {
         let staged = path + ".partial"
         let start = MonotonicClock.now()
         if case .other(let what) = DatabaseFile.occupant(of: path) { throw RunRequestError.notOurStore(path: path, found: what) }

@@ -3,28 +3,28 @@ import ImportBenchStore
 
 /// What a seed store was built from, kept in the store itself (table `importbench_seed`, one row),
 /// so whoever adopts it can tell whether it holds the payload they expect without reading that payload.
-public struct SeedStoreMetadata: Sendable, Equatable {
-    public var scenario: String
+package struct SeedStoreMetadata: Sendable, Equatable {
+    package var scenario: String
     /// The generator's scale (`2x`); nil when built from a recorded payload.
-    public var scale: String?
+    package var scale: String?
     /// The generator's seed; nil when built from a recorded payload.
-    public var seed: UInt64?
+    package var seed: UInt64?
     /// `PayloadFingerprint` of the payload it holds: the same bytes give the same fingerprint.
-    public var payloadFingerprint: String
+    package var payloadFingerprint: String
     /// The content digest (`Schema.digest(of:)`) of what it holds.
-    public var digest: String
+    package var digest: String
     /// Distinct objects it holds.
-    public var objects: Int
+    package var objects: Int
     /// `PayloadReading.contentOptions()` of the build; nil for a store built before they were recorded.
-    public var readingOptions: String?
-    public var benchVersion: String
-    public var sqliteVersion: String
+    package var readingOptions: String?
+    package var benchVersion: String
+    package var sqliteVersion: String
     /// When it was built, ISO 8601 in UTC.
-    public var builtAt: String
+    package var builtAt: String
     /// How long building it took, from opening the staging file to the end of ANALYZE.
-    public var buildSeconds: Double
+    package var buildSeconds: Double
 
-    public init(
+    package init(
         scenario: String, scale: String?, seed: UInt64?, payloadFingerprint: String, digest: String, objects: Int,
         readingOptions: String?, benchVersion: String = BenchVersion.current, sqliteVersion: String = Connection.sqliteVersion,
         builtAt: String, buildSeconds: Double
@@ -88,7 +88,7 @@ public struct SeedStoreMetadata: Sendable, Equatable {
     }
 
     /// Reads the metadata of the seed store at `path` without writing to it (its WAL stays as it is).
-    public static func read(at path: String) throws -> SeedStoreMetadata {
+    package static func read(at path: String) throws -> SeedStoreMetadata {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
             throw ImportError.seedStore(path: path, problem: "no such file; build one with bench seed-db")
@@ -108,7 +108,7 @@ public struct SeedStoreMetadata: Sendable, Equatable {
 
     /// One line per way this store differs from the payload a run imports, read as `readingOptions`
     /// (`PayloadReading.contentOptions()`); empty when it holds that payload. `scale` and `seed` are nil for a recorded payload.
-    public func differences(scenario: String, scale: String?, seed: UInt64?, payloadFingerprint: String, readingOptions: String) -> [String] {
+    package func differences(scenario: String, scale: String?, seed: UInt64?, payloadFingerprint: String, readingOptions: String) -> [String] {
         var lines: [String] = []
         if scenario != self.scenario {
             lines.append("scenario: built for \(self.scenario), the run imports \(scenario)")
@@ -132,7 +132,7 @@ public struct SeedStoreMetadata: Sendable, Equatable {
     }
 
     /// Where the store's content came from, in words.
-    public var describedSource: String {
+    package var describedSource: String {
         if let scale, let seed { return "the \(scenario) generator at \(scale), seed \(seed)" }
         return "a recorded \(scenario) payload"
     }

@@ -2,19 +2,19 @@ import ImportBenchStore
 
 /// Find-or-insert with a per-import map (entity, key) -> pk, filled on every fetch or insert, so each
 /// object is fetched once. Updates still run for every occurrence, as in Stream's original design.
-public final class CacheStrategy: ImportStrategy, MeasuredMethod {
-    public static let name = "cache"
-    public static let summary = "find-or-insert through a per-import (entity, key) -> pk map: one fetch per unique object"
+package final class CacheStrategy: ImportStrategy, MeasuredMethod {
+    package static let name = "cache"
+    package static let summary = "find-or-insert through a per-import (entity, key) -> pk map: one fetch per unique object"
 
     private let writer: FindOrInsertWriter
     private var cache: KnownPKs
 
-    public init(context: StrategyContext) throws {
+    package init(context: StrategyContext) throws {
         writer = try FindOrInsertWriter(context: context)
         cache = KnownPKs(entityCount: context.schema.entities.count)
     }
 
-    public func write(_ batch: RecordBatch, pass: Int) throws {
+    package func write(_ batch: RecordBatch, pass: Int) throws {
         for occurrence in batch.occurrences {
             let resolve = { (reference: BatchReference, target: Int, relationship: String) throws -> Int64 in
                 if let pk = self.cache[target, reference.keyID] { return pk }
@@ -31,7 +31,7 @@ public final class CacheStrategy: ImportStrategy, MeasuredMethod {
     }
 
     /// The cache lives for one import only.
-    public func finishPass(_ pass: Int) throws {
+    package func finishPass(_ pass: Int) throws {
         cache.removeAll()
         try writer.sweepUnlisted()
     }

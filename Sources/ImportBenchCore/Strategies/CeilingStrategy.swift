@@ -3,10 +3,10 @@ import ImportBenchStore
 /// The physical reference, not a strategy to ship: the payload's unique objects as plain prepared
 /// INSERTs with pks assigned up front, into an empty store, in one transaction. Every other time is
 /// also given as a multiple of this one, measured in the same run, so ratios compare across machines.
-public final class CeilingStrategy: ImportStrategy, MeasuredMethod {
-    public static let name = "ceiling"
-    public static let summary = "reference: plain INSERTs of the unique objects into an empty store, one transaction"
-    public static let role = StrategyRole.reference
+package final class CeilingStrategy: ImportStrategy, MeasuredMethod {
+    package static let name = "ceiling"
+    package static let summary = "reference: plain INSERTs of the unique objects into an empty store, one transaction"
+    package static let role = StrategyRole.reference
 
     private let schema: Schema
     private let insert: [Statement]
@@ -14,9 +14,9 @@ public final class CeilingStrategy: ImportStrategy, MeasuredMethod {
     private let unique: UniqueObjects
     private let listing: ListingStamp
 
-    public var transactionScope: TransactionScope { .wholePass }
+    package var transactionScope: TransactionScope { .wholePass }
 
-    public init(context: StrategyContext) throws {
+    package init(context: StrategyContext) throws {
         schema = context.schema
         let store = context.store
         let schema = context.schema
@@ -28,14 +28,14 @@ public final class CeilingStrategy: ImportStrategy, MeasuredMethod {
         listing = ListingStamp(context: context)
     }
 
-    public func write(_ batch: RecordBatch, pass: Int) throws {
+    package func write(_ batch: RecordBatch, pass: Int) throws {
         unique.add(batch)
     }
 
     /// The store is empty, so an object's pk is its position among its entity's unique objects plus one.
     /// What was collected is released with the strategy, after the measurement, as the C reference
     /// frees its rows after its clock stops.
-    public func finishPass(_ pass: Int) throws {
+    package func finishPass(_ pass: Int) throws {
         func pk(entity: Int, id: Int32) -> Int64? {
             unique.slot(entity: entity, id: id).map { Int64($0 + 1) }
         }

@@ -3,9 +3,9 @@ import ImportBenchStore
 /// Two passes. First every object of every entity is written without its relationships, keeping
 /// key -> pk for the whole import; then foreign keys and join rows are set from that cache, with
 /// no fetch for any relationship the payload itself supplies.
-public final class IDCacheStrategy: ImportStrategy, MeasuredMethod {
-    public static let name = "idcache"
-    public static let summary = "two passes: write all objects keeping key -> pk, then set relationships from that cache"
+package final class IDCacheStrategy: ImportStrategy, MeasuredMethod {
+    package static let name = "idcache"
+    package static let summary = "two passes: write all objects keeping key -> pk, then set relationships from that cache"
 
     private let schema: Schema
     private let upsertAttributes: [Statement]
@@ -20,9 +20,9 @@ public final class IDCacheStrategy: ImportStrategy, MeasuredMethod {
     private let unique: UniqueObjects
     private let interner: KeyInterner
 
-    public static let passes = 2
+    package static let passes = 2
 
-    public init(context: StrategyContext) throws {
+    package init(context: StrategyContext) throws {
         schema = context.schema
         let store = context.store
         let generation = context.generation
@@ -42,7 +42,7 @@ public final class IDCacheStrategy: ImportStrategy, MeasuredMethod {
         interner = context.interner
     }
 
-    public func write(_ batch: RecordBatch, pass: Int) throws {
+    package func write(_ batch: RecordBatch, pass: Int) throws {
         unique.collect(batch)
         if pass == 0 {
             try writeObjects()
@@ -51,7 +51,7 @@ public final class IDCacheStrategy: ImportStrategy, MeasuredMethod {
         }
     }
 
-    public func finishPass(_ pass: Int) throws {
+    package func finishPass(_ pass: Int) throws {
         guard pass == Self.passes - 1 else { return }
         cache.removeAll()
         try sweep.run()
@@ -59,7 +59,7 @@ public final class IDCacheStrategy: ImportStrategy, MeasuredMethod {
 
     /// The cache of the committed batches is gone with the killed process: every stored key is read
     /// back, one fetch per entity, a superset of what the payload wrote so far.
-    public func resume(atPass pass: Int) throws {
+    package func resume(atPass pass: Int) throws {
         cache.removeAll()
         for (entity, statement) in selectAllPKs.enumerated() {
             defer { statement.reset() }

@@ -1,7 +1,7 @@
 import ImportBenchStore
 
 /// Why an import could not write what the payload says, named by entity and natural key.
-public enum ImportError: Error, Equatable, CustomStringConvertible {
+package enum ImportError: Error, Equatable, CustomStringConvertible {
     /// A relationship names an object that is neither stored nor written earlier in the payload.
     case danglingReference(source: String, sourceKey: DatabaseValue, relationship: String, target: String, targetKey: DatabaseValue)
     /// A seed store that cannot be built or adopted: `problem` says what went wrong and what to do.
@@ -16,7 +16,7 @@ public enum ImportError: Error, Equatable, CustomStringConvertible {
     /// batch inside the batch's transaction.
     case checkpointUnsupported(strategy: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .danglingReference(let source, let sourceKey, let relationship, let target, let targetKey):
             return "\(source) \(sourceKey): \(relationship) refers to \(target) \(targetKey), "

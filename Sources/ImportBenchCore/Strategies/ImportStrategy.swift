@@ -14,7 +14,9 @@ public enum TransactionScope: Sendable {
 
 /// What a strategy is given: the schema and the counted store, nothing else of SQLite.
 public struct StrategyContext {
+    /// The entities the store holds, in dependency order, with their tables' shape.
     public let schema: Schema
+    /// bench's counted connection to the store, with the run's settings applied.
     public let store: Connection
     /// Keys per `SELECT ... WHERE key IN (...)`; never above SQLite's variable limit.
     public let prewarmChunkSize: Int
@@ -23,13 +25,13 @@ public struct StrategyContext {
     public let generation: Int64
     /// The IDs the import's batches carry for their keys; keys a strategy reads from the store get
     /// theirs here too.
-    public let interner: KeyInterner
+    package let interner: KeyInterner
 
     /// What a connection the strategy opens for itself must run first, in order, to import under
     /// the run's settings as bench's own connection does (foreign keys, synchronous, busy timeout).
     public let connectionSettings: [String]
 
-    public init(
+    package init(
         schema: Schema, store: Connection, prewarmChunkSize: Int = 500, generation: Int64 = 1,
         connectionSettings: [String] = ["PRAGMA foreign_keys = ON"]
     ) {
@@ -43,7 +45,7 @@ public struct StrategyContext {
 }
 
 /// What a strategy is for, which decides where `bench` lists and runs it.
-public enum StrategyRole: String, Sendable {
+package enum StrategyRole: String, Sendable {
     /// A design an app could ship; `--strategy all` runs it.
     case user
     /// The design apps start with (find-or-insert): shipped like `user` ones, and the second
@@ -91,15 +93,19 @@ public protocol ImportStrategy: AnyObject {
 }
 
 extension ImportStrategy {
+    /// One pass.
     public static var passes: Int { 1 }
+    /// One transaction per batch, opened and committed by bench.
     public var transactionScope: TransactionScope { .perBatch }
+    /// Nothing to do after a pass.
     public func finishPass(_ pass: Int) throws {}
+    /// Nothing to rebuild: for a strategy that keeps no state between batches.
     public func resume(atPass pass: Int) throws {}
 }
 
 extension MeasuredMethod where Self: ImportStrategy {
     /// Streams the payload through a new instance, batch by batch (`ImportRun.importBatches`).
-    public static func measure(_ run: ImportRun, progress: ((Int) -> Void)?) throws -> ImportMeasurement {
+    package static func measure(_ run: ImportRun, progress: ((Int) -> Void)?) throws -> ImportMeasurement {
         try run.importBatches(with: Self.self, progress: progress)
     }
 }

@@ -6,6 +6,7 @@ public struct ListingStamp: Sendable {
     private let generation: Int64
     private let tracked: [Bool]
 
+    /// Reads the import's generation and which entities carry the column.
     public init(context: StrategyContext) {
         generation = context.generation
         tracked = context.schema.tracksListing

@@ -2,7 +2,7 @@
 /// batches (`ImportStrategy`) is one kind; adopting a store built ahead of time is another. The
 /// runner measures any of them through `measure` and asks `needs` what to prepare, never which
 /// type it holds, so a new kind is one conforming type, listed in `StrategyCatalog.builtIn`.
-public protocol MeasuredMethod {
+package protocol MeasuredMethod {
     /// The name used on the command line and in results.
     static var name: String { get }
     /// One line: what it does, for `--help` and `bench list`.
@@ -19,16 +19,16 @@ public protocol MeasuredMethod {
 }
 
 /// What a method needs prepared before its runs.
-public struct MethodNeeds: OptionSet, Sendable {
-    public let rawValue: Int
-    public init(rawValue: Int) { self.rawValue = rawValue }
+package struct MethodNeeds: OptionSet, Sendable {
+    package let rawValue: Int
+    package init(rawValue: Int) { self.rawValue = rawValue }
 
     /// A store built from the payload ahead of time (given with `--seed-db`, or built untimed). Such
     /// a method replaces the store, so it cannot measure a refresh: no `--preload` with it.
-    public static let seedStore = MethodNeeds(rawValue: 1)
+    package static let seedStore = MethodNeeds(rawValue: 1)
 }
 
 extension MeasuredMethod {
-    public static var role: StrategyRole { .user }
-    public static var needs: MethodNeeds { [] }
+    package static var role: StrategyRole { .user }
+    package static var needs: MethodNeeds { [] }
 }

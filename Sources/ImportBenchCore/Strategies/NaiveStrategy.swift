@@ -3,21 +3,21 @@ import ImportBenchStore
 /// Find-or-insert, one object at a time: SELECT by key for every occurrence, then INSERT or UPDATE.
 /// A reference given by key only costs its own SELECT; an embedded object's reference is the result
 /// of that object's own find-or-insert, as in an app's recursive import function.
-public final class NaiveStrategy: ImportStrategy, MeasuredMethod {
-    public static let name = "naive"
-    public static let summary = "find-or-insert: SELECT by key for every occurrence, then INSERT or UPDATE"
-    public static let role = StrategyRole.baseline
+package final class NaiveStrategy: ImportStrategy, MeasuredMethod {
+    package static let name = "naive"
+    package static let summary = "find-or-insert: SELECT by key for every occurrence, then INSERT or UPDATE"
+    package static let role = StrategyRole.baseline
 
     private let writer: FindOrInsertWriter
     /// pks of this unit's occurrences by ordinal: the local variables of a recursive import.
     private var pkByOrdinal: [Int: Int64] = [:]
     private var currentUnit = -1
 
-    public init(context: StrategyContext) throws {
+    package init(context: StrategyContext) throws {
         writer = try FindOrInsertWriter(context: context)
     }
 
-    public func write(_ batch: RecordBatch, pass: Int) throws {
+    package func write(_ batch: RecordBatch, pass: Int) throws {
         for occurrence in batch.occurrences {
             if occurrence.unit != currentUnit {
                 pkByOrdinal.removeAll(keepingCapacity: true)
@@ -34,7 +34,7 @@ public final class NaiveStrategy: ImportStrategy, MeasuredMethod {
         }
     }
 
-    public func finishPass(_ pass: Int) throws {
+    package func finishPass(_ pass: Int) throws {
         try writer.sweepUnlisted()
     }
 }

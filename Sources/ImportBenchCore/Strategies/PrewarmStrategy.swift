@@ -2,9 +2,9 @@ import ImportBenchStore
 
 /// Per batch: collect the unique keys each entity needs, fetch the existing ones with
 /// `SELECT key, pk ... WHERE key IN (...)` in chunks, then insert or update each unique object once.
-public final class PrewarmStrategy: ImportStrategy, MeasuredMethod {
-    public static let name = "prewarm"
-    public static let summary = "per batch, one SELECT ... WHERE key IN (...) per chunk of keys, then insert or update each unique object once"
+package final class PrewarmStrategy: ImportStrategy, MeasuredMethod {
+    package static let name = "prewarm"
+    package static let summary = "per batch, one SELECT ... WHERE key IN (...) per chunk of keys, then insert or update each unique object once"
 
     private let schema: Schema
     private let store: Connection
@@ -25,7 +25,7 @@ public final class PrewarmStrategy: ImportStrategy, MeasuredMethod {
     /// The distinct keys the current batch names, per entity, in order of first naming.
     private var named: [[RecordValue]]
 
-    public init(context: StrategyContext) throws {
+    package init(context: StrategyContext) throws {
         schema = context.schema
         store = context.store
         chunkSize = context.prewarmChunkSize
@@ -47,11 +47,11 @@ public final class PrewarmStrategy: ImportStrategy, MeasuredMethod {
         named = Array(repeating: [], count: schema.entities.count)
     }
 
-    public func finishPass(_ pass: Int) throws {
+    package func finishPass(_ pass: Int) throws {
         try sweep.run()
     }
 
-    public func write(_ batch: RecordBatch, pass: Int) throws {
+    package func write(_ batch: RecordBatch, pass: Int) throws {
         known.removeAll()
         try prewarm(for: batch)
         unique.collect(batch)

@@ -4,14 +4,14 @@ import ImportBenchStore
 /// and inserts a new one with a new pk, so the delete cascades to its owned children and nullifies
 /// every link to it, as Core Data's constraint-based upsert does to to-many relationships. Listed
 /// so the verifier can show which relationships lose rows; `--strategy all` never runs it.
-public final class ReplaceStrategy: ImportStrategy, MeasuredMethod {
-    public static let name = "replace"
-    public static let summary = "PITFALL: INSERT OR REPLACE per unique object; deletes and re-creates rows, losing their children and links"
-    public static let role = StrategyRole.pitfall
+package final class ReplaceStrategy: ImportStrategy, MeasuredMethod {
+    package static let name = "replace"
+    package static let summary = "PITFALL: INSERT OR REPLACE per unique object; deletes and re-creates rows, losing their children and links"
+    package static let role = StrategyRole.pitfall
 
     private let writer: OneStatementWriter
 
-    public init(context: StrategyContext) throws {
+    package init(context: StrategyContext) throws {
         writer = try OneStatementWriter(
             context: context, pkSource: .returning,
             objectSQL: { entity, schema, generation in entity.replaceObjectSQL(in: schema, generation: generation) },
@@ -20,7 +20,7 @@ public final class ReplaceStrategy: ImportStrategy, MeasuredMethod {
             })
     }
 
-    public func write(_ batch: RecordBatch, pass: Int) throws {
+    package func write(_ batch: RecordBatch, pass: Int) throws {
         try writer.write(batch)
     }
 }

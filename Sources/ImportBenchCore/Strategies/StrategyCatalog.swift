@@ -1,19 +1,19 @@
 /// The strategies one `bench` knows, in the order results list them: the built-ins, and those a
 /// plug-in executable adds (`BenchCommand.main(strategies:)`). A value, built once and handed to
 /// whatever runs or lists strategies; reporters know none of it, only the results.
-public struct StrategyCatalog: @unchecked Sendable {
+package struct StrategyCatalog: @unchecked Sendable {
     // @unchecked: it holds metatypes only, which nothing can mutate.
 
     /// What `--strategy all` runs: the designs an app could ship, plug-ins after the built-ins, and
     /// the reference last.
-    public let all: [any MeasuredMethod.Type]
+    package let all: [any MeasuredMethod.Type]
     /// Known mistakes, run only when named, to show what they do to the data.
-    public let pitfalls: [any MeasuredMethod.Type]
+    package let pitfalls: [any MeasuredMethod.Type]
     /// Ways to get the data without importing it, run only when named.
-    public let alternatives: [any MeasuredMethod.Type]
+    package let alternatives: [any MeasuredMethod.Type]
 
     /// bench's own strategies.
-    public static let builtIn = StrategyCatalog(
+    package static let builtIn = StrategyCatalog(
         all: [
             NaiveStrategy.self, CacheStrategy.self, PrewarmStrategy.self, UpsertStrategy.self, UpsertReturningStrategy.self,
             IDCacheStrategy.self, CeilingStrategy.self,
@@ -30,7 +30,7 @@ public struct StrategyCatalog: @unchecked Sendable {
     /// This catalog with `strategies` added to what `--strategy all` runs, after the designs already
     /// there and before the reference: each a design an app could ship (role `user`); the ceiling
     /// and naive stay the yardsticks. A name taken already, or not fit for a command line, is refused.
-    public func adding(_ strategies: [any ImportStrategy.Type]) throws(CatalogError) -> StrategyCatalog {
+    package func adding(_ strategies: [any ImportStrategy.Type]) throws(CatalogError) -> StrategyCatalog {
         var names = Set(knownNames)
         for strategy in strategies {
             guard Self.isValidName(strategy.name) else { throw .invalidName(strategy.name) }
@@ -43,26 +43,26 @@ public struct StrategyCatalog: @unchecked Sendable {
     }
 
     /// Every strategy `--strategy` accepts by name, in listing order, pitfalls last.
-    public var known: [any MeasuredMethod.Type] { all + alternatives + pitfalls }
+    package var known: [any MeasuredMethod.Type] { all + alternatives + pitfalls }
 
     /// The names `--strategy all` runs, in listing order.
-    public var names: [String] { all.map { $0.name } }
+    package var names: [String] { all.map { $0.name } }
 
     /// Every name `--strategy` accepts, pitfalls last.
-    public var knownNames: [String] { known.map { $0.name } }
+    package var knownNames: [String] { known.map { $0.name } }
 
     /// The strategy `--strategy` names `name`, if the catalog knows one.
-    public func strategy(named name: String) -> (any MeasuredMethod.Type)? {
+    package func strategy(named name: String) -> (any MeasuredMethod.Type)? {
         known.first { $0.name == name }
     }
 
     /// The methods that need `needs` prepared before they run.
-    public func needing(_ needs: MethodNeeds) -> [any MeasuredMethod.Type] {
+    package func needing(_ needs: MethodNeeds) -> [any MeasuredMethod.Type] {
         known.filter { $0.needs.isSuperset(of: needs) }
     }
 
     /// The physical reference every timing is divided by.
-    public var reference: any MeasuredMethod.Type { CeilingStrategy.self }
+    package var reference: any MeasuredMethod.Type { CeilingStrategy.self }
 
     /// Lower-case letters, digits and `-`, starting with a letter: a name the command line, CSV
     /// and file names take as it is, and that `all` and a comma cannot be mistaken for.
@@ -73,13 +73,13 @@ public struct StrategyCatalog: @unchecked Sendable {
 }
 
 /// Why a strategy could not be added to a catalog.
-public enum CatalogError: Error, Equatable, CustomStringConvertible {
+package enum CatalogError: Error, Equatable, CustomStringConvertible {
     /// A built-in or an earlier plug-in already has the name.
     case nameTaken(String)
     /// Not lower-case letters, digits and `-` starting with a letter, or `all`.
     case invalidName(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .nameTaken(let name):
             return "two strategies are named '\(name)': give the plug-in another name (bench's own are \(StrategyCatalog.builtIn.knownNames.joined(separator: ", ")))"

@@ -4,9 +4,9 @@ import ImportBenchStore
 /// object, as SQLite users write it: no reads and no RETURNING. Foreign keys come from the pks this
 /// batch has inserted, or are resolved inside the statement from the target's key. Never
 /// `INSERT OR REPLACE`: that deletes the row and its children.
-public class UpsertStrategy: ImportStrategy, MeasuredMethod {
-    public class var name: String { "upsert" }
-    public class var summary: String {
+package class UpsertStrategy: ImportStrategy, MeasuredMethod {
+    package class var name: String { "upsert" }
+    package class var summary: String {
         "INSERT ... ON CONFLICT(key) DO UPDATE per unique object, foreign keys resolved by key inside it; no fetches"
     }
     /// Whether the statement returns the pk and foreign keys it wrote.
@@ -15,7 +15,7 @@ public class UpsertStrategy: ImportStrategy, MeasuredMethod {
     private let writer: OneStatementWriter
     private let sweep: RefreshSweep
 
-    public required init(context: StrategyContext) throws {
+    package required init(context: StrategyContext) throws {
         let returning = Self.returning
         writer = try OneStatementWriter(
             context: context, pkSource: returning ? .returning : .lastInsertRowid,
@@ -32,11 +32,11 @@ public class UpsertStrategy: ImportStrategy, MeasuredMethod {
         sweep = try RefreshSweep(context: context)
     }
 
-    public func write(_ batch: RecordBatch, pass: Int) throws {
+    package func write(_ batch: RecordBatch, pass: Int) throws {
         try writer.write(batch)
     }
 
-    public func finishPass(_ pass: Int) throws {
+    package func finishPass(_ pass: Int) throws {
         try sweep.run()
     }
 }

@@ -3,31 +3,31 @@ import ImportBenchStore
 /// A store's logical content, reduced to a fingerprint per table: rows by natural key, relationships
 /// as the related objects' keys, never pks. Two stores with the same data have equal digests,
 /// whatever order or strategy wrote them.
-public struct ContentDigest: Equatable, Sendable, Codable {
-    public struct Table: Equatable, Sendable, Codable {
+package struct ContentDigest: Equatable, Sendable, Codable {
+    package struct Table: Equatable, Sendable, Codable {
         /// Entity name, or `entity.relationship` for a many-to-many set.
-        public let name: String
-        public let rows: Int
-        public let hash: String
+        package let name: String
+        package let rows: Int
+        package let hash: String
     }
 
-    public let tables: [Table]
+    package let tables: [Table]
     /// Objects with each to-one relationship set (`entity.relationship`), so a verifier can name the
     /// relationship that lost links when rows were replaced rather than updated.
-    public let links: [Link]
+    package let links: [Link]
 
-    public struct Link: Equatable, Sendable, Codable {
-        public let name: String
-        public let count: Int
+    package struct Link: Equatable, Sendable, Codable {
+        package let name: String
+        package let count: Int
     }
 
-    public init(tables: [Table], links: [Link] = []) {
+    package init(tables: [Table], links: [Link] = []) {
         self.tables = tables
         self.links = links
     }
 
     /// One fingerprint for the whole content.
-    public var value: String {
+    package var value: String {
         var hasher = DigestHasher()
         for table in tables {
             hasher.combine(.text(table.name))
@@ -37,14 +37,14 @@ public struct ContentDigest: Equatable, Sendable, Codable {
         return hasher.hex
     }
 
-    public var rowCount: Int { tables.reduce(0) { $0 + $1.rows } }
+    package var rowCount: Int { tables.reduce(0) { $0 + $1.rows } }
 
     /// Rows of the entity tables alone: the objects, without many-to-many pairs.
-    public var objectCount: Int { tables.filter { !$0.name.contains(".") }.reduce(0) { $0 + $1.rows } }
+    package var objectCount: Int { tables.filter { !$0.name.contains(".") }.reduce(0) { $0 + $1.rows } }
 
     /// One line per relationship that lost links and per table that differs from `expected`, lost
     /// relationships first: they name what a user must fix.
-    public func differences(from expected: ContentDigest) -> [String] {
+    package func differences(from expected: ContentDigest) -> [String] {
         var lines: [String] = []
         // A table whose links changed differs in content too; saying so again adds nothing.
         var explained: Set<String> = []
@@ -133,7 +133,7 @@ extension Schema {
     }
 
     /// Computes the digest of a store created from this schema.
-    public func digest(of store: Connection) throws -> ContentDigest {
+    package func digest(of store: Connection) throws -> ContentDigest {
         try ContentDigest.compute(
             on: store, queries: storeDigestQueries, linkQueries: linkQueries { "\(quoted($0.column)) IS NOT NULL" })
     }

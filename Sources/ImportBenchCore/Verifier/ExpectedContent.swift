@@ -6,20 +6,20 @@ import ImportBenchStore
 /// relationships as target keys. Where the payload lists an object's children or set completely,
 /// the payload's set replaces the stored one, and what the removal cascades to follows the schema's
 /// delete rules. Kept in a scratch SQLite file so memory does not grow with the payload.
-public struct ExpectedContent: Sendable {
-    public let digest: ContentDigest
+package struct ExpectedContent: Sendable {
+    package let digest: ContentDigest
     /// Object occurrences in the measured payload, repeats included.
-    public let occurrences: Int
+    package let occurrences: Int
     /// Distinct (entity, key) objects the store must hold afterwards.
-    public let uniqueObjects: Int
+    package let uniqueObjects: Int
     /// References given by key only in the measured payload, each of which costs naive a SELECT.
-    public let keyOnlyReferences: Int
+    package let keyOnlyReferences: Int
     /// What the measured payload must do to the objects it names.
-    public let outcome: RefreshOutcome
+    package let outcome: RefreshOutcome
 
     /// Reads `preload` (when given) and then the measured payload, once each; `scratchPath` is created,
     /// used and removed.
-    public static func build(
+    package static func build(
         schema: Schema, preload: (any RecordReader)? = nil, reader: any RecordReader, scratchPath: String
     ) throws -> ExpectedContent {
         try withReferenceStore(schema: schema, at: scratchPath) { connection, loader in
@@ -57,7 +57,7 @@ public struct ExpectedContent: Sendable {
 
 /// What part of each occurrence a load writes: the committed state of a two-pass import is its
 /// objects alone, then the relationships of the batches its second pass committed.
-public enum ReferenceLoadMode: Sendable {
+package enum ReferenceLoadMode: Sendable {
     case whole
     case attributesOnly
     case relationshipsOnly
@@ -67,7 +67,7 @@ extension ExpectedContent {
     /// The digest a store must have after an import that stopped early: the preload, then each load
     /// in turn (for instance a `PrefixRecordReader` over the batches that were committed), with sets
     /// only added to, since unlisted children are removed after the last batch.
-    public static func committedDigest(
+    package static func committedDigest(
         schema: Schema, preload: (any RecordReader)?, loads: [(reader: any RecordReader, mode: ReferenceLoadMode)],
         scratchPath: String
     ) throws -> ContentDigest {
@@ -82,15 +82,15 @@ extension ExpectedContent {
 }
 
 /// How a measured import must change the objects its payload names.
-public struct RefreshOutcome: Equatable, Sendable {
+package struct RefreshOutcome: Equatable, Sendable {
     /// Objects not stored before.
-    public var inserted = 0
+    package var inserted = 0
     /// Objects stored before whose attributes or to-one relationships change.
-    public var updated = 0
+    package var updated = 0
     /// Objects stored before and named again with the same content.
-    public var unchanged = 0
+    package var unchanged = 0
 
-    public init(inserted: Int = 0, updated: Int = 0, unchanged: Int = 0) {
+    package init(inserted: Int = 0, updated: Int = 0, unchanged: Int = 0) {
         self.inserted = inserted
         self.updated = updated
         self.unchanged = unchanged

@@ -7,22 +7,22 @@ import ImportBenchCore
 /// whisker; every setting that varies (batch size, journal, synchronous, probe rate) gets its own
 /// panel, with the same axes across panels so they compare at a glance. A probed run is slower (the
 /// reader holds locks the writer waits for), so probed and unprobed runs are never folded together.
-public struct ChartReport: Sendable {
+package struct ChartReport: Sendable {
     /// A charted column of the results contract: which chart it gets and the words for it come
     /// from its declaration in `ResultColumns`.
-    public struct Metric: Hashable, Sendable {
+    package struct Metric: Hashable, Sendable {
         /// The CSV column charted.
-        public let column: String
-        public let unit: ResultColumn.Unit
-        public let chart: ResultColumn.Chart
+        package let column: String
+        package let unit: ResultColumn.Unit
+        package let chart: ResultColumn.Chart
 
         /// Every charted column, in its place on the page.
-        public static var allCases: [Metric] {
+        package static var allCases: [Metric] {
             ResultColumns.charted.compactMap { column in column.chart.map { Metric(column: column.name, unit: column.unit, chart: $0) } }
         }
 
         /// The metric whose charts are named `slug` (`time`, `fetches`, `memory`, `reader-p99`).
-        public init?(slug: String) {
+        package init?(slug: String) {
             guard let metric = Self.allCases.first(where: { $0.rawValue == slug }) else { return nil }
             self = metric
         }
@@ -33,42 +33,42 @@ public struct ChartReport: Sendable {
             self.chart = chart
         }
 
-        public var rawValue: String { chart.slug }
-        public var heading: String { chart.heading }
+        package var rawValue: String { chart.slug }
+        package var heading: String { chart.heading }
 
-        public static func == (lhs: Metric, rhs: Metric) -> Bool { lhs.column == rhs.column }
-        public func hash(into hasher: inout Hasher) { hasher.combine(column) }
+        package static func == (lhs: Metric, rhs: Metric) -> Bool { lhs.column == rhs.column }
+        package func hash(into hasher: inout Hasher) { hasher.combine(column) }
     }
 
-    public struct Chart: Sendable {
-        public let metric: Metric
+    package struct Chart: Sendable {
+        package let metric: Metric
         /// A file name unique in the report, such as chat-time.svg or chat-time-batch-100.svg.
-        public let fileName: String
+        package let fileName: String
         /// A standalone SVG document (it carries its xmlns), also fit to inline in HTML.
-        public let svg: String
+        package let svg: String
     }
 
-    public struct Section: Sendable {
-        public let title: String
-        public let charts: [Chart]
+    package struct Section: Sendable {
+        package let title: String
+        package let charts: [Chart]
         /// Why a metric has no chart, one sentence each.
-        public let notes: [Metric: String]
+        package let notes: [Metric: String]
         /// Runs left out or worth a second look.
-        public let warnings: [String]
+        package let warnings: [String]
 
-        public func charts(_ metric: Metric) -> [Chart] { charts.filter { $0.metric == metric } }
+        package func charts(_ metric: Metric) -> [Chart] { charts.filter { $0.metric == metric } }
     }
 
     /// The sentence standing in for the reader chart when no run was probed.
-    public static let unprobedNote =
+    package static let unprobedNote =
         "No run in these CSVs was probed, so there is no reader latency to show: run bench run with --probe-reads HZ to measure how long a reader waits while the import writes."
     /// A frame at 60 Hz: a reader's p99 above it is a visible stall.
-    public static let frameSeconds = 0.016
+    package static let frameSeconds = 0.016
 
-    public let input: ReportInput
-    public let sections: [Section]
+    package let input: ReportInput
+    package let sections: [Section]
 
-    public init(_ input: ReportInput) {
+    package init(_ input: ReportInput) {
         self.input = input
         let palette = ChartPalette(strategies: input.runs.map(\.strategy))
         let groups = Dictionary(grouping: input.runs) { GroupKey(scenario: $0.scenario, preload: $0.preload) }
@@ -87,7 +87,7 @@ public struct ChartReport: Sendable {
     }
 
     /// Every chart of the report, in order.
-    public var charts: [Chart] { sections.flatMap(\.charts) }
+    package var charts: [Chart] { sections.flatMap(\.charts) }
 
     struct GroupKey: Hashable, Comparable {
         let scenario: String
@@ -462,7 +462,7 @@ private struct SectionBuilder {
 
 extension ChartReport {
     /// Writes each chart as a standalone SVG file into `directory` (created if missing); returns the paths.
-    public func writeSVGFiles(into directory: String) throws -> [String] {
+    package func writeSVGFiles(into directory: String) throws -> [String] {
         let url = URL(fileURLWithPath: directory, isDirectory: true)
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return try charts.map { chart in

@@ -3,8 +3,8 @@ import Foundation
 /// The report as one self-contained HTML page: inline SVG charts, inline CSS, no script, no
 /// fonts or anything else fetched. No timestamp either: the same CSVs give the same bytes, so a
 /// report can be diffed and tested.
-public enum HTMLReport {
-    public static func render(_ report: ChartReport) -> String {
+package enum HTMLReport {
+    package static func render(_ report: ChartReport) -> String {
         let runs = report.input.runs
         let scenarios = Set(runs.map(\.scenario)).sorted()
         let strategies = ChartPalette(strategies: runs.map(\.strategy)).sorted(runs.map(\.strategy))
@@ -57,7 +57,7 @@ public enum HTMLReport {
     }
 
     /// Writes the page, creating the directory it goes in.
-    public static func write(_ report: ChartReport, to path: String) throws {
+    package static func write(_ report: ChartReport, to path: String) throws {
         let url = URL(fileURLWithPath: path)
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data(render(report).utf8).write(to: url, options: .atomic)

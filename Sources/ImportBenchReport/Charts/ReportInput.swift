@@ -2,23 +2,23 @@ import ImportBenchCore
 
 /// The results CSVs a report is drawn from, read by `ResultsFile`. Any csv_version works: only the
 /// identifying columns and wall_s are required, later columns are used when present.
-public struct ReportInput: Sendable {
+package struct ReportInput: Sendable {
     /// The columns without which a file is not a results CSV.
     /// Columns describing the machine and build, shown as the report's environment table.
-    public static let environmentColumns = [
+    package static let environmentColumns = [
         "cpu_model", "cpu_count", "os", "sqlite_version", "swift_version", "bench_version", "sqlite_compile_options", "csv_version",
     ]
 
     /// The paths as given, in order.
-    public let files: [String]
-    public let runs: [ReportRun]
+    package let files: [String]
+    package let runs: [ReportRun]
     /// Distinct values of each environment column present in any file, sorted.
-    public let environment: [String: [String]]
+    package let environment: [String: [String]]
 
     /// Throws `ResultsInputError`: `malformed` naming the file and line (unreadable, missing a
     /// required column, a ragged row, a value that is not a number or scale), `noRuns` when no file
     /// holds a run.
-    public init(paths: [String]) throws {
+    package init(paths: [String]) throws {
         var runs: [ReportRun] = []
         var environment: [String: Set<String>] = [:]
         for path in paths {
@@ -39,7 +39,7 @@ public struct ReportInput: Sendable {
     }
 
     /// Builds the input from rows already in memory, as tests and other tools hold them.
-    public init(runs: [ReportRun], files: [String] = [], environment: [String: [String]] = [:]) {
+    package init(runs: [ReportRun], files: [String] = [], environment: [String: [String]] = [:]) {
         self.files = files
         self.runs = runs
         self.environment = environment

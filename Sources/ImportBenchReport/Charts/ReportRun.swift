@@ -4,26 +4,26 @@ import ImportBenchCore
 /// number the row holds by column name, so a metric declared in `ResultColumns` reaches the
 /// charts without a field here. Columns a CSV predates (or leaves empty, as the probe's for an
 /// unprobed run) are absent, so every chart can skip what it lacks.
-public struct ReportRun: Sendable, Equatable {
-    public var scenario: String
-    public var strategy: String
+package struct ReportRun: Sendable, Equatable {
+    package var scenario: String
+    package var strategy: String
     /// The strategy's role as the CSV names it (`reference` for the ceiling); empty before csv_version 5.
-    public var role: String
+    package var role: String
     /// The scale of a generated payload, or a recorded one's records.
-    public var scale: RunSize
-    public var preload: String
-    public var batchSize: String
-    public var repetition: Int?
-    public var journalMode: String
-    public var synchronous: String
-    public var probeHz: String
+    package var scale: RunSize
+    package var preload: String
+    package var batchSize: String
+    package var repetition: Int?
+    package var journalMode: String
+    package var synchronous: String
+    package var probeHz: String
     /// "pass/batch" where a checkpointed import resumed: its counts and times cover only the rest.
-    public var resumedFrom: String
-    public var valid: Bool?
+    package var resumedFrom: String
+    package var valid: Bool?
     /// The row's numeric columns by name.
-    public var values: [String: Double]
+    package var values: [String: Double]
 
-    public init(
+    package init(
         scenario: String, strategy: String, role: String = "", scale: RunSize, preload: String = "", batchSize: String,
         repetition: Int? = nil, journalMode: String = "", synchronous: String = "", probeHz: String = "", resumedFrom: String = "",
         valid: Bool? = nil, values: [String: Double] = [:]
@@ -44,8 +44,8 @@ public struct ReportRun: Sendable, Equatable {
     }
 
     /// The value of the column named `name`, if the row has one.
-    public func value(_ name: String) -> Double? { values[name] }
+    package func value(_ name: String) -> Double? { values[name] }
 
     /// The payload's occurrences, which place a run on the size axis.
-    public var records: Double? { values["records"] }
+    package var records: Double? { values["records"] }
 }

@@ -4,25 +4,25 @@ import ImportBenchCore
 /// Compares a run's CSV with a committed baseline, as CI does: what the run wrote must be the same,
 /// cost counts are exact (lower an improvement, higher a regression), times and memory may move
 /// within a tolerance. Every column's kind and better direction come from its declaration.
-public struct BaselineComparison {
-    public enum Verdict: Int32, Sendable {
+package struct BaselineComparison {
+    package enum Verdict: Int32, Sendable {
         case unchanged = 0
         case regression = 2
         case improvementsOnly = 4
     }
 
-    public struct Change: Equatable {
-        public let key: ResultTable.Key
-        public let metric: String
-        public let baseline: String
-        public let current: String
-        public let isRegression: Bool
+    package struct Change: Equatable {
+        package let key: ResultTable.Key
+        package let metric: String
+        package let baseline: String
+        package let current: String
+        package let isRegression: Bool
         /// For a timing judged from repetitions: the test behind the verdict.
-        public var test: TimedChange? = nil
+        package var test: TimedChange? = nil
 
         /// A count's difference (`+1`), a measured value's relative change (`+31.0%`): for a
         /// tested timing, the estimated change with its interval and p.
-        public var difference: String {
+        package var difference: String {
             if let test { return test.description }
             if let old = Int64(baseline), let new = Int64(current) { return new - old > 0 ? "+\(new - old)" : "\(new - old)" }
             guard let old = Double(baseline), let new = Double(current), old != 0 else { return "" }
@@ -30,7 +30,7 @@ public struct BaselineComparison {
         }
 
         /// How the Markdown table words it.
-        public var verdictWord: String {
+        package var verdictWord: String {
             if test?.isWithinNoise == true { return "within noise" }
             return isRegression ? "regression" : "improvement"
         }
@@ -38,42 +38,42 @@ public struct BaselineComparison {
 
     /// A timed metric's change between the repetitions of two runs: relative (+0.25 is 25 %
     /// slower), with its 95 % interval, and p after Holm's adjustment over every row's same metric.
-    public struct TimedChange: Equatable, Sendable {
-        public let change: Double
-        public let lower: Double
-        public let upper: Double
-        public let p: Double
-        public let baselineSamples: Int
-        public let currentSamples: Int
+    package struct TimedChange: Equatable, Sendable {
+        package let change: Double
+        package let lower: Double
+        package let upper: Double
+        package let p: Double
+        package let baselineSamples: Int
+        package let currentSamples: Int
         /// Larger than the tolerance, but not significant: the runs' own spread could make it.
-        public let isWithinNoise: Bool
+        package let isWithinNoise: Bool
 
-        public var description: String {
+        package var description: String {
             String(format: "%+.1f%% [%+.1f%%, %+.1f%%], p %.2g, n %d/%d", change * 100, lower * 100, upper * 100, p, baselineSamples, currentSamples)
         }
     }
 
     /// Significance after Holm's adjustment over every row's same metric.
-    public static let alpha = 0.05
+    package static let alpha = 0.05
 
     /// What the run wrote (records, rows, digest, verdict): any difference fails, either way.
-    public static let correctnessMetrics = ResultColumns.columns.filter { $0.judgement == .correctness }.map(\.name)
+    package static let correctnessMetrics = ResultColumns.columns.filter { $0.judgement == .correctness }.map(\.name)
     /// Cost counts that must not move (lower is better when they do), in the CSV's order.
-    public static let exactMetrics = ResultColumns.columns.filter { $0.judgement == .exact }.map(\.name)
+    package static let exactMetrics = ResultColumns.columns.filter { $0.judgement == .exact }.map(\.name)
     /// Default relative tolerances, as the columns declare them. Wall time is judged on its ratio to
     /// the C reference of the same repetition when both files have it, else to the ceiling.
-    public static let defaultTolerances: [String: Double] = Dictionary(
+    package static let defaultTolerances: [String: Double] = Dictionary(
         uniqueKeysWithValues: ResultColumns.columns.compactMap { column in column.defaultTolerance.map { (column.name, $0) } })
 
-    public let changes: [Change]
+    package let changes: [Change]
     /// Per tested metric, the row that moved most, whatever its verdict, with the tolerance it was
     /// held to: how close an unchanged run came to a verdict (a machine drifting shows here first).
-    public let largestMoves: [(change: Change, tolerance: Double)]
-    public let compared: Int
+    package let largestMoves: [(change: Change, tolerance: Double)]
+    package let compared: Int
     /// Timed and memory metrics judged by a rank test.
-    public let timingsTested: Int
+    package let timingsTested: Int
     /// Those with too few repetitions for a test to prove anything, held by their medians to the tolerance.
-    public let timingsByMedians: Int
+    package let timingsByMedians: Int
 
     /// One timed or memory metric of one row: its repetitions in each file.
     private struct Timing {
@@ -86,18 +86,18 @@ public struct BaselineComparison {
 
     /// A measured value as the Markdown table shows it.
     private static func text(_ value: Double) -> String { String(format: "%.6g", value) }
-    public let missing: [ResultTable.Key]
+    package let missing: [ResultTable.Key]
     /// What made each side: build and machine.
-    public let baselineProvenance: ResultsProvenance
-    public let currentProvenance: ResultsProvenance
+    package let baselineProvenance: ResultsProvenance
+    package let currentProvenance: ResultsProvenance
     /// Why timings were not judged (the files come from different builds), else nil.
-    public let timingsRefused: String?
+    package let timingsRefused: String?
     /// What the reader should know about the comparison's footing: another machine, a file too old
     /// to say which build made it.
-    public let notes: [String]
+    package let notes: [String]
 
     /// What a comparison judges.
-    public enum Scope: Sendable {
+    package enum Scope: Sendable {
         /// Counts, what the run wrote, times and memory (as the tolerances given allow).
         case everything
         /// Times and memory only, of two builds run in turn on one machine (the gate), whose counts
@@ -107,7 +107,7 @@ public struct BaselineComparison {
     }
 
     /// Throws `ResultsInputError.nothingInCommon` when the files share no row.
-    public init(baselinePath: String, currentPath: String, tolerances: [String: Double] = defaultTolerances) throws {
+    package init(baselinePath: String, currentPath: String, tolerances: [String: Double] = defaultTolerances) throws {
         try self.init(baselinePaths: [baselinePath], currentPaths: [currentPath], tolerances: tolerances)
     }
 
@@ -115,7 +115,7 @@ public struct BaselineComparison {
     /// repetition, as the gate interleaves them). With `passes` above 1, each side's repetitions
     /// are that many passes over the same repetitions, and each repetition is judged by its fastest
     /// pass (`ResultTable.fastest(ofPasses:)`).
-    public init(
+    package init(
         baselinePaths: [String], currentPaths: [String], tolerances: [String: Double] = defaultTolerances, scope: Scope = .everything, passes: Int = 1
     ) throws {
         let columns = Self.correctnessMetrics + Self.exactMetrics + ["vm_steps", "sqlite_version", "wall_ratio_to_ceiling", "c_reference_s"]
@@ -259,13 +259,13 @@ public struct BaselineComparison {
         return (nil, notes)
     }
 
-    public var verdict: Verdict {
+    package var verdict: Verdict {
         if changes.contains(where: \.isRegression) || !missing.isEmpty { return .regression }
         return changes.allSatisfy { $0.test?.isWithinNoise == true } ? .unchanged : .improvementsOnly
     }
 
     /// A Markdown report for a pull-request comment: every changed metric with old, new and change.
-    public var markdown: String {
+    package var markdown: String {
         var text = "### bench compare: \(Self.title(verdict))\n\n\(compared) rows compared"
         text += missing.isEmpty ? ".\n" : "; missing from the current run: \(missing.map(\.description).joined(separator: ", ")).\n"
         if let timingsRefused { text += "Timings not judged: \(timingsRefused). Counts and what the runs wrote were judged.\n" }
@@ -308,7 +308,7 @@ public struct BaselineComparison {
 
     /// Parses `wall_s=25%` (or `0.25`) into a metric and a fraction. A bare number above 1 is
     /// refused: `wall_s=25` would mean 2,500 %, and a run 25 times slower would pass.
-    public static func parseTolerance(_ text: String) -> (String, Double)? {
+    package static func parseTolerance(_ text: String) -> (String, Double)? {
         let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
         guard parts.count == 2, ResultColumns.judgement(of: parts[0]) == .measured else { return nil }
         let percent = parts[1].hasSuffix("%")

@@ -4,15 +4,15 @@ import Foundation
 /// repetitions of a timing moved between two runs, and by how much, without assuming how timings
 /// are distributed (they are skewed, with a long tail of interrupted runs). Exact for small samples
 /// without ties, the normal approximation with a tie correction otherwise.
-public struct RankTest: Sendable, Equatable {
+package struct RankTest: Sendable, Equatable {
     /// Two-sided p-value of "neither sample tends to be larger".
-    public let p: Double
+    package let p: Double
     /// The median of every pairwise difference `current - baseline` (of the values given, which
     /// for timings are logarithms, so the shift is a ratio).
-    public let shift: Double
+    package let shift: Double
     /// `confidence` interval of the shift.
-    public let lower: Double
-    public let upper: Double
+    package let lower: Double
+    package let upper: Double
 
     /// A result computed elsewhere (the paired test).
     init(p: Double, shift: Double, lower: Double, upper: Double) {
@@ -23,9 +23,9 @@ public struct RankTest: Sendable, Equatable {
     }
 
     /// Fewer values on a side and no test is made: `init` returns nil.
-    public static let minimumSamples = 3
+    package static let minimumSamples = 3
 
-    public init?(baseline: [Double], current: [Double], confidence: Double = 0.95) {
+    package init?(baseline: [Double], current: [Double], confidence: Double = 0.95) {
         let n = baseline.count, m = current.count
         guard n >= Self.minimumSamples, m >= Self.minimumSamples, baseline.allSatisfy(\.isFinite), current.allSatisfy(\.isFinite) else {
             return nil
@@ -84,7 +84,7 @@ public struct RankTest: Sendable, Equatable {
     /// The smallest two-sided p samples of these sizes can give: every current value beyond every
     /// baseline one (2 / C(n + m, n) when exact). A test that cannot go below alpha over the
     /// number of comparisons cannot prove anything, whatever was measured.
-    public static func smallestP(baseline n: Int, current m: Int) -> Double {
+    package static func smallestP(baseline n: Int, current m: Int) -> Double {
         RankTest(baseline: (0..<n).map(Double.init), current: (0..<m).map { Double(n + $0) })?.p ?? 1
     }
 
@@ -105,7 +105,7 @@ public struct RankTest: Sendable, Equatable {
 
     /// Holm's step-down adjustment: each p-value made valid when all of them are judged together, so
     /// twenty-eight rows compared at 5 % do not give one false regression in every run.
-    public static func holmAdjusted(_ values: [Double]) -> [Double] {
+    package static func holmAdjusted(_ values: [Double]) -> [Double] {
         let order = values.indices.sorted { values[$0] < values[$1] }
         var adjusted = Array(repeating: 1.0, count: values.count)
         var running = 0.0

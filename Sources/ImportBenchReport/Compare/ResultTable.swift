@@ -2,70 +2,70 @@ import ImportBenchCore
 
 /// A results CSV read back: one aggregated row per (scenario, strategy, scale, batch size, preload, store settings).
 /// Counts come from the first repetition (they are deterministic); measured values are medians.
-public struct ResultTable {
-    public struct Key: Hashable, Comparable, CustomStringConvertible {
-        public let scenario: String
-        public let strategy: String
-        public let scale: String
-        public let batchSize: String
-        public let preload: String
+package struct ResultTable {
+    package struct Key: Hashable, Comparable, CustomStringConvertible {
+        package let scenario: String
+        package let strategy: String
+        package let scale: String
+        package let batchSize: String
+        package let preload: String
         /// Journal, synchronous and probe rate, as "journal wal, synchronous normal, probe 60 Hz": a sweep
         /// over them yields distinct rows. Empty for a CSV older than these columns.
-        public let settings: String
+        package let settings: String
 
         /// Not repeated on every row of a report.
         static let defaultSettings = "journal \(StoreSettings.default.journal.rawValue), synchronous \(StoreSettings.default.synchronous.rawValue)"
 
-        public var description: String {
+        package var description: String {
             "\(scenario) \(strategy) \(scale) batch \(batchSize)" + (preload.isEmpty ? "" : " preload \(preload)")
                 + (settings.isEmpty || settings == Self.defaultSettings ? "" : " (\(settings))")
         }
 
-        public static func < (lhs: Key, rhs: Key) -> Bool {
+        package static func < (lhs: Key, rhs: Key) -> Bool {
             [lhs.scenario, lhs.scale, lhs.batchSize, lhs.preload, lhs.settings, lhs.strategy]
                 .lexicographicallyPrecedes([rhs.scenario, rhs.scale, rhs.batchSize, rhs.preload, rhs.settings, rhs.strategy])
         }
     }
 
     /// Column values by name, as text.
-    public private(set) var rows: [Key: [String: String]] = [:]
+    package private(set) var rows: [Key: [String: String]] = [:]
     /// Per row, each measured column's value in every repetition that has one, `wallPerCReference`
     /// for repetitions that give both times, and `cpuPerCReference`.
-    public private(set) var samples: [Key: [String: [Double]]] = [:]
+    package private(set) var samples: [Key: [String: [Double]]] = [:]
 
     /// Wall time over the C reference of the same repetition (`c_reference_s`): time as files
     /// before csv_version 6 let compare judge it.
-    public static let wallPerCReference = "wall_s / c_reference_s"
+    package static let wallPerCReference = "wall_s / c_reference_s"
     /// Each repetition's CPU time (user and system) over the median of the run's C reference CPU
     /// times: how compare judges time. Both are the work done, so a machine kept busy by others
     /// inflates neither, and the C reference carries the comparison from one machine to another.
     /// The median, not the same repetition's: a replay of a few milliseconds scatters by several
     /// per cent, which divided into each repetition tripled the imports' own scatter (CPU time
     /// does not move with load, so pairing repetitions bought nothing).
-    public static let cpuPerCReference = "cpu_s / median c_reference_cpu_s"
+    package static let cpuPerCReference = "cpu_s / median c_reference_cpu_s"
     /// Each repetition's CPU time, user and system: how the gate judges time between two builds run
     /// in turn on one machine, where the C reference has nothing to carry and its replay of a few
     /// milliseconds would only add its scatter.
-    public static let cpuSeconds = "cpu_s"
+    package static let cpuSeconds = "cpu_s"
     /// The file read, or the first of several.
-    public var path: String { paths.first ?? "" }
+    package var path: String { paths.first ?? "" }
     /// The files read: the repetitions of one run may come from several (the gate's interleaved runs).
-    public let paths: [String]
+    package let paths: [String]
     /// What made the first file: its build and machine.
-    public let provenance: ResultsProvenance
+    package let provenance: ResultsProvenance
 
     static let identity = ["scenario", "strategy", "scale", "batch_size"]
     static let settingsColumns = ["journal_mode", "synchronous", "probe_reads_hz"]
 
     /// Reads `path`; a missing file, a header without the identifying columns or a ragged row is a
     /// `ResultsInputError.malformed` naming the file and line.
-    public init(path: String, columns: [String]) throws {
+    package init(path: String, columns: [String]) throws {
         try self.init(paths: [path], columns: columns)
     }
 
     /// Reads every file in `paths` as one run's: rows of the same key from several files are
     /// repetitions of that run. The files should come from one build on one machine.
-    public init(paths: [String], columns: [String]) throws {
+    package init(paths: [String], columns: [String]) throws {
         self.paths = paths
         var grouped: [Key: [[String: String]]] = [:]
         var first: [String: String]?
@@ -115,7 +115,7 @@ public struct ResultTable {
     /// fastest of repetition i in pass 1, pass 2, ... A busy neighbour or a burst of interference only
     /// ever adds time, so the lowest of runs minutes apart keeps a repetition that a burst hit in one
     /// pass; a series that does not divide into the passes is left as it is.
-    public func fastest(ofPasses passes: Int) -> ResultTable {
+    package func fastest(ofPasses passes: Int) -> ResultTable {
         guard passes > 1 else { return self }
         var reduced = self
         for (key, series) in samples {

@@ -3,19 +3,19 @@ import ImportBenchCore
 /// What made a results file, from its first row: the build (configuration and git revision) and the
 /// machine. Timings mean something only beside timings of the same build on the same machine;
 /// counts do not care. Empty fields come from files older than the columns (csv_version 7).
-public struct ResultsProvenance: Sendable {
+package struct ResultsProvenance: Sendable {
     /// `debug` or `release`; empty before csv_version 7.
-    public let buildConfiguration: String
+    package let buildConfiguration: String
     /// The commit the build came from (`-dirty` with uncommitted code); empty when unknown.
-    public let revision: String
+    package let revision: String
     /// The machine's fingerprint, as (column, value) in a fixed order; empty values are unknown.
-    public let machine: [(column: String, value: String)]
-    public let csvVersion: Int
+    package let machine: [(column: String, value: String)]
+    package let csvVersion: Int
     /// Where the counts were taken (`connection` or `sqlite`); `connection` before csv_version 8.
-    public let countedAt: String
+    package let countedAt: String
 
     /// The columns that say which machine measured a file.
-    public static let machineColumns = ["cpu_model", "cpu_signature", "cpu_count", "kernel", "os", "sqlite_version", "swift_version"]
+    package static let machineColumns = ["cpu_model", "cpu_signature", "cpu_count", "kernel", "os", "sqlite_version", "swift_version"]
     /// Every column provenance is read from.
     static let columns = ["build_config", "git_revision", "csv_version", "counted_at"] + machineColumns
 
@@ -28,12 +28,12 @@ public struct ResultsProvenance: Sendable {
     }
 
     /// The machine in one line, for messages.
-    public var machineDescription: String {
+    package var machineDescription: String {
         machine.filter { !$0.value.isEmpty }.map { "\($0.column) \($0.value)" }.joined(separator: ", ")
     }
 
     /// The fingerprint columns both files record and on which they differ.
-    public func machineDifferences(from other: ResultsProvenance) -> [String] {
+    package func machineDifferences(from other: ResultsProvenance) -> [String] {
         zip(machine, other.machine).compactMap { mine, theirs in
             !mine.value.isEmpty && !theirs.value.isEmpty && mine.value != theirs.value ? "\(mine.column) \(mine.value) / \(theirs.value)" : nil
         }

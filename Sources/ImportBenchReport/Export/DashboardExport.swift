@@ -5,24 +5,24 @@ import Foundation
 /// a measure with its value and the repetitions' range) and github-action-benchmark's
 /// `customSmallerIsBetter` list. Exported: the timed and memory metrics and the cost counts, each
 /// lower-is-better; what a run wrote (records, digest) is no trend to chart.
-public struct DashboardExport {
-    public enum Format: String, CaseIterable, Sendable {
+package struct DashboardExport {
+    package enum Format: String, CaseIterable, Sendable {
         case bencher
         case githubAction = "github-action"
     }
 
     /// One metric of one run: the median of its repetitions (a count: the first), and their range.
-    public struct Point: Equatable, Sendable {
+    package struct Point: Equatable, Sendable {
         /// The run, as compare names its row: `chat naive 1x batch 1000`.
-        public let benchmark: String
-        public let metric: String
-        public let unit: String
-        public let value: Double
-        public let lower: Double
-        public let upper: Double
+        package let benchmark: String
+        package let metric: String
+        package let unit: String
+        package let value: Double
+        package let lower: Double
+        package let upper: Double
     }
 
-    public let points: [Point]
+    package let points: [Point]
 
     /// The metrics exported, in the CSV's order: every declared metric with a direction, and wall
     /// time over the C reference.
@@ -32,7 +32,7 @@ public struct DashboardExport {
 
     /// Reads `paths` through the results contract (`ResultsFile(results:)`). A run found in two
     /// files is refused: a dashboard would keep one of them without saying which.
-    public init(paths: [String]) throws {
+    package init(paths: [String]) throws {
         let names = Self.metrics.map(\.name)
         var points: [Point] = []
         var fileOfRun: [ResultTable.Key: String] = [:]
@@ -75,7 +75,7 @@ public struct DashboardExport {
     }
 
     /// The export as JSON text, keys sorted so the same CSV gives the same bytes.
-    public func json(_ format: Format) throws -> String {
+    package func json(_ format: Format) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         let data: Data

@@ -14,7 +14,7 @@ extension ResultsFile {
     /// repetition twice. An older version is read by column name (the upgrade the README
     /// documents); a newer one is refused. `compare` and `report` read results only so, and
     /// refuse, naming the file, line and column, what they cannot judge.
-    public init(results path: String) throws(ResultsInputError) {
+    package init(results path: String) throws(ResultsInputError) {
         try self.init(path: path, required: ["csv_version", "scenario", "strategy", "scale", "batch_size"])
         let version = try contractVersion()
         let location = Location(path: path)

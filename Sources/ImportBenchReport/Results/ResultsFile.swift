@@ -6,19 +6,19 @@ import ImportBenchCore
 /// small reader of its own, not the payload reader, so its errors name a results file and no
 /// input (an endless line, `/dev/zero`) can make it hold more than one bounded row at a time
 /// beyond the rows it has returned.
-public struct ResultsFile {
+package struct ResultsFile {
     /// One row: its line in the file and its fields by column name.
-    public struct Row {
-        public let line: Int
+    package struct Row {
+        package let line: Int
         let fields: [String: String]
         let file: ResultsFile.Location
 
         /// The field, or nil when the file has no such column; an empty field is "".
-        public func text(_ name: String) -> String? { fields[name] }
+        package func text(_ name: String) -> String? { fields[name] }
 
         /// The field as a number; nil when the column is absent or the field empty. Anything else
         /// that is not a finite number is refused with the file, line and column.
-        public func number(_ name: String) throws(ResultsInputError) -> Double? {
+        package func number(_ name: String) throws(ResultsInputError) -> Double? {
             guard let text = fields[name], !text.isEmpty else { return nil }
             guard let value = Double(text), value.isFinite else {
                 throw file.error(line: line, column: name, expected: "a number", found: "'\(ResultsFile.excerpt(text))'")
@@ -47,18 +47,18 @@ public struct ResultsFile {
     }
 
     /// A results row is a few hundred bytes; a longer one is not a results file.
-    public static let longestRowBytes = 1 << 20
+    package static let longestRowBytes = 1 << 20
     /// An error quotes at most this much of the input.
     static let excerptCharacters = 200
 
-    public let path: String
-    public let columns: [String]
-    public let rows: [Row]
+    package let path: String
+    package let columns: [String]
+    package let rows: [Row]
 
     /// Reads `path` whole. Throws `ResultsInputError.malformed` for a file that cannot be read, a
     /// row longer than `longestRowBytes`, text that is not UTF-8, an unterminated quote, a row with
     /// another number of fields than the header, or a header without one of `required`.
-    public init(path: String, required: [String]) throws(ResultsInputError) {
+    package init(path: String, required: [String]) throws(ResultsInputError) {
         self.path = path
         let location = Location(path: path)
         var records = try Self.records(at: location)

@@ -2,7 +2,7 @@ import ImportBenchCore
 
 /// Results files that `compare` or `report` cannot use: which file, where, and why; never a
 /// payload's error, as results are read by `ResultsFile`, not the payload reader.
-public enum ResultsInputError: Error, Equatable, CustomStringConvertible {
+package enum ResultsInputError: Error, Equatable, CustomStringConvertible {
     /// Unreadable, a ragged row, a missing column, a value of the wrong kind: where and what.
     case malformed(file: String, location: String?, expected: String, found: String)
     /// Two results files with no row in common: nothing to compare.
@@ -10,7 +10,7 @@ public enum ResultsInputError: Error, Equatable, CustomStringConvertible {
     /// Files with a header and no runs: nothing to chart.
     case noRuns(paths: [String])
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .malformed(let file, let location, let expected, let found):
             return "results file \(file)\(location.map { " (\($0))" } ?? ""): expected \(expected), found \(found)"

@@ -5,20 +5,20 @@
 /// as soon as it is generated, so memory stays flat as scale grows; only per-user tables (profiles,
 /// the popularity distribution) are O(users). Popularity is Zipf-like, so a few users appear in a
 /// large share of messages, reactions and memberships, as in real chat traffic.
-public struct ChatPayloadGenerator: Sendable {
-    public let scale: Double
-    public let seed: UInt64
-    public let channelCount: Int
-    public let userCount: Int
-    public let messagesPerChannel: Int
+package struct ChatPayloadGenerator: Sendable {
+    package let scale: Double
+    package let seed: UInt64
+    package let channelCount: Int
+    package let userCount: Int
+    package let messagesPerChannel: Int
     /// The base range clamped to the number of users, since members of a channel are distinct.
-    public let membersPerChannel: ClosedRange<Int>
+    package let membersPerChannel: ClosedRange<Int>
     /// Index of the first channel written; a refresh's earlier payload starts elsewhere to overlap partly.
-    public let firstChannel: Int
+    package let firstChannel: Int
     /// Bumped for another revision of the same channels: names and message texts change...
-    public let revision: Int
+    package let revision: Int
     /// ...for this share of channels, chosen per channel independently of the revision.
-    public let changedShare: Double
+    package let changedShare: Double
 
     /// In a revised channel, the share of messages that carry children the unrevised message lacks;
     /// the rest keep the same children, so a refresh meets both cases.
@@ -33,7 +33,7 @@ public struct ChatPayloadGenerator: Sendable {
     static let secondMicroseconds: Int64 = 1_000_000
     static let dayMicroseconds: Int64 = 86_400 * secondMicroseconds
 
-    public init(
+    package init(
         scale: Double, seed: UInt64, base: ChatScenario.BaseSize = ChatScenario.baseSize,
         firstChannel: Int = 0, revision: Int = 0, changedShare: Double = 1
     ) {
@@ -55,7 +55,7 @@ public struct ChatPayloadGenerator: Sendable {
     /// also holds children this payload has dropped (see `droppedChildrenShare`), so a refresh that
     /// replaces owned sets has something to remove. Users are shared by all channels, so nearly all
     /// of them overlap whatever `overlap` is.
-    public func preload(overlap: Double, changed: Double, base: ChatScenario.BaseSize = ChatScenario.baseSize) -> ChatPayloadGenerator {
+    package func preload(overlap: Double, changed: Double, base: ChatScenario.BaseSize = ChatScenario.baseSize) -> ChatPayloadGenerator {
         let shared = Int((Double(channelCount) * overlap).rounded())
         return ChatPayloadGenerator(
             scale: scale, seed: seed, base: base, firstChannel: firstChannel + channelCount - shared,
@@ -63,7 +63,7 @@ public struct ChatPayloadGenerator: Sendable {
     }
 
     /// Replaces the file at `path` with the payload.
-    public func write(to path: String) throws {
+    package func write(to path: String) throws {
         guard scale.isFinite, scale > 0 else {
             throw PayloadError(
                 file: path, byteOffset: nil, path: nil, expected: "a finite scale greater than 0",

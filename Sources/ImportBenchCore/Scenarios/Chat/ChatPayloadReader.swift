@@ -12,8 +12,8 @@ import ImportBenchStore
 /// Unknown keys are ignored. A missing required value, a value of the wrong type or a key repeated
 /// with another value is a `PayloadError`; with `onError: .skip` the channel holding it is left out
 /// and counted as a "malformed channel" instead.
-public final class ChatPayloadReader: RecordReader {
-    public let path: String
+package final class ChatPayloadReader: RecordReader {
+    package let path: String
     private let schema: Schema
     private var records: JSONRecordStream
     private let entities: EntityIndexes
@@ -28,7 +28,7 @@ public final class ChatPayloadReader: RecordReader {
     /// Where an embedded quoted message's members are, while its quoting message's stay in `messageSlots`.
     private let quotedSlots = JSONMemberSlots(for: ChatPayloadReader.messageMembers)
 
-    public init(path: String, schema: Schema, reading: PayloadReading = PayloadReading(), chunkSize: Int = 1 << 20) throws {
+    package init(path: String, schema: Schema, reading: PayloadReading = PayloadReading(), chunkSize: Int = 1 << 20) throws {
         self.path = path
         self.schema = schema
         entities = try EntityIndexes(schema: schema, file: path)
@@ -37,18 +37,18 @@ public final class ChatPayloadReader: RecordReader {
         records = JSONRecordStream(elements: elements, recordName: "channel", onError: reading.onError)
     }
 
-    public func readUnit(into builder: RecordBuilder) throws -> Bool {
+    package func readUnit(into builder: RecordBuilder) throws -> Bool {
         try records.readUnit(into: builder) { tape in try write(channel: tape.root.object(), to: builder) }
     }
 
     /// The same unit as owned occurrences (ordinals and key IDs unset, embedded references by
     /// index within the unit), for callers that want values rather than a batch.
-    public func nextUnit() throws -> RecordUnit? {
+    package func nextUnit() throws -> RecordUnit? {
         try records.ownedUnit(schema: schema) { tape, builder in try write(channel: tape.root.object(), to: builder) }
     }
 
-    public var skippedRecords: [String: Int] { records.errors.skippedRecords }
-    public var skippedErrors: [PayloadError] { records.errors.skippedErrors }
+    package var skippedRecords: [String: Int] { records.errors.skippedRecords }
+    package var skippedErrors: [PayloadError] { records.errors.skippedErrors }
 
     // MARK: Occurrences
 

@@ -1,26 +1,26 @@
 /// A Stream Chat channel list: users embedded again and again in messages, reactions, mentions,
 /// members and reads. The case every find-or-insert importer meets first.
-public struct ChatScenario: Scenario {
-    public let name = "chat"
-    public let summary = "Stream Chat channel list: channels, messages, reactions, members; users embedded thousands of times"
-    public let schema: Schema
+package struct ChatScenario: Scenario {
+    package let name = "chat"
+    package let summary = "Stream Chat channel list: channels, messages, reactions, members; users embedded thousands of times"
+    package let schema: Schema
     /// The latest 50 messages of the first channel, with their authors.
-    public let screenQuery = """
+    package let screenQuery = """
         SELECT m."id", m."text", m."created_at", u."name", u."image" FROM "message" m LEFT JOIN "user" u ON u."pk" = m."user_pk" \
         WHERE m."channel_pk" = (SELECT "pk" FROM "channel" ORDER BY "pk" LIMIT 1) ORDER BY m."created_at" DESC LIMIT 50
         """
 
     /// The base size that scale 1 stands for.
-    public struct BaseSize: Sendable {
-        public var channels = 50
-        public var users = 500
-        public var messagesPerChannel = 200
-        public var membersPerChannel = 10...80
+    package struct BaseSize: Sendable {
+        package var channels = 50
+        package var users = 500
+        package var messagesPerChannel = 200
+        package var membersPerChannel = 10...80
     }
 
-    public static let baseSize = BaseSize()
+    package static let baseSize = BaseSize()
 
-    public init() {
+    package init() {
         // The declaration is fixed and validated by the schema tests; a failure here is a programming error.
         do {
             schema = try Schema(name: "chat", entities: Self.entities)
@@ -83,16 +83,16 @@ public struct ChatScenario: Scenario {
             toOne: [ToOneRelationship("channel", to: "channel", owner: true), ToOneRelationship("user", to: "user")]),
     ]
 
-    public func generate(scale: Double, seed: UInt64, to path: String) throws {
+    package func generate(scale: Double, seed: UInt64, to path: String) throws {
         try ChatPayloadGenerator(scale: scale, seed: seed, base: Self.baseSize).write(to: path)
     }
 
-    public func generatePreload(scale: Double, seed: UInt64, overlap: Double, changed: Double, to path: String) throws {
+    package func generatePreload(scale: Double, seed: UInt64, overlap: Double, changed: Double, to path: String) throws {
         try ChatPayloadGenerator(scale: scale, seed: seed, base: Self.baseSize)
             .preload(overlap: overlap, changed: changed, base: Self.baseSize).write(to: path)
     }
 
-    public func openReader(path: String, reading: PayloadReading) throws -> any RecordReader {
+    package func openReader(path: String, reading: PayloadReading) throws -> any RecordReader {
         try ChatPayloadReader(path: path, schema: schema, reading: reading)
     }
 }

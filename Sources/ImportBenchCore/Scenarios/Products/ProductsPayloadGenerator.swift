@@ -1,20 +1,20 @@
 /// Writes a catalogue (`[{"serialCode": ..., ...}]`) product by product; each product depends only
 /// on (seed, index), so overlapping ranges of indexes describe the same products.
-public struct ProductsPayloadGenerator: Sendable {
-    public let scale: Double
-    public let seed: UInt64
-    public let productCount: Int
-    public let firstIndex: Int
+package struct ProductsPayloadGenerator: Sendable {
+    package let scale: Double
+    package let seed: UInt64
+    package let productCount: Int
+    package let firstIndex: Int
     /// Bumped for another revision of the same products: prices, stock and timestamps change...
-    public let revision: Int
+    package let revision: Int
     /// ...for this share of them, chosen per product independently of the revision.
-    public let changedShare: Double
+    package let changedShare: Double
 
     static let brands = ["Acme", "Globex", "Initech", "Umbrella", "Stark", "Wayne", "Hooli", "Vandelay"]
     static let categories = ["tools", "garden", "kitchen", "audio", "toys", "books", "sports", "office"]
     static let nouns = ["drill", "kettle", "speaker", "lamp", "racket", "notebook", "hose", "blender", "puzzle", "chair"]
 
-    public init(scale: Double, seed: UInt64, firstIndex: Int = 0, revision: Int = 0, changedShare: Double = 1) {
+    package init(scale: Double, seed: UInt64, firstIndex: Int = 0, revision: Int = 0, changedShare: Double = 1) {
         self.scale = scale
         self.seed = seed
         self.productCount = max(1, Int((Double(ProductsScenario.baseProducts) * scale).rounded()))
@@ -24,13 +24,13 @@ public struct ProductsPayloadGenerator: Sendable {
     }
 
     /// An earlier catalogue for a refresh: `overlap` of this one's products, `changed` of those revised.
-    public func preload(overlap: Double, changed: Double) -> ProductsPayloadGenerator {
+    package func preload(overlap: Double, changed: Double) -> ProductsPayloadGenerator {
         let shared = Int((Double(productCount) * overlap).rounded())
         return ProductsPayloadGenerator(
             scale: scale, seed: seed, firstIndex: firstIndex + productCount - shared, revision: revision + 1, changedShare: changed)
     }
 
-    public func write(to path: String) throws {
+    package func write(to path: String) throws {
         guard scale.isFinite, scale > 0 else {
             throw PayloadError(file: path, byteOffset: nil, path: nil, expected: "a finite scale greater than 0", found: "\(scale)")
         }

@@ -3,8 +3,8 @@ import ImportBenchStore
 /// One unit per product of a top-level array. `serialCode` is required; every other field may be
 /// missing or null; unknown fields are ignored. With `onError: .skip` a product that cannot be read
 /// is left out and counted as a "malformed product".
-public final class ProductsPayloadReader: RecordReader {
-    public let path: String
+package final class ProductsPayloadReader: RecordReader {
+    package let path: String
     private var records: JSONRecordStream
     private let entity: Int
     /// The key, then the attributes, found in one pass over a product (ten lookups by name cost
@@ -14,7 +14,7 @@ public final class ProductsPayloadReader: RecordReader {
     private let slots = JSONMemberSlots(for: ProductsPayloadReader.members)
     private let attributeTypes: [ColumnType]
 
-    public init(path: String, schema: Schema, reading: PayloadReading = PayloadReading(), chunkSize: Int = 1 << 20) throws {
+    package init(path: String, schema: Schema, reading: PayloadReading = PayloadReading(), chunkSize: Int = 1 << 20) throws {
         self.path = path
         guard let entity = schema.index(of: ProductsScenario.product.name), schema.entities[entity] == ProductsScenario.product else {
             throw PayloadError(file: path, byteOffset: nil, path: nil, expected: "the products schema", found: "schema '\(schema.name)'")
@@ -26,12 +26,12 @@ public final class ProductsPayloadReader: RecordReader {
         records = JSONRecordStream(elements: elements, recordName: "product", onError: reading.onError)
     }
 
-    public func nextUnit() throws -> RecordUnit? {
+    package func nextUnit() throws -> RecordUnit? {
         try records.nextUnit { try unit(of: $0) }
     }
 
     /// The import's path: values go from the tape straight into the builder.
-    public func readUnit(into builder: RecordBuilder) throws -> Bool {
+    package func readUnit(into builder: RecordBuilder) throws -> Bool {
         try records.readUnit(into: builder) { tape in
             let found = try memberIndexes(of: tape)
             builder.begin(entity: entity)
@@ -44,8 +44,8 @@ public final class ProductsPayloadReader: RecordReader {
         }
     }
 
-    public var skippedRecords: [String: Int] { records.errors.skippedRecords }
-    public var skippedErrors: [PayloadError] { records.errors.skippedErrors }
+    package var skippedRecords: [String: Int] { records.errors.skippedRecords }
+    package var skippedErrors: [PayloadError] { records.errors.skippedErrors }
 
     private func unit(of tape: JSONTape) throws -> RecordUnit {
         let found = try memberIndexes(of: tape)

@@ -1,17 +1,17 @@
 /// A product catalogue keyed by a serial code: a flat top-level array upserted by a unique
 /// attribute, the shape of most "sync the catalogue" endpoints.
-public struct ProductsScenario: Scenario {
-    public let name = "products"
-    public let summary = "serial-coded product catalogue: a flat array upserted by a unique attribute"
-    public let schema: Schema
+package struct ProductsScenario: Scenario {
+    package let name = "products"
+    package let summary = "serial-coded product catalogue: a flat array upserted by a unique attribute"
+    package let schema: Schema
     /// One category's 50 cheapest active products, as a catalogue screen lists them.
-    public let screenQuery = """
+    package let screenQuery = """
         SELECT "serialCode", "name", "brand", "price", "currency" FROM "product" \
         WHERE "category" = (SELECT "category" FROM "product" ORDER BY "pk" LIMIT 1) AND "active" ORDER BY "price" LIMIT 50
         """
 
     /// Products at scale 1.
-    public static let baseProducts = 10_000
+    package static let baseProducts = 10_000
 
     static let product = Entity(
         "product", key: Attribute("serialCode", .text),
@@ -21,7 +21,7 @@ public struct ProductsScenario: Scenario {
             Attribute("active", .boolean), Attribute("updatedAt", .text), Attribute("description", .text),
         ])
 
-    public init() {
+    package init() {
         do {
             schema = try Schema(name: "products", entities: [Self.product])
         } catch {
@@ -29,15 +29,15 @@ public struct ProductsScenario: Scenario {
         }
     }
 
-    public func generate(scale: Double, seed: UInt64, to path: String) throws {
+    package func generate(scale: Double, seed: UInt64, to path: String) throws {
         try ProductsPayloadGenerator(scale: scale, seed: seed).write(to: path)
     }
 
-    public func generatePreload(scale: Double, seed: UInt64, overlap: Double, changed: Double, to path: String) throws {
+    package func generatePreload(scale: Double, seed: UInt64, overlap: Double, changed: Double, to path: String) throws {
         try ProductsPayloadGenerator(scale: scale, seed: seed).preload(overlap: overlap, changed: changed).write(to: path)
     }
 
-    public func openReader(path: String, reading: PayloadReading) throws -> any RecordReader {
+    package func openReader(path: String, reading: PayloadReading) throws -> any RecordReader {
         try ProductsPayloadReader(path: path, schema: schema, reading: reading)
     }
 }

@@ -1,16 +1,16 @@
 /// Writes a USGS-shaped feed (`{"type":"FeatureCollection","metadata":{...},"features":[...]}`),
 /// newest event first, one feature at a time. Each feature depends only on (seed, index), so a
 /// window of indexes is the same events in any feed that contains them.
-public struct QuakesPayloadGenerator: Sendable {
-    public let scale: Double
-    public let seed: UInt64
-    public let featureCount: Int
+package struct QuakesPayloadGenerator: Sendable {
+    package let scale: Double
+    package let seed: UInt64
+    package let featureCount: Int
     /// Index of the newest feature; a later feed starts at a lower index, an earlier one at a higher.
-    public let firstIndex: Int
+    package let firstIndex: Int
     /// Bumped for another revision of the same events: updated time, status and magnitude change...
-    public let revision: Int
+    package let revision: Int
     /// ...for this share of them, chosen per event independently of the revision.
-    public let changedShare: Double
+    package let changedShare: Double
 
     static let networks = ["ak", "ci", "nc", "us", "uw", "nn", "hv", "pr", "mb", "uu"]
     static let regions = ["California", "Alaska", "Nevada", "Hawaii", "Puerto Rico", "Montana", "Utah", "Washington", "Japan", "Chile"]
@@ -19,7 +19,7 @@ public struct QuakesPayloadGenerator: Sendable {
     /// 2014-04-15T00:00:00Z in milliseconds, the day of the recorded sample feeds.
     static let feedEpochMilliseconds = 1_397_520_000_000
 
-    public init(scale: Double, seed: UInt64, firstIndex: Int = 0, revision: Int = 0, changedShare: Double = 1) {
+    package init(scale: Double, seed: UInt64, firstIndex: Int = 0, revision: Int = 0, changedShare: Double = 1) {
         self.scale = scale
         self.seed = seed
         self.featureCount = max(1, Int((Double(QuakesScenario.baseFeatures) * scale).rounded()))
@@ -29,13 +29,13 @@ public struct QuakesPayloadGenerator: Sendable {
     }
 
     /// An earlier feed for a refresh: `overlap` of this feed's events, `changed` of those revised.
-    public func preload(overlap: Double, changed: Double) -> QuakesPayloadGenerator {
+    package func preload(overlap: Double, changed: Double) -> QuakesPayloadGenerator {
         let shared = Int((Double(featureCount) * overlap).rounded())
         return QuakesPayloadGenerator(
             scale: scale, seed: seed, firstIndex: firstIndex + featureCount - shared, revision: revision + 1, changedShare: changed)
     }
 
-    public func write(to path: String) throws {
+    package func write(to path: String) throws {
         guard scale.isFinite, scale > 0 else {
             throw PayloadError(file: path, byteOffset: nil, path: nil, expected: "a finite scale greater than 0", found: "\(scale)")
         }

@@ -6,8 +6,8 @@ import ImportBenchStore
 /// leave `felt`, `cdi`, `mmi`, `alert`, `tsunami`, `nst`, `dmin` and `gap` empty for most events.
 /// Numbers are accepted as integers or decimals wherever the column is REAL (`"mag": 2` and `1.7`).
 /// With `onError: .skip` a feature that cannot be read is left out and counted as a "malformed feature".
-public final class QuakesPayloadReader: RecordReader {
-    public let path: String
+package final class QuakesPayloadReader: RecordReader {
+    package let path: String
     private var records: JSONRecordStream
     private let entity: Int
     /// The properties read, each found in one pass over a feature's `properties` (26 lookups by
@@ -16,7 +16,7 @@ public final class QuakesPayloadReader: RecordReader {
     private let propertySlots = JSONMemberSlots(for: QuakesPayloadReader.propertyMembers)
     private let propertyTypes: [ColumnType]
 
-    public init(path: String, schema: Schema, reading: PayloadReading = PayloadReading(), chunkSize: Int = 1 << 20) throws {
+    package init(path: String, schema: Schema, reading: PayloadReading = PayloadReading(), chunkSize: Int = 1 << 20) throws {
         self.path = path
         guard let entity = schema.index(of: QuakesScenario.feature.name), schema.entities[entity] == QuakesScenario.feature else {
             throw PayloadError(file: path, byteOffset: nil, path: nil, expected: "the quakes schema", found: "schema '\(schema.name)'")
@@ -28,12 +28,12 @@ public final class QuakesPayloadReader: RecordReader {
         records = JSONRecordStream(elements: elements, recordName: "feature", onError: reading.onError)
     }
 
-    public func nextUnit() throws -> RecordUnit? {
+    package func nextUnit() throws -> RecordUnit? {
         try records.nextUnit { try unit(of: $0) }
     }
 
     /// The import's path: the same values as `nextUnit`'s, from the tape straight into the builder.
-    public func readUnit(into builder: RecordBuilder) throws -> Bool {
+    package func readUnit(into builder: RecordBuilder) throws -> Bool {
         try records.readUnit(into: builder) { tape in
             let feature = try tape.root.object()
             builder.begin(entity: entity)
@@ -66,8 +66,8 @@ public final class QuakesPayloadReader: RecordReader {
         }
     }
 
-    public var skippedRecords: [String: Int] { records.errors.skippedRecords }
-    public var skippedErrors: [PayloadError] { records.errors.skippedErrors }
+    package var skippedRecords: [String: Int] { records.errors.skippedRecords }
+    package var skippedErrors: [PayloadError] { records.errors.skippedErrors }
 
     private func unit(of tape: JSONTape) throws -> RecordUnit {
         let feature = try tape.root.object()

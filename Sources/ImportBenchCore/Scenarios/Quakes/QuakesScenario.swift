@@ -1,18 +1,18 @@
 /// A USGS GeoJSON summary feed: one flat entity, refreshed every few minutes with a feed that
 /// overlaps what is stored. The case where the update path, not the insert path, dominates.
-public struct QuakesScenario: Scenario {
-    public let name = "quakes"
-    public let summary = "USGS GeoJSON earthquake feed: one flat entity, refreshes that overlap the stored feed"
-    public let schema: Schema
+package struct QuakesScenario: Scenario {
+    package let name = "quakes"
+    package let summary = "USGS GeoJSON earthquake feed: one flat entity, refreshes that overlap the stored feed"
+    package let schema: Schema
     /// The 100 most recent earthquakes.
-    public let screenQuery = """
+    package let screenQuery = """
         SELECT "id", "mag", "place", "time", "longitude", "latitude" FROM "feature" ORDER BY "time" DESC LIMIT 100
         """
 
     /// Features at scale 1.
-    public static let baseFeatures = 10_000
+    package static let baseFeatures = 10_000
 
-    public init() {
+    package init() {
         do {
             schema = try Schema(name: "quakes", entities: [Self.feature])
         } catch {
@@ -37,15 +37,15 @@ public struct QuakesScenario: Scenario {
     /// Attributes read from `properties`; the last three come from `geometry.coordinates`.
     static var propertyAttributes: ArraySlice<Attribute> { feature.attributes.dropLast(3) }
 
-    public func generate(scale: Double, seed: UInt64, to path: String) throws {
+    package func generate(scale: Double, seed: UInt64, to path: String) throws {
         try QuakesPayloadGenerator(scale: scale, seed: seed).write(to: path)
     }
 
-    public func generatePreload(scale: Double, seed: UInt64, overlap: Double, changed: Double, to path: String) throws {
+    package func generatePreload(scale: Double, seed: UInt64, overlap: Double, changed: Double, to path: String) throws {
         try QuakesPayloadGenerator(scale: scale, seed: seed).preload(overlap: overlap, changed: changed).write(to: path)
     }
 
-    public func openReader(path: String, reading: PayloadReading) throws -> any RecordReader {
+    package func openReader(path: String, reading: PayloadReading) throws -> any RecordReader {
         try QuakesPayloadReader(path: path, schema: schema, reading: reading)
     }
 }

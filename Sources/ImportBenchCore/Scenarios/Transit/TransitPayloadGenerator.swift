@@ -9,18 +9,18 @@ import Foundation
 /// trips, coordinates with 5 or 6 exact decimals, quoted names holding commas or quotes, empty
 /// optional fields, extra columns the reader must ignore, and stop_times' columns in another
 /// order than the Seattle feed's.
-public struct TransitPayloadGenerator: Sendable {
-    public let scale: Double
-    public let seed: UInt64
-    public let stopCount: Int
-    public let stopTimeCount: Int
-    public let tripCount: Int
+package struct TransitPayloadGenerator: Sendable {
+    package let scale: Double
+    package let seed: UInt64
+    package let stopCount: Int
+    package let stopTimeCount: Int
+    package let tripCount: Int
     /// The trips written (with their stop times); all stops are always written.
-    public private(set) var tripRange: Range<Int>
+    package private(set) var tripRange: Range<Int>
     /// Bumped for another revision of the same trips: headsign and every stop time change...
-    public private(set) var revision = 0
+    package private(set) var revision = 0
     /// ...for this share of trips, chosen per trip independently of the revision.
-    public private(set) var changedShare = 1.0
+    package private(set) var changedShare = 1.0
 
     static let tripsPerRoute = 20
     /// A station every 40 stops; stops before it may name it as their parent (a forward reference).
@@ -48,7 +48,7 @@ public struct TransitPayloadGenerator: Sendable {
     static let landmarks = ["the town hall", "the market", "the hospital", "the university", "the stadium", "the park"]
     static let services = ["WEEKDAY", "WEEKDAY", "WEEKDAY", "SATURDAY", "SUNDAY"]
 
-    public init(scale: Double, seed: UInt64) {
+    package init(scale: Double, seed: UInt64) {
         self.scale = scale
         self.seed = seed
         let factor = scale.isFinite && scale > 0 ? scale : 1
@@ -61,7 +61,7 @@ public struct TransitPayloadGenerator: Sendable {
     /// An earlier feed for a refresh: every stop, `overlap` of the trips with their stop times,
     /// `changed` of those with another headsign, times shifted by a minute per revision, and one stop
     /// more at the end, which this feed has dropped.
-    public func preload(overlap: Double, changed: Double) -> TransitPayloadGenerator {
+    package func preload(overlap: Double, changed: Double) -> TransitPayloadGenerator {
         var earlier = self
         earlier.tripRange = 0..<Int((Double(tripCount) * overlap).rounded())
         earlier.revision = revision + 1
@@ -80,7 +80,7 @@ public struct TransitPayloadGenerator: Sendable {
     /// feed's. Nothing appears at `path` unless the whole feed was written, a failure removes only
     /// the staging directory, and nothing at `path` is ever deleted (a directory named stops.txt
     /// there makes the rename fail, and stay).
-    public func write(to path: String) throws {
+    package func write(to path: String) throws {
         guard scale.isFinite, scale > 0 else {
             throw PayloadError(file: path, byteOffset: nil, path: nil, expected: "a finite scale greater than 0", found: "\(scale)")
         }

@@ -14,8 +14,8 @@ import ImportBenchStore
 /// A row of the wrong width or with a field that does not read (an empty key, a bad number, invalid
 /// UTF-8) is a `PayloadError`; with `onError: .skip` it is left out and counted as
 /// `stops.txt: malformed row` instead; a stop_time naming it then names a missing stop or trip.
-public final class TransitPayloadReader: RecordReader {
-    public let directory: String
+package final class TransitPayloadReader: RecordReader {
+    package let directory: String
     private var errors: PayloadErrorHandler
 
     private enum Phase { case stops, trips, stopTimes, finished }
@@ -28,13 +28,13 @@ public final class TransitPayloadReader: RecordReader {
     /// Where `stop_sequence` sits in the stop_time's attributes: it is also part of the key.
     private let sequenceAttribute: Int
     /// What a reader of the feed should know of how it was read: the encoding `auto` chose per file.
-    public let readingNotes: [String]
+    package let readingNotes: [String]
     /// Fed each file's hash, in file order, once every file has been read.
     private let hasher: PayloadHasher?
     private let fileHashers: [(name: String, hasher: PayloadHasher)]
 
     /// - Parameter chunkSize: bytes per read of each file; small values exist for tests.
-    public init(directory: String, schema: Schema, reading: PayloadReading = PayloadReading(), chunkSize: Int = 1 << 20) throws {
+    package init(directory: String, schema: Schema, reading: PayloadReading = PayloadReading(), chunkSize: Int = 1 << 20) throws {
         self.directory = directory
         errors = PayloadErrorHandler(policy: reading.onError)
         hasher = reading.hasher
@@ -75,15 +75,15 @@ public final class TransitPayloadReader: RecordReader {
     }
 
     /// Rows left out under `--on-error skip`, by reason (`stops.txt: malformed row`).
-    public var skippedRows: [String: Int] { errors.skippedRecords }
+    package var skippedRows: [String: Int] { errors.skippedRecords }
 
-    public var skippedRecords: [String: Int] { errors.skippedRecords }
-    public var skippedErrors: [PayloadError] { errors.skippedErrors }
+    package var skippedRecords: [String: Int] { errors.skippedRecords }
+    package var skippedErrors: [PayloadError] { errors.skippedErrors }
 
     /// Rows skipped so far, all reasons together.
-    public var skippedRowCount: Int { skippedRows.values.reduce(0, +) }
+    package var skippedRowCount: Int { skippedRows.values.reduce(0, +) }
 
-    public func nextUnit() throws -> RecordUnit? {
+    package func nextUnit() throws -> RecordUnit? {
         try errors.throwIfFailed()
         do {
             return try readUnit()
