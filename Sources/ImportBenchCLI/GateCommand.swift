@@ -22,6 +22,9 @@ struct GateCommand: ParsableCommand {
             its build are removed at the end, and when a signal stops the gate. A revision that cannot be found or \
             built fails the gate, naming it.
 
+            After --, bench run's options name the runs to gate instead of the preset (a plug-in's own payload and \
+            strategies, as its baseline was recorded): both builds run them.
+
             Adds one build of the base to a CI job (a debug build from scratch: about 2-3 minutes on 2 cores) \
             and the base's repetitions. Where the gate runs again on the same revision, --base-folder keeps the \
             build to reuse it; --base-bench takes a base built elsewhere.
@@ -62,11 +65,30 @@ struct GateCommand: ParsableCommand {
     @Option(help: "Keep every run's CSV in this folder (base-N.csv, current-N.csv, N in the order run).")
     var csvFolder: String?
 
+    @Argument(
+        parsing: .postTerminator,
+        help: ArgumentHelp(
+            "After --, the runs to gate instead of the preset: bench run's options, as the baseline was recorded (a plug-in's own payload and strategies).",
+            valueName: "run-option"))
+    var runOptions: [String] = []
+
+    /// What every run of both builds runs, before its `--repetitions 1 --quiet --csv FILE`.
+    var runArguments: [String] { runOptions.isEmpty ? ["--preset", preset.rawValue] : runOptions }
+
+    /// Options the gate gives each run itself.
+    static let gateOwnedOptions = ["--repetitions", "--csv", "--quiet", "--preset"]
+
     func validate() throws {
         guard repetitions >= 1 else { throw ValidationError("--repetitions must be at least 1") }
         guard passes >= 1 else { throw ValidationError("--passes must be at least 1") }
         for text in tolerances where BaselineComparison.parseTolerance(text) == nil {
             throw ValidationError("invalid tolerance '\(text)'; expected METRIC=10% or METRIC=0.1 for a time or memory column, such as wall_s=10%")
+        }
+        for option in runOptions {
+            let name = option.split(separator: "=", maxSplits: 1).first.map(String.init) ?? option
+            if Self.gateOwnedOptions.contains(name) {
+                throw ValidationError("\(name) after -- is the gate's to set (each run is one repetition, quiet, to a CSV of the gate's): leave it out")
+            }
         }
         if baseBench != nil, baseFolder != nil || baseRevision != nil {
             throw ValidationError("--base-bench names a built base: it takes neither --base-folder nor --base-revision")
@@ -85,7 +107,7 @@ struct GateCommand: ParsableCommand {
         defer { workspace.remove() }
         do {
             let (base, label) = try baseBinary(committed.provenance, in: workspace)
-            var runs = try GateRuns(base: base, current: ChildProcessExecutor.current().executable, preset: preset, folder: csvFolder.map(URL.init(fileURLWithPath:)) ?? workspace.runs)
+            var runs = try GateRuns(base: base, current: ChildProcessExecutor.current().executable, runArguments: runArguments, folder: csvFolder.map(URL.init(fileURLWithPath:)) ?? workspace.runs)
             try runs.interleave(repetitions, passes: passes)
             try judge(runs, baseLabel: label)
         } catch let error as GateError {

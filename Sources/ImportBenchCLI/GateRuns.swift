@@ -1,7 +1,7 @@
 import Foundation
 import ImportBenchCore
 
-/// The two builds' runs of one preset, a repetition at a time and in turn, the order alternating
+/// The two builds' runs of one preset (or of the run arguments given), a repetition at a time and in turn, the order alternating
 /// (base, current, current, base, ...), so a machine that drifts during the gate (a neighbour, heat,
 /// frequency) weighs on both sides alike; in passes, so a burst of interference that slows a few
 /// runs in a row leaves each repetition's other pass untouched. Each run is a whole `bench run` of
@@ -9,15 +9,16 @@ import ImportBenchCore
 struct GateRuns {
     let base: URL
     let current: URL
-    let preset: BenchmarkPreset
+    /// What each run runs: `--preset ci`, or the runs a plug-in's gate names (`--scenario ...`).
+    let runArguments: [String]
     let folder: URL
     private(set) var baseFiles: [String] = []
     private(set) var currentFiles: [String] = []
 
-    init(base: URL, current: URL, preset: BenchmarkPreset, folder: URL) throws {
+    init(base: URL, current: URL, runArguments: [String], folder: URL) throws {
         self.base = base
         self.current = current
-        self.preset = preset
+        self.runArguments = runArguments
         self.folder = folder
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     }
@@ -41,11 +42,11 @@ struct GateRuns {
         }
     }
 
-    /// One repetition of the preset by one build; its wall time, start-up included.
+    /// One repetition of the runs by one build; its wall time, start-up included.
     private func run(_ binary: URL, side: String, writing path: String) throws -> Double {
         let started = ContinuousClock.now
         let child = GateChild(
-            executable: binary.path, arguments: ["run", "--preset", preset.rawValue, "--repetitions", "1", "--quiet", "--csv", path],
+            executable: binary.path, arguments: ["run"] + runArguments + ["--repetitions", "1", "--quiet", "--csv", path],
             errorLog: URL(fileURLWithPath: path + ".stderr"))
         let ending = try child.run(quiet: true)
         guard ending.status == 0 else {
