@@ -25,6 +25,10 @@ let package = Package(
             ]),
         .executableTarget(
             name: "grdb-bench", dependencies: ["GRDBImporters", .product(name: "ImportBench", package: bench)]),
+        // The tests' fixture: a strategy that installs GRDB's own trace, which bench must refuse.
+        .executableTarget(
+            name: "grdb-traced-bench",
+            dependencies: ["GRDBImporters", .product(name: "ImportBench", package: bench), .product(name: "GRDB", package: "GRDB.swift")]),
         // Also compiles bench's own minimal plug-in (a link to Tests/PluginTests/OneUpsertStrategy.swift,
         // the one docs/plugins.md shows) from outside bench's package, where only the public API is seen.
         .testTarget(

@@ -18,20 +18,26 @@ struct GRDBStrategyTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let csv = directory.appendingPathComponent("results.csv").path
+        let (status, text) = try Self.launch(Self.binary, ["run"] + arguments + ["--strategy", Self.strategies, "--quiet", "--csv", csv])
+        #expect(status == 0, "grdb-bench \(arguments.joined(separator: " ")): \(text)")
+        let lines = try String(contentsOfFile: csv, encoding: .utf8).split(separator: "\r\n").map(Self.fields)
+        let header = try #require(lines.first)
+        let rows = lines.dropFirst().map { Dictionary(uniqueKeysWithValues: zip(header, $0)) }
+        return Dictionary(rows.map { ($0["strategy"] ?? "", $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// Runs `binary` with `arguments`; its exit status and what it wrote on both outputs.
+    static func launch(_ binary: URL, _ arguments: [String]) throws -> (status: Int32, output: String) {
         let process = Process()
-        process.executableURL = Self.binary
-        process.arguments = ["run"] + arguments + ["--strategy", Self.strategies, "--quiet", "--csv", csv]
+        process.executableURL = binary
+        process.arguments = arguments
         let output = Pipe()
         process.standardOutput = output
         process.standardError = output
         try process.run()
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "grdb-bench \(arguments.joined(separator: " ")): \(text)")
-        let lines = try String(contentsOfFile: csv, encoding: .utf8).split(separator: "\r\n").map(Self.fields)
-        let header = try #require(lines.first)
-        let rows = lines.dropFirst().map { Dictionary(uniqueKeysWithValues: zip(header, $0)) }
-        return Dictionary(rows.map { ($0["strategy"] ?? "", $0) }, uniquingKeysWith: { first, _ in first })
+        return (process.terminationStatus, text)
     }
 
     /// The fields of one CSV line: a quoted field (a preload spec holds a comma) is one field.
@@ -87,5 +93,21 @@ struct GRDBStrategyTests {
             "--mapping", orders.appendingPathComponent("mapping.yml").path, "--payload", orders.appendingPathComponent("orders.json").path,
             "--batch-size", "100",
         ]))
+    }
+
+    @Test("a strategy that installs GRDB's own trace (db.trace) fails the run, saying so, instead of reporting short counts")
+    func ownTraceRefused() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("grdb-importers-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let traced = Self.package.appendingPathComponent(".build/debug/grdb-traced-bench")
+        let csv = directory.appendingPathComponent("results.csv").path
+        let refused = try Self.launch(traced, ["run", "--scenario", "chat", "--scale", "0.02", "--strategy", "grdb-traced", "--quiet", "--csv", csv])
+        #expect(refused.status != 0, "\(refused.output)")
+        #expect(refused.output.contains("did not report closing"), "\(refused.output)")
+        #expect(refused.output.contains("db.trace"), "\(refused.output)")
+        // The same writes without the trace are counted and valid.
+        let counted = try Self.launch(traced, ["run", "--scenario", "chat", "--scale", "0.02", "--strategy", "grdb-upsert", "--quiet", "--csv", csv])
+        #expect(counted.status == 0, "\(counted.output)")
     }
 }
