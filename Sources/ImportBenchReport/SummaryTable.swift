@@ -34,13 +34,14 @@ package enum SummaryTable {
     /// Medians over repetitions; empty when no ceiling ran.
     package static func harnessLines(_ results: [RunResult]) -> String {
         let ceilings = results.filter { $0.role == .reference }
+        let reference = ceilings.first?.strategy ?? "reference"
         var text = ""
         let referenced = ceilings.compactMap { run in run.cReferenceSeconds.map { (run: run, reference: $0) } }
             .filter { $0.reference > 0 }
         if !referenced.isEmpty {
             let store = median(referenced.map { ($0.run.measurement.writeSeconds + $0.run.measurement.commitSeconds) / $0.reference })
             let wall = median(referenced.map { $0.run.measurement.wallSeconds / $0.reference })
-            text += "ceiling = \(String(format: "%.2f", store)) x the C reference on the same rows (writes and commit; "
+            text += "\(reference) = \(String(format: "%.2f", store)) x the C reference on the same rows (writes and commit; "
                 + "\(String(format: "%.2f", wall)) x with decoding); C reference \(seconds(median(referenced.map(\.reference)))) s\n"
         }
         let decoded = ceilings.filter { $0.measurement.decodeSeconds > 0 && $0.payloadBytes > 0 }
@@ -48,7 +49,7 @@ package enum SummaryTable {
             let rate = median(decoded.map { Double($0.payloadBytes) / $0.measurement.decodeSeconds / 1_000_000 })
             let occurrences = median(decoded.map { Double($0.records) / $0.measurement.decodeSeconds / 1_000_000 })
             text += "decoding: \(String(format: "%.0f", rate)) MB/s, \(String(format: "%.2f", occurrences)) million occurrences/s "
-                + "(the ceiling's payload bytes and records over its decode time)\n"
+                + "(the \(reference)'s payload bytes and records over its decode time)\n"
         }
         return text
     }
