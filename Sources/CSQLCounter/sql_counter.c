@@ -336,3 +336,28 @@ int importbench_sql_counter_read_connection(sqlite3 *db, importbench_sql_counts 
     pthread_mutex_unlock(&registry_lock);
     return connection != NULL;
 }
+
+// MARK: Forks
+
+static void lock_for_fork(void) { pthread_mutex_lock(&registry_lock); }
+static void unlock_after_fork(void) { pthread_mutex_unlock(&registry_lock); }
+
+// In a forked child: what the copies of the registry say was the parent's; the child counts its own.
+static void start_child_from_zero(void) {
+    memset(&closed_tally, 0, sizeof closed_tally);
+    for (traced_connection *connection = registry; connection; connection = connection->next) {
+        memset(&connection->tally, 0, sizeof connection->tally);
+    }
+    int64_t inherited = 0;
+    for (traced_connection *connection = registry; connection; connection = connection->next) inherited++;
+    // Inherited connections are the parent's: the child neither opened them nor will close them.
+    connections_traced = inherited;
+    connections_closed = inherited;
+    pthread_mutex_unlock(&registry_lock);
+}
+
+static pthread_once_t fork_once = PTHREAD_ONCE_INIT;
+
+static void register_fork_handlers(void) { pthread_atfork(lock_for_fork, unlock_after_fork, start_child_from_zero); }
+
+void importbench_sql_counter_count_forks_apart(void) { pthread_once(&fork_once, register_fork_handlers); }

@@ -35,6 +35,8 @@ enum InterruptHandler {
                 ImportInterruption.request(signal: number)
                 let pid = InterruptHandler.child.load(ordering: .relaxed)
                 if pid > 0 { kill(pid, number) }
+                // A user's command runs in a group of its own, out of the terminal's reach: passed on.
+                importbench_command_group_signal(number)
                 _ = InterruptHandler.stoppingNote.withUTF8Buffer { write(2, $0.baseAddress, $0.count) }
             }
         }

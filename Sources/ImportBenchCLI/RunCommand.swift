@@ -28,7 +28,20 @@ struct RunCommand: ParsableCommand {
             "Strategies to run, repeated or comma-separated: \(BenchCommand.catalog.names.joined(separator: ", ")), or all; or a pitfall run only by name (\(BenchCommand.catalog.pitfalls.map { $0.name }.joined(separator: ", "))), to see what it does to the data; or \(Self.alternativesHelp). Default: all.",
             valueName: "name"),
         transform: RunCommand.parseStrategies)
-    var strategies: [[any MeasuredMethod.Type]] = [BenchCommand.catalog.all]
+    var strategies: [[ImportMethod]] = [BenchCommand.catalog.all]
+
+    @Option(
+        name: .customLong("command"),
+        help: ArgumentHelp(
+            "A program of yours as a strategy, NAME=COMMAND, repeatable: run by /bin/sh with {payload} and {db} replaced by the paths (also in BENCH_PAYLOAD and BENCH_DB), measured as a whole process, counted through the shared libsqlite3, verified like the built-ins (docs/commands.md).",
+            valueName: "name=command"),
+        transform: RunCommand.parseCommand)
+    var commands: [CommandStrategy] = []
+
+    @Option(name: .customLong("command-timeout"), help: ArgumentHelp(
+        "Stop a --command that runs longer than this (SIGTERM to its process group, SIGKILL 2 s later) and report it as failed.",
+        valueName: "seconds"))
+    var commandTimeout: Double?
 
     @Option(name: .customLong("batch-size"), help: ArgumentHelp(
         "Occurrences per transaction, or 'all' for one transaction; a list such as 100,1000,all sweeps them. The ceiling always uses one. Default: \(BatchSize.default).",
@@ -138,6 +151,8 @@ struct RunCommand: ParsableCommand {
         } catch let error as RunRequestError {
             throw ValidationError(error.description)
         }
+        if let commandTimeout, !(commandTimeout > 0) { throw ValidationError("--command-timeout must be a positive number of seconds") }
+        if !commands.isEmpty, preset != nil { throw ValidationError("--command runs with --scenario or --mapping, not with --preset") }
         guard repetitions >= 1 else { throw ValidationError("--repetitions must be at least 1") }
         guard warmup >= 0 else { throw ValidationError("--warmup must be 0 or more") }
         guard prewarmChunk >= 1 else { throw ValidationError("--prewarm-chunk must be at least 1") }
@@ -148,8 +163,8 @@ struct RunCommand: ParsableCommand {
     }
 
     /// One `--strategy` value: names, comma-separated, or `all`. Parsed once, with the options.
-    static func parseStrategies(_ text: String) throws -> [any MeasuredMethod.Type] {
-        try text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.flatMap { name -> [any MeasuredMethod.Type] in
+    static func parseStrategies(_ text: String) throws -> [ImportMethod] {
+        try text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.flatMap { name -> [ImportMethod] in
             if name == "all" { return BenchCommand.catalog.all }
             guard let strategy = BenchCommand.catalog.strategy(named: name) else {
                 throw ValidationError(
@@ -157,6 +172,27 @@ struct RunCommand: ParsableCommand {
             }
             return [strategy]
         }
+    }
+
+    /// One `--command` value: NAME=COMMAND.
+    static func parseCommand(_ text: String) throws -> CommandStrategy {
+        do {
+            return try CommandStrategy(parsing: text)
+        } catch {
+            throw ValidationError(error.description)
+        }
+    }
+
+    /// The commands as methods, with the counting library preloaded into them.
+    func commandMethods() throws -> [ImportMethod] {
+        guard !commands.isEmpty else { return [] }
+        var names = Set(BenchCommand.catalog.knownNames)
+        for command in commands where !names.insert(command.name).inserted {
+            throw ValidationError(CommandError.nameTaken(command.name).description)
+        }
+        let counter = ChildProcessExecutor.current().executable.deletingLastPathComponent().appendingPathComponent(CommandStrategy.counterLibraryName).path
+        guard FileManager.default.fileExists(atPath: counter) else { throw CommandFailure.failed(CommandError.counterMissing(path: counter).description) }
+        return commands.map { $0.method(timeout: commandTimeout, counter: counter) }
     }
 
     /// `--batch-size`: one size or a list to sweep.
@@ -178,7 +214,7 @@ struct RunCommand: ParsableCommand {
     }
 
     /// Every strategy asked for, once each, in the order first named.
-    var resolvedStrategies: [any MeasuredMethod.Type] {
+    var resolvedStrategies: [ImportMethod] {
         var seen = Set<String>()
         return strategies.joined().filter { seen.insert($0.name).inserted }
     }
@@ -195,9 +231,9 @@ struct RunCommand: ParsableCommand {
                 return configuration
             }
         }
-        let strategies = resolvedStrategies
+        let strategies = resolvedStrategies + (try commandMethods())
         let catalog = BenchCommand.catalog
-        let pluggedIn = strategies.contains { strategy in !StrategyCatalog.builtIn.knownNames.contains(strategy.name) }
+        let pluggedIn = resolvedStrategies.contains { strategy in !StrategyCatalog.builtIn.knownNames.contains(strategy.name) }
         // One spec for how every run imports; the sweep changes only its payload's scale and its batch size.
         let base = RunSpec(
             scenario: scenarioOptions.reference,
@@ -368,4 +404,12 @@ extension BenchmarkPreset: ExpressibleByArgument {}
 extension PayloadErrorPolicy: ExpressibleByArgument {}
 extension StoreSettings.Journal: ExpressibleByArgument {}
 extension StoreSettings.Synchronous: ExpressibleByArgument {}
-extension CountingLevel: ExpressibleByArgument {}
+extension CountingLevel: ExpressibleByArgument {
+    /// Only the levels a run can ask for; the others say what a command's counts were.
+    package init?(argument: String) {
+        guard let level = CountingLevel(rawValue: argument), CountingLevel.selectable.contains(level) else { return nil }
+        self = level
+    }
+
+    package static var allValueStrings: [String] { selectable.map(\.rawValue) }
+}

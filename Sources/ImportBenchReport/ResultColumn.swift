@@ -142,6 +142,17 @@ package struct ResultColumn: Sendable {
         self.value = value
     }
 
+    /// Whether it counts what the run executed (fetches, statements, rows written): empty in a row
+    /// whose `counted_at` is `not_observed`, a command whose SQLite nothing could count.
+    package private(set) var countsExecution = false
+
+    /// The column as a count of what the run executed.
+    func countingExecution() -> ResultColumn {
+        var column = self
+        column.countsExecution = true
+        return column
+    }
+
     /// The column as introduced by `csv_version` `version`.
     func since(_ version: Int) -> ResultColumn {
         var column = self

@@ -102,7 +102,7 @@ struct RepetitionTests {
 struct ChatRefreshTests {
     @Test("every strategy is valid on a refresh; replace loses links and the verifier names the relationships")
     func refreshAndReplacePitfall() throws {
-        let strategies = StrategyCatalog.builtIn.all + [ReplaceStrategy.self]
+        let strategies = StrategyCatalog.builtIn.all + [ImportMethod(ReplaceStrategy.self)]
         let outcome = try Benchmark(configuration: BenchmarkConfiguration(
             spec: RunSpec(scenario: ChatScenario().reference, payload: .generated(scale: try #require(Scale(factor: 0.05)), seed: 8),
                 preload: .generated(overlap: 1, changed: 0.5), options: RunOptions(batchSize: .occurrences(500))),

@@ -69,7 +69,7 @@ struct MissingReferenceTests {
         }
 
         /// (user key, name) and (post key, author key, likers) as one strategy's store holds them.
-        func stored(_ policy: MissingReferencePolicy, strategy: any MeasuredMethod.Type) throws -> (users: [String], posts: [String]) {
+        func stored(_ policy: MissingReferencePolicy, strategy: ImportMethod) throws -> (users: [String], posts: [String]) {
             let scenario = try MappedScenario.load(path: mapping)
             var options = RunOptions(missingReference: policy)
             options.batchSize = .occurrences(2)

@@ -67,12 +67,12 @@ struct SampleScalerTests {
         let sample = directory.path("sample.json")
         try ChatScenario().generate(scale: 0.05, seed: 2, to: sample)
         let reference = ScenarioReference.mapping(chatMapping, sample: sample)
-        func run(_ scale: Double, _ strategies: [any MeasuredMethod.Type]) throws -> BenchmarkOutcome {
+        func run(_ scale: Double, _ strategies: [ImportMethod]) throws -> BenchmarkOutcome {
             try Benchmark(configuration: BenchmarkConfiguration(
                 spec: RunSpec(scenario: reference, payload: .generated(scale: try #require(Scale(factor: scale)), seed: 1)),
                 strategies: strategies)).run()
         }
-        let once = try run(1, [CeilingStrategy.self])
+        let once = try run(1, [ImportMethod(CeilingStrategy.self)])
         let thrice = try run(3, StrategyCatalog.builtIn.all)
         #expect(thrice.results.allSatisfy { $0.valid })
         #expect(Set(thrice.results.map(\.digest)).count == 1)

@@ -82,7 +82,12 @@ struct StrategyTests {
         let first = try importFixture(strategy, into: path)
         let store = try Connection(path: path)
         let context = StrategyContext(schema: FixtureScenario.schema, store: store)
-        let strategyType = try #require(StrategyCatalog.builtIn.strategy(named: strategy) as? any ImportStrategy.Type)
+        // The types behind the catalog's names, which the catalog holds as methods: every design of it is here.
+        let types: [any ImportStrategy.Type] = [
+            NaiveStrategy.self, CacheStrategy.self, PrewarmStrategy.self, UpsertStrategy.self, UpsertReturningStrategy.self, IDCacheStrategy.self,
+        ]
+        #expect(types.map { $0.name } == Self.strategyNames.filter { $0 != "ceiling" })
+        let strategyType = try #require(types.first { $0.name == strategy })
         let instance = try strategyType.init(context: context)
         for pass in 0..<type(of: instance).passes {
             let batcher = RecordBatcher(

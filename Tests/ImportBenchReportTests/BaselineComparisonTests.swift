@@ -28,6 +28,41 @@ struct BaselineComparisonTests {
             baselinePath: write(baseline(), to: "base.csv", in: directory), currentPath: write(current, to: "now.csv", in: directory))
     }
 
+    @Test("a command's counts not observed: its row is read, its counts left unjudged, and the verdict says so", arguments: [true, false])
+    func countsNotObserved(onBothSides: Bool) throws {
+        let comparison = try compare { current in
+            current[1].measurement.countedAt = .notObserved
+            current[1].measurement.counts.fetches = 999  // never written: the row has no counts
+        }
+        #expect(comparison.verdict == .unchanged)
+        #expect(comparison.notes.contains { $0.contains("Counts not observed") && $0.contains("prewarm") })
+        if onBothSides {
+            // The row with counts is now the other side: still judged only on what both observed.
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("importbench-compare-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: directory) }
+            var unobserved = baseline()
+            unobserved[1].measurement.countedAt = .notObserved
+            let path = try write(unobserved, to: "unobserved.csv", in: directory)
+            let both = try BaselineComparison(baselinePath: path, currentPath: path)
+            #expect(both.verdict == .unchanged && both.notes.contains { $0.contains("Counts not observed") })
+        }
+    }
+
+    @Test("an empty count is refused in a row that was counted")
+    func emptyCountRefused() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("importbench-compare-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var unobserved = baseline()
+        unobserved[1].measurement.countedAt = .notObserved
+        let path = try write(unobserved, to: "edited.csv", in: directory)
+        // The same row claiming to have been counted, its counts still empty.
+        let text = try String(contentsOfFile: path, encoding: .utf8).replacingOccurrences(of: ",not_observed", with: ",sqlite")
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(throws: ResultsInputError.self) { try BaselineComparison(baselinePath: path, currentPath: path) }
+    }
+
     @Test("identical files: unchanged, exit 0")
     func equal() throws {
         let comparison = try compare { _ in }

@@ -34,7 +34,7 @@ struct TimingGateExperiment {
         let slowed = unchanged.map { configuration in
             var configuration = configuration
             if configuration.spec.scenario == ChatScenario().reference {
-                configuration.strategies = configuration.strategies.map { $0.name == NaiveStrategy.name ? QuarterSlowerNaive.self as any MeasuredMethod.Type : $0 }
+                configuration.strategies = configuration.strategies.map { $0.name == NaiveStrategy.name ? ImportMethod(QuarterSlowerNaive.self) : $0 }
             }
             return configuration
         }

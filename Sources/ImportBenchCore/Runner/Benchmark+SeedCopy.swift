@@ -16,6 +16,8 @@ extension Benchmark {
             }
             run.spec.seedStorePath = seedStore.path
         }
+        // A command is a process of its own, measured from here; a child of bench would not know it.
+        if run.strategy.isOwnProcess { return try run.execute(progress: progress) }
         return try executor(run, progress)
     }
 

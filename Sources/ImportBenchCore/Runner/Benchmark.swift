@@ -6,7 +6,7 @@ package struct BenchmarkConfiguration {
     /// How every run imports; each run receives it with its payload and preload written as files.
     package var spec: RunSpec
     /// The ceiling is added when missing: every time is also given as a multiple of it.
-    package var strategies: [any MeasuredMethod.Type]
+    package var strategies: [ImportMethod]
     package var repetitions: Int
     /// Unmeasured rounds of every strategy first, so caches, the allocator and the file system are warm.
     package var warmup: Int
@@ -16,7 +16,7 @@ package struct BenchmarkConfiguration {
     package var catalog: StrategyCatalog
 
     package init(
-        spec: RunSpec, strategies: [any MeasuredMethod.Type], repetitions: Int = 1, warmup: Int = 0, databasePath: String? = nil,
+        spec: RunSpec, strategies: [ImportMethod], repetitions: Int = 1, warmup: Int = 0, databasePath: String? = nil,
         catalog: StrategyCatalog = .builtIn
     ) {
         self.catalog = catalog
@@ -27,6 +27,16 @@ package struct BenchmarkConfiguration {
         self.databasePath = databasePath
     }
 
+    /// A configuration of strategy types (bench's, a plug-in's, a test's).
+    package init(
+        spec: RunSpec, strategies: [any MeasuredMethod.Type], repetitions: Int = 1, warmup: Int = 0, databasePath: String? = nil,
+        catalog: StrategyCatalog = .builtIn
+    ) {
+        self.init(
+            spec: spec, strategies: strategies.map(ImportMethod.init), repetitions: repetitions, warmup: warmup,
+            databasePath: databasePath, catalog: catalog)
+    }
+
     /// Refuses what cannot run whatever the payload holds. The one place these rules live: the
     /// command line asks before it starts anything, the benchmark again for library callers.
     package func checkRequest() throws(RunRequestError) {
@@ -35,18 +45,20 @@ package struct BenchmarkConfiguration {
         if case .generated = spec.preload, case .file = spec.payload { throw .generatedPreloadWithRecordedPayload }
     }
 
-    /// The strategies to run, the reference added when missing, in the catalog's order (a method the
-    /// catalog does not know, as a test's, after the rest). In this process the given types run; a
-    /// measuring child process finds its strategy by name, in the catalog its executable builds.
-    package var plannedStrategies: [any MeasuredMethod.Type] {
+    /// The strategies to run, the reference added when missing, in the catalog's order; a method the
+    /// catalog does not know (a user's command, a test's type) after the catalog's designs and before
+    /// the reference. In this process the given methods run; a measuring child process finds its
+    /// strategy by name, in the catalog its executable builds (a command is measured from here).
+    package var plannedStrategies: [ImportMethod] {
         var names = Set<String>()
         let given = strategies.filter { names.insert($0.name).inserted }
         let references = catalog.known.filter { $0.role == .reference && !names.contains($0.name) }
-        let order = Dictionary(catalog.knownNames.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        // Twice the catalog's position, so a method it does not know fits in just before its first reference.
+        let order = Dictionary(catalog.knownNames.enumerated().map { ($1, 2 * $0) }, uniquingKeysWith: { first, _ in first })
+        let beforeReference = (catalog.known.firstIndex { $0.role == .reference } ?? catalog.known.count) * 2 - 1
         let planned = given + references
-        return planned.indices.sorted {
-            (order[planned[$0].name] ?? Int.max, $0) < (order[planned[$1].name] ?? Int.max, $1)
-        }.map { planned[$0] }
+        func rank(_ method: ImportMethod) -> Int { order[method.name] ?? beforeReference }
+        return planned.indices.sorted { (rank(planned[$0]), $0) < (rank(planned[$1]), $1) }.map { planned[$0] }
     }
 }
 
@@ -249,11 +261,13 @@ package final class Benchmark {
                     of: strategy, scenario: scenario, payloadPath: payloadPath, preloadPath: preloadPath, databasePath: databasePath,
                     checkpoint: spec.options.checkpoint)
                 let target = isReference ? (expectedWithoutPreload ?? expected) : expected
-                let measurement = try withoutActuallyEscaping(observe) { observe in
+                var measurement = try withoutActuallyEscaping(observe) { observe in
                     try execute(run) { occurrences in
                         observe(.runProgress(strategy: strategy.name, occurrences: occurrences, expected: expected.occurrences))
                     }
                 }
+                // A process of its own (a command) reads the payload itself: its records are the payload's.
+                if strategy.isOwnProcess { measurement.occurrences = target.occurrences }
                 let differences = measurement.digest.differences(from: target.digest)
                 if strategy.role == .reference, differences.isEmpty {
                     observe(.replayingCReference(repetition: repetition))
@@ -292,7 +306,7 @@ package final class Benchmark {
     /// nowhere else. The reference is plain inserts into an empty store, refresh or not.
     /// `scenario` is the spec's, resolved once per `run()`; a seed store is given in `execute`, to the runs that adopt one.
     private func makeRun(
-        of strategy: any MeasuredMethod.Type, scenario: any Scenario, payloadPath: String, preloadPath: String?, databasePath: String,
+        of strategy: ImportMethod, scenario: any Scenario, payloadPath: String, preloadPath: String?, databasePath: String,
         checkpoint: Bool
     ) -> ImportRun {
         var options = configuration.spec.options

@@ -10,6 +10,15 @@ package enum CountingLevel: String, Codable, Sendable, CaseIterable {
     /// plug-in's importer runs on GRDB or any other layer is counted too, at the price of a
     /// callback on every statement execution.
     case sqlite
+    /// A user's command (`--command`): the same counter as `sqlite`, in a library preloaded into
+    /// the command's processes, each reporting when it exits. Never asked for; what a command gets.
+    case preloaded
+    /// A command whose processes reported nothing (its SQLite linked in statically, or no process
+    /// exiting normally): its counts are unknown, written as empty cells, never as zeros.
+    case notObserved = "not_observed"
+
+    /// The levels a run can ask for (`--count-at`).
+    package static let selectable: [CountingLevel] = [.connection, .sqlite]
 }
 
 /// One run's counter: reads counts and rows written at the level the run asked for.
@@ -38,7 +47,8 @@ struct RunCounter {
     /// The counts so far: of `store` alone, or of every traced connection.
     func read(_ store: Connection) -> (counts: StatementCounts, rowsWritten: Int64) {
         switch level {
-        case .connection:
+        case .connection, .preloaded, .notObserved:
+            // A command's levels never count a run of bench's: its counts come from its own processes.
             return (store.counter.counts, store.totalChanges)
         case .sqlite:
             let counts = SQLiteCounter.counts

@@ -7,7 +7,7 @@ package struct ImportRun {
     package internal(set) var spec: RunSpec
     /// `spec.scenario`, resolved.
     package let scenario: any Scenario
-    package let strategy: any MeasuredMethod.Type
+    package let strategy: ImportMethod
     package let databasePath: String
     /// Asked before each batch is written and before it is committed; true rolls it back and stops.
     package var stopRequested: () -> Bool = { ImportInterruption.isRequested }
@@ -16,7 +16,7 @@ package struct ImportRun {
     package var payloadIdentity: PayloadIdentity?
 
     /// A run of `spec`, as a child process rebuilds it; `scenario` is `spec.scenario` resolved.
-    package init(spec: RunSpec, scenario: any Scenario, strategy: any MeasuredMethod.Type, databasePath: String) throws(RunRequestError) {
+    package init(spec: RunSpec, scenario: any Scenario, strategy: ImportMethod, databasePath: String) throws(RunRequestError) {
         switch (spec.payload, spec.preload) {
         case (.file, nil), (.file, .file?): break
         default: throw .payloadNotWritten(spec)
@@ -27,9 +27,24 @@ package struct ImportRun {
         self.databasePath = databasePath
     }
 
-    /// A run of files already written; its spec names `scenario` by its reference.
+    /// A run of `spec` of a strategy type.
+    package init(spec: RunSpec, scenario: any Scenario, strategy: any MeasuredMethod.Type, databasePath: String) throws(RunRequestError) {
+        try self.init(spec: spec, scenario: scenario, strategy: ImportMethod(strategy), databasePath: databasePath)
+    }
+
+    /// A run of files already written, of a strategy type.
     package init(
         scenario: any Scenario, payloadPath: String, strategy: any MeasuredMethod.Type, databasePath: String,
+        preloadPath: String? = nil, seedStorePath: String? = nil, options: RunOptions
+    ) {
+        self.init(
+            scenario: scenario, payloadPath: payloadPath, strategy: ImportMethod(strategy), databasePath: databasePath,
+            preloadPath: preloadPath, seedStorePath: seedStorePath, options: options)
+    }
+
+    /// A run of files already written; its spec names `scenario` by its reference.
+    package init(
+        scenario: any Scenario, payloadPath: String, strategy: ImportMethod, databasePath: String,
         preloadPath: String? = nil, seedStorePath: String? = nil, options: RunOptions
     ) {
         spec = RunSpec(
@@ -59,6 +74,19 @@ package struct ImportRun {
     /// A run with its options spelled out one by one, for tests and library callers.
     package init(
         scenario: any Scenario, payloadPath: String, strategy: any MeasuredMethod.Type,
+        batchSize: BatchSize, databasePath: String, prewarmChunkSize: Int = 500, preloadPath: String? = nil,
+        checkpoint: Bool = false, onError: PayloadErrorPolicy = .fail, settings: StoreSettings = .default,
+        probeReadsHz: Int? = nil, restartCheckpoint: Bool = false
+    ) {
+        self.init(
+            scenario: scenario, payloadPath: payloadPath, strategy: ImportMethod(strategy), batchSize: batchSize,
+            databasePath: databasePath, prewarmChunkSize: prewarmChunkSize, preloadPath: preloadPath, checkpoint: checkpoint,
+            onError: onError, settings: settings, probeReadsHz: probeReadsHz, restartCheckpoint: restartCheckpoint)
+    }
+
+    /// A run of a method with its options spelled out one by one.
+    package init(
+        scenario: any Scenario, payloadPath: String, strategy: ImportMethod,
         batchSize: BatchSize, databasePath: String, prewarmChunkSize: Int = 500, preloadPath: String? = nil,
         checkpoint: Bool = false, onError: PayloadErrorPolicy = .fail, settings: StoreSettings = .default,
         probeReadsHz: Int? = nil, restartCheckpoint: Bool = false
@@ -148,7 +176,7 @@ package struct ImportRun {
     }
 
     /// The store could not be opened or created (a full disk, an I/O error): nothing was imported.
-    private func creationFailure(_ error: any Error) -> RunError {
+    func creationFailure(_ error: any Error) -> RunError {
         RunError(
             strategy: strategy.name, stage: .creating, pass: 0, batch: nil, batchIndex: nil, committedBatches: 0,
             committedOccurrences: 0, databasePath: databasePath, checkpointed: options.checkpoint, underlying: error)
@@ -199,7 +227,7 @@ package struct ImportRun {
 
     /// The store to import into: an unfinished checkpointed import of this very run, or a new file,
     /// marked as bench's, where nothing or a finished store of bench's was.
-    private func openStore() throws -> (Connection, ImportLedger.Entry?) {
+    func openStore() throws -> (Connection, ImportLedger.Entry?) {
         if case .resume(let entry) = try storeDisposition() {
             let store = try Connection(path: databasePath)
             try configure(store)
@@ -223,7 +251,7 @@ package struct ImportRun {
 
     /// Creates the schema, loads the preload and opens the ledger's row in one transaction, so a store
     /// killed before it commits holds no checkpoint and is started afresh.
-    private func createStore(_ store: Connection, ledger: ImportLedger) throws -> Int64 {
+    func createStore(_ store: Connection, ledger: ImportLedger) throws -> Int64 {
         try store.inTransaction {
             for statement in scenario.schema.ddl { try store.execute(statement) }
             try store.execute(ImportLedger.ddl)

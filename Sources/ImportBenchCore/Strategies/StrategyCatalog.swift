@@ -6,22 +6,22 @@ package struct StrategyCatalog: @unchecked Sendable {
 
     /// What `--strategy all` runs: the designs an app could ship, plug-ins after the built-ins, and
     /// the reference last.
-    package let all: [any MeasuredMethod.Type]
+    package let all: [ImportMethod]
     /// Known mistakes, run only when named, to show what they do to the data.
-    package let pitfalls: [any MeasuredMethod.Type]
+    package let pitfalls: [ImportMethod]
     /// Ways to get the data without importing it, run only when named.
-    package let alternatives: [any MeasuredMethod.Type]
+    package let alternatives: [ImportMethod]
 
     /// bench's own strategies.
     package static let builtIn = StrategyCatalog(
         all: [
             NaiveStrategy.self, CacheStrategy.self, PrewarmStrategy.self, UpsertStrategy.self, UpsertReturningStrategy.self,
             IDCacheStrategy.self, CeilingStrategy.self,
-        ],
-        pitfalls: [ReplaceStrategy.self],
-        alternatives: [SeedCopyStrategy.self])
+        ].map(ImportMethod.init),
+        pitfalls: [ImportMethod(ReplaceStrategy.self)],
+        alternatives: [ImportMethod(SeedCopyStrategy.self)])
 
-    private init(all: [any MeasuredMethod.Type], pitfalls: [any MeasuredMethod.Type], alternatives: [any MeasuredMethod.Type]) {
+    private init(all: [ImportMethod], pitfalls: [ImportMethod], alternatives: [ImportMethod]) {
         self.all = all
         self.pitfalls = pitfalls
         self.alternatives = alternatives
@@ -36,14 +36,14 @@ package struct StrategyCatalog: @unchecked Sendable {
             guard Self.isValidName(strategy.name) else { throw .invalidName(strategy.name) }
             guard names.insert(strategy.name).inserted else { throw .nameTaken(strategy.name) }
         }
-        let added = strategies.map { strategy in measuredMethod(strategy) }
+        let added = strategies.map { strategy in ImportMethod(measuredMethod(strategy)) }
         let references = all.filter { $0.role == .reference }
         let designs = all.filter { $0.role != .reference }
         return StrategyCatalog(all: designs + added + references, pitfalls: pitfalls, alternatives: alternatives)
     }
 
     /// Every strategy `--strategy` accepts by name, in listing order, pitfalls last.
-    package var known: [any MeasuredMethod.Type] { all + alternatives + pitfalls }
+    package var known: [ImportMethod] { all + alternatives + pitfalls }
 
     /// The names `--strategy all` runs, in listing order.
     package var names: [String] { all.map { $0.name } }
@@ -52,17 +52,17 @@ package struct StrategyCatalog: @unchecked Sendable {
     package var knownNames: [String] { known.map { $0.name } }
 
     /// The strategy `--strategy` names `name`, if the catalog knows one.
-    package func strategy(named name: String) -> (any MeasuredMethod.Type)? {
+    package func strategy(named name: String) -> ImportMethod? {
         known.first { $0.name == name }
     }
 
     /// The methods that need `needs` prepared before they run.
-    package func needing(_ needs: MethodNeeds) -> [any MeasuredMethod.Type] {
+    package func needing(_ needs: MethodNeeds) -> [ImportMethod] {
         known.filter { $0.needs.isSuperset(of: needs) }
     }
 
     /// The physical reference every timing is divided by.
-    package var reference: any MeasuredMethod.Type { CeilingStrategy.self }
+    package var reference: ImportMethod { ImportMethod(CeilingStrategy.self) }
 
     /// Lower-case letters, digits and `-`, starting with a letter: a name the command line, CSV
     /// and file names take as it is, and that `all` and a comma cannot be mistaken for.

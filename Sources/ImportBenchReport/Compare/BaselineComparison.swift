@@ -128,7 +128,11 @@ package struct BaselineComparison {
         }
         baselineProvenance = baseline.provenance
         currentProvenance = current.provenance
+        var notes: [String]
         (timingsRefused, notes) = Self.footing(baseline.provenance, current.provenance, judgingTimings: !tolerances.isEmpty, sideBySide: scope == .sideBySide)
+        // Rows whose counts one side could not observe (a command with its own SQLite): judged on the rest.
+        var unobserved = Set<String>()
+        let executionColumns = ResultColumns.executionColumns
         let tolerances = timingsRefused == nil ? tolerances : [:]
         var changes: [Change] = []
         /// Every timed or memory metric of every common row, judged together once all are known.
@@ -139,7 +143,12 @@ package struct BaselineComparison {
                 changes.append(Change(key: key, metric: metric, baseline: old[metric] ?? "", current: new[metric] ?? "", isRegression: regression))
             }
             for metric in Self.correctnessMetrics where scope == .everything {
-                guard let a = old[metric], let b = new[metric], a != b else { continue }
+                guard let a = old[metric], let b = new[metric] else { continue }
+                if executionColumns.contains(metric), a.isEmpty || b.isEmpty {
+                    unobserved.insert(key.description)
+                    continue
+                }
+                guard a != b else { continue }
                 note(metric, regression: true)
             }
             var exact = scope == .everything ? Self.exactMetrics : []
@@ -147,7 +156,9 @@ package struct BaselineComparison {
                 exact += ResultColumns.columns.filter { $0.judgement == .exactForOneSQLite }.map(\.name)
             }
             for metric in exact {
-                guard let a = old[metric], let b = new[metric], !a.isEmpty, !b.isEmpty, a != b else { continue }
+                guard let a = old[metric], let b = new[metric] else { continue }
+                if a.isEmpty || b.isEmpty { unobserved.insert(key.description) }
+                guard !a.isEmpty, !b.isEmpty, a != b else { continue }
                 let rose = (Double(b) ?? 0) > (Double(a) ?? 0)
                 note(metric, regression: rose == Self.lowerIsBetter(metric))
             }
@@ -209,6 +220,11 @@ package struct BaselineComparison {
             guard abs(change) > timing.tolerance else { continue }
             changes.append(judged)
         }
+        if !unobserved.isEmpty {
+            notes.append("Counts not observed (a command whose SQLite nothing could count) in \(unobserved.count) row\(unobserved.count == 1 ? "" : "s"): "
+                + "\(unobserved.sorted().joined(separator: "; ")); their counts were not judged, what they wrote and their times were.")
+        }
+        self.notes = notes
         self.largestMoves = largest.sorted { $0.key < $1.key }.map(\.value)
         self.timingsByMedians = timings.count - tested.count
         self.timingsTested = tested.count

@@ -1,0 +1,43 @@
+"""Find-or-insert, as a first importer is written: per product, a SELECT by serialCode, then an
+UPDATE or an INSERT; one transaction per batch of BENCH_BATCH_SIZE products.
+
+Run by bench as a strategy:
+    bench run --scenario products --command 'py-naive=python3 Examples/Commands/products_naive.py'
+It reads the payload and the store from the environment bench sets (BENCH_PAYLOAD, BENCH_DB).
+"""
+import json
+import os
+import sqlite3
+
+COLUMNS = ["name", "brand", "category", "price", "currency", "stock", "active", "updatedAt", "description"]
+
+
+def batches(items, size):
+    for start in range(0, len(items), size):
+        yield items[start:start + size]
+
+
+def main():
+    with open(os.environ["BENCH_PAYLOAD"], encoding="utf-8") as payload:
+        products = json.load(payload)
+    size = os.environ.get("BENCH_BATCH_SIZE", "1000")
+    size = len(products) or 1 if size == "all" else int(size)
+    store = sqlite3.connect(os.environ["BENCH_DB"], isolation_level=None)
+    find = "SELECT pk FROM product WHERE serialCode = ?"
+    update = "UPDATE product SET " + ", ".join(f'"{c}" = ?' for c in COLUMNS) + " WHERE pk = ?"
+    insert = "INSERT INTO product (serialCode, " + ", ".join(f'"{c}"' for c in COLUMNS) + ") VALUES (?" + ", ?" * len(COLUMNS) + ")"
+    for batch in batches(products, size):
+        store.execute("BEGIN IMMEDIATE")
+        for product in batch:
+            values = [product.get(column) for column in COLUMNS]
+            row = store.execute(find, (product["serialCode"],)).fetchone()
+            if row:
+                store.execute(update, values + [row[0]])
+            else:
+                store.execute(insert, [product["serialCode"]] + values)
+        store.execute("COMMIT")
+    store.close()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,39 @@
+import ImportBenchStore
+
+/// A user's importer given as a program, in any language (`bench run --command NAME=COMMAND`):
+/// bench creates the store as for its own strategies, runs the command through `/bin/sh -c` with the
+/// payload and the store named in its environment and in `{payload}` and `{db}`, measures the whole
+/// process, counts what it executes through the shared libsqlite3, and verifies what it wrote.
+package struct CommandStrategy: Sendable, Equatable, Codable {
+    /// Its name in every table and CSV, as a strategy's.
+    package let name: String
+    /// What `/bin/sh -c` runs, its placeholders not yet replaced.
+    package let commandLine: String
+
+    package init(name: String, commandLine: String) throws(CommandError) {
+        guard StrategyCatalog.isValidName(name) else { throw .invalidName(name) }
+        guard !commandLine.allSatisfy(\.isWhitespace) else { throw .malformed("\(name)=\(commandLine)") }
+        self.name = name
+        self.commandLine = commandLine
+    }
+
+    /// `NAME=COMMAND`, as the option takes it.
+    package init(parsing text: String) throws(CommandError) {
+        guard let equals = text.firstIndex(of: "=") else { throw .malformed(text) }
+        try self.init(name: String(text[..<equals]), commandLine: String(text[text.index(after: equals)...]))
+    }
+
+    /// The command line with `{payload}` and `{db}` replaced by the paths, quoted for the shell.
+    package func resolved(payload: String, database: String) -> String {
+        commandLine.replacingOccurrences(of: "{payload}", with: Self.shellQuoted(payload))
+            .replacingOccurrences(of: "{db}", with: Self.shellQuoted(database))
+    }
+
+    /// The counting library preloaded into every command, as SwiftPM names it beside bench's executable.
+    package static let counterLibraryName = PreloadedCounts.libraryName
+
+    /// `text` as one word for `sh`: inside single quotes, each single quote closed, escaped and reopened.
+    static func shellQuoted(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+    }
+}

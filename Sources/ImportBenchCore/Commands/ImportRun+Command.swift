@@ -1,0 +1,90 @@
+import Foundation
+import ImportBenchStore
+
+extension CommandStrategy {
+    /// The command as the runner holds it: a design an app could ship (role `user`), measured from
+    /// bench's process, since it is a process of its own.
+    package func method(timeout: Double?, counter: String?) -> ImportMethod {
+        let command = self
+        return ImportMethod(name: name, summary: "the command \(commandLine)", role: .user, isOwnProcess: true) { run, _ in
+            try run.runCommand(command, timeout: timeout, counter: counter)
+        }
+    }
+}
+
+extension ImportRun {
+    /// Runs a user's command as this run's import: the store created as for a strategy of bench's
+    /// (schema, settings, preload), the command run and measured as a whole process, what it
+    /// executed counted by the preloaded library `counter` (nil: not counted), the store digested.
+    func runCommand(_ command: CommandStrategy, timeout: Double?, counter: String?) throws -> ImportMeasurement {
+        let generation: Int64
+        do {
+            let (store, _) = try openStore()
+            generation = try createStore(store, ledger: try ImportLedger(store: store))
+        } catch let refusal as RunRequestError {
+            throw refusal
+        } catch {
+            throw creationFailure(error)
+        }
+        let folder = URL(fileURLWithPath: databasePath).deletingLastPathComponent()
+        let files = (output: "\(databasePath).stdout", error: "\(databasePath).stderr", counts: "\(databasePath).counts")
+        defer { for file in [files.output, files.error, files.counts] { unlink(file) } }
+        unlink(files.counts)
+        let ending = try CommandProcess.run(
+            command.resolved(payload: payloadPath, database: databasePath), name: command.name,
+            environment: commandEnvironment(generation: generation, counts: files.counts, counter: counter, folder: folder.path),
+            output: files.output, error: files.error, timeout: timeout)
+        // Stopped by bench's own stopping signal, passed on to the command's group: an interruption, not a failure.
+        if stopRequested() { throw failure(of: command, Interrupted(), stage: .interrupted) }
+        if ending.timedOut { throw failure(of: command, CommandError.timedOut(name: command.name, seconds: timeout ?? 0, errorTail: CommandProcess.tail(of: files.error))) }
+        if let signal = ending.signal { throw failure(of: command, CommandError.killed(name: command.name, signal: signal, errorTail: CommandProcess.tail(of: files.error))) }
+        if let status = ending.status, status != 0 {
+            throw failure(of: command, CommandError.failed(name: command.name, status: status, errorTail: CommandProcess.tail(of: files.error)))
+        }
+        var measurement = ImportMeasurement()
+        measurement.wallSeconds = ending.wallSeconds
+        measurement.cpuUserSeconds = ending.userSeconds
+        measurement.cpuSystemSeconds = ending.systemSeconds
+        measurement.peakRSSBytes = ending.peakResidentBytes
+        measurement.instructionsNote = "not measured for a command"
+        if counter != nil, let counts = try PreloadedCounts.read(files.counts) {
+            measurement.countedAt = .preloaded
+            measurement.counts = counts.statements
+            measurement.rowsWritten = counts.rowsWritten
+        } else {
+            measurement.countedAt = .notObserved
+        }
+        let store = try Connection(path: databasePath, tracing: .never)
+        measurement.digest = try scenario.schema.digest(of: store)
+        measurement.databaseBytes = DatabaseFile.size(databasePath)
+        return measurement
+    }
+
+    /// What the command finds in its environment: bench's own (so PATH and HOME are the user's),
+    /// the run's names for the payload and the store, and the counting library preloaded.
+    private func commandEnvironment(generation: Int64, counts: String, counter: String?, folder: String) -> [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment["BENCH_PAYLOAD"] = payloadPath
+        environment["BENCH_DB"] = databasePath
+        environment["BENCH_BATCH_SIZE"] = options.batchSize.description
+        environment["BENCH_GENERATION"] = String(generation)
+        environment["BENCH_PRELOADED"] = preloadPath == nil ? "0" : "1"
+        switch spec.scenario {
+        case .builtIn(let name): environment["BENCH_SCENARIO"] = name
+        case .mapping(let path, _): environment["BENCH_MAPPING"] = path
+        }
+        environment["TMPDIR"] = folder
+        if let counter {
+            environment[PreloadedCounts.environmentVariable] = counts
+            environment["LD_PRELOAD"] = ([counter] + (environment["LD_PRELOAD"].map { [$0] } ?? [])).joined(separator: " ")
+        }
+        return environment
+    }
+
+    /// The command's failure as the runner reports any strategy's: nothing of it is trusted, the store stays as it left it.
+    private func failure(of command: CommandStrategy, _ error: any Error, stage: RunError.Stage = .writing) -> RunError {
+        RunError(
+            strategy: command.name, stage: stage, pass: 0, batch: nil, batchIndex: nil, committedBatches: 0,
+            committedOccurrences: 0, databasePath: databasePath, checkpointed: false, underlying: error)
+    }
+}

@@ -1,0 +1,145 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `bench run --command NAME=COMMAND`: a program of the user's, in any language, measured as a
+/// strategy, counted through the preloaded library and verified; and run so that it cannot hurt.
+@Suite("Commands as strategies", .serialized, .enabled(if: IsolatedRunTests.available, "build bench first (swift build)"))
+struct CommandStrategyTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let examples = root.appendingPathComponent("Examples/Commands")
+
+    /// Runs bench with a CSV in a fresh folder; the status, the output and the CSV's rows by strategy.
+    static func run(_ arguments: [String]) throws -> (status: Int32, output: String, rows: [String: [String: String]]) {
+        let directory = try RunCommandEndToEndTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let csv = directory.appendingPathComponent("results.csv").path
+        let (status, output) = try IsolatedRunTests.bench(["run"] + arguments + ["--quiet", "--csv", csv])
+        let rows = FileManager.default.fileExists(atPath: csv) ? try RunCommandEndToEndTests.csvRows(csv) : []
+        return (status, output, Dictionary(rows.map { ($0["strategy"] ?? "", $0) }, uniquingKeysWith: { first, _ in first }))
+    }
+
+    /// The pids of processes whose command line is exactly `arguments`.
+    static func processes(_ arguments: [String]) -> [Int32] {
+        let wanted = Data(arguments.joined(separator: "\0").utf8) + Data([0])
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap(Int32.init).filter { pid in
+            FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") == wanted
+        }
+    }
+
+    @Test("Python importers on products: valid beside the built-ins, fetches counted exactly through the shared libsqlite3")
+    func pythonImporters() throws {
+        let naive = Self.examples.appendingPathComponent("products_naive.py").path
+        let upsert = Self.examples.appendingPathComponent("products_upsert.py").path
+        let (status, output, rows) = try Self.run([
+            "--scenario", "products", "--scale", "0.05", "--strategy", "naive,upsert",
+            "--command", "py-naive=python3 \(naive)", "--command", "py-upsert=python3 '\(upsert)' {payload} {db}",
+        ])
+        #expect(status == 0, "\(output)")
+        let pyNaive = try #require(rows["py-naive"]), pyUpsert = try #require(rows["py-upsert"])
+        for row in [pyNaive, pyUpsert] {
+            #expect(row["valid"] == "true" && row["counted_at"] == "preloaded", "\(row)")
+            #expect(row["digest"] == rows["naive"]?["digest"])
+            #expect(row["records"] == rows["naive"]?["records"])
+        }
+        // Find-or-insert: one fetch per occurrence, as bench's naive; the upsert fetches nothing.
+        #expect(pyNaive["fetch_count"] == pyNaive["records"] && pyNaive["fetch_count"] == rows["naive"]?["fetch_count"])
+        #expect(pyUpsert["fetch_count"] == "0" && pyUpsert["upsert_count"] == pyUpsert["records"])
+    }
+
+    @Test("a command that writes other data is invalid: exit 3")
+    func wrongData() throws {
+        let (status, output, rows) = try Self.run([
+            "--scenario", "products", "--scale", "0.02", "--strategy", "upsert",
+            "--command", #"stray=python3 -c "import os, sqlite3; c = sqlite3.connect(os.environ['BENCH_DB']); c.execute(\"INSERT INTO product (serialCode) VALUES ('not-in-the-payload')\"); c.commit()""#,
+        ])
+        #expect(status == 3, "\(output)")
+        #expect(rows["stray"]?["valid"] == "false")
+        #expect(rows["upsert"]?["valid"] == "true")
+    }
+
+    @Test("a command that exits 1 fails the run with its status and the end of its standard error")
+    func failingCommand() throws {
+        let (status, output, _) = try Self.run([
+            "--scenario", "products", "--scale", "0.02", "--strategy", "upsert",
+            "--command", "broken=echo 'cannot parse the payload: unexpected token' >&2; exit 1",
+        ])
+        #expect(status != 0)
+        #expect(output.contains("broken exited with status 1"), "\(output)")
+        #expect(output.contains("cannot parse the payload: unexpected token"), "\(output)")
+    }
+
+    @Test("--command-timeout stops a command that hangs, and its whole group with it")
+    func hangingCommand() throws {
+        let sleeper = ["sleep", "31.25"]
+        let started = ContinuousClock.now
+        let (status, output, _) = try Self.run([
+            "--scenario", "products", "--scale", "0.02", "--strategy", "upsert",
+            "--command", "hang=\(sleeper.joined(separator: " ")) & \(sleeper.joined(separator: " "))", "--command-timeout", "1",
+        ])
+        #expect(status != 0)
+        #expect(output.contains("hang ran longer than --command-timeout 1 s"), "\(output)")
+        #expect(ContinuousClock.now - started < .seconds(20))
+        #expect(Self.processes(sleeper).isEmpty, "a process of the command's group outlived the run")
+    }
+
+    @Test("SIGTERM to bench, or its death by SIGKILL, ends the command's whole group", arguments: [SIGTERM, SIGKILL])
+    func benchStopped(signal: Int32) throws {
+        let sleeper = ["sleep", signal == SIGTERM ? "47.5" : "53.75"]
+        let directory = try RunCommandEndToEndTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let process = Process()
+        process.executableURL = IsolatedRunTests.binary
+        process.arguments = [
+            "run", "--scenario", "products", "--scale", "0.02", "--strategy", "upsert", "--quiet",
+            "--command", "hang=\(sleeper.joined(separator: " ")) & \(sleeper.joined(separator: " "))",
+            "--csv", directory.appendingPathComponent("r.csv").path,
+        ]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let deadline = ContinuousClock.now + .seconds(60)
+        while Self.processes(sleeper).count < 2, ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        try #require(Self.processes(sleeper).count == 2, "the command never started")
+        kill(process.processIdentifier, signal)
+        process.waitUntilExit()
+        Thread.sleep(forTimeInterval: 2)
+        #expect(Self.processes(sleeper).isEmpty, "a process of the command's group outlived bench")
+        if signal == SIGTERM { #expect(process.terminationStatus == 128 + SIGTERM) }
+    }
+
+    @Test("a command whose SQLite is linked in statically: its counts are not observed, never zeros")
+    func staticSQLite() throws {
+        let directory = try RunCommandEndToEndTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let source = directory.appendingPathComponent("static.c")
+        try """
+            #include <sqlite3.h>
+            #include <stdlib.h>
+            int main(void) {
+                sqlite3 *db;
+                if (sqlite3_open(getenv("BENCH_DB"), &db) != SQLITE_OK) return 1;
+                int code = sqlite3_exec(db, "INSERT INTO product (serialCode, name) VALUES ('s1', 'one')", 0, 0, 0);
+                sqlite3_close(db);
+                return code == SQLITE_OK ? 0 : 1;
+            }
+            """.write(to: source, atomically: true, encoding: .utf8)
+        let binary = directory.appendingPathComponent("static-importer").path
+        let compiler = Process()
+        compiler.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        compiler.arguments = ["cc", "-o", binary, source.path, "-Wl,-Bstatic", "-lsqlite3", "-Wl,-Bdynamic", "-lm", "-lpthread", "-ldl"]
+        try compiler.run()
+        compiler.waitUntilExit()
+        try #require(compiler.terminationStatus == 0, "cc could not link libsqlite3.a")
+        let (status, output, rows) = try Self.run(["--scenario", "products", "--scale", "0.02", "--strategy", "upsert", "--command", "static=\(binary)"])
+        #expect(status == 3, "\(output)")  // it wrote one product of 200: invalid
+        let row = try #require(rows["static"])
+        #expect(row["counted_at"] == "not_observed")
+        #expect(row["fetch_count"] == "" && row["statement_count"] == "" && row["vm_steps"] == "")
+        #expect(rows["upsert"]?["fetch_count"] == "0")
+    }
+}
