@@ -13,12 +13,14 @@ importbench_require_swift() {
     fi
 }
 
-# The system SQLite and jemalloc, with pkg-config to find them.
+# The system SQLite and jemalloc, with pkg-config to find them; the sqlite3 shell and python3.
 importbench_install_packages() {
     local missing=()
-    for package in libsqlite3-dev libjemalloc-dev pkg-config; do
+    # The sqlite3 shell and python3 run the command examples (Examples/Commands) in the tests.
+    for package in libsqlite3-dev libjemalloc-dev pkg-config sqlite3; do
         dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
     done
+    command -v python3 >/dev/null 2>&1 || missing+=(python3)
     [ ${#missing[@]} -eq 0 ] && return 0
     if ! command -v apt-get >/dev/null 2>&1; then
         echo "error: missing ${missing[*]} and no apt-get here; install SQLite and jemalloc development files by hand" >&2

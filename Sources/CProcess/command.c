@@ -68,7 +68,8 @@ static void watch(pid_t group, pid_t bench) {
 }
 
 int importbench_command_spawn(
-    const char *shell, const char *command, char *const environment[], int output, int error, int *command_pid, int *watcher_pid
+    const char *shell, const char *command, char *const environment[], int output, int error, int progress, int *command_pid,
+    int *watcher_pid
 ) {
     pid_t bench = getpid();
     pid_t child = fork();
@@ -78,6 +79,10 @@ int importbench_command_spawn(
         default_signals();
         if (output >= 0) dup2(output, STDOUT_FILENO);
         if (error >= 0) dup2(error, STDERR_FILENO);
+        // The progress pipe at descriptor 3, open across exec (dup2 clears close-on-exec; a pipe
+        // already at 3 has it cleared by hand).
+        if (progress >= 0 && progress != IMPORTBENCH_PROGRESS_FD) dup2(progress, IMPORTBENCH_PROGRESS_FD);
+        if (progress == IMPORTBENCH_PROGRESS_FD) fcntl(progress, F_SETFD, 0);
         int input = open("/dev/null", O_RDONLY);
         if (input >= 0) dup2(input, STDIN_FILENO);
         char *const arguments[] = {(char *)"sh", (char *)"-c", (char *)command, NULL};

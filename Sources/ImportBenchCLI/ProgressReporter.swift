@@ -31,7 +31,9 @@ final class ProgressReporter {
             draw(current, force: true)
         case .runProgress(_, let occurrences, let expected):
             let elapsed = String(format: "%.1f", Date().timeIntervalSince(started))
-            draw("\(current): \(occurrences)/\(expected) occurrences, \(elapsed) s", force: false)
+            // A command that says nothing of its progress: its elapsed time alone (occurrences -1).
+            let done = occurrences >= 0 ? "\(occurrences)/\(expected) occurrences, " : ""
+            draw("\(current): \(done)\(elapsed) s", force: false)
         case .replayingCReference:
             draw("\(current): replaying its rows through the C reference (untimed)...", force: true)
         case .runFinished(let result, _):

@@ -87,19 +87,24 @@ package enum ResultColumns {
         },
         seconds("cpu_user_s") { $0.measurement.cpuUserSeconds },
         seconds("cpu_sys_s") { $0.measurement.cpuSystemSeconds },
-        seconds("decode_s") { $0.measurement.decodeSeconds },
-        seconds("write_s") { $0.measurement.writeSeconds },
-        seconds("commit_s") { $0.measurement.commitSeconds },
+        // Measured inside an import of bench's; empty for a command, seen only from outside.
+        seconds("decode_s") { $0.measurement.measuredInside ? $0.measurement.decodeSeconds : nil },
+        seconds("write_s") { $0.measurement.measuredInside ? $0.measurement.writeSeconds : nil },
+        seconds("commit_s") { $0.measurement.measuredInside ? $0.measurement.commitSeconds : nil },
         ResultColumn(
             "peak_rss_bytes", .bytes, .measured, tolerance: 0.25, table: .init(heading: "peak RSS MB", summary: .worstMegabytes, visibility: .always),
             chart: .init(
                 slug: "memory", heading: "Peak memory", place: 3, kind: .barsByScale, what: "peak memory", axisTitle: "peak RSS, MB",
                 explanation: "Peak resident set size of the process that ran the import.", detail: "resident set size of the importing process")
         ) { r, _ in .integer(r.measurement.peakRSSBytes) },
-        ResultColumn("allocated_bytes", .bytes, .measured, tolerance: 0.10) { r, _ in .integer(Int64(clamping: r.measurement.allocatedBytes)) },
-        ResultColumn("peak_allocated_bytes", .bytes, .measured) { r, _ in .integer(Int64(clamping: r.measurement.peakAllocatedBytes)) },
+        ResultColumn("allocated_bytes", .bytes, .measured, tolerance: 0.10) { r, _ in
+            r.measurement.measuredInside ? .integer(Int64(clamping: r.measurement.allocatedBytes)) : .missing
+        },
+        ResultColumn("peak_allocated_bytes", .bytes, .measured) { r, _ in
+            r.measurement.measuredInside ? .integer(Int64(clamping: r.measurement.peakAllocatedBytes)) : .missing
+        },
         // Not judged: jemalloc's count moves with the allocator's own bookkeeping.
-        integer("malloc_count") { Int64(clamping: $0.measurement.mallocCount) },
+        integer("malloc_count") { $0.measurement.measuredInside ? Int64(clamping: $0.measurement.mallocCount) : nil },
         ResultColumn("db_bytes", .bytes, .measured) { r, _ in .integer(r.measurement.databaseBytes) },
         ResultColumn("digest", .text, .correctness) { r, _ in .text(r.digest) },
         ResultColumn("valid", .boolean, .correctness, table: .init(heading: "valid", summary: .verdict, visibility: .always)) { r, _ in .boolean(r.valid) },

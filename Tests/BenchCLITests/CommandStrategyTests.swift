@@ -51,6 +51,38 @@ struct CommandStrategyTests {
         #expect(pyUpsert["fetch_count"] == "0" && pyUpsert["upsert_count"] == pyUpsert["records"])
     }
 
+    @Test("Python importers on chat: valid, the find-or-insert fetching exactly what bench's naive fetches")
+    func pythonChat() throws {
+        let naive = Self.examples.appendingPathComponent("chat_naive.py").path
+        let upsert = Self.examples.appendingPathComponent("chat_upsert.py").path
+        let (status, output, rows) = try Self.run([
+            "--scenario", "chat", "--scale", "0.05", "--batch-size", "500", "--strategy", "naive",
+            "--command", "py-naive=python3 '\(naive)'", "--command", "py-upsert=python3 '\(upsert)'",
+        ])
+        #expect(status == 0, "\(output)")
+        for name in ["py-naive", "py-upsert"] {
+            #expect(rows[name]?["valid"] == "true" && rows[name]?["digest"] == rows["naive"]?["digest"], "\(name)")
+        }
+        // One fetch per occurrence, and one per reference given by key alone: bench's naive's count.
+        #expect(rows["py-naive"]?["fetch_count"] == rows["naive"]?["fetch_count"])
+        #expect(rows["py-upsert"]?["fetch_count"] == "0")
+    }
+
+    @Test("SQLite's own JSON functions through the sqlite3 shell, on a refresh: valid, one statement counted")
+    func sqliteShell() throws {
+        let script = Self.examples.appendingPathComponent("products_json_each.sh").path
+        let (status, output, rows) = try Self.run([
+            "--scenario", "products", "--scale", "0.05", "--strategy", "upsert", "--preload", "overlap=0.9,changed=0.2",
+            "--command", "sql-json-each=sh '\(script)'",
+        ])
+        #expect(status == 0, "\(output)")
+        let row = try #require(rows["sql-json-each"])
+        #expect(row["valid"] == "true" && row["digest"] == rows["upsert"]?["digest"])
+        // One INSERT ... SELECT upserts every product; its rows written are the payload's products.
+        #expect(row["upsert_count"] == "1" && row["statement_count"] == "1" && row["fetch_count"] == "0")
+        #expect(row["rows_written"] == row["records"])
+    }
+
     @Test("a command that writes other data is invalid: exit 3")
     func wrongData() throws {
         let (status, output, rows) = try Self.run([

@@ -6,13 +6,18 @@
 /// Swift cannot call. Defined in process.c.
 int importbench_signal_on_parent_death(int signal);
 
+/// The descriptor a command finds its progress pipe at (`BENCH_PROGRESS_FD`).
+#define IMPORTBENCH_PROGRESS_FD 3
+
 /// Starts `shell -c command` with `environment` in a process group of its own (standard input from
-/// /dev/null, output and error to the given descriptors, -1 to inherit), every signal at its default,
+/// /dev/null, output and error to the given descriptors, -1 to inherit; `progress`, if not -1, at
+/// descriptor IMPORTBENCH_PROGRESS_FD), every signal at its default,
 /// and a watcher process that kills the whole group if this process dies first, however it dies.
 /// Returns 0 and the two pids, or an errno. Kill the watcher (SIGKILL) once the command has ended.
 /// Defined in command.c.
 int importbench_command_spawn(
-    const char *shell, const char *command, char *const environment[], int output, int error, int *command_pid, int *watcher_pid);
+    const char *shell, const char *command, char *const environment[], int output, int error, int progress, int *command_pid,
+    int *watcher_pid);
 
 /// Sends `signal` to the group of the command running now, if one is: async-signal-safe, for the
 /// handler of bench's stopping signals.

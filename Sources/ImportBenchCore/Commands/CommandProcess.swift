@@ -30,9 +30,12 @@ package enum CommandProcess {
     static let stopGrace = 2.0
 
     /// Runs `command` through `/bin/sh -c` with exactly `environment`, its output and error written
-    /// to the given files; waits for it (at most `timeout` seconds).
+    /// to the given files; waits for it (at most `timeout` seconds). `progress` hears, from another
+    /// thread while this one waits, each `occurrences N` line the command writes to descriptor
+    /// `BENCH_PROGRESS_FD`, and -1 twice a second so an elapsed time can be shown.
     package static func run(
-        _ command: String, name: String, environment: [String: String], output: String, error: String, timeout: Double?
+        _ command: String, name: String, environment: [String: String], output: String, error: String, timeout: Double?,
+        progress: ((Int) -> Void)? = nil
     ) throws(CommandError) -> CommandEnding {
         let outputFile = open(output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         let errorFile = open(error, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
@@ -40,15 +43,29 @@ package enum CommandProcess {
             if outputFile >= 0 { close(outputFile) }
             if errorFile >= 0 { close(errorFile) }
         }
+        var environment = environment
+        environment["BENCH_PROGRESS_FD"] = String(IMPORTBENCH_PROGRESS_FD)
+        var pipeEnds: [Int32] = [-1, -1]
+        if progress == nil || pipe(&pipeEnds) != 0 {
+            pipeEnds = [-1, -1]
+        } else {
+            // Neither end leaks into another child bench starts meanwhile; the command gets its copy at 3.
+            for end in pipeEnds { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        }
         var entries = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { for entry in entries { free(entry) } }
         var pid: Int32 = 0
         var watcher: Int32 = 0
         let started = ContinuousClock.now
         let code = entries.withUnsafeMutableBufferPointer { pointer in
-            importbench_command_spawn("/bin/sh", command, pointer.baseAddress, outputFile, errorFile, &pid, &watcher)
+            importbench_command_spawn("/bin/sh", command, pointer.baseAddress, outputFile, errorFile, pipeEnds[1], &pid, &watcher)
         }
-        guard code == 0 else { throw .cannotStart(name: name, errno: code) }
+        if pipeEnds[1] >= 0 { close(pipeEnds[1]) }
+        guard code == 0 else {
+            if pipeEnds[0] >= 0 { close(pipeEnds[0]) }
+            throw .cannotStart(name: name, errno: code)
+        }
+        let listener = progress.map { ProgressListener(pipe: pipeEnds[0], report: $0) }
         let timer = timeout.map { GroupTimer(group: pid, after: $0) }
         var status: Int32 = 0
         var usage = rusage()
@@ -58,6 +75,7 @@ package enum CommandProcess {
         // Whatever the shell left behind goes with it; then the watcher, no longer needed.
         importbench_command_group_set(0)
         kill(-pid, SIGKILL)
+        listener?.finish()
         if watcher > 0 {
             kill(watcher, SIGKILL)
             var ignored: Int32 = 0
@@ -117,4 +135,67 @@ final class GroupTimer: @unchecked Sendable {
 
     /// The command ended: nothing more to stop (its group is killed by the caller anyway).
     func cancel() { lock.withLock { cancelled = true } }
+}
+
+/// Passes a command's progress on while bench waits for it: the `occurrences N` lines it writes to
+/// its progress pipe, and a tick twice a second (-1) for the elapsed time. Its callbacks hold a lock
+/// that `stop` takes too, so none runs once the caller has gone on.
+final class ProgressListener: @unchecked Sendable {
+    // @unchecked: `report` and `stopped` are only used under `lock`.
+    private let lock = NSLock()
+    private var stopped = false
+    private let report: (Int) -> Void
+    private let ticker: DispatchSourceTimer
+    /// Signalled when the pipe's last writer has gone and every line is passed on.
+    private let drained = DispatchSemaphore(value: 0)
+
+    init(pipe: Int32, report: @escaping (Int) -> Void) {
+        self.report = report
+        ticker = DispatchSource.makeTimerSource(queue: DispatchQueue.global())
+        ticker.schedule(deadline: .now() + 0.5, repeating: 0.5)
+        ticker.setEventHandler { [weak self] in self?.pass(-1) }
+        ticker.resume()
+        guard pipe >= 0 else {
+            drained.signal()
+            return
+        }
+        let drained = drained
+        let thread = Thread { [weak self] in
+            defer {
+                close(pipe)
+                drained.signal()
+            }
+            var pending = Data()
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            // read(2) returns what has arrived; FileHandle's reads wait for a full buffer or the end.
+            while true {
+                let count = buffer.withUnsafeMutableBytes { read(pipe, $0.baseAddress, $0.count) }
+                if count < 0 && errno == EINTR { continue }
+                guard count > 0 else { break }
+                pending += buffer[0..<count]
+                while let end = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                    let line = String(decoding: pending[pending.startIndex..<end], as: UTF8.self)
+                    pending = Data(pending[pending.index(after: end)...])
+                    let words = line.split(separator: " ")
+                    if words.count == 2, words[0] == "occurrences", let count = Int(words[1]), count >= 0 { self?.pass(count) }
+                }
+            }
+        }
+        thread.start()
+    }
+
+    private func pass(_ occurrences: Int) {
+        lock.withLock {
+            guard !stopped else { return }
+            report(occurrences)
+        }
+    }
+
+    /// The command and its group have ended: passes on what the pipe still holds (waiting at most
+    /// half a second for a writer that escaped the group), then nothing more.
+    func finish() {
+        ticker.cancel()
+        _ = drained.wait(timeout: .now() + 0.5)
+        lock.withLock { stopped = true }
+    }
 }

@@ -6,8 +6,8 @@ extension CommandStrategy {
     /// bench's process, since it is a process of its own.
     package func method(timeout: Double?, counter: String?) -> ImportMethod {
         let command = self
-        return ImportMethod(name: name, summary: "the command \(commandLine)", role: .user, isOwnProcess: true) { run, _ in
-            try run.runCommand(command, timeout: timeout, counter: counter)
+        return ImportMethod(name: name, summary: "the command \(commandLine)", role: .user, isOwnProcess: true) { run, progress in
+            try run.runCommand(command, timeout: timeout, counter: counter, progress: progress)
         }
     }
 }
@@ -16,7 +16,7 @@ extension ImportRun {
     /// Runs a user's command as this run's import: the store created as for a strategy of bench's
     /// (schema, settings, preload), the command run and measured as a whole process, what it
     /// executed counted by the preloaded library `counter` (nil: not counted), the store digested.
-    func runCommand(_ command: CommandStrategy, timeout: Double?, counter: String?) throws -> ImportMeasurement {
+    func runCommand(_ command: CommandStrategy, timeout: Double?, counter: String?, progress: ((Int) -> Void)? = nil) throws -> ImportMeasurement {
         let generation: Int64
         do {
             let (store, _) = try openStore()
@@ -33,7 +33,7 @@ extension ImportRun {
         let ending = try CommandProcess.run(
             command.resolved(payload: payloadPath, database: databasePath), name: command.name,
             environment: commandEnvironment(generation: generation, counts: files.counts, counter: counter, folder: folder.path),
-            output: files.output, error: files.error, timeout: timeout)
+            output: files.output, error: files.error, timeout: timeout, progress: progress)
         // Stopped by bench's own stopping signal, passed on to the command's group: an interruption, not a failure.
         if stopRequested() { throw failure(of: command, Interrupted(), stage: .interrupted) }
         if ending.timedOut { throw failure(of: command, CommandError.timedOut(name: command.name, seconds: timeout ?? 0, errorTail: CommandProcess.tail(of: files.error))) }
@@ -47,6 +47,7 @@ extension ImportRun {
         measurement.cpuSystemSeconds = ending.systemSeconds
         measurement.peakRSSBytes = ending.peakResidentBytes
         measurement.instructionsNote = "not measured for a command"
+        measurement.measuredInside = false
         if counter != nil, let counts = try PreloadedCounts.read(files.counts) {
             measurement.countedAt = .preloaded
             measurement.counts = counts.statements
@@ -82,7 +83,7 @@ extension ImportRun {
     }
 
     /// The command's failure as the runner reports any strategy's: nothing of it is trusted, the store stays as it left it.
-    private func failure(of command: CommandStrategy, _ error: any Error, stage: RunError.Stage = .writing) -> RunError {
+    private func failure(of command: CommandStrategy, _ error: any Error, stage: RunError.Stage = .command) -> RunError {
         RunError(
             strategy: command.name, stage: stage, pass: 0, batch: nil, batchIndex: nil, committedBatches: 0,
             committedOccurrences: 0, databasePath: databasePath, checkpointed: false, underlying: error)

@@ -33,6 +33,9 @@ package struct ImportMeasurement: Sendable, Codable {
     /// Where `counts` were taken: bench's connection, or every connection at the SQLite level,
     /// whose trace the times then include.
     package var countedAt: CountingLevel = .connection
+    /// Whether bench measured inside the import (its decode, write and commit phases, the
+    /// allocator): false for a command, a process bench only sees from outside.
+    package var measuredInside = true
 
     package init() {}
 }

@@ -14,6 +14,8 @@ package struct RunError: Error, Codable, Sendable, CustomStringConvertible {
         case creating
         /// SIGINT asked the import to stop.
         case interrupted
+        /// A user's command failed (`--command`): it exited non-zero, was killed, or ran too long.
+        case command
     }
 
     package let strategy: String
@@ -63,6 +65,8 @@ package struct RunError: Error, Codable, Sendable, CustomStringConvertible {
     }
 
     package var description: String {
+        // A command's failure names the command and ends with its standard error: nothing is added after it.
+        if stage == .command { return "\(cause)\n  (\(committedSummary))" }
         var what: String
         switch stage {
         case .reading: what = "reading \(place) failed: \(cause)"
@@ -71,6 +75,7 @@ package struct RunError: Error, Codable, Sendable, CustomStringConvertible {
         case .committing: what = "committing \(place) failed: \(cause)"
         case .creating: what = "creating the store failed: \(cause)"
         case .interrupted: what = "interrupted before committing \(place)"
+        case .command: what = cause
         }
         if let ordinals { what += " (occurrences \(ordinals.lowerBound)-\(ordinals.upperBound))" }
         return "\(strategy): \(what). \(committedSummary)"
@@ -90,6 +95,7 @@ package struct RunError: Error, Codable, Sendable, CustomStringConvertible {
             : "\(earlierPasses)batches 0-\(committedBatches - 1)\(pass > 0 ? " of pass \(pass + 1)" : "") "
                 + "(\(committedOccurrences) occurrences) stay committed"
         let next = checkpointed && stage != .creating ? "; run the same command again to resume" : ""
+        if stage == .command { return "its store holds whatever it wrote before it stopped: \(databasePath)" }
         let undone = stage == .creating ? "Nothing was imported" : "The failed batch was rolled back"
         return "\(undone); \(committed) in \(databasePath)\(next)."
     }

@@ -1,0 +1,42 @@
+import ArgumentParser
+import ImportBenchCore
+
+/// `bench schema`: what an importer of the user's (`--command`, a plug-in) must write, and the
+/// rules its store is verified against.
+struct SchemaCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "schema",
+        abstract: "Print the store an importer must fill: tables, natural keys, columns and relationships, the rules the verifier applies, and the SQL bench creates the store with.",
+        discussion: """
+            bench creates these tables (and runs the settings of the run) before a --command starts; the command \
+            fills them from the payload. The SQL is exactly what bench runs, in order.
+            """)
+
+    @Option(help: ArgumentHelp("A built-in payload family: \(ScenarioRegistry.names.joined(separator: ", ")).", valueName: "name"))
+    var scenario: ScenarioReference = .builtIn("chat")
+
+    @Option(help: ArgumentHelp("A mapping file (YAML) describing your payload's shape, instead of --scenario.", valueName: "file"))
+    var mapping: String?
+
+    @Flag(help: "Print the SQL alone.")
+    var sql = false
+
+    func run() throws {
+        let reference = mapping.map { ScenarioReference.mapping(given: $0, sample: nil) } ?? scenario
+        let schema: Schema
+        do {
+            schema = try reference.resolve().schema
+        } catch {
+            throw ValidationError(String(describing: error))
+        }
+        let statements = schema.ddl.map { $0 + ";" }.joined(separator: "\n")
+        guard !sql else {
+            print(statements)
+            return
+        }
+        print(schema.storeSummary)
+        print(Schema.storeRules)
+        print("\nSQL, as bench runs it before the importer starts:\n")
+        print(statements)
+    }
+}
