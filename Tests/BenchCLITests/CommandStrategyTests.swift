@@ -83,6 +83,26 @@ struct CommandStrategyTests {
         #expect(row["rows_written"] == row["records"])
     }
 
+    @Test("compare gates a command like a strategy: one fetch more is a regression, exit 2")
+    func gatedInCI() throws {
+        let directory = try RunCommandEndToEndTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let importer = "python3 '\(Self.examples.appendingPathComponent("products_naive.py").path)'"
+        let oneMore = #" && python3 -c "import os, sqlite3; sqlite3.connect(os.environ['BENCH_DB']).execute('SELECT 1').fetchall()""#
+        var files: [String] = []
+        for (name, command) in [("baseline", importer), ("current", importer + oneMore)] {
+            let csv = directory.appendingPathComponent("\(name).csv").path
+            let ran = try IsolatedRunTests.bench([
+                "run", "--scenario", "products", "--scale", "0.02", "--strategy", "upsert", "--command", "py-naive=\(command)", "--quiet", "--csv", csv,
+            ])
+            try #require(ran.status == 0, "\(ran.output)")
+            files.append(csv)
+        }
+        let judged = try IsolatedRunTests.bench(["compare", files[0], files[1], "--counts-only"])
+        #expect(judged.status == 2, "\(judged.output)")
+        #expect(judged.output.contains("py-naive") && judged.output.contains("fetch_count"), "\(judged.output)")
+    }
+
     @Test("a command that writes other data is invalid: exit 3")
     func wrongData() throws {
         let (status, output, rows) = try Self.run([
