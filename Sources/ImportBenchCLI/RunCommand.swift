@@ -153,6 +153,9 @@ struct RunCommand: ParsableCommand {
         }
         if let commandTimeout, !(commandTimeout > 0) { throw ValidationError("--command-timeout must be a positive number of seconds") }
         if !commands.isEmpty, preset != nil { throw ValidationError("--command runs with --scenario or --mapping, not with --preset") }
+        if !commands.isEmpty, checkpoint || resume {
+            throw ValidationError("--checkpoint and --resume record bench's own batches; a --command commits its own and cannot be resumed: run it without them")
+        }
         guard repetitions >= 1 else { throw ValidationError("--repetitions must be at least 1") }
         guard warmup >= 0 else { throw ValidationError("--warmup must be 0 or more") }
         guard prewarmChunk >= 1 else { throw ValidationError("--prewarm-chunk must be at least 1") }
