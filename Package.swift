@@ -8,9 +8,6 @@ let package = Package(
         .executable(name: "bench", targets: ["bench"]),
         // What a plug-in imports: its strategies beside bench's, measured and verified alike (docs/plugins.md).
         .library(name: "ImportBench", targets: ["ImportBench"]),
-        // Preloaded into a command measured as a strategy (`bench run --command`): counts what it
-        // executes through the shared libsqlite3 with bench's own counter.
-        .library(name: "ImportBenchSQLCounts", type: .dynamic, targets: ["CSQLPreload"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -41,10 +38,9 @@ let package = Package(
         .target(name: "CCounters"),
         // Counts what every connection of the process executes, through an SQLite auto extension and
         // `sqlite3_trace_v2`: a plug-in's importer on GRDB or any other layer is counted like bench's own.
-        .target(name: "CSQLCounter", linkerSettings: [.linkedLibrary("sqlite3")]),
-        // The same counter in a library preloaded into a user's importer (LD_PRELOAD): its totals,
-        // per process, appended to a file bench names when the process exits.
-        .target(name: "CSQLPreload", dependencies: ["CSQLCounter"]),
+        // Preload/ is the same counter as a library preloaded into a user's command (LD_PRELOAD),
+        // compiled by bench as plain C when a command first runs (CounterLibrary.swift).
+        .target(name: "CSQLCounter", exclude: ["Preload"], linkerSettings: [.linkedLibrary("sqlite3")]),
         // The counted SQLite layer: knows SQL and counters, nothing of strategies.
         .target(name: "ImportBenchStore", dependencies: ["CSQLite", "CSQLCounter"]),
         // Schema, records, scenarios, payload readers, strategies, runner, verifier, meters, reader probe.

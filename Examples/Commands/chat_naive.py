@@ -13,6 +13,9 @@ import chat_payload
 
 def main():
     store = sqlite3.connect(os.environ["BENCH_DB"], isolation_level=None)
+    # What bench's own connection runs first (foreign keys, synchronous, busy timeout): per connection.
+    for pragma in filter(None, os.environ.get("BENCH_CONNECTION_PRAGMAS", "").split(";")):
+        store.execute(pragma)
     size = os.environ.get("BENCH_BATCH_SIZE", "1000")
     size = None if size == "all" else int(size)
     written = 0

@@ -29,6 +29,9 @@ def pair_sql(entity, table, target):
 
 def main():
     store = sqlite3.connect(os.environ["BENCH_DB"], isolation_level=None)
+    # What bench's own connection runs first (foreign keys, synchronous, busy timeout): per connection.
+    for pragma in filter(None, os.environ.get("BENCH_CONNECTION_PRAGMAS", "").split(";")):
+        store.execute(pragma)
     size = os.environ.get("BENCH_BATCH_SIZE", "1000")
     size = None if size == "all" else int(size)
     pending, pending_sql = [], None

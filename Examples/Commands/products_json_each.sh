@@ -4,7 +4,10 @@
 # in one transaction. Run by bench as a strategy:
 #   bench run --scenario products --command 'sql-json-each=sh Examples/Commands/products_json_each.sh'
 set -eu
+# The settings bench's own connection runs first (foreign keys, synchronous, busy timeout); the
+# shell prints what a pragma returns, which bench keeps aside with the command's output.
 sqlite3 "$BENCH_DB" <<SQL
+${BENCH_CONNECTION_PRAGMAS:-};
 INSERT INTO product (serialCode, name, brand, category, price, currency, stock, active, updatedAt, description)
 SELECT value ->> 'serialCode', value ->> 'name', value ->> 'brand', value ->> 'category', value ->> 'price',
        value ->> 'currency', value ->> 'stock', value ->> 'active', value ->> 'updatedAt', value ->> 'description'

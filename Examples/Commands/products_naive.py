@@ -23,6 +23,9 @@ def main():
     size = os.environ.get("BENCH_BATCH_SIZE", "1000")
     size = len(products) or 1 if size == "all" else int(size)
     store = sqlite3.connect(os.environ["BENCH_DB"], isolation_level=None)
+    # What bench's own connection runs first (foreign keys, synchronous, busy timeout): per connection.
+    for pragma in filter(None, os.environ.get("BENCH_CONNECTION_PRAGMAS", "").split(";")):
+        store.execute(pragma)
     find = "SELECT pk FROM product WHERE serialCode = ?"
     update = "UPDATE product SET " + ", ".join(f'"{c}" = ?' for c in COLUMNS) + " WHERE pk = ?"
     insert = "INSERT INTO product (serialCode, " + ", ".join(f'"{c}"' for c in COLUMNS) + ") VALUES (?" + ", ?" * len(COLUMNS) + ")"

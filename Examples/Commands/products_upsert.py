@@ -19,6 +19,9 @@ def main():
     size = os.environ.get("BENCH_BATCH_SIZE", "1000")
     size = len(products) or 1 if size == "all" else int(size)
     store = sqlite3.connect(store_path, isolation_level=None)
+    # What bench's own connection runs first (foreign keys, synchronous, busy timeout): per connection.
+    for pragma in filter(None, os.environ.get("BENCH_CONNECTION_PRAGMAS", "").split(";")):
+        store.execute(pragma)
     quoted = ", ".join(f'"{c}"' for c in COLUMNS)
     upsert = (
         f"INSERT INTO product (serialCode, {quoted}) VALUES (?{', ?' * len(COLUMNS)}) "

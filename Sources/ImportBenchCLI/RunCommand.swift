@@ -152,6 +152,10 @@ struct RunCommand: ParsableCommand {
             throw ValidationError(error.description)
         }
         if let commandTimeout, !(commandTimeout > 0) { throw ValidationError("--command-timeout must be a positive number of seconds") }
+        if commandTimeout != nil, commands.isEmpty { throw ValidationError("--command-timeout applies to a --command: give one") }
+        #if !os(Linux)
+        if !commands.isEmpty { throw ValidationError("--command needs Linux: the counting library is preloaded with LD_PRELOAD, and the command's group is stopped with bench through the parent-death signal") }
+        #endif
         if !commands.isEmpty, preset != nil { throw ValidationError("--command runs with --scenario or --mapping, not with --preset") }
         if !commands.isEmpty, checkpoint || resume {
             throw ValidationError("--checkpoint and --resume record bench's own batches; a --command commits its own and cannot be resumed: run it without them")
@@ -193,8 +197,12 @@ struct RunCommand: ParsableCommand {
         for command in commands where !names.insert(command.name).inserted {
             throw ValidationError(CommandError.nameTaken(command.name).description)
         }
-        let counter = ChildProcessExecutor.current().executable.deletingLastPathComponent().appendingPathComponent(CommandStrategy.counterLibraryName).path
-        guard FileManager.default.fileExists(atPath: counter) else { throw CommandFailure.failed(CommandError.counterMissing(path: counter).description) }
+        let counter: String
+        do {
+            counter = try CounterLibrary.path(in: ChildProcessExecutor.current().executable.deletingLastPathComponent())
+        } catch {
+            throw CommandFailure.failed(error.description)
+        }
         return commands.map { $0.method(timeout: commandTimeout, counter: counter) }
     }
 
@@ -236,7 +244,9 @@ struct RunCommand: ParsableCommand {
         }
         let strategies = resolvedStrategies + (try commandMethods())
         let catalog = BenchCommand.catalog
-        let pluggedIn = resolvedStrategies.contains { strategy in !StrategyCatalog.builtIn.knownNames.contains(strategy.name) }
+        // A plug-in's strategy, or a command (counted by the same trace, preloaded): every strategy of
+        // the run is counted at the SQLite level, so all pay the trace alike.
+        let pluggedIn = !commands.isEmpty || resolvedStrategies.contains { strategy in !StrategyCatalog.builtIn.knownNames.contains(strategy.name) }
         // One spec for how every run imports; the sweep changes only its payload's scale and its batch size.
         let base = RunSpec(
             scenario: scenarioOptions.reference,

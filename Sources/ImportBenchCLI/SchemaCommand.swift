@@ -8,8 +8,9 @@ struct SchemaCommand: ParsableCommand {
         commandName: "schema",
         abstract: "Print the store an importer must fill: tables, natural keys, columns and relationships, the rules the verifier applies, and the SQL bench creates the store with.",
         discussion: """
-            bench creates these tables (and runs the settings of the run) before a --command starts; the command \
-            fills them from the payload. The SQL is exactly what bench runs, in order.
+            bench creates these tables before a --command starts (with the run's journal and synchronous settings, \
+            its own bookkeeping table importbench_import, and, for a refresh, the preload's rows); the command fills \
+            them from the payload. The SQL is bench's for these tables and indexes, in order.
             """)
 
     @Option(help: ArgumentHelp("A built-in payload family: \(ScenarioRegistry.names.joined(separator: ", ")).", valueName: "name"))

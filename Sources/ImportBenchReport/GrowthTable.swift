@@ -29,9 +29,12 @@ package enum GrowthTable {
                     }
                     let wall = SummaryTable.median(atScale.map(\.measurement.wallSeconds))
                     let records = Double(first.records)
-                    cells.append(String(format: "%.3f, %.2f", Double(first.measurement.counts.fetches) / records, wall / records * 1_000_000))
+                    // Counts nothing observed (a command whose SQLite is its own) are "-", never zeros.
+                    let observed = first.measurement.countedAt != .notObserved
+                    let fetches = observed ? String(format: "%.3f", Double(first.measurement.counts.fetches) / records) : "-"
+                    cells.append("\(fetches), " + String(format: "%.2f", wall / records * 1_000_000))
                     timePoints.append((factor, wall))
-                    if first.measurement.counts.fetches > 0 { fetchPoints.append((factor, Double(first.measurement.counts.fetches))) }
+                    if observed, first.measurement.counts.fetches > 0 { fetchPoints.append((factor, Double(first.measurement.counts.fetches))) }
                 }
                 cells.append(exponent(timePoints).map { String(format: "%.2f", $0) } ?? "-")
                 cells.append(exponent(fetchPoints).map { String(format: "%.2f", $0) } ?? "-")

@@ -1,15 +1,13 @@
 import CSQLCounter
 import Foundation
 
-/// What the preloaded counting library (the `ImportBenchSQLCounts` product) reported for a command
+/// What the preloaded counting library (`CounterLibrary`) reported for a command
 /// and every process it started: one line per process that opened a connection through the shared
 /// libsqlite3 and exited through its exit handlers. No line at all means the counts were not
 /// observed (SQLite linked in statically, or no process exited normally), never that they were zero.
 package enum PreloadedCounts {
     /// The environment variable the library reads the counts file's path from.
     package static let environmentVariable = IMPORTBENCH_SQL_COUNTS_ENV
-    /// The library's file name, as SwiftPM builds it beside bench's executable.
-    package static let libraryName = "libImportBenchSQLCounts.so"
 
     /// The sum of the file's lines; nil when there are none (or no file).
     package static func read(_ path: String) throws(StoreError) -> SQLiteCounts? {

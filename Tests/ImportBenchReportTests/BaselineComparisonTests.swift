@@ -28,13 +28,15 @@ struct BaselineComparisonTests {
             baselinePath: write(baseline(), to: "base.csv", in: directory), currentPath: write(current, to: "now.csv", in: directory))
     }
 
-    @Test("a command's counts not observed: its row is read, its counts left unjudged, and the verdict says so", arguments: [true, false])
+    @Test("a command's counts not observed: read, unjudged where neither side observed them, a regression where the baseline did", arguments: [true, false])
     func countsNotObserved(onBothSides: Bool) throws {
         let comparison = try compare { current in
             current[1].measurement.countedAt = .notObserved
             current[1].measurement.counts.fetches = 999  // never written: the row has no counts
         }
-        #expect(comparison.verdict == .unchanged)
+        // Counts the baseline observed and the current run could not: the guard is gone, which fails.
+        #expect(comparison.verdict == .regression)
+        #expect(comparison.changes.contains { $0.metric == "fetch_count" && $0.current.isEmpty && $0.isRegression })
         #expect(comparison.notes.contains { $0.contains("Counts not observed") && $0.contains("prewarm") })
         if onBothSides {
             // The row with counts is now the other side: still judged only on what both observed.

@@ -7,8 +7,8 @@ package enum CommandError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidName(String)
     /// A strategy or an earlier command already has the name.
     case nameTaken(String)
-    /// The counting library is not where bench looks for it, beside its executable.
-    case counterMissing(path: String)
+    /// The counting library could not be built (no C compiler, no sources): `reason` says why.
+    case counterMissing(path: String, reason: String)
     /// The shell could not be started (an errno).
     case cannotStart(name: String, errno: Int32)
     /// The command exited non-zero.
@@ -26,9 +26,8 @@ package enum CommandError: Error, Equatable, Sendable, CustomStringConvertible {
             return "--command name '\(name)': use lower-case letters, digits and '-', starting with a letter"
         case .nameTaken(let name):
             return "--command name '\(name)' is taken by a strategy or another command: choose another"
-        case .counterMissing(let path):
-            return "the counting library \(path) is missing: build it with `swift build --product ImportBenchSQLCounts` "
-                + "(scripts/bench does), in the configuration of this bench"
+        case .counterMissing(let path, let reason):
+            return "cannot build the library that counts a command's statements (\(path)): \(reason)"
         case .cannotStart(let name, let errno):
             return "\(name): cannot start /bin/sh (errno \(errno))"
         case .failed(let name, let status, let tail):

@@ -43,14 +43,18 @@ package enum CommandProcess {
             if outputFile >= 0 { close(outputFile) }
             if errorFile >= 0 { close(errorFile) }
         }
+        // Never bench's own outputs: the command's would mix into the table.
+        guard outputFile >= 0, errorFile >= 0 else { throw .cannotStart(name: name, errno: errno) }
         var environment = environment
-        environment["BENCH_PROGRESS_FD"] = String(IMPORTBENCH_PROGRESS_FD)
         var pipeEnds: [Int32] = [-1, -1]
         if progress == nil || pipe(&pipeEnds) != 0 {
             pipeEnds = [-1, -1]
+            // No pipe at 3: a descriptor the command would open there must not take progress lines.
+            environment["BENCH_PROGRESS_FD"] = nil
         } else {
             // Neither end leaks into another child bench starts meanwhile; the command gets its copy at 3.
             for end in pipeEnds { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+            environment["BENCH_PROGRESS_FD"] = String(IMPORTBENCH_PROGRESS_FD)
         }
         var entries = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { for entry in entries { free(entry) } }
@@ -67,26 +71,35 @@ package enum CommandProcess {
         }
         let listener = progress.map { ProgressListener(pipe: pipeEnds[0], report: $0) }
         let timer = timeout.map { GroupTimer(group: pid, after: $0) }
-        var status: Int32 = 0
-        var usage = rusage()
-        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+        // The shell's end, left unreaped: its pid, and so its group's id, stays its own until the
+        // group is killed below, so no other process can be hit by that kill.
+        var info = siginfo_t()
+        while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) < 0 && errno == EINTR {}
         let wall = ContinuousClock.now - started
         timer?.cancel()
         // Whatever the shell left behind goes with it; then the watcher, no longer needed.
         importbench_command_group_set(0)
         kill(-pid, SIGKILL)
-        listener?.finish()
+        var status: Int32 = 0
+        var usage = rusage()
+        var reaped: Int32
+        repeat { reaped = wait4(pid, &status, 0, &usage) } while reaped < 0 && errno == EINTR
         if watcher > 0 {
             kill(watcher, SIGKILL)
             var ignored: Int32 = 0
             while waitpid(watcher, &ignored, 0) < 0 && errno == EINTR {}
         }
+        listener?.finish()
+        // SIGCHLD ignored (inherited so) reaps children by itself: nothing of the command's end is known.
+        guard reaped == pid else { throw .cannotStart(name: name, errno: errno) }
         let exited = status & 0x7f == 0
         return CommandEnding(
             status: exited ? (status >> 8) & 0xff : nil, signal: exited ? nil : status & 0x7f,
             wallSeconds: Double(wall.components.seconds) + Double(wall.components.attoseconds) / 1e18,
             userSeconds: seconds(usage.ru_utime), systemSeconds: seconds(usage.ru_stime),
-            peakResidentBytes: Int64(usage.ru_maxrss) * 1024, timedOut: timer?.fired ?? false)
+            peakResidentBytes: Int64(usage.ru_maxrss) * 1024,
+            // A command that ended on its own as the time ran out did not time out.
+            timedOut: (timer?.fired ?? false) && !(exited && (status >> 8) & 0xff == 0))
     }
 
     private static func seconds(_ time: timeval) -> Double {

@@ -1,5 +1,3 @@
-import ImportBenchStore
-
 /// A user's importer given as a program, in any language (`bench run --command NAME=COMMAND`):
 /// bench creates the store as for its own strategies, runs the command through `/bin/sh -c` with the
 /// payload and the store named in its environment and in `{payload}` and `{db}`, measures the whole
@@ -23,14 +21,25 @@ package struct CommandStrategy: Sendable, Equatable, Codable {
         try self.init(name: String(text[..<equals]), commandLine: String(text[text.index(after: equals)...]))
     }
 
-    /// The command line with `{payload}` and `{db}` replaced by the paths, quoted for the shell.
+    /// The command line with `{payload}` and `{db}` replaced by the paths, quoted for the shell, in
+    /// one pass (a path that itself holds `{db}` stays as it is).
     package func resolved(payload: String, database: String) -> String {
-        commandLine.replacingOccurrences(of: "{payload}", with: Self.shellQuoted(payload))
-            .replacingOccurrences(of: "{db}", with: Self.shellQuoted(database))
+        let values = ["{payload}": Self.shellQuoted(payload), "{db}": Self.shellQuoted(database)]
+        var result = ""
+        var rest = commandLine[...]
+        while let brace = rest.firstIndex(of: "{") {
+            result += rest[..<brace]
+            rest = rest[brace...]
+            if let (placeholder, value) = values.first(where: { rest.hasPrefix($0.key) }) {
+                result += value
+                rest = rest.dropFirst(placeholder.count)
+            } else {
+                result.append("{")
+                rest = rest.dropFirst()
+            }
+        }
+        return result + rest
     }
-
-    /// The counting library preloaded into every command, as SwiftPM names it beside bench's executable.
-    package static let counterLibraryName = PreloadedCounts.libraryName
 
     /// `text` as one word for `sh`: inside single quotes, each single quote closed, escaped and reopened.
     static func shellQuoted(_ text: String) -> String {

@@ -26,21 +26,32 @@ extension ImportRun {
         } catch {
             throw creationFailure(error)
         }
-        let folder = URL(fileURLWithPath: databasePath).deletingLastPathComponent()
-        let files = (output: "\(databasePath).stdout", error: "\(databasePath).stderr", counts: "\(databasePath).counts")
-        defer { for file in [files.output, files.error, files.counts] { unlink(file) } }
-        unlink(files.counts)
-        let ending = try CommandProcess.run(
-            command.resolved(payload: payloadPath, database: databasePath), name: command.name,
-            environment: commandEnvironment(generation: generation, counts: files.counts, counter: counter, folder: folder.path),
-            output: files.output, error: files.error, timeout: timeout, progress: progress)
+        // The command's outputs, counts and temporary files in a folder of the run's own, removed
+        // after it (and by the next bench, were this one killed), never beside a kept store.
+        let folder: RunDirectory
+        do {
+            folder = try RunDirectory.create()
+        } catch {
+            throw creationFailure(error)
+        }
+        defer { folder.remove() }
+        let files = (output: folder.url.appendingPathComponent("stdout").path, error: folder.url.appendingPathComponent("stderr").path,
+                     counts: folder.url.appendingPathComponent("counts").path)
+        let ending: CommandEnding
+        do {
+            ending = try CommandProcess.run(
+                command.resolved(payload: payloadPath, database: databasePath), name: command.name,
+                environment: commandEnvironment(generation: generation, counts: files.counts, counter: counter, folder: folder.url.path),
+                output: files.output, error: files.error, timeout: timeout, progress: progress)
+        } catch {
+            throw failure(of: command, error)
+        }
         // Stopped by bench's own stopping signal, passed on to the command's group: an interruption, not a failure.
         if stopRequested() { throw failure(of: command, Interrupted(), stage: .interrupted) }
-        if ending.timedOut { throw failure(of: command, CommandError.timedOut(name: command.name, seconds: timeout ?? 0, errorTail: CommandProcess.tail(of: files.error))) }
-        if let signal = ending.signal { throw failure(of: command, CommandError.killed(name: command.name, signal: signal, errorTail: CommandProcess.tail(of: files.error))) }
-        if let status = ending.status, status != 0 {
-            throw failure(of: command, CommandError.failed(name: command.name, status: status, errorTail: CommandProcess.tail(of: files.error)))
-        }
+        let tail = CommandProcess.tail(of: files.error)
+        if ending.timedOut { throw failure(of: command, CommandError.timedOut(name: command.name, seconds: timeout ?? 0, errorTail: tail)) }
+        if let signal = ending.signal { throw failure(of: command, CommandError.killed(name: command.name, signal: signal, errorTail: tail)) }
+        if let status = ending.status, status != 0 { throw failure(of: command, CommandError.failed(name: command.name, status: status, errorTail: tail)) }
         var measurement = ImportMeasurement()
         measurement.wallSeconds = ending.wallSeconds
         measurement.cpuUserSeconds = ending.userSeconds
@@ -48,15 +59,20 @@ extension ImportRun {
         measurement.peakRSSBytes = ending.peakResidentBytes
         measurement.instructionsNote = "not measured for a command"
         measurement.measuredInside = false
-        if counter != nil, let counts = try PreloadedCounts.read(files.counts) {
-            measurement.countedAt = .preloaded
-            measurement.counts = counts.statements
-            measurement.rowsWritten = counts.rowsWritten
-        } else {
-            measurement.countedAt = .notObserved
+        do {
+            if counter != nil, let counts = try PreloadedCounts.read(files.counts) {
+                measurement.countedAt = .preloaded
+                measurement.counts = counts.statements
+                measurement.rowsWritten = counts.rowsWritten
+            } else {
+                measurement.countedAt = .notObserved
+            }
+            // What the command left: a store it removed or broke fails its run, named, not the benchmark.
+            let store = try Connection(path: databasePath, tracing: .never)
+            measurement.digest = try scenario.schema.digest(of: store)
+        } catch {
+            throw failure(of: command, error)
         }
-        let store = try Connection(path: databasePath, tracing: .never)
-        measurement.digest = try scenario.schema.digest(of: store)
         measurement.databaseBytes = DatabaseFile.size(databasePath)
         return measurement
     }
@@ -70,11 +86,16 @@ extension ImportRun {
         environment["BENCH_BATCH_SIZE"] = options.batchSize.description
         environment["BENCH_GENERATION"] = String(generation)
         environment["BENCH_PRELOADED"] = preloadPath == nil ? "0" : "1"
+        // What bench's own connection runs first (foreign keys, the run's synchronous, the busy
+        // timeout): per connection in SQLite, so a command runs them itself to import alike.
+        environment["BENCH_CONNECTION_PRAGMAS"] = connectionSettings.joined(separator: "; ")
         switch spec.scenario {
         case .builtIn(let name): environment["BENCH_SCENARIO"] = name
         case .mapping(let path, _): environment["BENCH_MAPPING"] = path
         }
         environment["TMPDIR"] = folder
+        // Never bench's own counting of an outer run passed on: only this command's.
+        environment[PreloadedCounts.environmentVariable] = nil
         if let counter {
             environment[PreloadedCounts.environmentVariable] = counts
             environment["LD_PRELOAD"] = ([counter] + (environment["LD_PRELOAD"].map { [$0] } ?? [])).joined(separator: " ")

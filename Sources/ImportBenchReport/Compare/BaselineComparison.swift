@@ -145,6 +145,8 @@ package struct BaselineComparison {
             for metric in Self.correctnessMetrics where scope == .everything {
                 guard let a = old[metric], let b = new[metric] else { continue }
                 if executionColumns.contains(metric), a.isEmpty || b.isEmpty {
+                    // Counts the baseline observed and this run could not: the guard is gone, which fails.
+                    if !a.isEmpty { note(metric, regression: true) }
                     unobserved.insert(key.description)
                     continue
                 }
@@ -157,7 +159,10 @@ package struct BaselineComparison {
             }
             for metric in exact {
                 guard let a = old[metric], let b = new[metric] else { continue }
-                if a.isEmpty || b.isEmpty { unobserved.insert(key.description) }
+                if a.isEmpty || b.isEmpty {
+                    if !a.isEmpty { note(metric, regression: true) }
+                    unobserved.insert(key.description)
+                }
                 guard !a.isEmpty, !b.isEmpty, a != b else { continue }
                 let rose = (Double(b) ?? 0) > (Double(a) ?? 0)
                 note(metric, regression: rose == Self.lowerIsBetter(metric))

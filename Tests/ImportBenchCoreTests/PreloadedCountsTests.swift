@@ -1,13 +1,19 @@
 import Foundation
+import ImportBenchCore
 import ImportBenchStore
 import Testing
 
 /// The counting library preloaded into another program (Python's standard `sqlite3` module here,
 /// which uses the system's libsqlite3) against bench's own connection counter: the same statements,
 /// the same numbers.
-@Suite("The preloaded counter", .enabled(if: PreloadLibrary.path != nil, "build the ImportBenchSQLCounts product first (swift build)"))
+@Suite("The preloaded counter")
 struct PreloadedCountsTests {
-    static var library: String? { PreloadLibrary.path }
+    /// Built by bench's own `CounterLibrary`, once for the suite, in a folder of its own.
+    static let library: String? = {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("importbench-counter-library")
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return try? CounterLibrary.path(in: folder)
+    }()
 
     /// One statement and its parameters; the workload both sides run, in order.
     struct Step: Codable {
@@ -120,6 +126,21 @@ struct PreloadedCountsTests {
         #expect(try PreloadedCounts.read(untouched) == nil)
     }
 
+    @Test("is plain C: the Swift runtime is not loaded into the command's processes")
+    func noSwiftRuntime() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", "print(open('/proc/self/maps').read())"]
+        process.environment = ProcessInfo.processInfo.environment.merging(["LD_PRELOAD": try #require(Self.library)]) { $1 }
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let maps = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(maps.contains("libImportBenchSQLCounts"), "the library was not preloaded")
+        #expect(!maps.contains("libswiftCore"))
+    }
+
     @Test("lines of several processes add up; a line of another format is refused, located")
     func linesAddUp() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("importbench-preload-\(UUID().uuidString)")
@@ -137,13 +158,4 @@ struct PreloadedCountsTests {
         let error = #expect(throws: StoreError.self) { try PreloadedCounts.read(path) }
         #expect(error?.message.contains("line 1") == true)
     }
-}
-
-/// The counting library the debug build leaves in .build.
-enum PreloadLibrary {
-    static let path: String? = {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let path = root.appendingPathComponent(".build/debug/\(PreloadedCounts.libraryName)").path
-        return FileManager.default.fileExists(atPath: path) ? path : nil
-    }()
 }
