@@ -154,10 +154,11 @@ final class GroupTimer: @unchecked Sendable {
 /// its progress pipe, and a tick twice a second (-1) for the elapsed time. Its callbacks hold a lock
 /// that `stop` takes too, so none runs once the caller has gone on.
 final class ProgressListener: @unchecked Sendable {
-    // @unchecked: `report` and `stopped` are only used under `lock`.
+    // @unchecked: `report` is only used under `lock`.
     private let lock = NSLock()
-    private var stopped = false
-    private let report: (Int) -> Void
+    /// Dropped by `finish`: the caller's closure is not kept past the run, however long a
+    /// callback in flight holds this listener.
+    private var report: ((Int) -> Void)?
     private let ticker: DispatchSourceTimer
     /// Signalled when the pipe's last writer has gone and every line is passed on.
     private let drained = DispatchSemaphore(value: 0)
@@ -198,10 +199,7 @@ final class ProgressListener: @unchecked Sendable {
     }
 
     private func pass(_ occurrences: Int) {
-        lock.withLock {
-            guard !stopped else { return }
-            report(occurrences)
-        }
+        lock.withLock { report?(occurrences) }
     }
 
     /// The command and its group have ended: passes on what the pipe still holds (waiting at most
@@ -209,6 +207,6 @@ final class ProgressListener: @unchecked Sendable {
     func finish() {
         ticker.cancel()
         _ = drained.wait(timeout: .now() + 0.5)
-        lock.withLock { stopped = true }
+        lock.withLock { report = nil }
     }
 }

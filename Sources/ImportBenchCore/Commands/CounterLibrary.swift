@@ -22,6 +22,10 @@ package enum CounterLibrary {
             for byte in data { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
         }
         let library = folder.appendingPathComponent("libImportBenchSQLCounts-\(String(hash, radix: 16)).so").path
+        // LD_PRELOAD splits its list at spaces and colons: such a path would preload nothing, silently.
+        guard !library.contains(where: { $0 == " " || $0 == ":" }) else {
+            throw .counterMissing(path: library, reason: "LD_PRELOAD cannot take a path with a space or a colon; build bench in a folder without them")
+        }
         if FileManager.default.fileExists(atPath: library) { return library }
         let staging = library + ".\(getpid()).tmp"
         let arguments = ["-shared", "-fPIC", "-O2", "-I", sourceRoot.appendingPathComponent(includes).path]
