@@ -23,6 +23,12 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
         ),
+        // Payloads compressed with gzip, inflated while they stream (issue 31).
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
+        ),
         .systemLibrary(
             name: "CJemalloc",
             pkgConfig: "jemalloc",
@@ -47,7 +53,7 @@ let package = Package(
         .target(
             name: "ImportBenchCore",
             dependencies: [
-                "ImportBenchStore", "CJemalloc", "CReference", "CHotPath", "CCounters", "CProcess", .product(name: "Histogram", package: "hdrhistogram-swift"),
+                "ImportBenchStore", "CJemalloc", "CReference", "CHotPath", "CCounters", "CProcess", "CZlib", .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "Yams", package: "Yams"),
             ]),
         // Reporters: know only results.

@@ -364,9 +364,13 @@ struct RunCommand: ParsableCommand {
                 source = "scale \(scale), seed \(seed)"
             }
         }
-        let megabytes = SummaryTable.megabytes(outcome.payloadBytes)
+        var size = "\(SummaryTable.megabytes(outcome.payloadBytes)) MB"
+        // A compressed payload: what its readers read, then what it takes on disk.
+        if case .file(let path) = spec.payload, case let onDisk = PayloadSize.bytesOnDisk(at: path), onDisk < outcome.payloadBytes {
+            size += " (\(SummaryTable.megabytes(onDisk)) MB gzip)"
+        }
         let change = outcome.expected.outcome
-        var text = "\(spec.scenario): \(source), \(megabytes) MB, batch size \(spec.options.batchSize), \(spec.options.store), "
+        var text = "\(spec.scenario): \(source), \(size), batch size \(spec.options.batchSize), \(spec.options.store), "
             + "\(SummaryTable.count(outcome.expected.occurrences)) occurrences of "
             + "\(SummaryTable.count(change.inserted + change.updated + change.unchanged)) distinct objects\n"
         for (reason, count) in outcome.skippedRecords.sorted(by: { $0.key < $1.key }) {

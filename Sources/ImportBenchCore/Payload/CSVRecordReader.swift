@@ -31,7 +31,8 @@ package final class CSVRecordReader {
     private let columnIndexByName: [String: Int]
     private let headerByteOffset: Int
     private let headerLine: Int
-    private let descriptor: Int32
+    /// The file's bytes, inflated when it is gzip-compressed.
+    private let input: PayloadInput
     /// All scanning state in one struct: a class's stored properties pay a dynamic exclusivity
     /// check on every access, a struct's fields inside one mutating call do not.
     private var scanner: CSVRowScanner
@@ -49,18 +50,14 @@ package final class CSVRecordReader {
         hasher: PayloadHasher? = nil, encoding: TextEncoding = .utf8
     ) throws {
         let resolved = encoding == .auto ? try TextEncoding.detect(path: path) : encoding
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            throw PayloadError(
-                file: path, byteOffset: nil, path: nil, expected: "a readable CSV file", found: String(cString: strerror(errno)))
-        }
+        let input = try PayloadInput(path: path, expected: "a readable CSV file")
         let fileName = fileName ?? URL(fileURLWithPath: path).lastPathComponent
         self.path = path
         self.fileName = fileName
         self.encoding = resolved
-        self.descriptor = descriptor
+        self.input = input
         scanner = CSVRowScanner(
-            path: path, fileName: fileName, descriptor: descriptor, chunkSize: max(chunkSize, 1), longestRowBytes: max(longestRowBytes, 1),
+            path: path, fileName: fileName, input: input, chunkSize: max(chunkSize, 1), longestRowBytes: max(longestRowBytes, 1),
             hasher: hasher, encoding: resolved)
         do {
             try scanner.skipByteOrderMark()
@@ -86,13 +83,11 @@ package final class CSVRecordReader {
             headerLine = scanner.line
         } catch {
             scanner.deallocate()
-            close(descriptor)
             throw error
         }
     }
 
     deinit {
-        close(descriptor)
         scanner.deallocate()
     }
 
@@ -173,7 +168,7 @@ package final class CSVRecordReader {
 private struct CSVRowScanner {
     let path: String
     let fileName: String
-    let descriptor: Int32
+    let input: PayloadInput
     let chunkSize: Int
     let longestRowBytes: Int
     let hasher: PayloadHasher?
@@ -201,12 +196,12 @@ private struct CSVRowScanner {
     var fieldIsQuoted: [Bool] = []
 
     init(
-        path: String, fileName: String, descriptor: Int32, chunkSize: Int, longestRowBytes: Int, hasher: PayloadHasher?, encoding: TextEncoding
+        path: String, fileName: String, input: PayloadInput, chunkSize: Int, longestRowBytes: Int, hasher: PayloadHasher?, encoding: TextEncoding
     ) {
         self.encoding = encoding
         self.path = path
         self.fileName = fileName
-        self.descriptor = descriptor
+        self.input = input
         self.chunkSize = chunkSize
         self.longestRowBytes = longestRowBytes
         self.hasher = hasher
@@ -304,12 +299,12 @@ private struct CSVRowScanner {
 
     // MARK: Scanning
 
+    /// Steps over a UTF-8 byte order mark at the start (a gzip file's inflated start included).
     mutating func skipByteOrderMark() throws {
-        var head: (UInt8, UInt8, UInt8) = (0, 0, 0)
-        let bytesRead = withUnsafeMutableBytes(of: &head) { pread(descriptor, $0.baseAddress, 3, 0) }
-        guard bytesRead == 3, head == (0xEF, 0xBB, 0xBF) else { return }
-        guard lseek(descriptor, 3, SEEK_SET) == 3 else { throw ioError() }
-        withUnsafeBytes(of: &head) { hasher?.update($0) }
+        let head = try input.peek(3)
+        guard head == [0xEF, 0xBB, 0xBF] else { return }
+        input.skip(3)
+        head.withUnsafeBytes { hasher?.update($0) }
         bufferFileOffset = 3
     }
 
@@ -325,19 +320,14 @@ private struct CSVRowScanner {
         bufferFileOffset += count
         position = 0
         count = 0
-        while true {
-            let bytesRead = read(descriptor, buffer, chunkSize)
-            if bytesRead > 0 {
-                hasher?.update(UnsafeRawBufferPointer(start: buffer, count: bytesRead))
-                count = bytesRead
-                return true
-            }
-            if bytesRead == 0 {
-                reachedEndOfFile = true
-                return false
-            }
-            if errno != EINTR { throw ioError() }
+        let bytesRead = try input.read(into: buffer, count: chunkSize, offset: bufferFileOffset)
+        guard bytesRead > 0 else {
+            reachedEndOfFile = true
+            return false
         }
+        hasher?.update(UnsafeRawBufferPointer(start: buffer, count: bytesRead))
+        count = bytesRead
+        return true
     }
 
     private func ioError() -> PayloadError {

@@ -84,7 +84,8 @@ package final class JSONArrayElementReader {
     package let limits: PayloadLimits
     private let hasher: PayloadHasher?
     private var longestElementBytes: Int { limits.longestJSONElementBytes }
-    private let descriptor: Int32
+    /// The file's bytes, inflated when it is gzip-compressed.
+    private let input: PayloadInput
     private var storage: UnsafeMutablePointer<UInt8>
     private var capacity: Int
     /// Valid bytes are storage[0..<count]; storage[0] is at file offset `storageFileOffset`.
@@ -112,16 +113,10 @@ package final class JSONArrayElementReader {
     package init(
         path: String, arrayPath: [String], chunkSize: Int = 1 << 20, limits: PayloadLimits = .default, hasher: PayloadHasher? = nil
     ) throws {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            throw PayloadError(
-                file: path, byteOffset: nil, path: nil, expected: "a readable file",
-                found: String(cString: strerror(errno)))
-        }
+        input = try PayloadInput(path: path, expected: "a readable file")
         self.path = path
         self.arrayPath = arrayPath
         arrayPathText = arrayPath.joined(separator: ".")
-        self.descriptor = descriptor
         self.chunkSize = max(chunkSize, 1)
         self.limits = limits
         self.hasher = hasher
@@ -130,7 +125,6 @@ package final class JSONArrayElementReader {
     }
 
     deinit {
-        close(descriptor)
         storage.deallocate()
     }
 
@@ -557,22 +551,14 @@ package final class JSONArrayElementReader {
             storage = larger
             capacity = grown
         }
-        while true {
-            let received = read(descriptor, storage + count, chunkSize)
-            if received > 0 {
-                hasher?.update(UnsafeRawBufferPointer(start: storage + count, count: received))
-                count += received
-                return true
-            }
-            if received == 0 {
-                reachedEndOfFile = true
-                return false
-            }
-            if errno == EINTR { continue }
-            throw PayloadError(
-                file: path, byteOffset: storageFileOffset + count, path: nil, expected: "readable bytes",
-                found: String(cString: strerror(errno)))
+        let received = try input.read(into: storage + count, count: chunkSize, offset: storageFileOffset + count)
+        guard received > 0 else {
+            reachedEndOfFile = true
+            return false
         }
+        hasher?.update(UnsafeRawBufferPointer(start: storage + count, count: received))
+        count += received
+        return true
     }
 
     // MARK: Errors

@@ -3,16 +3,19 @@ import Foundation
 /// Whether a whole file is valid UTF-8 (RFC 3629: no overlong forms, no surrogates, nothing above
 /// U+10FFFF), read in chunks with a sequence allowed to span two of them.
 enum UTF8Validator {
+    /// A gzip file's inflated bytes are what is checked.
     static func isValid(path: String) throws -> Bool {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw PayloadError(file: path, byteOffset: nil, path: nil, expected: "a readable file", found: "no such file, or no permission")
-        }
-        defer { try? handle.close() }
+        let input = try PayloadInput(path: path, expected: "a readable file")
+        let chunkSize = 1 << 20
+        let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: chunkSize)
+        defer { buffer.deallocate() }
         var carry: [UInt8] = []
+        var offset = 0
         while true {
-            let chunk = try handle.read(upToCount: 1 << 20) ?? Data()
-            if chunk.isEmpty { return carry.isEmpty }
-            let bytes = carry + chunk
+            let received = try input.read(into: buffer, count: chunkSize, offset: offset)
+            offset += received
+            if received == 0 { return carry.isEmpty }
+            let bytes = carry + UnsafeBufferPointer(start: buffer, count: received)
             guard let consumed = validPrefix(bytes) else { return false }
             carry = Array(bytes[consumed...])
         }
