@@ -42,7 +42,7 @@ package final class MappedPayloadReader: RecordReader {
         self.path = path
         self.mapping = mapping
         plans = mapping.plans
-        let elements = try JSONArrayElementReader(
+        let elements = try JSONElements.open(
             path: path, arrayPath: mapping.elementsArrayPath, chunkSize: chunkSize, limits: reading.limits, hasher: reading.hasher)
         // Allocated once nothing can throw, so a file that fails to open leaks nothing.
         state = .allocate(capacity: 1)

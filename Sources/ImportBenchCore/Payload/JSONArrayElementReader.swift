@@ -270,7 +270,7 @@ package final class JSONArrayElementReader {
     }
 
     /// The record path of element `index`: `channels[3]`, or `[3]` for a top-level array.
-    func elementPath(_ index: Int) -> String {
+    package func elementPath(_ index: Int) -> String {
         RecordPathRoot(prefix: arrayPathText, index: index).text
     }
 

@@ -5,12 +5,12 @@
 /// its end may not be its own (see `JSONArrayElement.hasElementSeamInsideString`). Every error
 /// thrown is final.
 struct JSONRecordStream {
-    private let elements: JSONArrayElementReader
+    private let elements: any JSONElementSource
     /// The skip reason, such as `malformed channel`.
     private let reason: String
     private(set) var errors: PayloadErrorHandler
 
-    init(elements: JSONArrayElementReader, recordName: String, onError: PayloadErrorPolicy) {
+    init(elements: any JSONElementSource, recordName: String, onError: PayloadErrorPolicy) {
         self.elements = elements
         reason = "malformed \(recordName)"
         errors = PayloadErrorHandler(policy: onError)

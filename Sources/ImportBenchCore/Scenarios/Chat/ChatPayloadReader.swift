@@ -32,7 +32,7 @@ package final class ChatPayloadReader: RecordReader {
         self.path = path
         self.schema = schema
         entities = try EntityIndexes(schema: schema, file: path)
-        let elements = try JSONArrayElementReader(
+        let elements = try JSONElements.open(
             path: path, arrayPath: ["channels"], chunkSize: chunkSize, limits: reading.limits, hasher: reading.hasher)
         records = JSONRecordStream(elements: elements, recordName: "channel", onError: reading.onError)
     }

@@ -21,7 +21,7 @@ package final class ProductsPayloadReader: RecordReader {
         }
         self.entity = entity
         attributeTypes = ProductsScenario.product.attributes.map(\.type)
-        let elements = try JSONArrayElementReader(
+        let elements = try JSONElements.open(
             path: path, arrayPath: [], chunkSize: chunkSize, limits: reading.limits, hasher: reading.hasher)
         records = JSONRecordStream(elements: elements, recordName: "product", onError: reading.onError)
     }

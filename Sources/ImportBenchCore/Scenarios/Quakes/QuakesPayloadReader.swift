@@ -23,7 +23,7 @@ package final class QuakesPayloadReader: RecordReader {
         }
         self.entity = entity
         propertyTypes = QuakesScenario.propertyAttributes.map(\.type)
-        let elements = try JSONArrayElementReader(
+        let elements = try JSONElements.open(
             path: path, arrayPath: ["features"], chunkSize: chunkSize, limits: reading.limits, hasher: reading.hasher)
         records = JSONRecordStream(elements: elements, recordName: "feature", onError: reading.onError)
     }
