@@ -43,6 +43,20 @@ struct GzipPayloadTests {
         }
     }
 
+    @Test("generate --out NAME.gz writes the payload gzipped: inflated, the same bytes as the plain one")
+    func generateCompressed() throws {
+        let folder = try RunCommandEndToEndTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for name in ["p.json", "p.json.gz"] {
+            let made = try IsolatedRunTests.bench(["generate", "--scenario", "products", "--scale", "0.05", "--out", folder.appendingPathComponent(name).path])
+            try #require(made.status == 0, "\(made.output)")
+        }
+        try shell("gunzip -c p.json.gz | cmp - p.json", in: folder)
+        let written = try FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent("p.json.gz").path)[.size] as? Int
+        let plain = try FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent("p.json").path)[.size] as? Int
+        #expect((written ?? 0) < (plain ?? 0) / 3, "compressed \(written ?? 0) of \(plain ?? 0) bytes")
+    }
+
     @Test("a truncated gzip stream stops the import with a located error, exit 1")
     func truncated() throws {
         let folder = try RunCommandEndToEndTests.temporaryDirectory()

@@ -1,10 +1,12 @@
+import CZlib
 import Foundation
 
 /// A file written through a large buffer, so generators stream payloads of any size. I/O errors are
 /// sticky: the first one stops further output and is thrown by `close()`, which keeps the writers'
 /// call sites free of `try` on every value. The bytes go to a hidden file beside `path`, renamed to
 /// `path` only by a `close()` that succeeds: a full disk, an error or an abandoned writer leaves no
-/// truncated file under the final name, and removes its partial one.
+/// truncated file under the final name, and removes its partial one. A path ending in `.gz` is
+/// written gzip-compressed (zlib, level 6) as the bytes stream through.
 final class BufferedFileOutput {
     let path: String
     /// Where the bytes go until they are complete.
@@ -18,6 +20,10 @@ final class BufferedFileOutput {
     private var buffered = 0
     private var failure: PayloadError?
     private var isClosed = false
+    /// Set for a `.gz` path: the deflater, and where its output goes before the file.
+    private var deflater: UnsafeMutablePointer<z_stream>?
+    private var compressed: UnsafeMutablePointer<UInt8>?
+    private static let compressedChunk = 1 << 16
 
     /// Starts the partial file beside `path`; `path` itself is untouched until `close()`.
     init(path: String, bufferCapacity: Int) throws {
@@ -35,6 +41,18 @@ final class BufferedFileOutput {
         self.file = file
         self.bufferCapacity = max(bufferCapacity, 64)
         buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: self.bufferCapacity)
+        guard path.hasSuffix(".gz") else { return }
+        let stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
+        stream.initialize(to: z_stream())
+        guard czlib_deflate_init_gzip(stream, 6) == Z_OK else {
+            stream.deallocate()
+            fclose(file)
+            unlink(partialPath)
+            buffer.deallocate()
+            throw PayloadError(file: path, byteOffset: nil, path: nil, expected: "a gzip stream zlib can start", found: "zlib refused to start")
+        }
+        deflater = stream
+        compressed = UnsafeMutablePointer<UInt8>.allocate(capacity: Self.compressedChunk)
     }
 
     deinit {
@@ -42,6 +60,11 @@ final class BufferedFileOutput {
             fclose(file)
             unlink(partialPath)
         }
+        if let deflater {
+            deflateEnd(deflater)
+            deflater.deallocate()
+        }
+        compressed?.deallocate()
         buffer.deallocate()
     }
 
@@ -113,6 +136,7 @@ final class BufferedFileOutput {
     func close() throws {
         guard !isClosed else { return }
         flush()
+        if deflater != nil, failure == nil { write(buffer, count: 0, finishing: true) }
         isClosed = true
         if fflush(file) != 0, failure == nil {
             failure = PayloadError(file: path, byteOffset: bytesWritten, path: nil, expected: "a successful write", found: Self.systemError())
@@ -133,10 +157,36 @@ final class BufferedFileOutput {
         guard buffered > 0 else { return }
         defer { buffered = 0 }
         guard failure == nil, !isClosed else { return }
-        if fwrite(buffer, 1, buffered, file) != buffered {
-            failure = PayloadError(
-                file: path, byteOffset: bytesWritten - buffered, path: nil, expected: "a successful write", found: Self.systemError())
+        write(buffer, count: buffered, finishing: false)
+    }
+
+    /// Hands `count` bytes to the file, through the deflater when there is one (`finishing` ends
+    /// its stream: the gzip trailer).
+    private func write(_ bytes: UnsafeMutablePointer<UInt8>, count: Int, finishing: Bool) {
+        guard let deflater, let compressed else {
+            if fwrite(bytes, 1, count, file) != count {
+                failure = PayloadError(
+                    file: path, byteOffset: bytesWritten - count, path: nil, expected: "a successful write", found: Self.systemError())
+            }
+            return
         }
+        deflater.pointee.next_in = bytes
+        deflater.pointee.avail_in = UInt32(count)
+        repeat {
+            deflater.pointee.next_out = compressed
+            deflater.pointee.avail_out = UInt32(Self.compressedChunk)
+            let code = deflate(deflater, finishing ? Z_FINISH : Z_NO_FLUSH)
+            let produced = Self.compressedChunk - Int(deflater.pointee.avail_out)
+            if produced > 0, fwrite(compressed, 1, produced, file) != produced {
+                failure = PayloadError(file: path, byteOffset: bytesWritten, path: nil, expected: "a successful write", found: Self.systemError())
+                return
+            }
+            if code == Z_STREAM_END { return }
+            guard code == Z_OK || code == Z_BUF_ERROR else {
+                failure = PayloadError(file: path, byteOffset: bytesWritten, path: nil, expected: "a gzip stream zlib can write", found: "zlib error \(code)")
+                return
+            }
+        } while finishing || deflater.pointee.avail_out == 0
     }
 
     private static func systemError() -> String { String(cString: strerror(errno)) }
