@@ -8,11 +8,11 @@ import Testing
 /// the same numbers.
 @Suite("The preloaded counter")
 struct PreloadedCountsTests {
-    /// Built by bench's own `CounterLibrary`, once for the suite, in a folder of its own.
+    /// Built by bench's own `CounterLibrary` where bench builds it, beside the debug build (never
+    /// in a temporary folder the tests would leave behind).
     static let library: String? = {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("importbench-counter-library")
-        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        return try? CounterLibrary.path(in: folder)
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        return try? CounterLibrary.path(in: root.appendingPathComponent(".build/debug"))
     }()
 
     /// One statement and its parameters; the workload both sides run, in order.

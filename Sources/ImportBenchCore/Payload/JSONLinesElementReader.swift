@@ -42,6 +42,8 @@ package final class JSONLinesElementReader: JSONElementSource {
     private let hasher: PayloadHasher?
     private let chunkSize: Int
     private var buffer: [UInt8] = []
+    /// One read's bytes, reused from read to read.
+    private let chunk: UnsafeMutablePointer<UInt8>
     /// Bytes of `buffer` before `start` are consumed; `buffer[0]` is at file offset `bufferOffset`.
     private var start = 0
     private var bufferOffset = 0
@@ -55,7 +57,13 @@ package final class JSONLinesElementReader: JSONElementSource {
         self.limits = limits
         self.hasher = hasher
         self.chunkSize = max(chunkSize, 1)
-        input = try PayloadInput(path: path, expected: "a readable JSON Lines file")
+        chunk = UnsafeMutablePointer<UInt8>.allocate(capacity: self.chunkSize)
+        do {
+            input = try PayloadInput(path: path, expected: "a readable JSON Lines file")
+        } catch {
+            chunk.deallocate()
+            throw error
+        }
         // A UTF-8 byte order mark before the first line is not part of it.
         if try input.peek(3) == [0xEF, 0xBB, 0xBF] {
             input.skip(3)
@@ -63,6 +71,8 @@ package final class JSONLinesElementReader: JSONElementSource {
             bufferOffset = 3
         }
     }
+
+    deinit { chunk.deallocate() }
 
     /// `line 4`: the element's line.
     package func elementPath(_ index: Int) -> String { "line \(index + 1)" }
@@ -120,8 +130,6 @@ package final class JSONLinesElementReader: JSONElementSource {
             bufferOffset += start
             start = 0
         }
-        let chunk = UnsafeMutablePointer<UInt8>.allocate(capacity: chunkSize)
-        defer { chunk.deallocate() }
         let received = try input.read(into: chunk, count: chunkSize, offset: bufferOffset + buffer.count)
         if received == 0 {
             endOfFile = true
