@@ -1,7 +1,7 @@
 import ImportBench
 
-/// One upsert per occurrence on bench's connection, references resolved by key inside the
-/// statement, set pairs stamped; the refresh sweep after the last batch.
+/// One upsert per occurrence on bench's connection, references resolved by key inside the statement, what an
+/// occurrence leaves out kept (RFC 7396), set pairs stamped; the refresh sweep after the last batch.
 final class OneUpsertStrategy: ImportStrategy {
     static let name = "one-upsert"
     static let summary = "an upsert per occurrence, references resolved by key inside the statement"
@@ -14,12 +14,11 @@ final class OneUpsertStrategy: ImportStrategy {
         func q(_ name: String) -> String { "\"\(name)\"" }
         func pk(_ entity: Entity) -> String { "(SELECT pk FROM \(q(entity.name)) WHERE \(q(entity.key.name)) = ?)" }
         upserts = try schema.entities.enumerated().map { index, entity in
-            let targets = schema.toOneTargets[index].map { schema.entities[$0] }
-            let listed = schema.tracksListing[index] ? [Schema.listedColumn] : []
+            let targets = schema.toOneTargets[index].map { schema.entities[$0] }, listed = schema.tracksListing[index] ? [Schema.listedColumn] : []
             let columns = ([entity.key.name] + entity.attributes.map(\.name) + entity.toOne.map(\.column) + listed).map(q)
             let values = Array(repeating: "?", count: 1 + entity.attributes.count) + targets.map(pk) + listed.map { _ in "?" }
-            let updates = columns.dropFirst().map { column in
-                column == q(Schema.listedColumn) ? "\(column) = max(\(column), excluded.\(column))" : "\(column) = excluded.\(column)"
+            let updates = columns.dropFirst().enumerated().map { offset, column in // kept where its flag, bound after the values, is 0
+                column == q(Schema.listedColumn) ? "\(column) = max(\(column), excluded.\(column))" : "\(column) = iif(?\(columns.count + 1 + offset), excluded.\(column), \(column))"
             }
             return try context.store.prepare(
                 "INSERT INTO \(q(entity.name)) (\(columns.joined(separator: ", ")), \(generation)) VALUES (\(values.joined(separator: ", ")), "
@@ -33,8 +32,7 @@ final class OneUpsertStrategy: ImportStrategy {
                         + "\(pk(target)), \(stamp)) ON CONFLICT DO UPDATE SET \(generation) = \(stamp)")
             }
         }
-        listing = ListingStamp(context: context)
-        sweep = try RefreshSweep(context: context)
+        (listing, sweep) = (ListingStamp(context: context), try RefreshSweep(context: context))
     }
 
     func write(_ batch: RecordBatch, pass: Int) throws {
@@ -42,7 +40,9 @@ final class OneUpsertStrategy: ImportStrategy {
             let upsert = upserts[occurrence.entity]
             let listed = listing.value(entity: occurrence.entity, listsChildren: occurrence.listsChildren)
             let values = [occurrence.key] + occurrence.attributes + occurrence.toOne.map { $0?.key ?? .null } + (listed.map { [.integer($0)] } ?? [])
-            for (index, value) in values.enumerated() { upsert.bind(value, at: Int32(index + 1)) }
+            let given: [Int64] = occurrence.attributes.map { (value: RecordValue) -> Int64 in if case .absent = value { 0 } else { 1 } }
+                + occurrence.toOne.indices.map { occurrence.toOne.isAbsent(at: $0) ? 0 : 1 }
+            for (index, value) in (values + given.map(RecordValue.integer)).enumerated() { upsert.bind(value, at: Int32(index + 1)) }
             try upsert.execute()
             for (set, members) in occurrence.manyToMany.enumerated() {
                 for member in members {

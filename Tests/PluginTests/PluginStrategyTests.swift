@@ -34,6 +34,21 @@ struct PluginStrategyTests {
         #expect(plugIn.measurement.counts.upserts >= plugIn.records)
     }
 
+    @Test("keeps what a later, partial product leaves out, as the verifier expects", arguments: [BatchSize.occurrences(1), .all])
+    func partialObjects(batchSize: BatchSize) throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("importbench-plugin-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let payload = directory.appendingPathComponent("products.json").path
+        try #"[{"serialCode": "p1", "name": "Lamp", "stock": 3, "description": "Bright"}, {"serialCode": "p1", "stock": null}]"#
+            .write(toFile: payload, atomically: true, encoding: .utf8)
+        let outcome = try Benchmark(configuration: BenchmarkConfiguration(
+            spec: RunSpec(scenario: .builtIn("products"), payload: .file(payload), options: RunOptions(batchSize: batchSize)),
+            strategies: [try #require(Self.catalog.strategy(named: OneUpsertStrategy.name))], catalog: Self.catalog)).run()
+        let plugIn = try #require(outcome.results.first { $0.strategy == OneUpsertStrategy.name })
+        #expect(plugIn.valid, "\(plugIn.differences)")
+    }
+
     @Test("runs after the built-in designs and before the reference in --strategy all")
     func listedBeforeTheReference() {
         let names = Self.catalog.names

@@ -15,11 +15,14 @@ final class EntityPlan {
     /// of them (absent or null, as an embedded quoted message lacks its attachments) lists none,
     /// and a refresh keeps what is stored for it.
     let listingPaths: [Int]
+    /// Whether a member the object leaves out sets NULL (`absent: null`) rather than keeping the stored value.
+    let absentIsNull: Bool
 
     init(
         paths: PathWalk, key: KeyPlan, attributes: [Int], toOne: [ToOnePlan], manyToMany: [SetPlan],
-        children: [(path: Int, list: ChildList)], entity: Entity, schema: Schema
+        children: [(path: Int, list: ChildList)], entity: Entity, schema: Schema, absentIsNull: Bool = false
     ) {
+        self.absentIsNull = absentIsNull
         self.paths = paths
         self.key = key
         self.attributes = attributes
@@ -116,7 +119,7 @@ extension EntityPlan {
         let children = entity.children.map { (paths.add($0.path), $0) }
         self.init(
             paths: paths.sealed(), key: key, attributes: attributes, toOne: toOne, manyToMany: manyToMany, children: children,
-            entity: schema.entities[index], schema: schema)
+            entity: schema.entities[index], schema: schema, absentIsNull: entity.absentMembers == .null)
     }
 }
 

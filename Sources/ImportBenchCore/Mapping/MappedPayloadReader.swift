@@ -172,8 +172,10 @@ package final class MappedPayloadReader: RecordReader {
             let index = found[frame + path]
             if index >= 0 {
                 try JSONValue(tape: tape, index: index).write(to: builder, as: plan.attributeTypes[attribute])
-            } else {
+            } else if plan.absentIsNull {
                 builder.null()
+            } else {
+                builder.absent()
             }
         }
         for (relationship, source) in plan.toOne.enumerated() {
@@ -186,6 +188,8 @@ package final class MappedPayloadReader: RecordReader {
                     builder.reference(to: OccurrenceHandle(ordinal: ordinal))
                 } else if let path = source.keyPath, case let index = value(path), index >= 0 {
                     try reference(tape, index, into: builder)
+                } else if !plan.absentIsNull, [source.embeddedPath, source.keyPath].allSatisfy({ $0.map { found[frame + $0] < 0 } ?? true }) {
+                    builder.absentReference()
                 } else {
                     builder.noReference()
                 }

@@ -112,6 +112,7 @@ private struct MappingParser {
         let toOne: [(node: Node, source: ToOneSource)]
         let manyToMany: [(node: Node, source: SetSource)]
         let children: [(node: Node, path: JSONPath, entity: String)]
+        let absentMembers: AbsentMembers
     }
 
     enum KeyDeclaration {
@@ -126,7 +127,8 @@ private struct MappingParser {
         guard !name.hasPrefix("importbench_"), !name.hasPrefix("sqlite_") else {
             throw fail(entry.keyNode, "entity name '\(name)' is reserved for bench's and SQLite's own tables")
         }
-        let fields = try entries(node, "entity '\(name)'", allowed: ["key", "attributes", "to_one", "many_to_many", "children"])
+        let fields = try entries(node, "entity '\(name)'", allowed: ["key", "attributes", "to_one", "many_to_many", "children", "absent"])
+        let absentMembers = try fields.first { $0.key == "absent" }.map { try self.absentMembers($0.value) } ?? .keep
         var columns: [String: Node] = [:]
         func claim(_ column: String, _ at: Node) throws {
             guard !reserved.contains(column) else { throw fail(at, "column '\(column)' of '\(name)' is bench's own; name it otherwise") }
@@ -238,7 +240,8 @@ private struct MappingParser {
         return EntityDeclaration(
             node: entry.keyNode,
             entity: Entity(name, key: Attribute(keyColumn, .text), attributes: attributes, toOne: toOne, manyToMany: manyToMany),
-            key: key, attributes: attributePaths, toOne: toOneSources, manyToMany: setSources, children: children)
+            key: key, attributes: attributePaths, toOne: toOneSources, manyToMany: setSources, children: children,
+            absentMembers: absentMembers)
     }
 
     /// What needs the whole schema: children lists and composed keys.
@@ -267,9 +270,11 @@ private struct MappingParser {
             key = .path(path, fallback: try fallback.map { try parts(of: $0.0, at: $0.1, entity: entity) })
         case .template(let template, let node): key = .composed(try parts(of: template, at: node, entity: entity))
         }
-        return EntityMapping(
+        var mapping = EntityMapping(
             key: key, attributes: declaration.attributes, toOne: declaration.toOne.map(\.source),
             manyToMany: declaration.manyToMany.map(\.source), children: children)
+        mapping.absentMembers = declaration.absentMembers
+        return mapping
     }
 
     /// What the reader cannot do with a mapping that is otherwise well formed: find more than 64
@@ -437,6 +442,14 @@ private struct MappingParser {
         case "boolean": return .boolean
         default: throw fail(node, "unknown type '\(name)'; expected text, integer, real or boolean")
         }
+    }
+
+    func absentMembers(_ node: Node) throws -> AbsentMembers {
+        let name = try string(node, "absent")
+        guard let rule = AbsentMembers(rawValue: name) else {
+            throw fail(node, "absent must be keep (a member an object leaves out keeps its stored value) or null (it sets NULL), not '\(name)'")
+        }
+        return rule
     }
 
     func listing(_ node: Node) throws -> PayloadListing {

@@ -33,6 +33,19 @@ package struct EntityMapping: Sendable {
     package let manyToMany: [SetSource]
     /// Arrays of owned objects, in the order they are read.
     package let children: [ChildList]
+    /// What a member absent from an object means for its attribute or to-one relationship.
+    package var absentMembers: AbsentMembers = .keep
+}
+
+/// What an attribute or to-one relationship whose member an object leaves out is set to.
+package enum AbsentMembers: String, Sendable {
+    /// Left as an earlier occurrence or the store has it; a member present with null sets NULL (the
+    /// rule of JSON Merge Patch, RFC 7396): a partial object (a mention naming a user by id and
+    /// name) does not blank the full one. The default.
+    case keep
+    /// Set to NULL, as if the member were null: for payloads whose objects always come whole and
+    /// drop a member to say it has no value.
+    case null
 }
 
 package enum KeySource: Sendable, Equatable {

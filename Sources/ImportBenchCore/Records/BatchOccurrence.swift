@@ -22,6 +22,41 @@ public struct BatchOccurrence {
     /// Whether it lists its object's children and set members, all of them where the schema says a
     /// payload lists them completely; false for a copy such as an embedded quoted message.
     public var listsChildren: Bool { header.listsChildren }
+    /// Whether the payload left out any of its attributes (read `.absent`) or to-one relationships
+    /// (`toOne.isAbsent(at:)`). A write must keep what the store holds for those: an UPDATE leaves
+    /// their columns out, a new row gets NULL. False for a whole object, the common case.
+    public var isPartial: Bool { header.isPartial }
+
+    /// The attributes, then to-one relationships, the payload left out: which columns an update keeps.
+    package var absentColumns: ColumnSet {
+        if let bits = absentColumnBits { return ColumnSet(bits: bits) }
+        let header = header
+        var absent = ColumnSet()
+        let attributeCount = Int(header.attributeCount)
+        for position in 0..<attributeCount where storage.values[Int(header.valueStart) + position].tag == .absent {
+            absent.insert(position)
+        }
+        for position in 0..<Int(header.toOneCount) where storage.references[Int(header.referenceStart) + position].isAbsent {
+            absent.insert(attributeCount + position)
+        }
+        return absent
+    }
+
+    /// `absentColumns` as one word, without allocating, for an entity of at most 64 attributes and
+    /// to-one relationships (nil for a wider one): what a strategy compares per object.
+    @inline(__always)
+    package var absentColumnBits: UInt64? {
+        let header = header
+        let attributeCount = Int(header.attributeCount)
+        guard attributeCount + Int(header.toOneCount) <= 64 else { return nil }
+        guard header.isPartial else { return 0 }
+        var bits: UInt64 = 0
+        let values = storage.values + Int(header.valueStart)
+        for position in 0..<attributeCount where values[position].tag == .absent { bits |= 1 << UInt64(position) }
+        let references = storage.references + Int(header.referenceStart)
+        for position in 0..<Int(header.toOneCount) where references[position].isAbsent { bits |= 1 << UInt64(attributeCount + position) }
+        return bits
+    }
 
     /// In the order of the entity's `attributes`.
     public var attributes: BatchValues {
@@ -29,7 +64,8 @@ public struct BatchOccurrence {
         return BatchValues(storage: storage, start: Int(header.valueStart), count: Int(header.attributeCount))
     }
 
-    /// In the order of the entity's `toOne`; nil is an absent (NULL) relationship.
+    /// In the order of the entity's `toOne`; nil is a NULL relationship, or one the payload left out
+    /// (`toOne.isAbsent(at:)`).
     public var toOne: BatchToOne {
         let header = header
         return BatchToOne(storage: storage, start: Int(header.referenceStart), count: Int(header.toOneCount))
@@ -68,6 +104,7 @@ public struct BatchOccurrence {
         occurrence.unit = unit
         occurrence.keyID = keyID
         occurrence.listsChildren = listsChildren
+        occurrence.absent = absentColumns
         return occurrence
     }
 }
@@ -150,7 +187,7 @@ public struct BatchValues: RandomAccessCollection {
 }
 
 /// An occurrence's to-one references, in the order of the entity's `toOne`; nil where the
-/// relationship is absent.
+/// relationship is NULL or left out.
 public struct BatchToOne: RandomAccessCollection {
     unowned(unsafe) let storage: RecordStorage
     let start: Int
@@ -161,12 +198,20 @@ public struct BatchToOne: RandomAccessCollection {
     /// Equal to `count`.
     public var endIndex: Int { count }
 
-    /// The reference of the entity's to-one relationship at `position`; nil where it is absent.
+    /// The reference of the entity's to-one relationship at `position`; nil where it is NULL or
+    /// left out.
     @inline(__always)
     public subscript(position: Int) -> BatchReference? {
         precondition(position >= 0 && position < count, "index out of range")
         let stored = storage.references[start + position]
         return stored.isPresent ? BatchReference(storage: storage, stored: stored) : nil
+    }
+
+    /// Whether the payload left the relationship at `position` out of this occurrence (as opposed
+    /// to setting it to null): an update keeps the stored one.
+    public func isAbsent(at position: Int) -> Bool {
+        precondition(position >= 0 && position < count, "index out of range")
+        return storage.references[start + position].isAbsent
     }
 }
 

@@ -219,7 +219,7 @@ struct KeyTable {
     func key(_ id: Int) -> DatabaseValue {
         let span = span(id)
         switch tags[id] {
-        case .null: return .null
+        case .null, .absent: return .null
         case .text: return .text(String(decoding: span, as: UTF8.self))
         case .integer: return .integer(Int64(littleEndian: span.loadUnaligned(as: Int64.self)))
         case .real: return .real(Double(bitPattern: UInt64(littleEndian: span.loadUnaligned(as: UInt64.self))))

@@ -13,9 +13,13 @@ extension RecordBuilder {
             begin(entity: occurrence.entity)
             key(occurrence.key)
             if !occurrence.listsChildren { listsNoChildren() }
-            for attribute in occurrence.attributes { value(attribute) }
-            for reference in occurrence.toOne {
-                if let reference {
+            for (position, attribute) in occurrence.attributes.enumerated() {
+                if occurrence.absent.contains(position) { absent() } else { value(attribute) }
+            }
+            for (position, reference) in occurrence.toOne.enumerated() {
+                if occurrence.absent.contains(occurrence.attributes.count + position) {
+                    absentReference()
+                } else if let reference {
                     append(reference, base: base, unit: unit.occurrences, handles: handles)
                 } else {
                     noReference()

@@ -33,8 +33,10 @@ package final class RecordBuilder {
         /// The occurrence being built.
         var building = OccurrenceHeader(
             key: .null, ordinal: 0, unit: 0, keyID: -1, entity: -1, valueStart: 0, referenceStart: 0, setStart: 0,
-            attributeCount: 0, toOneCount: 0, setCount: 0, listsChildren: true)
+            attributeCount: 0, toOneCount: 0, setCount: 0, listsChildren: true, isPartial: false)
         var inSets = false
+        /// Members of the occurrence being built that the payload left out.
+        var absentCount = 0
         /// Whether the current unit's keys still await their IDs (`endUnit`).
         var unitOpen = false
         /// Per occurrence of the unit being ended: its key's hash (0 for a key that is not text).
@@ -172,6 +174,7 @@ package final class RecordBuilder {
         building.setStart = Int32(setEnds.count)
         building.listsChildren = true
         state.pointee.inSets = false
+        state.pointee.absentCount = 0
     }
 
     /// Marks the occurrence being built as a copy that lists none of its object's children or set
@@ -193,6 +196,7 @@ package final class RecordBuilder {
         building.ordinal = nextOrdinal
         building.unit = state.pointee.currentUnit
         building.keyID = -1
+        building.isPartial = state.pointee.absentCount > 0
         precondition(references.count < Int(Int32.max) && values.count < Int(Int32.max), "a batch of over 2^31 values")
         headers.append(building)
         building.entity = -1
@@ -289,6 +293,12 @@ package final class RecordBuilder {
         values.append(.null)
     }
 
+    /// An attribute the payload left out of this occurrence: an update keeps the stored value.
+    package func absent() {
+        values.append(.absent)
+        state.pointee.absentCount += 1
+    }
+
     package func value(_ value: DatabaseValue) {
         values.append(stored(value))
     }
@@ -325,9 +335,15 @@ package final class RecordBuilder {
         return true
     }
 
-    /// An absent to-one relationship (NULL).
+    /// A to-one relationship set to NULL.
     package func noReference() {
+        references.append(.null)
+    }
+
+    /// A to-one relationship the payload left out of this occurrence: an update keeps the stored one.
+    package func absentReference() {
         references.append(.absent)
+        state.pointee.absentCount += 1
     }
 
     /// Starts the next many-to-many set; every reference after it is a member.
@@ -432,6 +448,12 @@ package final class RecordBuilder {
                 toOne: (toOneStart..<toOneStart + Int(header.toOneCount)).map { reference(references[$0]) },
                 manyToMany: sets)
             occurrence.listsChildren = header.listsChildren
+            if header.isPartial {
+                let attributeCount = Int(header.attributeCount)
+                occurrence.absent = ColumnSet(
+                    (0..<attributeCount).filter { values[valueStart + $0].tag == .absent }
+                        + (0..<Int(header.toOneCount)).filter { references[toOneStart + $0].isAbsent }.map { attributeCount + $0 })
+            }
             occurrences.append(occurrence)
         }
         return RecordUnit(occurrences: occurrences, path: "", byteOffset: 0)

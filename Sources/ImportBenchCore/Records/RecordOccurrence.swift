@@ -8,7 +8,7 @@ package struct RecordOccurrence: Sendable {
     package var key: DatabaseValue
     /// Values in the order of the entity's `attributes`.
     package var attributes: [DatabaseValue]
-    /// In the order of the entity's `toOne`; nil is an absent (NULL) relationship.
+    /// In the order of the entity's `toOne`; nil is a NULL relationship, or one in `absent`.
     package var toOne: [Reference?]
     /// In the order of the entity's `manyToMany`.
     package var manyToMany: [[Reference]]
@@ -21,6 +21,9 @@ package struct RecordOccurrence: Sendable {
     /// False for a copy that lists none of its object's children or set members (an embedded
     /// quoted message): a refresh keeps what was stored for them.
     package var listsChildren = true
+    /// The attributes and to-one relationships the payload left out (their values read NULL here):
+    /// an update keeps what the store holds for them.
+    package var absent = ColumnSet()
 
     package init(
         entity: Int,

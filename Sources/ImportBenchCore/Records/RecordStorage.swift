@@ -54,6 +54,7 @@ package final class RecordStorage: @unchecked Sendable {
     static func value(_ stored: StoredValue, text: UnsafeMutablePointer<UInt8>) -> RecordValue {
         switch stored.tag {
         case .null: return .null
+        case .absent: return .absent
         case .integer: return .integer(stored.bits)
         case .real: return .real(Double(bitPattern: UInt64(bitPattern: stored.bits)))
         case .text: return .text(UnsafeRawBufferPointer(start: text + Int(stored.bits), count: Int(stored.length)))
@@ -63,7 +64,8 @@ package final class RecordStorage: @unchecked Sendable {
 
 /// A value in 16 bytes: an integer, a double's bits, or where its text lies in the batch's bytes.
 struct StoredValue: BitwiseCopyable {
-    enum Tag: UInt8, BitwiseCopyable { case null, integer, real, text }
+    /// `absent`: a member the payload left out (never a key).
+    enum Tag: UInt8, BitwiseCopyable { case null, integer, real, text, absent }
 
     /// The integer, the double's bit pattern, or the text's offset.
     var bits: Int64
@@ -71,17 +73,24 @@ struct StoredValue: BitwiseCopyable {
     var tag: Tag
 
     static let null = StoredValue(bits: 0, length: 0, tag: .null)
+    static let absent = StoredValue(bits: 0, length: 0, tag: .absent)
 }
 
 /// A to-one or set member: the target's key and key ID, and the target occurrence's ordinal when it
-/// was embedded (-1 when given by key only). An absent to-one relationship is `isPresent == false`.
+/// was embedded (-1 when given by key only). A NULL to-one relationship is `isPresent == false`;
+/// one the payload left out is that too, with a key tagged `absent`.
 struct StoredReference: BitwiseCopyable {
     var key: StoredValue
     var embeddedOrdinal: Int
     var keyID: Int32
     var isPresent: Bool
 
-    static let absent = StoredReference(key: .null, embeddedOrdinal: -1, keyID: -1, isPresent: false)
+    /// The relationship set to NULL.
+    static let null = StoredReference(key: .null, embeddedOrdinal: -1, keyID: -1, isPresent: false)
+    /// The relationship left out: an update keeps the stored one.
+    static let absent = StoredReference(key: .absent, embeddedOrdinal: -1, keyID: -1, isPresent: false)
+
+    var isAbsent: Bool { key.tag == .absent }
 }
 
 /// Where one occurrence's parts lie: its key, then ranges of values (attributes), references (to-one,
@@ -100,4 +109,6 @@ struct OccurrenceHeader: BitwiseCopyable {
     var setCount: UInt16
     /// False for a copy that lists none of its object's children or set members (see `RecordBuilder.listsNoChildren`).
     var listsChildren: Bool
+    /// Whether the payload left out any of its attributes or to-one relationships.
+    var isPartial: Bool
 }

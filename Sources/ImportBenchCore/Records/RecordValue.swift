@@ -3,8 +3,11 @@ import ImportBenchStore
 /// A value as a batch holds it. Text is lent: it points into the batch's bytes and is valid while
 /// the batch lives, so strategies bind it without a copy; `databaseValue` makes an owned copy.
 public enum RecordValue {
-    /// JSON null, or a member the payload leaves out.
+    /// JSON null: the payload sets the value to NULL.
     case null
+    /// A member the payload leaves out of this occurrence: an update keeps what the store holds (the
+    /// rule of JSON Merge Patch, RFC 7396), a new row gets NULL. See `BatchOccurrence.isPartial`.
+    case absent
     /// A number without fraction or exponent that fits 64 bits.
     case integer(Int64)
     /// Any other number.
@@ -15,7 +18,7 @@ public enum RecordValue {
     /// An owned copy, valid after the batch is gone (text is copied into a `String`).
     public var databaseValue: DatabaseValue {
         switch self {
-        case .null: return .null
+        case .null, .absent: return .null
         case .integer(let value): return .integer(value)
         case .real(let value): return .real(value)
         case .text(let bytes): return .text(String(decoding: bytes, as: UTF8.self))
@@ -25,11 +28,12 @@ public enum RecordValue {
 
 extension Statement {
     /// Binds a batch's value; text in place (`bindBorrowedText`), without a copy, so execute the
-    /// statement before the batch is gone (inside `write`), or bind anew.
+    /// statement before the batch is gone (inside `write`), or bind anew. An absent value binds
+    /// NULL: what a new row gets; an update that must keep the stored value leaves its column out.
     @inline(__always)
     public func bind(_ value: RecordValue, at index: Int32) {
         switch value {
-        case .null: bindNull(at: index)
+        case .null, .absent: bindNull(at: index)
         case .integer(let integer): bind(integer, at: index)
         case .real(let real): bind(real, at: index)
         case .text(let bytes): bindBorrowedText(bytes, at: index)

@@ -68,44 +68,63 @@ extension Entity {
             + "VALUES (\(values.joined(separator: ", ")), \(value)) RETURNING \((["pk"] + foreignKeyColumns).joined(separator: ", "))"
     }
 
-    /// Update attributes and foreign keys of a known row; the pk is the last parameter.
-    func updateObjectSQL(in schema: Schema, generation value: Int64) -> String {
-        let assignments = (attributeColumns + foreignKeyColumns).map { "\($0) = ?" } + listedAssignments(in: schema, value: "?")
-            + ["\(generation) = \(value)"]
-        return "UPDATE \(table) SET \(assignments.joined(separator: ", ")) WHERE pk = ?"
+    /// Update attributes and foreign keys of a known row; the pk is the last parameter. Parameters
+    /// are numbered, so the columns in `absent` (attributes, then to-one relationships, that the
+    /// payload left out) drop out of the SET list while every value is still bound where it was.
+    func updateObjectSQL(in schema: Schema, generation value: Int64, absent: ColumnSet = ColumnSet()) -> String {
+        let columns = (attributeColumns + foreignKeyColumns).enumerated()
+        var assignments = columns.filter { !absent.contains($0.offset) }.map { "\($0.element) = ?\($0.offset + 1)" }
+        var next = columns.underestimatedCount + 1
+        if schema.tracksListing(self) {
+            assignments += listedAssignments(in: schema, value: "?\(next)")
+            next += 1
+        }
+        assignments.append("\(generation) = \(value)")
+        return "UPDATE \(table) SET \(assignments.joined(separator: ", ")) WHERE pk = ?\(next)"
     }
 
-    /// Update attributes only (idcache's first phase); the pk is the last parameter.
-    func updateAttributesSQL(in schema: Schema, generation value: Int64) -> String {
-        let assignments = attributeColumns.map { "\($0) = ?" } + listedAssignments(in: schema, value: "?") + ["\(generation) = \(value)"]
-        return "UPDATE \(table) SET \(assignments.joined(separator: ", ")) WHERE pk = ?"
+    /// Update attributes only (idcache's first phase); the pk is the last parameter. Numbered
+    /// parameters, the columns in `absent` left out, as `updateObjectSQL`.
+    func updateAttributesSQL(in schema: Schema, generation value: Int64, absent: ColumnSet = ColumnSet()) -> String {
+        var assignments = attributeColumns.enumerated().filter { !absent.contains($0.offset) }.map { "\($0.element) = ?\($0.offset + 1)" }
+        var next = attributeColumns.count + 1
+        if schema.tracksListing(self) {
+            assignments += listedAssignments(in: schema, value: "?\(next)")
+            next += 1
+        }
+        assignments.append("\(generation) = \(value)")
+        return "UPDATE \(table) SET \(assignments.joined(separator: ", ")) WHERE pk = ?\(next)"
     }
 
-    /// Update foreign keys only (idcache's second phase); the pk is the last parameter.
-    var updateForeignKeysSQL: String? {
-        guard !toOne.isEmpty else { return nil }
-        let assignments = foreignKeyColumns.map { "\($0) = ?" }
-        return "UPDATE \(table) SET \(assignments.joined(separator: ", ")) WHERE pk = ?"
+    /// Update foreign keys only (idcache's second phase); the pk is the last parameter. Numbered
+    /// parameters, the relationships in `absent` left out; nil when none is left to set.
+    func updateForeignKeysSQL(absent: ColumnSet = ColumnSet()) -> String? {
+        let assignments = foreignKeyColumns.enumerated().filter { !absent.contains(attributes.count + $0.offset) }
+            .map { "\($0.element) = ?\($0.offset + 1)" }
+        guard !assignments.isEmpty else { return nil }
+        return "UPDATE \(table) SET \(assignments.joined(separator: ", ")) WHERE pk = ?\(foreignKeyColumns.count + 1)"
     }
 
     /// Insert or update key and attributes only, returning the pk (idcache's first phase).
-    func upsertAttributesSQL(in schema: Schema, generation value: Int64) -> String {
+    func upsertAttributesSQL(in schema: Schema, generation value: Int64, absent: ColumnSet = ColumnSet()) -> String {
         let columns = [keyColumn] + attributeColumns + listedColumns(in: schema)
         return "INSERT INTO \(table) (\(columns.joined(separator: ", ")), \(generation)) "
             + "VALUES (\(placeholders(columns.count)), \(value)) "
-            + "ON CONFLICT(\(keyColumn)) DO \(updateClause(attributeColumns, in: schema)) RETURNING pk"
+            + "ON CONFLICT(\(keyColumn)) DO \(updateClause(attributeColumns, absent: absent, in: schema)) RETURNING pk"
     }
 
     /// Insert or update a whole object in one statement, returning its pk and foreign keys.
     /// Each foreign key is bound twice: the target's pk when this batch already knows it, else
     /// NULL and the target's key, resolved inside the statement, never by a separate fetch.
-    func upsertObjectSQL(in schema: Schema, generation value: Int64) -> String {
+    /// The columns in `absent` are inserted as NULL but left out of the update.
+    func upsertObjectSQL(in schema: Schema, generation value: Int64, absent: ColumnSet = ColumnSet()) -> String {
         let returning = (["pk"] + foreignKeyColumns).joined(separator: ", ")
         let listed = listedColumns(in: schema)
         let values = [objectValues(in: schema)] + listed.map { _ in "?" }
         return "INSERT INTO \(table) (\((objectColumns + listed + [generation]).joined(separator: ", "))) "
             + "VALUES (\(values.joined(separator: ", ")), \(value)) "
-            + "ON CONFLICT(\(keyColumn)) DO \(updateClause(attributeColumns + foreignKeyColumns, in: schema)) RETURNING \(returning)"
+            + "ON CONFLICT(\(keyColumn)) DO \(updateClause(attributeColumns + foreignKeyColumns, absent: absent, in: schema)) "
+            + "RETURNING \(returning)"
     }
 
     /// Insert or update a whole object in one statement, as SQLite users write it: no RETURNING.
@@ -113,7 +132,8 @@ extension Entity {
     /// the statement from the target's key. A key that names no row becomes -1, which no row has,
     /// so the foreign key constraint fails the statement: a dangling reference stops the import, as
     /// it does in every strategy, instead of being stored as NULL.
-    func upsertObjectWithoutReturningSQL(in schema: Schema, generation value: Int64) -> String {
+    /// The columns in `absent` are inserted as NULL but left out of the update.
+    func upsertObjectWithoutReturningSQL(in schema: Schema, generation value: Int64, absent: ColumnSet = ColumnSet()) -> String {
         var values = (1...(1 + attributes.count)).map { "?\($0)" }
         for (index, relationship) in toOne.enumerated() {
             let target = schema.entities[schema.targetIndex(of: relationship)]
@@ -127,7 +147,7 @@ extension Entity {
         values += listed.map { _ in "?\(2 + attributes.count + 2 * toOne.count)" }
         return "INSERT INTO \(table) (\((objectColumns + listed + [generation]).joined(separator: ", "))) "
             + "VALUES (\(values.joined(separator: ", ")), \(value)) "
-            + "ON CONFLICT(\(keyColumn)) DO \(updateClause(attributeColumns + foreignKeyColumns, in: schema))"
+            + "ON CONFLICT(\(keyColumn)) DO \(updateClause(attributeColumns + foreignKeyColumns, absent: absent, in: schema))"
     }
 
     /// Key and attribute parameters, then per foreign key `coalesce(?, (SELECT pk ... WHERE key = ?))`.
@@ -140,8 +160,10 @@ extension Entity {
         return values.joined(separator: ", ")
     }
 
-    private func updateClause(_ columns: [String], in schema: Schema) -> String {
-        let assignments = (columns + [generation]).map { "\($0) = excluded.\($0)" }
+    /// `SET column = excluded.column` for each of `columns` (attributes, then foreign keys) not in `absent`.
+    private func updateClause(_ columns: [String], absent: ColumnSet = ColumnSet(), in schema: Schema) -> String {
+        let kept = columns.enumerated().filter { !absent.contains($0.offset) }.map(\.element)
+        let assignments = (kept + [generation]).map { "\($0) = excluded.\($0)" }
             + listedAssignments(in: schema, value: "excluded.\(listed)")
         return "UPDATE SET \(assignments.joined(separator: ", "))"
     }

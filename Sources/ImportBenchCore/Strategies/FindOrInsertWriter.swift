@@ -8,7 +8,7 @@ struct FindOrInsertWriter {
     private let findObject: [Statement]
     private let findPK: [Statement]
     private let insert: [Statement]
-    private let update: [Statement]
+    private let update: StatementsByAbsence
     private let insertJoin: [[Statement]]
     private let sweep: RefreshSweep
     private let listing: ListingStamp
@@ -22,7 +22,9 @@ struct FindOrInsertWriter {
         let generation = context.generation
         let schema = context.schema
         insert = try schema.entities.map { try store.prepare($0.insertObjectSQL(in: schema, generation: generation)) }
-        update = try schema.entities.map { try store.prepare($0.updateObjectSQL(in: schema, generation: generation)) }
+        update = try StatementsByAbsence(store: store, entityCount: schema.entities.count) { entity, absent in
+            schema.entities[entity].updateObjectSQL(in: schema, generation: generation, absent: absent)
+        }
         insertJoin = try schema.entities.map { entity in
             try entity.manyToMany.map { try store.prepare(entity.insertJoinSQL($0, generation: generation)) }
         }
@@ -71,12 +73,14 @@ struct FindOrInsertWriter {
         return foreignKeys
     }
 
-    /// UPDATEs the existing row, or INSERTs a new one; returns the pk.
+    /// UPDATEs the existing row (the columns the occurrence gives), or INSERTs a new one; returns the pk.
     func save(_ occurrence: BatchOccurrence, foreignKeys: [Int64?], existing: Int64?) throws -> Int64 {
         let listed = listing.value(entity: occurrence.entity, listsChildren: occurrence.listsChildren)
         if let existing {
-            update[occurrence.entity].bindUpdate(occurrence, foreignKeys: foreignKeys, listed: listed, pk: existing)
-            try update[occurrence.entity].execute()
+            if let statement = try update.statement(for: occurrence) {
+                statement.bindUpdate(occurrence, foreignKeys: foreignKeys, listed: listed, pk: existing)
+                try statement.execute()
+            }
             return existing
         }
         insert[occurrence.entity].bindListed(listed, at: insert[occurrence.entity].bindObject(occurrence, foreignKeys: foreignKeys))

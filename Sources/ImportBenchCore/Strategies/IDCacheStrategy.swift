@@ -8,9 +8,9 @@ package final class IDCacheStrategy: ImportStrategy, MeasuredMethod {
     package static let summary = "two passes: write all objects keeping key -> pk, then set relationships from that cache"
 
     private let schema: Schema
-    private let upsertAttributes: [Statement]
-    private let updateAttributes: [Statement]
-    private let updateForeignKeys: [Statement?]
+    private let upsertAttributes: StatementsByAbsence
+    private let updateAttributes: StatementsByAbsence
+    private let updateForeignKeys: StatementsByAbsence
     private let findPK: [Statement]
     private let insertJoin: [[Statement]]
     private let selectAllPKs: [Statement]
@@ -27,9 +27,16 @@ package final class IDCacheStrategy: ImportStrategy, MeasuredMethod {
         let store = context.store
         let generation = context.generation
         let schema = context.schema
-        upsertAttributes = try schema.entities.map { try store.prepare($0.upsertAttributesSQL(in: schema, generation: generation)) }
-        updateAttributes = try schema.entities.map { try store.prepare($0.updateAttributesSQL(in: schema, generation: generation)) }
-        updateForeignKeys = try schema.entities.map { try $0.updateForeignKeysSQL.map(store.prepare) }
+        let entityCount = schema.entities.count
+        upsertAttributes = try StatementsByAbsence(store: store, entityCount: entityCount) { entity, absent in
+            schema.entities[entity].upsertAttributesSQL(in: schema, generation: generation, absent: absent)
+        }
+        updateAttributes = try StatementsByAbsence(store: store, entityCount: entityCount) { entity, absent in
+            schema.entities[entity].updateAttributesSQL(in: schema, generation: generation, absent: absent)
+        }
+        updateForeignKeys = try StatementsByAbsence(store: store, entityCount: entityCount) { entity, absent in
+            schema.entities[entity].updateForeignKeysSQL(absent: absent)
+        }
         findPK = try schema.entities.map { try store.prepare($0.selectPKByKeySQL) }
         insertJoin = try schema.entities.map { entity in
             try entity.manyToMany.map { try store.prepare(entity.insertJoinSQL($0, generation: generation)) }
@@ -74,11 +81,11 @@ package final class IDCacheStrategy: ImportStrategy, MeasuredMethod {
             try unique.forEachObject(of: entity) { _, object, occurrence in
                 let listed = listing.value(entity: entity, listsChildren: object.listsChildren)
                 if let pk = cache[entity, occurrence.keyID] {
-                    let statement = updateAttributes[entity]
+                    guard let statement = try updateAttributes.statement(for: occurrence) else { return }
                     statement.bindUpdate(occurrence, foreignKeys: [], listed: listed, pk: pk)
                     try statement.execute()
                 } else {
-                    let statement = upsertAttributes[entity]
+                    guard let statement = try upsertAttributes.statement(for: occurrence) else { return }
                     statement.bindListed(listed, at: statement.bindObject(occurrence, foreignKeys: []))
                     cache[entity, occurrence.keyID] = try statement.scalarInt64()
                 }
@@ -90,7 +97,7 @@ package final class IDCacheStrategy: ImportStrategy, MeasuredMethod {
         for entity in schema.entities.indices {
             try unique.forEachObject(of: entity) { _, object, occurrence in
                 guard let pk = cache[entity, occurrence.keyID] else { return }
-                if let statement = updateForeignKeys[entity] {
+                if let statement = try updateForeignKeys.statement(for: occurrence) {
                     let targets = schema.toOneTargets[entity]
                     var index: Int32 = 1
                     for (relationship, reference) in occurrence.toOne.enumerated() {

@@ -19,8 +19,8 @@ final class OneStatementWriter {
     let schema: Schema
     let store: Connection
     let pkSource: PKSource
-    /// Per entity: key, attributes, then per foreign key (pk or NULL, target key).
-    let objectStatements: [Statement]
+    /// Per entity and set of columns left out: key, attributes, then per foreign key (pk or NULL, target key).
+    let objectStatements: StatementsByAbsence
     /// Per entity and many-to-many relationship.
     let joinStatements: [[Statement]]
     /// Per entity: whether any relationship points at it. Only such pks are worth remembering.
@@ -30,9 +30,10 @@ final class OneStatementWriter {
     private let unique: UniqueObjects
     private let listing: ListingStamp
 
-    /// Prepares `objectSQL` per entity and `joinSQL` per many-to-many relationship, given the import's generation.
+    /// Prepares `objectSQL` per entity (and, when first needed, per set of columns a partial object
+    /// leaves out) and `joinSQL` per many-to-many relationship, given the import's generation.
     init(
-        context: StrategyContext, pkSource: PKSource, objectSQL: (Entity, Schema, Int64) -> String,
+        context: StrategyContext, pkSource: PKSource, objectSQL: @escaping (Entity, Schema, Int64, ColumnSet) -> String,
         joinSQL: (Entity, ManyToManyRelationship, Schema, Int64) -> String
     ) throws {
         let schema = context.schema
@@ -41,7 +42,9 @@ final class OneStatementWriter {
         self.schema = schema
         self.store = store
         self.pkSource = pkSource
-        objectStatements = try schema.entities.map { try store.prepare(objectSQL($0, schema, generation)) }
+        objectStatements = try StatementsByAbsence(store: store, entityCount: schema.entities.count) { entity, absent in
+            objectSQL(schema.entities[entity], schema, generation, absent)
+        }
         joinStatements = try schema.entities.map { entity in
             try entity.manyToMany.map { try store.prepare(joinSQL(entity, $0, schema, generation)) }
         }
@@ -57,9 +60,9 @@ final class OneStatementWriter {
         known.removeAll()
         unique.collect(batch)
         for entity in schema.entities.indices {
-            let statement = objectStatements[entity]
             let targets = schema.toOneTargets[entity]
             try unique.forEachObject(of: entity) { _, object, occurrence in
+                guard let statement = try objectStatements.statement(for: occurrence) else { return }
                 var index = statement.bindObject(occurrence, foreignKeys: [])
                 for (relationship, reference) in occurrence.toOne.enumerated() {
                     if let reference, let pk = known[targets[relationship], reference.keyID] {

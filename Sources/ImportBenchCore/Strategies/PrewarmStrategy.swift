@@ -10,7 +10,7 @@ package final class PrewarmStrategy: ImportStrategy, MeasuredMethod {
     private let store: Connection
     private let chunkSize: Int
     private let insert: [Statement]
-    private let update: [Statement]
+    private let update: StatementsByAbsence
     private let insertJoin: [[Statement]]
     private let sweep: RefreshSweep
     private let listing: ListingStamp
@@ -34,7 +34,9 @@ package final class PrewarmStrategy: ImportStrategy, MeasuredMethod {
         let generation = context.generation
         let schema = context.schema
         insert = try schema.entities.map { try store.prepare($0.insertObjectSQL(in: schema, generation: generation)) }
-        update = try schema.entities.map { try store.prepare($0.updateObjectSQL(in: schema, generation: generation)) }
+        update = try StatementsByAbsence(store: store, entityCount: schema.entities.count) { entity, absent in
+            schema.entities[entity].updateObjectSQL(in: schema, generation: generation, absent: absent)
+        }
         insertJoin = try schema.entities.map { entity in
             try entity.manyToMany.map { try store.prepare(entity.insertJoinSQL($0, generation: generation)) }
         }
@@ -61,8 +63,10 @@ package final class PrewarmStrategy: ImportStrategy, MeasuredMethod {
                 let listed = listing.value(entity: entity, listsChildren: object.listsChildren)
                 let pk: Int64
                 if let existing = known[entity, occurrence.keyID] {
-                    update[entity].bindUpdate(occurrence, foreignKeys: foreignKeys, listed: listed, pk: existing)
-                    try update[entity].execute()
+                    if let statement = try update.statement(for: occurrence) {
+                        statement.bindUpdate(occurrence, foreignKeys: foreignKeys, listed: listed, pk: existing)
+                        try statement.execute()
+                    }
                     pk = existing
                 } else {
                     insert[entity].bindListed(listed, at: insert[entity].bindObject(occurrence, foreignKeys: foreignKeys))

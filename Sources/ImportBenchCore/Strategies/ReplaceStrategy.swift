@@ -14,7 +14,8 @@ package final class ReplaceStrategy: ImportStrategy, MeasuredMethod {
     package init(context: StrategyContext) throws {
         writer = try OneStatementWriter(
             context: context, pkSource: .returning,
-            objectSQL: { entity, schema, generation in entity.replaceObjectSQL(in: schema, generation: generation) },
+            // REPLACE deletes the stored row: what a partial object leaves out is lost with it, the pitfall.
+            objectSQL: { entity, schema, generation, _ in entity.replaceObjectSQL(in: schema, generation: generation) },
             joinSQL: { entity, relationship, schema, generation in
                 entity.replaceJoinSQL(relationship, in: schema, generation: generation)
             })

@@ -1,8 +1,9 @@
 import ImportBenchStore
 
 /// The distinct objects of batches, per entity, in order of first appearance.
-/// The last occurrence wins for attributes and to-one relationships; many-to-many sets are unioned;
-/// an object lists its children when any of its occurrences does.
+/// The last occurrence wins for attributes and to-one relationships, save those it leaves out, which
+/// keep an earlier occurrence's (a merged object, see `OccurrenceMerger`); many-to-many sets are
+/// unioned; an object lists its children when any of its occurrences does.
 /// Objects are found by interned key ID and point into the batches they came from (which it keeps
 /// alive), so collecting a batch neither hashes a key nor copies an occurrence; one instance is
 /// reused batch after batch. Its tables are plain values in memory it manages (`PODArray`): the
@@ -28,6 +29,12 @@ final class UniqueObjects {
     private let slots: UnsafeMutablePointer<PODArray<Int32>>
     /// The unions of the sets of objects that occurred more than once with sets (few do).
     private(set) var mergedSets: [[[BatchReference]]] = []
+    /// Objects whose later occurrence was partial, merged while a segment is added.
+    private let merger = OccurrenceMerger()
+    /// The `run` of an object merged in the segment being added, until the merger is sealed.
+    private static let mergingRun: Int32 = -1
+    /// The objects (entity, slot) given `mergingRun` in the segment being added.
+    private var merging: [(entity: Int, slot: Int)] = []
 
     init(entityCount: Int) {
         self.entityCount = entityCount
@@ -71,12 +78,17 @@ final class UniqueObjects {
             let id = Int(headers[index].keyID)
             precondition(id >= 0, "a key without an ID: records must come through a RecordBatcher")
             if id < slots[entity].count, slots[entity][id] >= 0 {
-                let object = objects[entity].base + Int(slots[entity][id])
+                let slot = Int(slots[entity][id])
+                let object = objects[entity].base + slot
                 if headers[index].setCount > 0 {
                     merge(BatchOccurrence(storage: segment.storage, position: index).manyToMany, into: object)
                 }
-                object.pointee.run = run
-                object.pointee.index = Int32(index)
+                if headers[index].isPartial {
+                    mergeValues(of: BatchOccurrence(storage: segment.storage, position: index), into: object, entity: entity, slot: slot)
+                } else {
+                    object.pointee.run = run
+                    object.pointee.index = Int32(index)
+                }
                 if headers[index].listsChildren { object.pointee.listsChildren = true }
             } else {
                 if id >= slots[entity].count { growSlots(of: entity, toHold: id) }
@@ -85,12 +97,39 @@ final class UniqueObjects {
                     Object(run: run, index: Int32(index), keyID: Int32(id), merged: -1, listsChildren: headers[index].listsChildren))
             }
         }
+        sealMerged()
+    }
+
+    /// Points the object at its merged form: `later` over what it had, the members `later` leaves
+    /// out kept. Rare (a payload that names an object in part after naming it whole), so out of line.
+    @inline(never)
+    private func mergeValues(of later: BatchOccurrence, into object: UnsafeMutablePointer<Object>, entity: Int, slot: Int) {
+        if object.pointee.run == Self.mergingRun {
+            merger.update(Int(object.pointee.index), with: later)
+            return
+        }
+        object.pointee.index = Int32(merger.append(later, over: occurrence(object.pointee)))
+        object.pointee.run = Self.mergingRun
+        merging.append((entity, slot))
+    }
+
+    /// Seals what the segment merged into a storage of its own and points its objects there.
+    private func sealMerged() {
+        guard !merger.isEmpty else { return }
+        let run = Int32(runs.count)
+        runs.append(merger.seal())
+        for (entity, slot) in merging where objects[entity][slot].run == Self.mergingRun {
+            objects[entity].base[slot].run = run
+        }
+        merging.removeAll(keepingCapacity: true)
     }
 
     /// Unions a later occurrence's sets into the object's, which start as its earlier occurrence's.
     @inline(never)
     private func merge(_ sets: BatchSets, into object: UnsafeMutablePointer<Object>) {
         if object.pointee.merged < 0 {
+            // An object merged in this segment is not in `runs` yet (rare: it occurred before without sets).
+            if object.pointee.run == Self.mergingRun { sealMerged() }
             object.pointee.merged = Int32(mergedSets.count)
             mergedSets.append(occurrence(object.pointee).manyToMany.map(Self.distinct))
         }

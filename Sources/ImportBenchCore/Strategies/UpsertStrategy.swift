@@ -19,10 +19,10 @@ package class UpsertStrategy: ImportStrategy, MeasuredMethod {
         let returning = Self.returning
         writer = try OneStatementWriter(
             context: context, pkSource: returning ? .returning : .lastInsertRowid,
-            objectSQL: { entity, schema, generation in
+            objectSQL: { entity, schema, generation, absent in
                 returning
-                    ? entity.upsertObjectSQL(in: schema, generation: generation)
-                    : entity.upsertObjectWithoutReturningSQL(in: schema, generation: generation)
+                    ? entity.upsertObjectSQL(in: schema, generation: generation, absent: absent)
+                    : entity.upsertObjectWithoutReturningSQL(in: schema, generation: generation, absent: absent)
             },
             joinSQL: { entity, relationship, schema, generation in
                 returning

@@ -97,11 +97,10 @@ package struct RefreshOutcome: Equatable, Sendable {
     }
 }
 
-/// Writes records into the reference tables: last occurrence wins, sets unioned.
+/// Writes records into the reference tables: last occurrence wins, save the members it leaves
+/// out, which keep what an earlier occurrence or the preload gave (RFC 7396); sets unioned.
 private struct ReferenceLoader {
-    let upserts: [Statement]
-    let attributeUpserts: [Statement]
-    let relationshipUpdates: [Statement?]
+    let statements: ReferenceStatements
     let joins: [[Statement]]
     /// The measured payload's pairs, kept apart until its sets replace the stored ones.
     let listedJoins: [[Statement]]
@@ -110,9 +109,7 @@ private struct ReferenceLoader {
     let list: [Statement]
 
     init(schema: Schema, connection: Connection) throws {
-        upserts = try schema.entities.map { try connection.prepare($0.referenceUpsertSQL(in: schema)) }
-        attributeUpserts = try schema.entities.map { try connection.prepare($0.referenceAttributesUpsertSQL) }
-        relationshipUpdates = try schema.entities.map { try $0.referenceRelationshipsUpdateSQL.map(connection.prepare) }
+        statements = ReferenceStatements(schema: schema, connection: connection)
         joins = try schema.entities.map { entity in
             try entity.manyToMany.map { try connection.prepare(entity.referenceJoinSQL(into: entity.joinTable($0))) }
         }
@@ -168,7 +165,7 @@ private struct ReferenceLoader {
         var index: Int32 = 1
         switch mode {
         case .whole, .attributesOnly:
-            let statement = (mode == .whole ? upserts : attributeUpserts)[occurrence.entity]
+            guard let statement = try statements.statement(occurrence, mode: mode) else { return }
             statement.bind(occurrence.key, at: index)
             for value in occurrence.attributes {
                 index += 1
@@ -182,7 +179,7 @@ private struct ReferenceLoader {
             }
             try statement.execute()
         case .relationshipsOnly:
-            guard let statement = relationshipUpdates[occurrence.entity] else { return }
+            guard let statement = try statements.statement(occurrence, mode: mode) else { return }
             for reference in occurrence.toOne {
                 statement.bind(reference?.key ?? .null, at: index)
                 index += 1
@@ -190,6 +187,41 @@ private struct ReferenceLoader {
             statement.bind(occurrence.key, at: index)
             try statement.execute()
         }
+    }
+}
+
+/// The reference tables' write for an entity, a load mode and the members an occurrence leaves
+/// out, prepared on first use.
+private final class ReferenceStatements {
+    private struct Shape: Hashable {
+        let entity: Int
+        let mode: ReferenceLoadMode
+        let absent: ColumnSet
+    }
+
+    private let schema: Schema
+    private let connection: Connection
+    private var prepared: [Shape: Statement?] = [:]
+
+    init(schema: Schema, connection: Connection) {
+        self.schema = schema
+        self.connection = connection
+    }
+
+    /// Nil when the occurrence leaves out everything the mode writes.
+    func statement(_ occurrence: RecordOccurrence, mode: ReferenceLoadMode) throws -> Statement? {
+        let shape = Shape(entity: occurrence.entity, mode: mode, absent: occurrence.absent)
+        if let statement = prepared[shape] { return statement }
+        let entity = schema.entities[occurrence.entity]
+        let sql: String?
+        switch mode {
+        case .whole: sql = entity.referenceUpsertSQL(absent: occurrence.absent)
+        case .attributesOnly: sql = entity.referenceAttributesUpsertSQL(absent: occurrence.absent)
+        case .relationshipsOnly: sql = entity.referenceRelationshipsUpdateSQL(absent: occurrence.absent)
+        }
+        let statement = try sql.map(connection.prepare)
+        prepared[shape] = .some(statement)
+        return statement
     }
 }
 
@@ -367,28 +399,32 @@ extension Schema {
 
 extension Entity {
     /// Last occurrence wins, as every strategy must make it.
-    fileprivate func referenceUpsertSQL(in schema: Schema) -> String {
+    /// Key, attributes and relationships; a stored row keeps the columns in `absent` (attributes,
+    /// then to-one relationships, that the occurrence left out).
+    fileprivate func referenceUpsertSQL(absent: ColumnSet) -> String {
         let columns = [keyColumn] + attributes.map { quoted($0.name) } + toOne.map { quoted($0.name + "_key") }
-        let assignments = columns.dropFirst().map { "\($0) = excluded.\($0)" }
+        let assignments = columns.dropFirst().enumerated().filter { !absent.contains($0.offset) }.map { "\($0.element) = excluded.\($0.element)" }
         let conflict = assignments.isEmpty ? "DO NOTHING" : "DO UPDATE SET \(assignments.joined(separator: ", "))"
         return "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", "))) "
             + "ON CONFLICT(\(keyColumn)) \(conflict)"
     }
 
-    /// Key and attributes only, leaving a stored row's relationships as they are.
-    fileprivate var referenceAttributesUpsertSQL: String {
+    /// Key and attributes only, leaving a stored row's relationships as they are, and the attributes in `absent`.
+    fileprivate func referenceAttributesUpsertSQL(absent: ColumnSet) -> String {
         let columns = [keyColumn] + attributes.map { quoted($0.name) }
-        let assignments = columns.dropFirst().map { "\($0) = excluded.\($0)" }
+        let assignments = columns.dropFirst().enumerated().filter { !absent.contains($0.offset) }.map { "\($0.element) = excluded.\($0.element)" }
         let conflict = assignments.isEmpty ? "DO NOTHING" : "DO UPDATE SET \(assignments.joined(separator: ", "))"
         return "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", "))) "
             + "ON CONFLICT(\(keyColumn)) \(conflict)"
     }
 
-    /// The to-one relationships of a stored row; the key is the last parameter.
-    fileprivate var referenceRelationshipsUpdateSQL: String? {
-        guard !toOne.isEmpty else { return nil }
-        let assignments = toOne.map { "\(quoted($0.name + "_key")) = ?" }
-        return "UPDATE \(table) SET \(assignments.joined(separator: ", ")) WHERE \(keyColumn) = ?"
+    /// The to-one relationships of a stored row, but those in `absent`; the key is the last
+    /// parameter (numbered, so every relationship is still bound in order). Nil when none is left.
+    fileprivate func referenceRelationshipsUpdateSQL(absent: ColumnSet) -> String? {
+        let assignments = toOne.enumerated().filter { !absent.contains(attributes.count + $0.offset) }
+            .map { "\(quoted($0.element.name + "_key")) = ?\($0.offset + 1)" }
+        guard !assignments.isEmpty else { return nil }
+        return "UPDATE \(table) SET \(assignments.joined(separator: ", ")) WHERE \(keyColumn) = ?\(toOne.count + 1)"
     }
 
     /// The keys of the measured payload's objects (quoted).

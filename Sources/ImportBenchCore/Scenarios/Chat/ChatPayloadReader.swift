@@ -65,12 +65,13 @@ package final class ChatPayloadReader: RecordReader {
         let name = try channel["name"]
         let createdAt = try channel["created_at"]
         let updatedAt = try channel["updated_at"]
-        let creator = try channel.optional("created_by").map { try appendUser($0.object(), to: builder) }
+        let createdBy = try channel["created_by"]
+        let creator = try createdBy.flatMap { $0.isNull ? nil : try appendUser($0.object(), to: builder) }
         builder.begin(entity: entities.channel)
         try cid.withString { builder.key(text: $0) }
         for attribute in [id, kind, name, createdAt, updatedAt] { try text(attribute, builder) }
         try integer(element, "watcher_count", builder)
-        reference(to: creator, builder)
+        reference(to: creator, absent: createdBy == nil, builder)
         // A channel without its members or reads lists neither, as the mapping reads it: a refresh keeps them.
         if members == nil || reads == nil { builder.listsNoChildren() }
         let channelHandle = builder.finish()
@@ -200,11 +201,13 @@ package final class ChatPayloadReader: RecordReader {
         try tape.withStringBytes(at: id) { builder.key(text: $0) }
         for position in 1...4 { try text(tape, found[position], builder) }
         builder.reference(to: channel)
-        reference(to: author, builder)
+        reference(to: author, absent: found[5] < 0, builder)
         if let quotedCopy {
             builder.reference(to: quotedCopy)
         } else if let quoted = Self.present(tape, found, 6) {
             try quoted.withString { builder.reference(keyText: $0) }
+        } else if found[6] < 0 {
+            builder.absentReference()
         } else {
             builder.noReference()
         }
@@ -227,7 +230,9 @@ package final class ChatPayloadReader: RecordReader {
         builder.begin(entity: entities.user)
         try tape.withStringBytes(at: id) { builder.key(text: $0) }
         for position in 1...5 { try text(tape, found[position], builder) }
-        if found[6] >= 0, tape.tokens[found[6]].kind != .null {
+        if found[6] < 0 {
+            builder.absent()
+        } else if tape.tokens[found[6]].kind != .null {
             builder.integer(try tape.bool(at: found[6]) ? 1 : 0)
         } else {
             builder.null()
@@ -241,10 +246,12 @@ package final class ChatPayloadReader: RecordReader {
         "mentioned_users", "quoted_message",
     ])
 
-    /// The value at a token index as text; NULL when absent (-1) or null.
+    /// The value at a token index as text; absent when the member is (-1), NULL when null.
     @inline(__always)
     private func text(_ tape: JSONTape, _ index: Int, _ builder: RecordBuilder) throws {
-        if index < 0 || tape.tokens[index].kind == .null {
+        if index < 0 {
+            builder.absent()
+        } else if tape.tokens[index].kind == .null {
             builder.null()
         } else {
             _ = try tape.withStringBytes(at: index) { builder.text($0) }
@@ -267,29 +274,35 @@ package final class ChatPayloadReader: RecordReader {
         builder.endKeyText()
     }
 
+    /// A reference to the handle's occurrence; without one, left out when the member was absent, else NULL.
     @inline(__always)
-    private func reference(to handle: OccurrenceHandle?, _ builder: RecordBuilder) {
-        if let handle { builder.reference(to: handle) } else { builder.noReference() }
-    }
-
-    /// The member as text; NULL when absent or null.
-    @inline(__always)
-    private func text(_ object: JSONObject, _ key: String, _ builder: RecordBuilder) throws {
-        try object.withString(key) { bytes in
-            if let bytes { builder.text(bytes) } else { builder.null() }
+    private func reference(to handle: OccurrenceHandle?, absent: Bool = false, _ builder: RecordBuilder) {
+        if let handle {
+            builder.reference(to: handle)
+        } else if absent {
+            builder.absentReference()
+        } else {
+            builder.noReference()
         }
     }
 
-    /// The value as text; NULL when absent or null.
+    /// The member as text; absent when the member is, NULL when null.
     @inline(__always)
-    private func text(_ value: JSONValue?, _ builder: RecordBuilder) throws {
-        if let value { try text(value.tape, value.index, builder) } else { builder.null() }
+    private func text(_ object: JSONObject, _ key: String, _ builder: RecordBuilder) throws {
+        try text(object[key], builder)
     }
 
-    /// The member as an integer; NULL when absent or null.
+    /// The value as text; absent when there is none (the member was absent), NULL when null.
+    @inline(__always)
+    private func text(_ value: JSONValue?, _ builder: RecordBuilder) throws {
+        if let value { try text(value.tape, value.index, builder) } else { builder.absent() }
+    }
+
+    /// The member as an integer; absent when the member is, NULL when null.
     @inline(__always)
     private func integer(_ object: JSONObject, _ key: String, _ builder: RecordBuilder) throws {
-        if let value = try object.int64(key) { builder.integer(value) } else { builder.null() }
+        guard let member = try object[key] else { return builder.absent() }
+        if member.isNull { builder.null() } else { builder.integer(try member.int64()) }
     }
 }
 

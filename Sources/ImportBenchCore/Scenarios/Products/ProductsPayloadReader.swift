@@ -38,7 +38,7 @@ package final class ProductsPayloadReader: RecordReader {
             try tape.withStringBytes(at: found[0]) { builder.key(text: $0) }
             for (position, type) in attributeTypes.enumerated() {
                 let index = found[position + 1]
-                if index < 0 { builder.null() } else { try JSONValue(tape: tape, index: index).write(to: builder, as: type) }
+                if index < 0 { builder.absent() } else { try JSONValue(tape: tape, index: index).write(to: builder, as: type) }
             }
             builder.finish()
         }
@@ -51,14 +51,16 @@ package final class ProductsPayloadReader: RecordReader {
         let found = try memberIndexes(of: tape)
         let key = DatabaseValue.text(try tape.string(at: found[0]))
         var values: [DatabaseValue] = []
+        var absent = ColumnSet()
         values.reserveCapacity(attributeTypes.count)
         for (position, type) in attributeTypes.enumerated() {
             let index = found[position + 1]
+            if index < 0 { absent.insert(position) }
             values.append(index < 0 ? .null : try JSONValue(tape: tape, index: index).databaseValue(as: type))
         }
-        return RecordUnit(
-            occurrences: [RecordOccurrence(entity: entity, key: key, attributes: values)], path: tape.recordPath,
-            byteOffset: tape.baseOffset)
+        var occurrence = RecordOccurrence(entity: entity, key: key, attributes: values)
+        occurrence.absent = absent
+        return RecordUnit(occurrences: [occurrence], path: tape.recordPath, byteOffset: tape.baseOffset)
     }
 
     /// Where the product's members are (-1 when absent); the key's slot always holds a value.

@@ -49,10 +49,11 @@ package final class QuakesPayloadReader: RecordReader {
             if let found = try propertyIndexes(of: feature) {
                 for (position, type) in propertyTypes.enumerated() {
                     let index = found[position]
-                    if index < 0 { builder.null() } else { try JSONValue(tape: tape, index: index).write(to: builder, as: type) }
+                    if index < 0 { builder.absent() } else { try JSONValue(tape: tape, index: index).write(to: builder, as: type) }
                 }
             } else {
-                for _ in propertyTypes { builder.null() }
+                // Without properties (absent or null) every property is left out: a refresh keeps them.
+                for _ in propertyTypes { builder.absent() }
             }
             var written = 0
             if let coordinates = try coordinates(of: feature) {
@@ -79,13 +80,16 @@ package final class QuakesPayloadReader: RecordReader {
         }
 
         var attributes: [DatabaseValue] = []
+        var absent = ColumnSet()
         attributes.reserveCapacity(propertyTypes.count + 3)
         if let found = try propertyIndexes(of: feature) {
             for (position, type) in propertyTypes.enumerated() {
                 let index = found[position]
+                if index < 0 { absent.insert(position) }
                 attributes.append(index < 0 ? .null : try JSONValue(tape: tape, index: index).databaseValue(as: type))
             }
         } else {
+            absent = ColumnSet(0..<propertyTypes.count)
             attributes += Array(repeating: .null, count: propertyTypes.count)
         }
         if let coordinates = try coordinates(of: feature) {
@@ -93,7 +97,8 @@ package final class QuakesPayloadReader: RecordReader {
         }
         while attributes.count < propertyTypes.count + 3 { attributes.append(.null) }
 
-        let occurrence = RecordOccurrence(entity: entity, key: key, attributes: attributes)
+        var occurrence = RecordOccurrence(entity: entity, key: key, attributes: attributes)
+        occurrence.absent = absent
         return RecordUnit(occurrences: [occurrence], path: tape.recordPath, byteOffset: tape.baseOffset)
     }
 
