@@ -10,6 +10,10 @@ import Foundation
 /// integer key (or a text key of digits alone, which the reader takes as the same key), wherever the key stands (the object's own key, a reference by key, a set of keys):
 /// composed keys follow from the keys they are made of. Streaming: one element is held at a time,
 /// whatever the scale. The same sample, mapping and scale give the same bytes.
+///
+/// The sample may be gzip-compressed or JSON Lines; the output is JSON Lines when its name says so
+/// (one element per line, nothing around them, a line break inside an element written as a space,
+/// which valid JSON only has between tokens), and must be when the sample is.
 package struct SampleScaler {
     package let mapping: PayloadMapping
     package let samplePath: String
@@ -44,13 +48,19 @@ package struct SampleScaler {
         guard scale.isFinite, scale > 0 else {
             throw PayloadError(file: path, byteOffset: nil, path: nil, expected: "a finite scale greater than 0", found: "\(scale)")
         }
+        let lines = JSONElements.isJSONLines(path)
+        if JSONElements.isJSONLines(samplePath), !lines {
+            throw PayloadError(
+                file: path, byteOffset: nil, path: nil, expected: "a JSON Lines name (.jsonl or .ndjson) for copies of a JSON Lines sample",
+                found: "another name: a JSON Lines sample has no document around its elements to write them into")
+        }
         let frame = try self.frame(checkingKeys: scale > 1)
         let output = try BufferedFileOutput(path: path, bufferCapacity: 1 << 20)
-        try copyBytes(0..<frame.arrayStart, to: output)
+        if !lines { try copyBytes(0..<frame.arrayStart, to: output) }
+        var first = true
         if frame.elements > 0 {
             let whole = Int(scale.rounded(.down))
             let rest = Int(((scale - Double(whole)) * Double(frame.elements)).rounded())
-            var first = true
             for copy in 0...whole {
                 let count = copy < whole ? frame.elements : rest
                 guard count > 0 else { continue }
@@ -58,14 +68,18 @@ package struct SampleScaler {
                 var written = 0
                 while written < count, let element = try elements.next() {
                     if written % 256 == 0 { try ImportInterruption.throwIfRequested() }
-                    if !first { output.append(UInt8(ascii: ",")) }
+                    if !first { output.append(lines ? UInt8(ascii: "\n") : UInt8(ascii: ",")) }
                     first = false
-                    try write(element, copy: copy, elements: elements, to: output)
+                    try write(element, copy: copy, elements: elements, to: output, lines: lines)
                     written += 1
                 }
             }
         }
-        try copyBytes(frame.arrayEnd..<frame.fileSize, to: output)
+        if lines {
+            if !first { output.append(UInt8(ascii: "\n")) }
+        } else {
+            try copyBytes(frame.arrayEnd..<frame.fileSize, to: output)
+        }
         try output.close()
     }
 
@@ -98,26 +112,29 @@ package struct SampleScaler {
         return Frame(arrayStart: first, arrayEnd: end, elements: count, fileSize: size)
     }
 
-    private func openElements() throws -> JSONArrayElementReader {
-        try JSONArrayElementReader(path: samplePath, arrayPath: mapping.elementsArrayPath)
+    private func openElements() throws -> any JSONElementSource {
+        try JSONElements.open(path: samplePath, arrayPath: mapping.elementsArrayPath)
     }
 
+    /// The sample's bytes in `range`, inflated when it is gzip (offsets are the inflated bytes').
     private func copyBytes(_ range: Range<Int>, to output: BufferedFileOutput) throws {
         guard !range.isEmpty else { return }
-        let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: samplePath))
-        defer { try? handle.close() }
-        try handle.seek(toOffset: UInt64(range.lowerBound))
-        var remaining = range.count
-        while remaining > 0 {
-            guard let chunk = try handle.read(upToCount: min(remaining, 1 << 20)), !chunk.isEmpty else {
-                throw PayloadError(file: samplePath, byteOffset: range.upperBound - remaining, path: nil, expected: "more bytes", found: "the end of the file (did it change meanwhile?)")
+        let input = try PayloadInput(path: samplePath, expected: "the sample to copy")
+        let chunk = UnsafeMutablePointer<UInt8>.allocate(capacity: 1 << 20)
+        defer { chunk.deallocate() }
+        var position = 0
+        while position < range.upperBound {
+            let wanted = position < range.lowerBound ? min(range.lowerBound - position, 1 << 20) : min(range.upperBound - position, 1 << 20)
+            let received = try input.read(into: chunk, count: wanted, offset: position)
+            guard received > 0 else {
+                throw PayloadError(file: samplePath, byteOffset: position, path: nil, expected: "more bytes", found: "the end of the file (did it change meanwhile?)")
             }
-            chunk.withUnsafeBytes { output.append($0.bindMemory(to: UInt8.self)) }
-            remaining -= chunk.count
+            if position >= range.lowerBound { output.append(UnsafeBufferPointer(start: chunk, count: received)) }
+            position += received
         }
     }
 
-    private func tape(of element: JSONArrayElementReader.Element, elements: JSONArrayElementReader) throws -> JSONTape {
+    private func tape(of element: JSONArrayElementReader.Element, elements: any JSONElementSource) throws -> JSONTape {
         switch element {
         case .parsed(let parsed, _): return parsed
         case .delimited(let delimited):
@@ -136,7 +153,7 @@ package struct SampleScaler {
         return content.reduce(Int64(0)) { $0 * 10 + Int64($1 - UInt8(ascii: "0")) }
     }
 
-    private func checkKeys(of element: JSONArrayElementReader.Element, elements: JSONArrayElementReader) throws {
+    private func checkKeys(of element: JSONArrayElementReader.Element, elements: any JSONElementSource) throws {
         let tape = try tape(of: element, elements: elements)
         var keys: [Int] = []
         var found = PODArray<Int>(capacity: 64)
@@ -160,12 +177,14 @@ package struct SampleScaler {
         }
     }
 
-    /// One element, its keys rewritten for `copy`.
-    private func write(_ element: JSONArrayElementReader.Element, copy: Int, elements: JSONArrayElementReader, to output: BufferedFileOutput) throws {
+    /// One element, its keys rewritten for `copy`; on one line when writing JSON Lines.
+    private func write(
+        _ element: JSONArrayElementReader.Element, copy: Int, elements: any JSONElementSource, to output: BufferedFileOutput, lines: Bool
+    ) throws {
         let tape = try tape(of: element, elements: elements)
         let bytes = tape.bytes
         guard copy > 0 else {
-            output.append(bytes)
+            Self.append(bytes[...], to: output, lines: lines)
             return
         }
         var keys: [Int] = []
@@ -179,22 +198,32 @@ package struct SampleScaler {
             let end = Int(tape.tokens[token].end)
             guard start >= position else { continue }
             if let value = Self.digits(tape, token) {
-                output.append(UnsafeBufferPointer(rebasing: bytes[position...start]))
+                Self.append(bytes[position...start], to: output, lines: lines)
                 output.appendDecimal(Int(value + Int64(copy) * Self.integerKeyStride))
                 output.append(UInt8(ascii: "\""))
             } else if tape.tokens[token].kind == .string {
-                output.append(UnsafeBufferPointer(rebasing: bytes[position..<(end - 1)]))
+                Self.append(bytes[position..<(end - 1)], to: output, lines: lines)
                 output.append(UInt8(ascii: "~"))
                 output.appendDecimal(copy)
                 output.append(UInt8(ascii: "\""))
             } else {
                 // Checked below 10^12 by `frame`: a copy index below 9 million cannot overflow.
-                output.append(UnsafeBufferPointer(rebasing: bytes[position..<start]))
+                Self.append(bytes[position..<start], to: output, lines: lines)
                 output.appendDecimal(Int(try tape.int64(at: token) + Int64(copy) * Self.integerKeyStride))
             }
             position = end
         }
-        output.append(UnsafeBufferPointer(rebasing: bytes[position...]))
+        Self.append(bytes[position...], to: output, lines: lines)
+    }
+
+    /// Copies element bytes; for JSON Lines, a line break becomes a space: valid JSON has raw line
+    /// breaks only between tokens (inside a string they are escaped), so the element stays the same.
+    private static func append(_ slice: Slice<UnsafeBufferPointer<UInt8>>, to output: BufferedFileOutput, lines: Bool) {
+        guard lines, slice.contains(where: { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") }) else {
+            output.append(UnsafeBufferPointer(rebasing: slice))
+            return
+        }
+        for byte in slice { output.append(byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") ? UInt8(ascii: " ") : byte) }
     }
 
     /// The token of every key of a non-shared entity in the object at `token`, read as `entity`,

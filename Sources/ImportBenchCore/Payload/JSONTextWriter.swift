@@ -6,8 +6,20 @@ import Foundation
 ///
 /// Commas and colons are placed automatically. I/O errors are sticky: the first one stops further
 /// output and is thrown by `close()`, which keeps call sites free of `try` on every value.
+///
+/// Given a JSON Lines path (`.jsonl`, `.ndjson`, either with `.gz`), it writes the elements of the
+/// array the readers take (`elements`) one per line, and nothing around them: a generator writes
+/// one document either way.
 package final class JSONTextWriter {
     private let output: BufferedFileOutput
+    /// The member names leading to the elements array, when writing JSON Lines; nil otherwise.
+    private let linesOf: [String]?
+    /// The key each open container was opened under (nil at the root and in arrays).
+    private var openedUnder: [String?] = []
+    private var pendingKey: String?
+    /// While the elements array is open in JSON Lines mode: its depth (open containers); -1 otherwise.
+    private var elementsDepth = -1
+    private var wroteLine = false
     package var path: String { output.path }
     /// Bytes handed to the file so far, including those still buffered.
     package var bytesWritten: Int { output.bytesWritten }
@@ -17,45 +29,72 @@ package final class JSONTextWriter {
     /// A key was just written, so the next value follows its colon without a comma.
     private var valueFollowsKey = false
 
-    /// Creates or truncates the file at `path`.
-    package init(path: String, bufferCapacity: Int = 1 << 20) throws {
+    /// Creates or truncates the file at `path`. `elements` is the path of member names to the array
+    /// of elements (`[]` for a top-level array), which a JSON Lines path writes one per line.
+    package init(path: String, elements: [String] = [], bufferCapacity: Int = 1 << 20) throws {
         output = try BufferedFileOutput(path: path, bufferCapacity: bufferCapacity)
+        linesOf = JSONElements.isJSONLines(path) ? elements : nil
         containerHasElements.reserveCapacity(16)
+    }
+
+    /// Where bytes go: nowhere outside the elements when writing JSON Lines.
+    private var out: BufferedFileOutput? {
+        guard linesOf != nil else { return output }
+        return elementsDepth >= 0 && containerHasElements.count >= elementsDepth ? output : nil
+    }
+
+    /// Notes the container just opened; in JSON Lines mode, finds the elements array.
+    private func opened(isArray: Bool) {
+        openedUnder.append(pendingKey)
+        pendingKey = nil
+        guard let linesOf, elementsDepth < 0, isArray, openedUnder.count == linesOf.count + 1 else { return }
+        if openedUnder.dropFirst().map({ $0 ?? "" }) == linesOf, openedUnder[0] == nil { elementsDepth = openedUnder.count }
+    }
+
+    private func closed() {
+        if openedUnder.count == elementsDepth { elementsDepth = -1 }
+        _ = openedUnder.popLast()
     }
 
     // MARK: Structure
 
     package func beginObject() {
         beforeValue()
-        output.append(UInt8(ascii: "{"))
+        out?.append(UInt8(ascii: "{"))
         containerHasElements.append(false)
+        opened(isArray: false)
     }
 
     package func endObject() {
+        closed()
         _ = containerHasElements.popLast()
-        output.append(UInt8(ascii: "}"))
+        out?.append(UInt8(ascii: "}"))
     }
 
     package func beginArray() {
         beforeValue()
-        output.append(UInt8(ascii: "["))
+        out?.append(UInt8(ascii: "["))
         containerHasElements.append(false)
+        opened(isArray: true)
     }
 
     package func endArray() {
+        let endsElements = openedUnder.count == elementsDepth
+        closed()
         _ = containerHasElements.popLast()
-        output.append(UInt8(ascii: "]"))
+        if !endsElements { out?.append(UInt8(ascii: "]")) }
     }
 
     /// Writes an object key; the next call writes its value.
     package func key(_ name: String) {
         if let last = containerHasElements.indices.last {
-            if containerHasElements[last] { output.append(UInt8(ascii: ",")) }
+            if containerHasElements[last] { out?.append(UInt8(ascii: ",")) }
             containerHasElements[last] = true
         }
         appendQuoted(name)
-        output.append(UInt8(ascii: ":"))
+        out?.append(UInt8(ascii: ":"))
         valueFollowsKey = true
+        pendingKey = name
     }
 
     // MARK: Values
@@ -67,24 +106,24 @@ package final class JSONTextWriter {
 
     package func integer(_ value: Int) {
         beforeValue()
-        output.appendDecimal(value)
+        out?.appendDecimal(value)
     }
 
     /// A fixed-point number, `units / 10^fractionDigits`: exact and identical on every platform,
     /// which printing a Double is not guaranteed to be.
     package func decimal(_ units: Int, fractionDigits: Int) {
         beforeValue()
-        output.appendFixedPoint(units, fractionDigits: fractionDigits)
+        out?.appendFixedPoint(units, fractionDigits: fractionDigits)
     }
 
     package func bool(_ value: Bool) {
         beforeValue()
-        output.append(value ? "true" : "false")
+        out?.append(value ? "true" : "false")
     }
 
     package func null() {
         beforeValue()
-        output.append("null")
+        out?.append("null")
     }
 
     // MARK: Key-value shorthands
@@ -106,6 +145,7 @@ package final class JSONTextWriter {
 
     /// Flushes and closes the file; throws the first I/O error met since opening.
     package func close() throws {
+        if wroteLine { output.append(UInt8(ascii: "\n")) }
         try output.close()
     }
 
@@ -116,17 +156,24 @@ package final class JSONTextWriter {
             valueFollowsKey = false
             return
         }
+        pendingKey = nil
         if let last = containerHasElements.indices.last {
-            if containerHasElements[last] { output.append(UInt8(ascii: ",")) }
+            if containerHasElements.count == elementsDepth {
+                // An element of a JSON Lines file: on a line of its own.
+                if containerHasElements[last] { output.append(UInt8(ascii: "\n")) }
+                wroteLine = true
+            } else if containerHasElements[last] {
+                out?.append(UInt8(ascii: ","))
+            }
             containerHasElements[last] = true
         }
     }
 
     private func appendQuoted(_ text: String) {
-        output.append(UInt8(ascii: "\""))
+        out?.append(UInt8(ascii: "\""))
         var text = text
         text.withUTF8 { appendEscaped($0) }
-        output.append(UInt8(ascii: "\""))
+        out?.append(UInt8(ascii: "\""))
     }
 
     /// Copies runs of plain bytes in bulk; only quote, backslash and control characters are escaped.
@@ -135,20 +182,20 @@ package final class JSONTextWriter {
         for index in 0..<utf8.count {
             let byte = utf8[index]
             guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-            output.append(UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
-            output.append(UInt8(ascii: "\\"))
+            out?.append(UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+            out?.append(UInt8(ascii: "\\"))
             if byte < 0x20 {
                 let hexDigits: StaticString = "0123456789abcdef"
-                output.append(UInt8(ascii: "u"))
-                output.append(UInt8(ascii: "0"))
-                output.append(UInt8(ascii: "0"))
-                output.append(hexDigits.utf8Start[Int(byte >> 4)])
-                output.append(hexDigits.utf8Start[Int(byte & 0x0F)])
+                out?.append(UInt8(ascii: "u"))
+                out?.append(UInt8(ascii: "0"))
+                out?.append(UInt8(ascii: "0"))
+                out?.append(hexDigits.utf8Start[Int(byte >> 4)])
+                out?.append(hexDigits.utf8Start[Int(byte & 0x0F)])
             } else {
-                output.append(byte)
+                out?.append(byte)
             }
             runStart = index + 1
         }
-        output.append(UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))
+        out?.append(UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))
     }
 }

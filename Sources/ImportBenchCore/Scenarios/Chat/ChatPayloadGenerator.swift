@@ -69,7 +69,7 @@ package struct ChatPayloadGenerator: Sendable {
                 file: path, byteOffset: nil, path: nil, expected: "a finite scale greater than 0",
                 found: "\(scale)")
         }
-        let writer = try JSONTextWriter(path: path)
+        let writer = try JSONTextWriter(path: path, elements: ChatPayloadReader.elements)
         let document = DocumentContext(generator: self)
         writer.beginObject()
         writer.key("channels")

@@ -13,6 +13,10 @@ import ImportBenchStore
 /// with another value is a `PayloadError`; with `onError: .skip` the channel holding it is left out
 /// and counted as a "malformed channel" instead.
 package final class ChatPayloadReader: RecordReader {
+    /// The member names leading to the array of elements (the generator writes them there, or one
+    /// per line for JSON Lines).
+    package static let elements: [String] = ["channels"]
+
     package let path: String
     private let schema: Schema
     private var records: JSONRecordStream
@@ -33,7 +37,7 @@ package final class ChatPayloadReader: RecordReader {
         self.schema = schema
         entities = try EntityIndexes(schema: schema, file: path)
         let elements = try JSONElements.open(
-            path: path, arrayPath: ["channels"], chunkSize: chunkSize, limits: reading.limits, hasher: reading.hasher)
+            path: path, arrayPath: Self.elements, chunkSize: chunkSize, limits: reading.limits, hasher: reading.hasher)
         records = JSONRecordStream(elements: elements, recordName: "channel", onError: reading.onError)
     }
 

@@ -34,7 +34,7 @@ package struct ProductsPayloadGenerator: Sendable {
         guard scale.isFinite, scale > 0 else {
             throw PayloadError(file: path, byteOffset: nil, path: nil, expected: "a finite scale greater than 0", found: "\(scale)")
         }
-        let writer = try JSONTextWriter(path: path)
+        let writer = try JSONTextWriter(path: path, elements: ProductsPayloadReader.elements)
         writer.beginArray()
         for index in firstIndex..<(firstIndex + productCount) {
             if index % 1024 == 0 { try ImportInterruption.throwIfRequested() }

@@ -4,6 +4,10 @@ import ImportBenchStore
 /// missing or null; unknown fields are ignored. With `onError: .skip` a product that cannot be read
 /// is left out and counted as a "malformed product".
 package final class ProductsPayloadReader: RecordReader {
+    /// The member names leading to the array of elements (the generator writes them there, or one
+    /// per line for JSON Lines).
+    package static let elements: [String] = []
+
     package let path: String
     private var records: JSONRecordStream
     private let entity: Int
@@ -22,7 +26,7 @@ package final class ProductsPayloadReader: RecordReader {
         self.entity = entity
         attributeTypes = ProductsScenario.product.attributes.map(\.type)
         let elements = try JSONElements.open(
-            path: path, arrayPath: [], chunkSize: chunkSize, limits: reading.limits, hasher: reading.hasher)
+            path: path, arrayPath: Self.elements, chunkSize: chunkSize, limits: reading.limits, hasher: reading.hasher)
         records = JSONRecordStream(elements: elements, recordName: "product", onError: reading.onError)
     }
 

@@ -39,7 +39,7 @@ package struct QuakesPayloadGenerator: Sendable {
         guard scale.isFinite, scale > 0 else {
             throw PayloadError(file: path, byteOffset: nil, path: nil, expected: "a finite scale greater than 0", found: "\(scale)")
         }
-        let writer = try JSONTextWriter(path: path)
+        let writer = try JSONTextWriter(path: path, elements: QuakesPayloadReader.elements)
         writer.beginObject()
         writer.field("type", "FeatureCollection")
         writer.key("metadata")

@@ -7,6 +7,10 @@ import ImportBenchStore
 /// Numbers are accepted as integers or decimals wherever the column is REAL (`"mag": 2` and `1.7`).
 /// With `onError: .skip` a feature that cannot be read is left out and counted as a "malformed feature".
 package final class QuakesPayloadReader: RecordReader {
+    /// The member names leading to the array of elements (the generator writes them there, or one
+    /// per line for JSON Lines).
+    package static let elements: [String] = ["features"]
+
     package let path: String
     private var records: JSONRecordStream
     private let entity: Int
@@ -24,7 +28,7 @@ package final class QuakesPayloadReader: RecordReader {
         self.entity = entity
         propertyTypes = QuakesScenario.propertyAttributes.map(\.type)
         let elements = try JSONElements.open(
-            path: path, arrayPath: ["features"], chunkSize: chunkSize, limits: reading.limits, hasher: reading.hasher)
+            path: path, arrayPath: Self.elements, chunkSize: chunkSize, limits: reading.limits, hasher: reading.hasher)
         records = JSONRecordStream(elements: elements, recordName: "feature", onError: reading.onError)
     }
 
