@@ -53,13 +53,14 @@ struct JSONLinesPayloadTests {
         }
     }
 
-    @Test("a line that cannot be read stops the import, named by its number; --on-error skip leaves it out")
+    @Test("a line that cannot be read stops the import, named by its number and column; --on-error skip leaves it out")
     func badLine() throws {
         let folder = try payloads()
         defer { try? FileManager.default.removeItem(at: folder) }
         let failed = try run("bad.ndjson", in: folder)
         #expect(failed.status == 1, "\(failed.output)")
-        #expect(failed.output.contains("bad.ndjson at byte ") && failed.output.contains("(line 11"), "\(failed.output)")
+        // Line 11 is `{"serialCode": "x", broken`: the column is the byte where the key should start.
+        #expect(failed.output.contains("bad.ndjson line 11, column 21"), "\(failed.output)")
         let skipped = try run("bad.ndjson", in: folder, ["--on-error", "skip"])
         #expect(skipped.status == 0, "\(skipped.output)")
         #expect(skipped.rows.first?["records"] == "499", "\(skipped.output)")

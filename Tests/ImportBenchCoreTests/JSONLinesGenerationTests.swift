@@ -86,4 +86,20 @@ struct JSONLinesGenerationTests {
         #expect(error?.expected.contains("JSON Lines") == true)
         #expect(!FileManager.default.fileExists(atPath: directory.path("back.json")))
     }
+
+    @Test("a JSON Lines error names the line and the column of its byte, and the member inside the line")
+    func lineAndColumn() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("products.jsonl")
+        let bad = #"  {"serialCode": "p2", "price": "cheap"}"#
+        try (#"{"serialCode": "p1", "price": 1.5}"# + "\n" + bad + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        let reader = try ProductsScenario().openReader(path: path)
+        _ = try reader.nextUnit()
+        let error = #expect(throws: PayloadError.self) { _ = try reader.nextUnit() }
+        let column = try #require(bad.range(of: #""cheap""#)).lowerBound.utf16Offset(in: bad) + 1
+        #expect(error?.line == 2)
+        #expect(error?.column == column)
+        #expect(error?.path == "price")
+        #expect(error.map { "\($0)" }?.contains("products.jsonl line 2, column \(column) (price): expected") == true)
+    }
 }

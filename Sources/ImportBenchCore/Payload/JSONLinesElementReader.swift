@@ -9,9 +9,15 @@ package protocol JSONElementSource: AnyObject {
     func next() throws -> JSONArrayElementReader.Element?
     /// How errors name element `index`: `channels[3]`, or `line 4`.
     func elementPath(_ index: Int) -> String
+    /// `error`, found in `element`, located as this source's readers say where they are: JSON Lines
+    /// by line and column.
+    func located(_ error: PayloadError, in element: JSONArrayElement) -> PayloadError
 }
 
-extension JSONArrayElementReader: JSONElementSource {}
+extension JSONArrayElementReader: JSONElementSource {
+    /// As it is: the byte offset and record path say where.
+    package func located(_ error: PayloadError, in element: JSONArrayElement) -> PayloadError { error }
+}
 
 /// Opens a payload's elements by its name: JSON Lines for `.jsonl` and `.ndjson` (gzipped or not),
 /// else the array at `arrayPath` of one document.
@@ -77,19 +83,36 @@ package final class JSONLinesElementReader: JSONElementSource {
     /// `line 4`: the element's line.
     package func elementPath(_ index: Int) -> String { "line \(index + 1)" }
 
+    /// With the element's line and the column of the error's byte (the element starts its line);
+    /// the path inside the line, if any, stays (`user.id`).
+    package func located(_ error: PayloadError, in element: JSONArrayElement) -> PayloadError {
+        let prefix = elementPath(element.index)
+        var inner = error.path.map { $0.hasPrefix(prefix) ? String($0.dropFirst(prefix.count)) : $0 }
+        if inner?.first == "." { inner?.removeFirst() }
+        var located = PayloadError(
+            file: error.file, byteOffset: error.byteOffset, path: inner?.isEmpty == false ? inner : nil, expected: error.expected,
+            found: error.found)
+        located.line = element.index + 1
+        located.column = error.byteOffset.map { $0 - element.byteOffset + 1 }
+        return located
+    }
+
     package func next() throws -> JSONArrayElementReader.Element? {
         while let (bytes, offset, number) = try nextLine() {
             guard let first = bytes.firstIndex(where: { !Self.isSpace($0) }) else { continue }
             let last = bytes.lastIndex(where: { !Self.isSpace($0) }) ?? first
             let value = Array(bytes[first...last])
             if !sawValue, value == [UInt8(ascii: "{")] || value == [UInt8(ascii: "[")] {
-                throw PayloadError(
-                    file: path, byteOffset: offset + first, path: "line \(number)", expected: "one whole JSON value per line (JSON Lines)",
+                var error = PayloadError(
+                    file: path, byteOffset: offset + first, path: nil, expected: "one whole JSON value per line (JSON Lines)",
                     found: "'\(Character(UnicodeScalar(value[0])))' alone, which opens a document spread over lines: a pretty-printed JSON file, "
                         + "not JSON Lines; give it a .json name")
+                (error.line, error.column) = (number, first + 1)
+                throw error
             }
             sawValue = true
-            return .delimited(JSONArrayElement(index: number - 1, byteOffset: offset + first, bytes: Data(value)))
+            // From the line's start, blanks included: a column counts from there.
+            return .delimited(JSONArrayElement(index: number - 1, byteOffset: offset, bytes: Data(bytes[...last])))
         }
         return nil
     }
@@ -107,10 +130,12 @@ package final class JSONLinesElementReader: JSONElementSource {
                 return (line, offset, self.line)
             }
             guard buffer.count - start <= limits.longestJSONElementBytes else {
-                throw PayloadError(
-                    file: path, byteOffset: bufferOffset + start, path: "line \(line)",
+                var error = PayloadError(
+                    file: path, byteOffset: bufferOffset + start, path: nil,
                     expected: "a line of at most \(limits.longestJSONElementBytes) bytes (raise it with --max-json-element-bytes)",
                     found: "a longer one")
+                (error.line, error.column) = (line, 1)
+                throw error
             }
             if endOfFile {
                 guard start < buffer.count else { return nil }

@@ -93,7 +93,8 @@ struct JSONRecordStream {
         do {
             tape = try JSONTape(
                 bytes: element.bytes, baseOffset: element.byteOffset, file: elements.path, recordPath: recordPath, limits: elements.limits)
-        } catch {
+        } catch let unlocated {
+            let error = elements.located(unlocated, in: element)
             if errors.policy == .skip, element.hasElementSeamInsideString {
                 throw PayloadError(
                     file: error.file, byteOffset: error.byteOffset, path: error.path, expected: error.expected,
@@ -103,14 +104,16 @@ struct JSONRecordStream {
             try errors.skip(error, reason: reason)
             return nil
         }
-        return try decoded(tape, decode)
+        return try decoded(tape, decode, in: element)
     }
 
-    private mutating func decoded<Decoded>(_ tape: JSONTape, _ decode: (JSONTape) throws -> Decoded) throws -> Decoded? {
+    private mutating func decoded<Decoded>(
+        _ tape: JSONTape, _ decode: (JSONTape) throws -> Decoded, in element: JSONArrayElement? = nil
+    ) throws -> Decoded? {
         do {
             return try decode(tape)
         } catch let error as PayloadError {
-            try errors.skip(error, reason: reason)
+            try errors.skip(element.map { elements.located(error, in: $0) } ?? error, reason: reason)
             return nil
         }
     }

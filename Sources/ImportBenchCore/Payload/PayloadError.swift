@@ -7,6 +7,10 @@ package struct PayloadError: Error, Sendable, Equatable, CustomStringConvertible
     package let path: String?
     package let expected: String
     package let found: String
+    /// The line and column (1-based, in bytes) where a line-oriented payload (JSON Lines) has the
+    /// problem: said instead of the byte offset, which stays for tools.
+    package var line: Int?
+    package var column: Int?
 
     /// `found` and `path` come from the input (a key, a column name, a value); each is cut to
     /// `longestQuote` characters, so no input can make an error line long.
@@ -28,7 +32,11 @@ package struct PayloadError: Error, Sendable, Equatable, CustomStringConvertible
 
     package var description: String {
         var location = file
-        if let byteOffset { location += " at byte \(byteOffset)" }
+        if let line {
+            location += " line \(line)" + (column.map { ", column \($0)" } ?? "")
+        } else if let byteOffset {
+            location += " at byte \(byteOffset)"
+        }
         if let path { location += " (\(path))" }
         return "\(location): expected \(expected), found \(found)"
     }
