@@ -1,7 +1,10 @@
 """Find-or-insert on chat, as a first importer is written: per occurrence a SELECT of the object by
 its natural key, then UPDATE or INSERT; a reference to an object embedded earlier in the channel
 uses the pk that object got, one given by key alone costs a SELECT; a transaction per
-BENCH_BATCH_SIZE occurrences. Run by bench as a strategy:
+BENCH_BATCH_SIZE occurrences. The UPDATE sets, and the INSERT fills, only the columns an occurrence
+has (chat_payload.py leaves out those whose member is absent): a partial occurrence, a user embedded
+with fewer members than before, keeps the stored values; a new row gets NULL for the rest.
+Run by bench as a strategy:
     bench run --scenario chat --command 'py-naive=python3 Examples/Commands/chat_naive.py'
 """
 import os
@@ -40,7 +43,8 @@ def main():
             row = store.execute(f'SELECT pk FROM "{entity}" WHERE "{key_column}" = ?', (key,)).fetchone()
             if row:
                 pk = row[0]
-                store.execute(f'UPDATE "{entity}" SET ' + ", ".join(f'"{n}" = ?' for n in names) + " WHERE pk = ?", values + [pk])
+                if names:  # an object given by its key alone changes nothing
+                    store.execute(f'UPDATE "{entity}" SET ' + ", ".join(f'"{n}" = ?' for n in names) + " WHERE pk = ?", values + [pk])
             else:
                 quoted = ", ".join(f'"{n}"' for n in [key_column] + names)
                 pk = store.execute(f'INSERT INTO "{entity}" ({quoted}) VALUES ({", ".join("?" * (len(names) + 1))})', [key] + values).lastrowid

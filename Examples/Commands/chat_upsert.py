@@ -1,7 +1,10 @@
 """Upserts on chat, no fetch of its own: per occurrence one INSERT ... ON CONFLICT DO UPDATE whose
 foreign keys are found by the targets' natural keys inside the statement, each set pair likewise;
 the statements of a batch go through executemany while they are of one kind, in payload order (the
-last occurrence of an object must win). A transaction per BENCH_BATCH_SIZE occurrences.
+last occurrence of an object must win). A statement names only the columns its occurrence has
+(chat_payload.py leaves out those whose member is absent): DO UPDATE SET changes those alone, so a
+partial occurrence keeps what the store or an earlier one gave; a new row gets NULL for the rest.
+A transaction per BENCH_BATCH_SIZE occurrences.
     bench run --scenario chat --command 'py-upsert=python3 Examples/Commands/chat_upsert.py'
 """
 import os
@@ -17,8 +20,9 @@ def upsert_sql(entity, columns, references):
         f'(SELECT pk FROM "{target}" WHERE "{chat_payload.key_column(target)}" = ?)' for _, target, _, _ in references
     ]
     updates = ", ".join(f'"{n}" = excluded."{n}"' for n in names[1:])
+    conflict = f"DO UPDATE SET {updates}" if updates else "DO NOTHING"  # an object given by its key alone
     return (f'INSERT INTO "{entity}" ({", ".join(f"{chr(34)}{n}{chr(34)}" for n in names)}) VALUES ({", ".join(values)}) '
-            f'ON CONFLICT ("{key}") DO UPDATE SET {updates}')
+            f'ON CONFLICT ("{key}") {conflict}')
 
 
 def pair_sql(entity, table, target):

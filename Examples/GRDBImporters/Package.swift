@@ -31,8 +31,10 @@ let package = Package(
             dependencies: ["GRDBImporters", .product(name: "ImportBench", package: bench), .product(name: "GRDB", package: "GRDB.swift")]),
         // Also compiles bench's own minimal plug-in (a link to Tests/PluginTests/OneUpsertStrategy.swift,
         // the one docs/plugins.md shows) from outside bench's package, where only the public API is seen.
+        // GRDB reads the stores the runs leave, to check the rows themselves.
         .testTarget(
-            name: "GRDBImportersTests", dependencies: ["GRDBImporters", .product(name: "ImportBench", package: bench)]),
+            name: "GRDBImportersTests",
+            dependencies: ["GRDBImporters", .product(name: "ImportBench", package: bench), .product(name: "GRDB", package: "GRDB.swift")]),
     ],
     swiftLanguageModes: [.v6]
 )

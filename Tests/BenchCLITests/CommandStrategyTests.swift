@@ -84,6 +84,91 @@ struct CommandStrategyTests {
         #expect(row["rows_written"] == row["records"])
     }
 
+    /// P-1 and P-2 whole or nearly, then partly: members absent, one set to null; P-3 stored by the
+    /// preload, then partly. An importer that writes an absent member as NULL blanks name, brand and
+    /// the rest.
+    static let partialProducts = """
+        [
+          {"serialCode": "P-1", "name": "Kettle", "brand": "Acme", "category": "kitchen", "price": 24.5, "currency": "EUR",
+           "stock": 7, "active": true, "updatedAt": "2026-01-01T00:00:00Z", "description": "Steel, 1.7 l"},
+          {"serialCode": "P-2", "name": "Toaster", "price": 30},
+          {"serialCode": "P-1", "price": 19.9, "description": null},
+          {"serialCode": "P-3", "stock": 0, "brand": null},
+          {"serialCode": "P-2", "brand": "Brava"}
+        ]
+        """
+    static let partialProductsPreload = """
+        [
+          {"serialCode": "P-3", "name": "Grinder", "brand": "Mola", "category": "kitchen", "price": 49, "currency": "EUR",
+           "stock": 2, "active": true, "updatedAt": "2025-12-01T00:00:00Z", "description": "Burr grinder"}
+        ]
+        """
+    /// Users embedded whole (a channel's creator, a message's author), then partly in later messages,
+    /// a member and a read (`image` and `role` null, the rest absent); m2 whole, then as m3's quoted
+    /// copy (text only: its author and quote absent), then with `quoted_message_id` null alone.
+    static let partialChat = """
+        {"channels": [
+          {"channel": {"cid": "messaging:c1", "id": "c1", "type": "messaging", "name": "Launch",
+             "created_at": "2026-01-01T00:00:00Z", "updated_at": "2026-01-02T00:00:00Z",
+             "created_by": {"id": "u1", "name": "Ada", "role": "admin", "image": "https://example.com/ada.png",
+                            "created_at": "2025-01-01T00:00:00Z", "updated_at": "2025-06-01T00:00:00Z", "online": true}},
+           "watcher_count": 3,
+           "messages": [
+             {"id": "m1", "text": "hello", "type": "regular", "created_at": "2026-01-01T01:00:00Z", "updated_at": "2026-01-01T01:00:00Z",
+              "user": {"id": "u2", "name": "Bo", "role": "user", "image": "https://example.com/bo.png", "online": false}},
+             {"id": "m2", "text": "re", "type": "reply", "created_at": "2026-01-01T02:00:00Z",
+              "user": {"id": "u1", "name": "Ada"}, "quoted_message_id": "m1"},
+             {"id": "m3", "text": "quoting", "user": {"id": "u2", "image": null},
+              "quoted_message": {"id": "m2", "text": "re (edited)"}, "quoted_message_id": "m2"},
+             {"id": "m4", "text": "nobody", "user": null, "quoted_message_id": null},
+             {"id": "m2", "quoted_message_id": null}
+           ],
+           "members": [{"user": {"id": "u2", "online": true}, "role": "member"}],
+           "read": [{"user": {"id": "u1", "role": null}, "last_read": "2026-01-02T00:00:00Z"}]},
+          {"channel": {"cid": "messaging:c2", "name": "Side", "created_by": {"id": "u2", "name": "Bo B."}},
+           "messages": [{"id": "m5", "text": "elsewhere", "user": {"id": "u1"}}]}
+        ]}
+        """
+
+    @Test("Absent is not null: objects whole, then partly (absent members keep their values, a null sets NULL), at batch size 1: every example valid")
+    func absentMembers() throws {
+        let directory = try RunCommandEndToEndTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        func file(_ name: String, _ text: String) throws -> String {
+            let path = directory.appendingPathComponent(name).path
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+            return path
+        }
+        func example(_ name: String) -> String { "'\(Self.examples.appendingPathComponent(name).path)'" }
+
+        let products = try Self.run([
+            "--scenario", "products", "--payload", try file("products.json", Self.partialProducts),
+            "--preload", try file("preload.json", Self.partialProductsPreload), "--batch-size", "1", "--strategy", "upsert",
+            "--command", "py-naive=python3 \(example("products_naive.py"))",
+            "--command", "py-upsert=python3 \(example("products_upsert.py")) {payload} {db}",
+            "--command", "sql-json-each=sh \(example("products_json_each.sh"))",
+        ])
+        #expect(products.status == 0, "\(products.output)")
+        #expect(products.rows["upsert"]?["valid"] == "true", "\(products.output)")
+        for name in ["py-naive", "py-upsert", "sql-json-each"] {
+            let row = try #require(products.rows[name], "\(products.output)")
+            #expect(row["valid"] == "true" && row["digest"] == products.rows["upsert"]?["digest"], "\(name): \(row)")
+        }
+
+        let chat = try Self.run([
+            "--scenario", "chat", "--payload", try file("chat.json", Self.partialChat), "--batch-size", "1", "--strategy", "naive",
+            "--command", "py-naive=python3 \(example("chat_naive.py"))", "--command", "py-upsert=python3 \(example("chat_upsert.py"))",
+        ])
+        #expect(chat.status == 0, "\(chat.output)")
+        #expect(chat.rows["naive"]?["valid"] == "true", "\(chat.output)")
+        for name in ["py-naive", "py-upsert"] {
+            let row = try #require(chat.rows[name], "\(chat.output)")
+            #expect(row["valid"] == "true" && row["digest"] == chat.rows["naive"]?["digest"], "\(name): \(row)")
+        }
+        // The find-or-insert still fetches what bench's naive fetches: no lookup for an absent quote.
+        #expect(chat.rows["py-naive"]?["fetch_count"] == chat.rows["naive"]?["fetch_count"])
+    }
+
     @Test("compare gates a command like a strategy: one fetch more is a regression, exit 2")
     func gatedInCI() throws {
         let directory = try RunCommandEndToEndTests.temporaryDirectory()

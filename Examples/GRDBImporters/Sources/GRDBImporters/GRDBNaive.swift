@@ -3,7 +3,8 @@ import ImportBench
 
 /// bench's naive, as a GRDB user writes it: one occurrence at a time, `fetchOne(db, key:)` decodes
 /// the stored record (every column), then `update` or `insert`; a reference given by key costs a
-/// fetch of the target's pk, an embedded one is the pk its own find-or-insert gave.
+/// fetch of the target's pk, an embedded one is the pk its own find-or-insert gave. An occurrence
+/// that leaves members out updates only the columns it gives (`update(db, columns:)`).
 public final class GRDBNaive: ImportStrategy {
     public static let name = "grdb-naive"
     public static let summary = "find-or-insert with GRDB Codable records: fetchOne(key:) per occurrence, then update or insert"

@@ -3,7 +3,8 @@ import ImportBench
 
 /// bench's prewarm, as a GRDB user writes it: per batch, the stored records of every key the batch
 /// names, fetched per entity with `filter(keys.contains(column))` in chunks (SQLite's variable
-/// limit caps a chunk, GRDB issue #924), then each object of the batch inserted or updated once.
+/// limit caps a chunk, GRDB issue #924), then each object of the batch inserted or updated once
+/// (and once more for each later occurrence that leaves members out, `BatchObjects`).
 public final class GRDBPrewarm: ImportStrategy {
     public static let name = "grdb-prewarm"
     public static let summary = "GRDB records, per batch: fetchAll of the named keys in chunks, then insert or update each object once"
@@ -29,17 +30,25 @@ public final class GRDBPrewarm: ImportStrategy {
                     known[entity].merge(try store.tables[entity].findAll(db, chunk)) { _, fetched in fetched }
                 }
             }
+            /// Inserts `occurrence`, or updates `stored` with what it gives.
+            func save(_ occurrence: BatchOccurrence, over stored: StoredRow?, listsChildren: Bool) throws -> StoredRow {
+                let foreignKeys = try store.foreignKeys(of: occurrence) { reference, target in
+                    let key = reference.key.string ?? ""
+                    guard let row = known[target][key] else { throw store.dangling(occurrence, target: target, key: key) }
+                    return row.pk
+                }
+                let toWrite = ObjectToWrite(occurrence, foreignKeys: foreignKeys, stamp: store.stamp, listsChildren: listsChildren)
+                return try store.tables[occurrence.entity].save(db, toWrite, stored)
+            }
             for (entity, objects) in BatchObjects(batch, entityCount: entityCount).byEntity.enumerated() {
                 for object in objects {
                     let occurrence = object.occurrence
-                    let foreignKeys = try store.foreignKeys(of: occurrence) { reference, target in
-                        let key = reference.key.string ?? ""
-                        guard let row = known[target][key] else { throw store.dangling(occurrence, target: target, key: key) }
-                        return row.pk
-                    }
                     let key = occurrence.key.string ?? ""
-                    let toWrite = ObjectToWrite(occurrence, foreignKeys: foreignKeys, stamp: store.stamp, listsChildren: object.listsChildren)
-                    let written = try store.tables[entity].save(db, toWrite, known[entity][key])
+                    var written = try save(occurrence, over: known[entity][key], listsChildren: object.listsChildren)
+                    // Rare: later occurrences that leave members out, each an update of what it gives.
+                    for partial in object.partials {
+                        written = try save(partial, over: written, listsChildren: object.listsChildren)
+                    }
                     known[entity][key] = written
                     for (relationship, members) in object.members.enumerated() {
                         let target = store.schema.manyToManyTargets[entity][relationship]

@@ -21,7 +21,8 @@ protocol ImportedRecord: Codable, FetchableRecord, MutablePersistableRecord {
     var importListed: Int64? { get set }
 
     /// The record `occurrence` describes: its key and attributes, with `foreignKeys` the pks of
-    /// its to-one targets (nil for an absent relationship), in the schema's order.
+    /// its to-one targets (nil for a NULL relationship), in the schema's order. A member the payload
+    /// left out reads nil too: a new row stores NULL for it, an update leaves its column out.
     init(_ occurrence: BatchOccurrence, foreignKeys: [Int64?])
 }
 
@@ -75,13 +76,15 @@ struct StoredRow: Sendable {
 // MARK: Reading a payload value as a Swift value
 
 extension RecordValue {
-    /// Text as a String; a number as its decimal text (a key written as a number).
+    /// Text as a String; a number as its decimal text (a key written as a number). nil for null,
+    /// and for a member the payload left out (`.absent`): a new row stores NULL for it, and an update
+    /// leaves its column out (`BatchOccurrence.leavesOut`), so nil never overwrites a stored value.
     var string: String? {
         switch self {
         case .text(let bytes): return String(decoding: bytes, as: UTF8.self)
         case .integer(let value): return String(value)
         case .real(let value): return String(value)
-        case .null: return nil
+        case .null, .absent: return nil
         }
     }
 
@@ -103,14 +106,21 @@ extension RecordValue {
 
     /// A boolean attribute, which a payload gives as true/false and a batch holds as 1/0.
     var bool: Bool? { int64.map { $0 != 0 } }
+}
 
-    /// The value as GRDB binds it.
-    var grdbValue: GRDB.DatabaseValue {
-        switch self {
-        case .null: return .null
-        case .integer(let value): return value.databaseValue
-        case .real(let value): return value.databaseValue
-        case .text(let bytes): return String(decoding: bytes, as: UTF8.self).databaseValue
+extension BatchOccurrence {
+    /// Whether the payload left out the member at `position` among its entity's payload columns (the
+    /// attributes, then the to-one relationships: `ImportedRecord.payloadColumns`' order). Absent is
+    /// not null (JSON Merge Patch, RFC 7396): a write keeps what the store holds for such a column,
+    /// where a member present with null sets NULL. False throughout for a whole object, found
+    /// without looking at its values.
+    func leavesOut(_ position: Int) -> Bool {
+        guard isPartial else { return false }
+        let attributes = attributes
+        guard position >= attributes.count else {
+            if case .absent = attributes[position] { return true }
+            return false
         }
+        return toOne.isAbsent(at: position - attributes.count)
     }
 }

@@ -12,17 +12,17 @@ struct RecordTable {
     let findPK: (Database, String) throws -> Int64?
     /// SELECT the whole records whose keys are among these (`filter(keys.contains(...))`): prewarm.
     let findAll: (Database, [String]) throws -> [String: StoredRow]
-    /// INSERT the record an occurrence describes, or UPDATE the stored one; its pk and the listing
-    /// stamp it now has.
+    /// INSERT the record an occurrence describes, or UPDATE the stored one (only the columns the
+    /// occurrence gives, when it leaves some out); its pk and the listing stamp it now has.
     let save: (Database, ObjectToWrite, StoredRow?) throws -> StoredRow
     /// `upsert`: one INSERT ... ON CONFLICT DO UPDATE, its pk returned; the listing stamp keeps
-    /// its larger value.
+    /// its larger value, and a column the occurrence leaves out its stored one.
     let upsert: (Database, ObjectToWrite) throws -> Int64
-    /// idcache's first pass: the key and attributes alone, inserted or updated, foreign keys left
-    /// as they are; its pk.
+    /// idcache's first pass: the key and attributes alone, inserted or updated (those the
+    /// occurrence gives), foreign keys left as they are; its pk.
     let upsertAttributes: (Database, ObjectToWrite) throws -> Int64
-    /// idcache's second pass: UPDATE the foreign keys alone.
-    let setForeignKeys: (Database, Int64, [Int64?]) throws -> Void
+    /// idcache's second pass: UPDATE the foreign keys alone, those the occurrence gives.
+    let setForeignKeys: (Database, Int64, ObjectToWrite) throws -> Void
     /// Loads what GRDB learns of the table once (columns, primary key, unique keys), so no
     /// introspection runs inside the measured import.
     let warm: (Database) throws -> Void
@@ -37,6 +37,14 @@ struct RecordTable {
         let keepLargerListing: [ColumnAssignment] = tracksListing
             ? [Column(Schema.listedColumn).set(to: SQL(sql: "max(\(Schema.listedColumn), excluded.\(Schema.listedColumn))"))]
             : []
+        // Absent is not null: the payload's columns, in `leavesOut`'s order, split by whether a
+        // partial occurrence gives them. Its update writes the given ones and the stamps, which
+        // `update(db)` writes for a whole object too; its upsert leaves the others alone.
+        let payloadColumns = attributeColumns + foreignKeyColumns
+        let stampColumns = [generation] + (tracksListing ? [Column(Schema.listedColumn)] : [])
+        func columns(of occurrence: BatchOccurrence, leftOut: Bool) -> [Column] {
+            payloadColumns.indices.filter { occurrence.leavesOut($0) == leftOut }.map { payloadColumns[$0] }
+        }
         find = { db, value in
             try Record.fetchOne(db, key: [Record.keyColumn: value]).map { StoredRow(pk: $0.pk ?? 0, listed: $0.importListed) }
         }
@@ -52,28 +60,43 @@ struct RecordTable {
         }
         save = { db, object, stored in
             var record = Record.make(object, stored: stored)
-            if stored == nil { try record.insert(db) } else { try record.update(db) }
+            if stored == nil {
+                try record.insert(db)
+            } else if object.occurrence.isPartial {
+                try record.update(db, columns: columns(of: object.occurrence, leftOut: false) + stampColumns)
+            } else {
+                try record.update(db)
+            }
             return StoredRow(pk: record.pk ?? 0, listed: record.importListed)
         }
         upsert = { db, object in
             var record = Record.make(object)
-            if keepLargerListing.isEmpty {
+            let keep = object.occurrence.isPartial ? columns(of: object.occurrence, leftOut: true).map(\.noOverwrite) : []
+            if keepLargerListing.isEmpty, keep.isEmpty {
                 try record.upsert(db)
                 return record.pk ?? 0
             }
-            return try record.upsertAndFetch(db, onConflict: [Record.keyColumn], doUpdate: { _ in keepLargerListing }).pk ?? 0
+            return try record.upsertAndFetch(db, onConflict: [Record.keyColumn], doUpdate: { _ in keep + keepLargerListing }).pk ?? 0
         }
         upsertAttributes = { db, object in
             var record = Record.make(object.withoutForeignKeys)
-            let updated = attributeColumns + [generation]
+            let occurrence = object.occurrence
             return try record.upsertAndFetch(
                 db, onConflict: [Record.keyColumn], updating: .noColumnUnlessSpecified,
-                doUpdate: { excluded in updated.map { $0.set(to: excluded[$0]) } + keepLargerListing }
+                doUpdate: { excluded in
+                    // Attributes come first among the payload's columns: position i is attribute i.
+                    attributeColumns.enumerated().map { position, column in
+                        occurrence.leavesOut(position) ? column.noOverwrite : column.set(to: excluded[column])
+                    } + [generation.set(to: excluded[generation])] + keepLargerListing
+                }
             ).pk ?? 0
         }
-        setForeignKeys = { db, pk, foreignKeys in
-            guard !foreignKeyColumns.isEmpty else { return }
-            try Record.filter(Column("pk") == pk).updateAll(db, zip(foreignKeyColumns, foreignKeys).map { $0.set(to: $1) })
+        setForeignKeys = { db, pk, object in
+            let assignments = foreignKeyColumns.indices.compactMap { index -> ColumnAssignment? in
+                object.occurrence.leavesOut(attributeColumns.count + index) ? nil : foreignKeyColumns[index].set(to: object.foreignKeys[index])
+            }
+            guard !assignments.isEmpty else { return }
+            try Record.filter(Column("pk") == pk).updateAll(db, assignments)
         }
         warm = { db in
             _ = try db.columns(in: Record.databaseTableName)
@@ -84,8 +107,9 @@ struct RecordTable {
     }
 }
 
-/// An object as a strategy writes it: the occurrence whose values win, the pks of its to-one
-/// targets, and the import's stamp.
+/// An object as a strategy writes it: the occurrence whose values it writes (the members that
+/// occurrence leaves out keep their stored values), the pks of its to-one targets, and the import's
+/// stamp.
 struct ObjectToWrite {
     let occurrence: BatchOccurrence
     let foreignKeys: [Int64?]
