@@ -276,6 +276,33 @@ struct TransitScenarioTests {
         #expect(error == PayloadError(file: file, byteOffset: offset, path: path, expected: expected, found: found))
     }
 
+    @Test("feed files shipped gzipped (stops.txt.gz) read as the plain ones; a file both ways is refused")
+    func gzippedFiles() throws {
+        let directory = try TemporaryDirectory()
+        defer { withExtendedLifetime(directory) {} }
+        let plain = directory.path("plain"), gzipped = directory.path("gzipped")
+        try scenario.generate(scale: 0.04, seed: 4, to: plain)
+        try scenario.generate(scale: 0.04, seed: 4, to: gzipped)
+        for file in ["stops.txt", "stop_times.txt"] {
+            let gzip = Process()
+            gzip.executableURL = URL(fileURLWithPath: "/bin/gzip")
+            gzip.arguments = [(gzipped as NSString).appendingPathComponent(file)]
+            try gzip.run()
+            gzip.waitUntilExit()
+            try #require(gzip.terminationStatus == 0)
+        }
+        #expect(!FileManager.default.fileExists(atPath: (gzipped as NSString).appendingPathComponent("stops.txt")))
+        let fromPlain = try occurrences(in: plain).occurrences, fromGzipped = try occurrences(in: gzipped).occurrences
+        #expect(fromPlain.count > 100)
+        #expect(fromGzipped.map(\.key) == fromPlain.map(\.key))
+        #expect(fromGzipped.map(\.attributes) == fromPlain.map(\.attributes))
+
+        try FileManager.default.copyItem(
+            atPath: (plain as NSString).appendingPathComponent("stops.txt"), toPath: (gzipped as NSString).appendingPathComponent("stops.txt"))
+        let error = #expect(throws: PayloadError.self) { _ = try scenario.openReader(path: gzipped) }
+        #expect(error?.found.contains("both stops.txt and stops.txt.gz") == true)
+    }
+
     @Test("a feed missing a file or a required column is refused before reading")
     func missingPieces() throws {
         let directory = try TemporaryDirectory()

@@ -56,8 +56,9 @@ package final class TransitPayloadReader: RecordReader {
             // The files are read side by side (each header first), so each is hashed on its own.
             let fileHasher = reading.hasher.map { _ in PayloadHasher() }
             if let fileHasher { fileHashers.append((file, fileHasher)) }
+            let (path, file) = try Self.feedFile(file, in: directory)
             let csv = try CSVRecordReader(
-                path: (directory as NSString).appendingPathComponent(file), fileName: file, chunkSize: chunkSize,
+                path: path, fileName: file, chunkSize: chunkSize,
                 longestRowBytes: reading.limits.longestCSVRowBytes, hasher: fileHasher, encoding: reading.encoding)
             if reading.encoding == .auto {
                 notes.append("\(file) read as \(csv.encoding.rawValue) (--encoding auto\(csv.encoding == .utf8 ? "" : ": it is not valid UTF-8"))")
@@ -72,6 +73,23 @@ package final class TransitPayloadReader: RecordReader {
         sequenceAttribute = TransitScenario.stopTime.attributes.firstIndex { $0.name == "stop_sequence" } ?? 0
         self.fileHashers = fileHashers
         readingNotes = notes
+    }
+
+    /// Where a feed keeps `file`: as it is, or gzipped beside (`stops.txt.gz`, as feeds are often
+    /// shipped), read inflated; the path and the name errors give. Both at once are refused: which
+    /// one the feed means is unknown.
+    static func feedFile(_ file: String, in directory: String) throws -> (path: String, name: String) {
+        let plain = (directory as NSString).appendingPathComponent(file)
+        let gzipped = plain + ".gz"
+        let manager = FileManager.default
+        switch (manager.fileExists(atPath: plain), manager.fileExists(atPath: gzipped)) {
+        case (false, true): return (gzipped, file + ".gz")
+        case (true, true):
+            throw PayloadError(
+                file: directory, byteOffset: nil, path: nil, expected: "one \(file) in the feed, plain or gzipped",
+                found: "both \(file) and \(file).gz: remove the one that is not the feed's")
+        default: return (plain, file)
+        }
     }
 
     /// Rows left out under `--on-error skip`, by reason (`stops.txt: malformed row`).
