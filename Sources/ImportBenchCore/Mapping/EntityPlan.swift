@@ -124,11 +124,16 @@ extension EntityPlan {
 }
 
 extension EntityPlan {
-    /// Walks the object at `token` (which must be an object) into a new frame at the end of `found`
-    /// and returns where the frame starts: read it by offset (`found[frame + path]`), since a nested
-    /// object's frame may move the buffer. The caller truncates `found` back to it when done.
+    /// Walks the value at `token` into a new frame at the end of `found` and returns where the frame
+    /// starts: read it by offset (`found[frame + path]`), since a nested object's frame may move the
+    /// buffer. The caller truncates `found` back to it when done. The value is an object, or, for a
+    /// mapping that reads it by position (`[0]`), an array (a row of a compact export); the path `.`
+    /// is the value itself.
     func openFrame(_ tape: JSONTape, _ token: Int, in found: inout PODArray<Int>) throws(PayloadError) -> Int {
-        guard tape.tokens[token].kind == .object else { throw tape.mismatch(at: token, expected: "an object") }
+        let byPosition = paths.readsPositionsAtRoot
+        guard tape.tokens[token].kind == (byPosition ? .array : .object) else {
+            throw tape.mismatch(at: token, expected: byPosition ? "an array (a row read by position)" : "an object")
+        }
         let frame = found.count
         _ = found.extend(by: paths.count)
         try paths.walk(tape, object: token, into: found.base + frame)

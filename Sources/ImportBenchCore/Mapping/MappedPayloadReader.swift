@@ -42,8 +42,9 @@ package final class MappedPayloadReader: RecordReader {
         self.path = path
         self.mapping = mapping
         plans = mapping.plans
-        let elements = try JSONElements.open(
+        var elements = try JSONElements.open(
             path: path, arrayPath: mapping.elementsArrayPath, chunkSize: chunkSize, limits: reading.limits, hasher: reading.hasher)
+        if mapping.headerRow { elements = HeaderRowElements(elements) }
         // Allocated once nothing can throw, so a file that fails to open leaks nothing.
         state = .allocate(capacity: 1)
         state.initialize(to: State())

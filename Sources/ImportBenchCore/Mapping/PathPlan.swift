@@ -128,6 +128,9 @@ final class PathWalk {
         slots.deallocate()
     }
 
+    /// Whether the paths read positions of the value itself (`[0]`): it is then an array.
+    var readsPositionsAtRoot: Bool { steps[0].positionCount > 0 }
+
     /// Fills `found[path]` with the token index of each path's value in the object at `object`:
     /// -1 where it is absent, or where something on the way is absent or null. Something on the way
     /// that is neither an object (for a member) nor an array (for a position) is an error.

@@ -48,7 +48,8 @@ private struct MappingParser {
         } catch {
             throw fail(nil, "not YAML: \(error)")
         }
-        let top = try entries(root, "the mapping", allowed: ["name", "summary", "elements", "element", "entities", "shared", "screen_query"])
+        let top = try entries(
+            root, "the mapping", allowed: ["name", "summary", "elements", "element", "header_row", "entities", "shared", "screen_query"])
         let name = try string(required(top, "name", in: root), "name")
         let summary = try top.first { $0.key == "summary" }.map { try string($0.value, "summary") } ?? "mapped from \(file)"
         let elements = try top.first { $0.key == "elements" }.map { entry in
@@ -97,9 +98,11 @@ private struct MappingParser {
             }
         }
         let screenQuery = try top.first { $0.key == "screen_query" }.map { try string($0.value, "screen_query") }
-        return PayloadMapping(
+        var mapping = PayloadMapping(
             name: name, summary: summary, elements: elements, rootEntity: rootEntity, schema: schema, entities: mappings,
             shared: shared, screenQuery: screenQuery)
+        mapping.headerRow = try top.first { $0.key == "header_row" }.map { try bool($0.value, "header_row") } ?? false
+        return mapping
     }
 
     // MARK: One entity

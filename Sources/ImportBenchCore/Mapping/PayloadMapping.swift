@@ -20,6 +20,9 @@ package struct PayloadMapping: Sendable {
     /// Entities whose objects stay the same in every copy when a sample is scaled (`generate --from`).
     package let shared: [Int]
     package let screenQuery: String?
+    /// Whether the first element is a header row (an array of column names, as compact exports
+    /// write before rows given as arrays): checked and left out; the rows are read by position.
+    package var headerRow = false
 }
 
 /// Where one entity's values lie, relative to the object it is read from.

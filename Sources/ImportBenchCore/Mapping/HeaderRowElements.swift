@@ -1,0 +1,56 @@
+/// The elements of a payload whose first element is a header row (`["asin", "brand", "rating"]`,
+/// as compact exports write before rows given as arrays): that element is checked to be an array
+/// of names and left out, the rows after it handed on, keeping their positions (`rows[1]` is the
+/// first row in errors).
+final class HeaderRowElements: JSONElementSource {
+    private let elements: any JSONElementSource
+    private var headerRead = false
+
+    init(_ elements: any JSONElementSource) {
+        self.elements = elements
+    }
+
+    var path: String { elements.path }
+    var limits: PayloadLimits { elements.limits }
+
+    func elementPath(_ index: Int) -> String { elements.elementPath(index) }
+
+    func located(_ error: PayloadError, in element: JSONArrayElement) -> PayloadError {
+        elements.located(error, in: element)
+    }
+
+    func next() throws -> JSONArrayElementReader.Element? {
+        if !headerRead {
+            headerRead = true
+            guard let header = try elements.next() else { return nil }
+            try check(header)
+        }
+        return try elements.next()
+    }
+
+    /// Throws, located, unless the element is an array of strings.
+    private func check(_ header: JSONArrayElementReader.Element) throws {
+        let tape: JSONTape
+        switch header {
+        case .parsed(let parsed, _): tape = parsed
+        case .delimited(let element):
+            do {
+                tape = try JSONTape(
+                    bytes: element.bytes, baseOffset: element.byteOffset, file: path, recordPath: elementPath(element.index), limits: limits)
+            } catch {
+                throw locate(error, header)
+            }
+        }
+        let expected = "a header row, an array of column names (the mapping says header_row: true)"
+        let root = tape.root
+        guard root.kind == .array else { throw locate(tape.mismatch(at: root.index, expected: expected), header) }
+        for name in try root.array() where name.kind != .string {
+            throw locate(tape.mismatch(at: name.index, expected: "a column name (a string) in \(expected)"), header)
+        }
+    }
+
+    private func locate(_ error: PayloadError, _ header: JSONArrayElementReader.Element) -> PayloadError {
+        guard case .delimited(let element) = header else { return error }
+        return elements.located(error, in: element)
+    }
+}

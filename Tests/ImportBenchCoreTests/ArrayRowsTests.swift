@@ -1,0 +1,94 @@
+import Foundation
+import ImportBenchCore
+import ImportBenchStore
+import Testing
+
+/// Rows written as arrays after a header row, as compact exports write them, read by position:
+/// the key, attributes and a reference by key alike.
+@Suite("Rows as arrays")
+struct ArrayRowsTests {
+    static let mapping = """
+        name: rows
+        elements: rows
+        element: product
+        header_row: true
+        entities:
+          product:
+            key: {path: "[0]", column: asin}
+            attributes:
+              brand: {type: text, path: "[1]"}
+              rating: {type: real, path: "[2]"}
+            to_one:
+              parent: {entity: product, key: "[3]"}
+        """
+
+    /// B1 again at the end, short of its parent column: its rating changes, its parent stays.
+    static let payload = """
+        {"rows": [["asin", "brand", "rating", "parent"],
+                  ["B1", "Motorola", 2.9, null],
+                  ["B2", "Nokia", 4.1, "B1"],
+                  ["B1", "Motorola", 3.0]]}
+        """
+
+    struct Fixture {
+        let directory: TemporaryDirectory
+        let scenario: MappedScenario
+        let payloadPath: String
+
+        init(mapping: String = ArrayRowsTests.mapping, payload: String = ArrayRowsTests.payload) throws {
+            directory = try TemporaryDirectory()
+            let mappingPath = directory.path("rows.yml")
+            try mapping.write(toFile: mappingPath, atomically: true, encoding: .utf8)
+            payloadPath = directory.path("rows.json")
+            try payload.write(toFile: payloadPath, atomically: true, encoding: .utf8)
+            scenario = try MappedScenario.load(path: mappingPath)
+        }
+    }
+
+    @Test("every strategy reads the rows after the header by position, valid, the last row winning", arguments: StrategyCatalog.builtIn.names)
+    func rows(strategy: String) throws {
+        let fixture = try Fixture()
+        let expected = try ExpectedContent.build(
+            schema: fixture.scenario.schema, reader: fixture.scenario.openReader(path: fixture.payloadPath),
+            scratchPath: fixture.directory.path("expected.sqlite"))
+        #expect(expected.occurrences == 3 && expected.uniqueObjects == 2)
+        let store = fixture.directory.path("store.sqlite")
+        let measurement = try ImportRun(
+            scenario: fixture.scenario, payloadPath: fixture.payloadPath,
+            strategy: try #require(StrategyCatalog.builtIn.strategy(named: strategy)), databasePath: store,
+            options: RunOptions(batchSize: .occurrences(1))
+        ).execute()
+        #expect(measurement.digest == expected.digest)
+        let rows = try Connection(path: store).prepare(
+            #"SELECT p."asin", p."brand", p."rating", parent."asin" FROM "product" p LEFT JOIN "product" parent ON parent."pk" = p."parent_pk" ORDER BY p."asin""#)
+        var read: [[DatabaseValue]] = []
+        while try rows.step() { read.append(rows.row()) }
+        rows.reset()
+        #expect(read == [["B1", "Motorola", .real(3.0), nil], ["B2", "Nokia", .real(4.1), "B1"]])
+    }
+
+    @Test("a header that is not an array of names, or a row that is not an array, is a located error", arguments: [
+        (#"{"rows": [["asin", 3], ["B1", "M", 1.0]]}"#, "rows[0][1]", "a column name"),
+        (#"{"rows": [{"asin": "x"}, ["B1", "M", 1.0]]}"#, "rows[0]", "a header row"),
+        (#"{"rows": [["asin"], {"asin": "B1"}]}"#, "rows[1]", "an array (a row read by position)"),
+    ])
+    func badRows(payload: String, path: String, expected: String) throws {
+        let fixture = try Fixture(payload: payload)
+        let reader = try fixture.scenario.openReader(path: fixture.payloadPath)
+        let error = #expect(throws: PayloadError.self) { while try reader.nextUnit() != nil {} }
+        #expect(error?.path == path, "\(String(describing: error))")
+        #expect(error.map { "\($0)" }?.contains(expected) == true, "\(String(describing: error))")
+        #expect(error?.byteOffset != nil)
+    }
+
+    @Test("--from refuses a sample whose rows start with a header row, saying why")
+    func noScalingYet() throws {
+        let fixture = try Fixture()
+        let scenario = try MappedScenario.load(path: fixture.directory.path("rows.yml"), sample: fixture.payloadPath)
+        let error = #expect(throws: MappingError.self) {
+            try scenario.generate(scale: 2, seed: 1, to: fixture.directory.path("2x.json"))
+        }
+        #expect(error?.problem.contains("header row") == true)
+        #expect(!FileManager.default.fileExists(atPath: fixture.directory.path("2x.json")))
+    }
+}
