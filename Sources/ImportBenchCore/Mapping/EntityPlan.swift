@@ -129,16 +129,28 @@ extension EntityPlan {
     /// buffer. The caller truncates `found` back to it when done. The value is an object, or, for a
     /// mapping that reads it by position (`[0]`), an array (a row of a compact export); the path `.`
     /// is the value itself.
-    func openFrame(_ tape: JSONTape, _ token: Int, in found: inout PODArray<Int>) throws(PayloadError) -> Int {
-        let byPosition = paths.readsPositionsAtRoot
-        guard tape.tokens[token].kind == (byPosition ? .array : .object) else {
-            throw tape.mismatch(at: token, expected: byPosition ? "an array (a row read by position)" : "an object")
+    /// `@key` is `memberNameToken` where the value is a member of a collection that is an object
+    /// (the caller reads the name from its element source), -1 elsewhere.
+    func openFrame(
+        _ tape: JSONTape, _ token: Int, in found: inout PODArray<Int>, hasMemberName: Bool = false
+    ) throws(PayloadError) -> Int {
+        let kind = tape.tokens[token].kind
+        if paths.readsPositionsAtRoot, kind != .array {
+            throw tape.mismatch(at: token, expected: "an array (a row read by position)")
+        }
+        if paths.readsMembersAtRoot, kind != .object {
+            throw tape.mismatch(at: token, expected: "an object")
         }
         let frame = found.count
         _ = found.extend(by: paths.count)
         try paths.walk(tape, object: token, into: found.base + frame)
+        for path in paths.itselfPaths { found[frame + path] = token }
+        if hasMemberName { for path in paths.memberNamePaths { found[frame + path] = Self.memberNameToken } }
         return frame
     }
+
+    /// What a frame holds for `@key` where the element has a member name: not a token of the tape.
+    static let memberNameToken = -2
 }
 
 extension PayloadMapping {

@@ -11,6 +11,7 @@ final class HeaderRowElements: JSONElementSource {
     }
 
     var path: String { elements.path }
+    var currentMemberName: String? { elements.currentMemberName }
     var limits: PayloadLimits { elements.limits }
 
     func elementPath(_ index: Int) -> String { elements.elementPath(index) }

@@ -55,6 +55,13 @@ package struct JSONPath: Sendable, Hashable, CustomStringConvertible {
         return .success(JSONPath(segments))
     }
 
+    /// `@key`: the member name of an element read from a collection that is an object keyed by it
+    /// (`{"138586341": {...}}`), as `{@index}` is an element's position.
+    package static let memberName = JSONPath([.member("@key")])
+
+    /// `.`: the element itself, for a collection whose elements are scalars (`{"PLEYEL": "Salle Pleyel"}`).
+    var isElementItself: Bool { segments.isEmpty }
+
     /// The last member name, which names a column when nothing else does.
     var lastMember: String? {
         for segment in segments.reversed() { if case .member(let name) = segment { return name } }

@@ -10,6 +10,8 @@ package final class MappedPayloadReader: RecordReader {
     package let path: String
     private let mapping: PayloadMapping
     private var records: JSONRecordStream
+    /// What `records` reads, asked for the member name of the element being read (`@key`).
+    private let elements: any JSONElementSource
     private let plans: [EntityPlan]
     /// What the walk changes, behind a pointer: a class's stored `var`s cost a runtime exclusivity
     /// check on every access, several per value read.
@@ -43,8 +45,10 @@ package final class MappedPayloadReader: RecordReader {
         self.mapping = mapping
         plans = mapping.plans
         var elements = try JSONElements.open(
-            path: path, arrayPath: mapping.elementsArrayPath, chunkSize: chunkSize, limits: reading.limits, hasher: reading.hasher)
+            path: path, arrayPath: mapping.elementsArrayPath, chunkSize: chunkSize, limits: reading.limits, hasher: reading.hasher,
+            acceptsObject: true)
         if mapping.headerRow { elements = HeaderRowElements(elements) }
+        self.elements = elements
         // Allocated once nothing can throw, so a file that fails to open leaks nothing.
         state = .allocate(capacity: 1)
         state.initialize(to: State())
@@ -74,22 +78,28 @@ package final class MappedPayloadReader: RecordReader {
         found.truncate(to: 0)
         targets.truncate(to: 0)
         owners.removeAll(keepingCapacity: true)
-        _ = try read(tape, 0, entity: mapping.rootEntity, listedBy: nil, position: 0, into: builder)
+        let memberName = elements.currentMemberName.map { Array($0.utf8) }
+        _ = try read(tape, 0, entity: mapping.rootEntity, listedBy: nil, position: 0, memberName: memberName, into: builder)
     }
 
     /// Reads the object at `token` as an occurrence of `entity`, with what it embeds before it and
     /// its children after it; returns its handle. `listedBy` is the owner whose children list holds it.
+    /// `memberName` is the element's name in a collection that is an object (what `@key` reads).
     private func read(
         _ tape: JSONTape, _ token: Int, entity: Int, listedBy owner: (handle: OccurrenceHandle, relationship: Int)?, position: Int,
-        into builder: RecordBuilder
+        memberName: [UInt8]? = nil, into builder: RecordBuilder
     ) throws(PayloadError) -> OccurrenceHandle {
         let plan = plans[entity]
         // Only errors read the schema's entity: a copy of it per object retained every array it holds.
         var schemaEntity: Entity { mapping.schema.entities[entity] }
-        let frame = try plan.openFrame(tape, token, in: &found)
+        let frame = try plan.openFrame(tape, token, in: &found, hasMemberName: memberName != nil)
         func value(_ path: Int) -> Int {
             let index = found[frame + path]
             return index >= 0 && tape.tokens[index].kind != .null ? index : -1
+        }
+        /// The member name, when `path` is `@key` and the element has one.
+        func name(_ path: Int) -> [UInt8]? {
+            found[frame + path] == EntityPlan.memberNameToken ? memberName : nil
         }
 
         // What it embeds, each read whole before it.
@@ -127,6 +137,10 @@ package final class MappedPayloadReader: RecordReader {
                 case .literal(let bytes): bytes.withUnsafeBytes { builder.appendKeyText($0) }
                 case .position: builder.appendKeyText(decimal: position)
                 case .path(let path):
+                    if let name = name(path) {
+                        name.withUnsafeBytes { builder.appendKeyText($0) }
+                        continue
+                    }
                     let index = value(path)
                     guard index >= 0 else { throw missing(path, "a part of the key of \(schemaEntity.name)") }
                     switch tape.tokens[index].kind {
@@ -149,6 +163,8 @@ package final class MappedPayloadReader: RecordReader {
             builder.endKeyText()
         }
         switch plan.key {
+        case .path(let path, _) where name(path) != nil:
+            name(path)?.withUnsafeBytes { builder.key(text: $0) }
         case .path(let path, let fallback):
             let index = value(path)
             guard index >= 0 else {
@@ -173,6 +189,8 @@ package final class MappedPayloadReader: RecordReader {
             let index = found[frame + path]
             if index >= 0 {
                 try JSONValue(tape: tape, index: index).write(to: builder, as: plan.attributeTypes[attribute])
+            } else if let name = name(path) {
+                try write(memberName: name, as: plan.attributeTypes[attribute], of: tape, into: builder)
             } else if plan.absentIsNull {
                 builder.null()
             } else {
@@ -189,6 +207,8 @@ package final class MappedPayloadReader: RecordReader {
                     builder.reference(to: OccurrenceHandle(ordinal: ordinal))
                 } else if let path = source.keyPath, case let index = value(path), index >= 0 {
                     try reference(tape, index, into: builder)
+                } else if let path = source.keyPath, let name = name(path) {
+                    name.withUnsafeBytes { builder.reference(keyText: $0) }
                 } else if !plan.absentIsNull, [source.embeddedPath, source.keyPath].allSatisfy({ $0.map { found[frame + $0] < 0 } ?? true }) {
                     builder.absentReference()
                 } else {
@@ -229,6 +249,28 @@ package final class MappedPayloadReader: RecordReader {
         }
         found.truncate(to: frame)
         return handle
+    }
+
+    /// An attribute read from the element's member name (`@key`): text as it is, a number parsed.
+    private func write(memberName: [UInt8], as type: ColumnType, of tape: JSONTape, into builder: RecordBuilder) throws(PayloadError) {
+        let text = String(decoding: memberName, as: UTF8.self)
+        switch type {
+        case .text:
+            memberName.withUnsafeBytes { _ = builder.text($0) }
+        case .integer:
+            guard let value = Int64(text) else { throw memberNameMismatch(text, expected: "an integer", tape) }
+            builder.integer(value)
+        case .real:
+            guard let value = Double(text), value.isFinite else { throw memberNameMismatch(text, expected: "a number", tape) }
+            builder.real(value)
+        case .boolean:
+            guard text == "true" || text == "false" else { throw memberNameMismatch(text, expected: "true or false", tape) }
+            builder.integer(text == "true" ? 1 : 0)
+        }
+    }
+
+    private func memberNameMismatch(_ name: String, expected: String, _ tape: JSONTape) -> PayloadError {
+        PayloadError(file: tape.file, byteOffset: tape.baseOffset, path: tape.recordPath, expected: "\(expected) as the member name (@key)", found: "\"\(name)\"")
     }
 
     /// A key given by value: a string, or an integer as decimal text.

@@ -4,6 +4,10 @@ final class PathPlan {
     /// Distinct paths, numbered in the order they were added; a walk fills one token index per path.
     private(set) var paths: [JSONPath] = []
     private let root = Step()
+    /// Paths the walk does not find, which the frame's opener fills: the value itself (`.`) and
+    /// the element's member name (`@key`).
+    private(set) var itselfPaths: [Int] = []
+    private(set) var memberNamePaths: [Int] = []
 
     /// A position in the tree: the members and array positions wanted below it.
     fileprivate final class Step {
@@ -19,6 +23,11 @@ final class PathPlan {
     @discardableResult
     func add(_ path: JSONPath) -> Int {
         if let existing = paths.firstIndex(of: path) { return existing }
+        if path.isElementItself || path == .memberName {
+            paths.append(path)
+            if path.isElementItself { itselfPaths.append(paths.count - 1) } else { memberNamePaths.append(paths.count - 1) }
+            return paths.count - 1
+        }
         /// The step under `key` among `keys`, added if new.
         func next<Key: Equatable>(_ key: Key, _ keys: inout [Key], _ steps: inout [Step]) -> Step {
             if let index = keys.firstIndex(of: key) { return steps[index] }
@@ -40,7 +49,7 @@ final class PathPlan {
 
     /// The walk of every path added so far.
     func sealed() -> PathWalk {
-        PathWalk(paths: paths, root: root)
+        PathWalk(paths: paths, root: root, itselfPaths: itselfPaths, memberNamePaths: memberNamePaths)
     }
 }
 
@@ -52,6 +61,9 @@ final class PathPlan {
 final class PathWalk {
     let paths: [JSONPath]
     let count: Int
+    /// The paths that are the walked value itself (`.`), and its member name (`@key`).
+    let itselfPaths: [Int]
+    let memberNamePaths: [Int]
 
     private struct Step: BitwiseCopyable {
         /// The path that ends here, or -1.
@@ -76,8 +88,10 @@ final class PathWalk {
     /// Owns the buffers the steps' tables point into.
     private let memberSets: [JSONMemberSet]
 
-    fileprivate init(paths: [JSONPath], root: PathPlan.Step) {
+    fileprivate init(paths: [JSONPath], root: PathPlan.Step, itselfPaths: [Int], memberNamePaths: [Int]) {
         self.paths = paths
+        self.itselfPaths = itselfPaths
+        self.memberNamePaths = memberNamePaths
         count = paths.count
         var steps: [Step] = []
         var children: [Int] = []
@@ -130,6 +144,8 @@ final class PathWalk {
 
     /// Whether the paths read positions of the value itself (`[0]`): it is then an array.
     var readsPositionsAtRoot: Bool { steps[0].positionCount > 0 }
+    /// Whether the paths read members of the value itself: it is then an object.
+    var readsMembersAtRoot: Bool { steps[0].members != nil }
 
     /// Fills `found[path]` with the token index of each path's value in the object at `object`:
     /// -1 where it is absent, or where something on the way is absent or null. Something on the way

@@ -24,6 +24,10 @@ package struct SampleScaler {
     static let integerKeyStride: Int64 = 1_000_000_000_000
 
     package init(mapping: PayloadMapping, sample samplePath: String) throws(MappingError) {
+        guard !mapping.plans.contains(where: { !$0.paths.memberNamePaths.isEmpty }) else {
+            throw MappingError(
+                file: samplePath, "the mapping reads member names (@key), which copies would need rewritten: --from does not scale such a sample yet")
+        }
         guard !mapping.headerRow else {
             throw MappingError(
                 file: samplePath, "the mapping's elements start with a header row (header_row: true), which copies would repeat: --from does not scale such a sample yet")

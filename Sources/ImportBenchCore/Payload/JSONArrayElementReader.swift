@@ -103,6 +103,12 @@ package final class JSONArrayElementReader {
     private enum Phase { case beforeArray, inArray, finished }
     private var phase = Phase.beforeArray
     private var nextIndex = 0
+    /// Whether the collection may be an object whose members are the elements (`{"138586341": {...}}`).
+    private let acceptsObject: Bool
+    /// Set once the collection turned out to be such an object.
+    private var readsMembers = false
+    /// The member name of the element last handed out, when the collection is an object.
+    package private(set) var currentMemberName: String?
     /// Errors are final: the stream position after one is meaningless, so later calls repeat it.
     private var failure: PayloadError?
 
@@ -110,9 +116,13 @@ package final class JSONArrayElementReader {
     /// - Parameter limits: an element longer than its `longestJSONElementBytes` is refused where it
     ///   starts, so an element that never ends cannot grow memory without bound.
     /// - Parameter hasher: fed every byte read, in order, when the caller wants the payload's hash.
+    /// - Parameter acceptsObject: the collection may also be an object, each member an element, named
+    ///   by its member name (`currentMemberName`, and `events["138586341"]` in record paths).
     package init(
-        path: String, arrayPath: [String], chunkSize: Int = 1 << 20, limits: PayloadLimits = .default, hasher: PayloadHasher? = nil
+        path: String, arrayPath: [String], chunkSize: Int = 1 << 20, limits: PayloadLimits = .default, hasher: PayloadHasher? = nil,
+        acceptsObject: Bool = false
     ) throws {
+        self.acceptsObject = acceptsObject
         input = try PayloadInput(path: path, expected: "a readable file")
         self.path = path
         self.arrayPath = arrayPath
@@ -187,23 +197,23 @@ package final class JSONArrayElementReader {
             try openTargetArray()
             phase = .inArray
             guard let first = try peekSignificantByte() else {
-                throw truncated(expected: "an element or ']' in \(arrayDescription)")
+                throw truncated(expected: "an element or '\(closer)' in \(arrayDescription)")
             }
-            if first == .closeBracket {
+            if first == closingByte {
                 try closeArray()
                 return nil
             }
         case .inArray:
             guard let separator = try peekSignificantByte() else {
-                throw truncated(expected: "',' or ']' after element \(nextIndex - 1) of \(arrayDescription)")
+                throw truncated(expected: "',' or '\(closer)' after \(lastElementDescription) of \(arrayDescription)")
             }
-            if separator == .closeBracket {
+            if separator == closingByte {
                 try closeArray()
                 return nil
             }
             guard separator == .comma else {
                 throw failure(
-                    expected: "',' or ']' after element \(nextIndex - 1) of \(arrayDescription)",
+                    expected: "',' or '\(closer)' after \(lastElementDescription) of \(arrayDescription)",
                     found: Self.describe(separator))
             }
             position += 1
@@ -211,6 +221,7 @@ package final class JSONArrayElementReader {
                 throw truncated(expected: "an element of \(arrayDescription)")
             }
         }
+        if readsMembers { try readMemberName() }
         retainedStart = position
         defer { retainedStart = nil }
         if let parsed = try parseInPlace() { return parsed }
@@ -240,7 +251,8 @@ package final class JSONArrayElementReader {
             let parse = JSONTape.parsingPrefix(
                 of: UnsafeBufferPointer(start: storage + position, count: count - position),
                 baseOffset: storageFileOffset + position, file: path,
-                root: RecordPathRoot(prefix: arrayPathText, index: nextIndex), workspace: workspace, limits: limits)
+                root: readsMembers ? RecordPathRoot(prefix: elementPath(nextIndex), index: nil) : RecordPathRoot(prefix: arrayPathText, index: nextIndex),
+                workspace: workspace, limits: limits)
             switch parse {
             case .parsed(let tape, let length):
                 guard length <= longestElementBytes else { throw elementTooLong(startingAt: position) }
@@ -266,12 +278,36 @@ package final class JSONArrayElementReader {
     }
 
     private var arrayDescription: String {
-        arrayPath.isEmpty ? "the top-level array" : "array \"\(arrayPath.joined(separator: "."))\""
+        let kind = readsMembers ? "object" : "array"
+        return arrayPath.isEmpty ? "the top-level \(kind)" : "\(kind) \"\(arrayPath.joined(separator: "."))\""
     }
 
-    /// The record path of element `index`: `channels[3]`, or `[3]` for a top-level array.
+    private var closer: Character { readsMembers ? "}" : "]" }
+    private var closingByte: UInt8 { readsMembers ? .closeBrace : .closeBracket }
+
+    private var lastElementDescription: String {
+        readsMembers ? "member \(Self.quotedName(currentMemberName ?? ""))" : "element \(nextIndex - 1)"
+    }
+
+    /// The record path of element `index`: `channels[3]`, or `[3]` for a top-level array; for a
+    /// collection that is an object, the member being read: `events["138586341"]`.
     package func elementPath(_ index: Int) -> String {
-        RecordPathRoot(prefix: arrayPathText, index: index).text
+        if readsMembers, let name = currentMemberName { return arrayPathText + "[" + Self.quotedName(name) + "]" }
+        return RecordPathRoot(prefix: arrayPathText, index: index).text
+    }
+
+    /// A member name as a record path writes it: in quotes, a quote or backslash in it escaped.
+    static func quotedName(_ name: String) -> String {
+        "\"" + name.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    }
+
+    /// Reads the next member's name and its ':' (a collection that is an object).
+    private func readMemberName() throws {
+        guard let quote = try peekSignificantByte() else { throw truncated(expected: "a member name in \(arrayDescription)") }
+        guard quote == .quote else { throw failure(expected: "a member name in \(arrayDescription)", found: Self.describe(quote)) }
+        currentMemberName = String(decoding: try readKey(), as: UTF8.self)
+        try consume(.colon, expected: "':' after a member name")
+        guard try peekSignificantByte() != nil else { throw truncated(expected: "the value of member \(lastElementDescription)") }
     }
 
     // MARK: Navigation
@@ -298,6 +334,11 @@ package final class JSONArrayElementReader {
             try findKey(component, in: owner)
         }
         let opening = arrayPath.isEmpty ? "the document" : arrayDescription
+        if acceptsObject, try peekSignificantByte() == .openBrace {
+            readsMembers = true
+            position += 1
+            return
+        }
         try consume(.openBracket, expected: "'[' opening \(opening)")
     }
 

@@ -12,6 +12,14 @@ package protocol JSONElementSource: AnyObject {
     /// `error`, found in `element`, located as this source's readers say where they are: JSON Lines
     /// by line and column.
     func located(_ error: PayloadError, in element: JSONArrayElement) -> PayloadError
+    /// The member name of the element last handed out, where the collection is an object keyed by
+    /// it (`{"138586341": {...}}`); nil for an array's elements and lines.
+    var currentMemberName: String? { get }
+}
+
+extension JSONLinesElementReader {
+    /// Lines have no names.
+    package var currentMemberName: String? { nil }
 }
 
 extension JSONArrayElementReader: JSONElementSource {
@@ -22,11 +30,14 @@ extension JSONArrayElementReader: JSONElementSource {
 /// Opens a payload's elements by its name: JSON Lines for `.jsonl` and `.ndjson` (gzipped or not),
 /// else the array at `arrayPath` of one document.
 package enum JSONElements {
+    /// `acceptsObject`: the collection at `arrayPath` may be an object whose members are the elements.
     package static func open(
-        path: String, arrayPath: [String], chunkSize: Int = 1 << 20, limits: PayloadLimits = .default, hasher: PayloadHasher? = nil
+        path: String, arrayPath: [String], chunkSize: Int = 1 << 20, limits: PayloadLimits = .default, hasher: PayloadHasher? = nil,
+        acceptsObject: Bool = false
     ) throws -> any JSONElementSource {
         if isJSONLines(path) { return try JSONLinesElementReader(path: path, chunkSize: chunkSize, limits: limits, hasher: hasher) }
-        return try JSONArrayElementReader(path: path, arrayPath: arrayPath, chunkSize: chunkSize, limits: limits, hasher: hasher)
+        return try JSONArrayElementReader(
+            path: path, arrayPath: arrayPath, chunkSize: chunkSize, limits: limits, hasher: hasher, acceptsObject: acceptsObject)
     }
 
     /// Whether the name says JSON Lines: `.jsonl`, `.ndjson`, either followed by `.gz`.

@@ -1,0 +1,133 @@
+import Foundation
+import ImportBenchCore
+import ImportBenchStore
+import Testing
+
+/// A collection written as an object keyed by id (`"events": {"138586341": {...}}`), as normalized
+/// documents write them: each member an element, its name read as `@key` (alone, as an attribute, in
+/// a composed key), a scalar member read whole as `.`; errors name the member.
+@Suite("Collections keyed by id")
+struct KeyedCollectionsTests {
+    static let document = """
+        {"areaNames": {"205705993": "Arrière-scène central"},
+         "events": {"138586341": {"id": 138586341, "name": "30th Anniversary Tour", "logo": null},
+                    "138586345": {"id": 138586345, "name": "Berliner Philharmoniker"},
+                    "138586341": {"id": 138586341, "name": "30th Anniversary Tour (again)"}},
+         "venueNames": {"PLEYEL_PLEYEL": "Salle Pleyel", "PLEYEL_GRAND": "Grande salle"}}
+        """
+
+    static let events = """
+        name: events
+        elements: events
+        element: event
+        entities:
+          event:
+            key: {compose: "ev-{@key}", column: ref}
+            attributes:
+              event_id: {type: integer, path: "@key"}
+              name: text
+              logo: text
+        """
+
+    static let venues = """
+        name: venues
+        elements: venueNames
+        element: venue
+        entities:
+          venue:
+            key: {path: "@key", column: code}
+            attributes:
+              name: {type: text, path: "."}
+        """
+
+    struct Fixture {
+        let directory: TemporaryDirectory
+        let scenario: MappedScenario
+        let payloadPath: String
+
+        init(mapping: String, document: String = KeyedCollectionsTests.document) throws {
+            directory = try TemporaryDirectory()
+            let mappingPath = directory.path("mapping.yml")
+            try mapping.write(toFile: mappingPath, atomically: true, encoding: .utf8)
+            payloadPath = directory.path("document.json")
+            try document.write(toFile: payloadPath, atomically: true, encoding: .utf8)
+            scenario = try MappedScenario.load(path: mappingPath)
+        }
+
+        /// Every strategy's run, each checked against the verifier; the rows of `query` in the ceiling's store.
+        func runAll(query: String) throws -> [[DatabaseValue]] {
+            let expected = try ExpectedContent.build(
+                schema: scenario.schema, reader: scenario.openReader(path: payloadPath), scratchPath: directory.path("expected.sqlite"))
+            var rows: [[DatabaseValue]] = []
+            for strategy in StrategyCatalog.builtIn.all {
+                let store = directory.path("\(strategy.name).sqlite")
+                let measurement = try ImportRun(
+                    scenario: scenario, payloadPath: payloadPath, strategy: strategy, databasePath: store,
+                    options: RunOptions(batchSize: .occurrences(1))
+                ).execute()
+                #expect(measurement.digest == expected.digest, "\(strategy.name)")
+                if strategy.name == "ceiling" {
+                    let statement = try Connection(path: store).prepare(query)
+                    while try statement.step() { rows.append(statement.row()) }
+                    statement.reset()
+                }
+            }
+            return rows
+        }
+    }
+
+    @Test("members of an object are the elements: @key as the key, in a composed key and as an attribute")
+    func keyedObjects() throws {
+        let fixture = try Fixture(mapping: Self.events)
+        let rows = try fixture.runAll(query: #"SELECT "ref", "event_id", "name", "logo" FROM "event" ORDER BY "ref""#)
+        #expect(rows == [
+            ["ev-138586341", 138_586_341, "30th Anniversary Tour (again)", nil],
+            ["ev-138586345", 138_586_345, "Berliner Philharmoniker", nil],
+        ])
+    }
+
+    @Test("a collection of scalars maps its member names and values", arguments: [1, 7, 1 << 20])
+    func scalarMembers(chunkSize: Int) throws {
+        let fixture = try Fixture(mapping: Self.venues)
+        let reader = try MappedPayloadReader(path: fixture.payloadPath, mapping: fixture.scenario.mapping, chunkSize: chunkSize)
+        var read: [[DatabaseValue]] = []
+        while let unit = try reader.nextUnit() {
+            for occurrence in unit.occurrences { read.append([occurrence.key] + occurrence.attributes) }
+        }
+        #expect(read == [["PLEYEL_PLEYEL", "Salle Pleyel"], ["PLEYEL_GRAND", "Grande salle"]])
+        #expect(try fixture.runAll(query: #"SELECT "code", "name" FROM "venue" ORDER BY "code""#).count == 2)
+    }
+
+    @Test("errors name the member: a value of the wrong kind, a name that is not the number asked for", arguments: [
+        (#"{"events": {"7": {"name": {"x": 1}}}}"#, #"events["7"].name"#, "a string"),
+        (#"{"events": {"seven": {"name": "x"}}}"#, #"events["seven"]"#, "an integer as the member name (@key)"),
+        (#"{"events": {"7": {"name": "x"}, "8" {"name": "y"}}}"#, nil, "':' after a member name"),
+        (#"{"events": {"7": {"name": "x"}"#, nil, "end of file"),
+    ] as [(String, String?, String)])
+    func locatedErrors(document: String, path: String?, words: String) throws {
+        let fixture = try Fixture(mapping: Self.events, document: document)
+        let reader = try fixture.scenario.openReader(path: fixture.payloadPath)
+        let error = #expect(throws: PayloadError.self) { while try reader.nextUnit() != nil {} }
+        if let path { #expect(error?.path == path, "\(String(describing: error))") }
+        #expect(error.map { "\($0)" }?.contains(words) == true, "\(String(describing: error))")
+        #expect(error?.byteOffset != nil)
+    }
+
+    @Test("@key on a collection that is an array finds no name: the key is missing, located")
+    func noNameInArrays() throws {
+        let fixture = try Fixture(mapping: Self.venues, document: #"{"venueNames": ["Salle Pleyel"]}"#)
+        let reader = try fixture.scenario.openReader(path: fixture.payloadPath)
+        let error = #expect(throws: PayloadError.self) { while try reader.nextUnit() != nil {} }
+        #expect(error?.path == "venueNames[0].@key", "\(String(describing: error))")
+    }
+
+    @Test("--from refuses a mapping that reads member names, saying why")
+    func noScalingYet() throws {
+        let fixture = try Fixture(mapping: Self.events)
+        let error = #expect(throws: MappingError.self) {
+            try MappedScenario.load(path: fixture.directory.path("mapping.yml"), sample: fixture.payloadPath)
+                .generate(scale: 2, seed: 1, to: fixture.directory.path("2x.json"))
+        }
+        #expect(error?.problem.contains("@key") == true)
+    }
+}
