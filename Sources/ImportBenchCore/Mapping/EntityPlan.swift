@@ -159,8 +159,6 @@ extension PayloadMapping {
         entities.enumerated().map { EntityPlan($1, index: $0, in: schema) }
     }
 
-    /// The member names that lead to the top-level array, as the element reader takes them.
-    var elementsArrayPath: [String] {
-        elements.segments.compactMap { if case .member(let name) = $0 { return name } else { return nil } }
-    }
+    /// The member names that lead to the first collection, as the element reader takes them.
+    var elementsArrayPath: [String] { collections[0].arrayPath }
 }

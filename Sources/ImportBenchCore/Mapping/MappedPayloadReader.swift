@@ -10,8 +10,9 @@ package final class MappedPayloadReader: RecordReader {
     package let path: String
     private let mapping: PayloadMapping
     private var records: JSONRecordStream
-    /// What `records` reads, asked for the member name of the element being read (`@key`).
-    private let elements: any JSONElementSource
+    /// What `records` reads, asked which collection the element being read is of and its member
+    /// name (`@key`).
+    private let elements: CollectionElements
     private let plans: [EntityPlan]
     /// What the walk changes, behind a pointer: a class's stored `var`s cost a runtime exclusivity
     /// check on every access, several per value read.
@@ -44,16 +45,26 @@ package final class MappedPayloadReader: RecordReader {
         self.path = path
         self.mapping = mapping
         plans = mapping.plans
-        var elements = try JSONElements.open(
-            path: path, arrayPath: mapping.elementsArrayPath, chunkSize: chunkSize, limits: reading.limits, hasher: reading.hasher,
-            acceptsObject: true)
-        if mapping.headerRow { elements = HeaderRowElements(elements) }
+        let collections = mapping.collections
+        if collections.count > 1, JSONElements.isJSONLines(path) {
+            throw PayloadError(
+                file: path, byteOffset: nil, path: nil, expected: "a JSON document holding the mapping's \(collections.count) collections",
+                found: "a JSON Lines name: its lines are the elements of one collection")
+        }
+        let elements = try CollectionElements(count: collections.count) { index in
+            // The first reader reads the whole file (it checks the document after its collection): it alone feeds the hash.
+            let source = try JSONElements.open(
+                path: path, arrayPath: collections[index].arrayPath, chunkSize: chunkSize, limits: reading.limits,
+                hasher: index == 0 ? reading.hasher : nil, acceptsObject: true)
+            return collections[index].headerRow ? HeaderRowElements(source) : source
+        }
         self.elements = elements
         // Allocated once nothing can throw, so a file that fails to open leaks nothing.
         state = .allocate(capacity: 1)
         state.initialize(to: State())
         records = JSONRecordStream(
-            elements: elements, recordName: mapping.schema.entities[mapping.rootEntity].name, onError: reading.onError)
+            elements: elements, recordName: collections.count == 1 ? mapping.schema.entities[mapping.rootEntity].name : "element",
+            onError: reading.onError)
     }
 
     deinit {
@@ -79,7 +90,8 @@ package final class MappedPayloadReader: RecordReader {
         targets.truncate(to: 0)
         owners.removeAll(keepingCapacity: true)
         let memberName = elements.currentMemberName.map { Array($0.utf8) }
-        _ = try read(tape, 0, entity: mapping.rootEntity, listedBy: nil, position: 0, memberName: memberName, into: builder)
+        let entity = mapping.collections[elements.current].entity
+        _ = try read(tape, 0, entity: entity, listedBy: nil, position: 0, memberName: memberName, into: builder)
     }
 
     /// Reads the object at `token` as an occurrence of `entity`, with what it embeds before it and

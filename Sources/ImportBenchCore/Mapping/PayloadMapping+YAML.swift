@@ -49,17 +49,11 @@ private struct MappingParser {
             throw fail(nil, "not YAML: \(error)")
         }
         let top = try entries(
-            root, "the mapping", allowed: ["name", "summary", "elements", "element", "header_row", "entities", "shared", "screen_query"])
+            root, "the mapping",
+            allowed: ["name", "summary", "elements", "element", "header_row", "collections", "entities", "shared", "screen_query"])
         let name = try string(required(top, "name", in: root), "name")
         let summary = try top.first { $0.key == "summary" }.map { try string($0.value, "summary") } ?? "mapped from \(file)"
-        let elements = try top.first { $0.key == "elements" }.map { entry in
-            let elements = try path(entry.value, "elements")
-            if elements.segments.contains(where: { if case .position = $0 { return true } else { return false } }) {
-                throw fail(entry.value, "elements names the top-level array by member names only (such as data.items), not positions")
-            }
-            return elements
-        } ?? JSONPath([])
-        let elementNode = try required(top, "element", in: root)
+        let declaredCollections = try collections(top, in: root)
         let entitiesNode = try required(top, "entities", in: root)
         let entityEntries = try entries(entitiesNode, "entities", allowed: nil)
         guard !entityEntries.isEmpty else { throw fail(entitiesNode, "entities is empty; declare at least one entity") }
@@ -74,20 +68,25 @@ private struct MappingParser {
         } catch {
             throw locate(error, declarations)
         }
-        let elementName = try string(elementNode, "element")
-        guard let rootEntity = schema.index(of: elementName) else {
-            throw fail(elementNode, "element names entity '\(elementName)', which entities does not declare (\(schema.entities.map(\.name).joined(separator: ", ")))")
-        }
-        if let owner = declarations[rootEntity].toOne.firstIndex(where: { $0.source == .owner }) {
-            throw fail(
-                declarations[rootEntity].toOne[owner].node,
-                "'\(elementName)' is the top-level element, so it has no owner: its relationship '\(schema.entities[rootEntity].toOne[owner].name)' can never be set")
+        var collections: [ElementCollection] = []
+        for declared in declaredCollections {
+            guard let entity = schema.index(of: declared.entity) else {
+                throw fail(
+                    declared.node,
+                    "\(declared.what) names entity '\(declared.entity)', which entities does not declare (\(schema.entities.map(\.name).joined(separator: ", ")))")
+            }
+            if let owner = declarations[entity].toOne.firstIndex(where: { $0.source == .owner }) {
+                throw fail(
+                    declarations[entity].toOne[owner].node,
+                    "'\(declared.entity)' is a top-level element, so it has no owner: its relationship '\(schema.entities[entity].toOne[owner].name)' can never be set")
+            }
+            collections.append(ElementCollection(path: declared.path, entity: entity, headerRow: declared.headerRow))
         }
         var mappings: [EntityMapping] = []
         for (index, declaration) in declarations.enumerated() {
             mappings.append(try resolve(declaration, at: index, schema: schema, declarations: declarations))
         }
-        try checkReadability(mappings, schema: schema, rootEntity: rootEntity, declarations: declarations)
+        try checkReadability(mappings, schema: schema, elements: Set(collections.map(\.entity)), declarations: declarations)
         var shared: [Int] = []
         if let entry = top.first(where: { $0.key == "shared" }) {
             guard case .sequence(let names) = entry.value else { throw fail(entry.value, "shared must be a list of entity names") }
@@ -98,11 +97,56 @@ private struct MappingParser {
             }
         }
         let screenQuery = try top.first { $0.key == "screen_query" }.map { try string($0.value, "screen_query") }
-        var mapping = PayloadMapping(
-            name: name, summary: summary, elements: elements, rootEntity: rootEntity, schema: schema, entities: mappings,
-            shared: shared, screenQuery: screenQuery)
-        mapping.headerRow = try top.first { $0.key == "header_row" }.map { try bool($0.value, "header_row") } ?? false
-        return mapping
+        return PayloadMapping(
+            name: name, summary: summary, collections: collections, schema: schema, entities: mappings, shared: shared,
+            screenQuery: screenQuery)
+    }
+
+    /// A collection as the file declares it, its entity still a name.
+    struct CollectionDeclaration {
+        let path: JSONPath
+        let entity: String
+        let headerRow: Bool
+        let node: Node
+        /// How errors name where the entity was given: `element`, or `collection 'events'`.
+        let what: String
+    }
+
+    /// `elements` (default: the document itself), `element` and `header_row`, or a list of
+    /// `collections`, each `{path, entity, header_row}`, in the order they are read.
+    func collections(_ top: [Entry], in root: Node) throws -> [CollectionDeclaration] {
+        func elementsPath(_ node: Node, _ what: String) throws -> JSONPath {
+            let elements = try path(node, what)
+            if elements.segments.contains(where: { if case .position = $0 { return true } else { return false } }) {
+                throw fail(node, "\(what) names a collection by member names only (such as data.items), not positions")
+            }
+            return elements
+        }
+        guard let listed = top.first(where: { $0.key == "collections" }) else {
+            let elements = try top.first { $0.key == "elements" }.map { try elementsPath($0.value, "elements") } ?? JSONPath([])
+            let elementNode = try required(top, "element", in: root)
+            let headerRow = try top.first { $0.key == "header_row" }.map { try bool($0.value, "header_row") } ?? false
+            return [CollectionDeclaration(
+                path: elements, entity: try string(elementNode, "element"), headerRow: headerRow, node: elementNode, what: "element")]
+        }
+        if let single = top.first(where: { ["elements", "element", "header_row"].contains($0.key) }) {
+            throw fail(single.keyNode, "'\(single.key)' is for a document of one collection; with collections, give each its path, entity and header_row")
+        }
+        guard case .sequence(let items) = listed.value, !items.isEmpty else {
+            throw fail(listed.value, "collections must be a list of {path: MEMBERS, entity: NAME}, in the order to read them (targets first)")
+        }
+        var declared: [CollectionDeclaration] = []
+        for item in items {
+            let fields = try entries(item, "a collection", allowed: ["path", "entity", "header_row"])
+            let pathNode = try required(fields, "path", in: item)
+            let path = try elementsPath(pathNode, "a collection's path")
+            if declared.contains(where: { $0.path == path }) { throw fail(pathNode, "collection '\(path)' is listed twice") }
+            let entityNode = try required(fields, "entity", in: item)
+            let headerRow = try fields.first { $0.key == "header_row" }.map { try bool($0.value, "header_row") } ?? false
+            declared.append(CollectionDeclaration(
+                path: path, entity: try string(entityNode, "entity"), headerRow: headerRow, node: entityNode, what: "collection '\(path)'"))
+        }
+        return declared
     }
 
     // MARK: One entity
@@ -284,9 +328,9 @@ private struct MappingParser {
     /// members of one object in one pass, or give `{@index}` a meaning where an object is not read
     /// from a list (the element itself, an embedded to-one target), where every object would get 0.
     func checkReadability(
-        _ mappings: [EntityMapping], schema: Schema, rootEntity: Int, declarations: [EntityDeclaration]
+        _ mappings: [EntityMapping], schema: Schema, elements: Set<Int>, declarations: [EntityDeclaration]
     ) throws {
-        var readAlone: Set<Int> = [rootEntity]
+        var readAlone = elements
         for (entity, mapping) in mappings.enumerated() {
             for (relationship, source) in mapping.toOne.enumerated() {
                 switch source {

@@ -10,19 +10,44 @@
 package struct PayloadMapping: Sendable {
     package let name: String
     package let summary: String
-    /// Where the array of top-level elements is; empty when the document is that array.
-    package let elements: JSONPath
-    /// The entity each top-level element is read as.
-    package let rootEntity: Int
+    /// Where the top-level elements are, collection by collection, in the order they are read
+    /// (targets first): one for `elements`/`element`, several for `collections`.
+    package let collections: [ElementCollection]
     package let schema: Schema
     /// Per entity of `schema`, in its order.
     package let entities: [EntityMapping]
     /// Entities whose objects stay the same in every copy when a sample is scaled (`generate --from`).
     package let shared: [Int]
     package let screenQuery: String?
+
+    /// Where the first collection is; empty when the document is that array.
+    package var elements: JSONPath { collections[0].path }
+    /// The entity each element of the first collection is read as.
+    package var rootEntity: Int { collections[0].entity }
+    /// Whether the first collection starts with a header row.
+    package var headerRow: Bool { collections[0].headerRow }
+}
+
+/// One collection of a document's top-level elements: an array, or an object keyed by id, at
+/// `path`, each element read as `entity`.
+package struct ElementCollection: Sendable, Equatable {
+    /// Member names from the document's root; empty when the document is the collection.
+    package let path: JSONPath
+    package let entity: Int
     /// Whether the first element is a header row (an array of column names, as compact exports
     /// write before rows given as arrays): checked and left out; the rows are read by position.
     package var headerRow = false
+
+    package init(path: JSONPath, entity: Int, headerRow: Bool = false) {
+        self.path = path
+        self.entity = entity
+        self.headerRow = headerRow
+    }
+
+    /// The member names that lead to it, as the element reader takes them.
+    package var arrayPath: [String] {
+        path.segments.compactMap { if case .member(let name) = $0 { return name } else { return nil } }
+    }
 }
 
 /// Where one entity's values lie, relative to the object it is read from.

@@ -24,6 +24,10 @@ package struct SampleScaler {
     static let integerKeyStride: Int64 = 1_000_000_000_000
 
     package init(mapping: PayloadMapping, sample samplePath: String) throws(MappingError) {
+        guard mapping.collections.count == 1 else {
+            throw MappingError(
+                file: samplePath, "the mapping reads \(mapping.collections.count) collections: --from scales a document of one collection for now")
+        }
         guard !mapping.plans.contains(where: { !$0.paths.memberNamePaths.isEmpty }) else {
             throw MappingError(
                 file: samplePath, "the mapping reads member names (@key), which copies would need rewritten: --from does not scale such a sample yet")

@@ -1,0 +1,38 @@
+/// The elements of a document's collections, one collection after another in the mapping's order
+/// (targets first): each is streamed by a reader of its own, opened when the one before it ends,
+/// so memory stays one collection's reader and one element, and the file is read once per
+/// collection (each reader skips what is not its collection at scanning speed). `current` says
+/// which collection the element last handed out belongs to.
+final class CollectionElements: JSONElementSource {
+    private let count: Int
+    private let open: (Int) throws -> any JSONElementSource
+    private var source: any JSONElementSource
+    /// The collection of the element last handed out (an index into the mapping's collections).
+    private(set) var current = 0
+
+    /// `open(i)` opens collection `i` of `count`; the first is opened now, so a missing file fails here.
+    init(count: Int, open: @escaping (Int) throws -> any JSONElementSource) throws {
+        self.count = count
+        self.open = open
+        source = try open(0)
+    }
+
+    var path: String { source.path }
+    var limits: PayloadLimits { source.limits }
+    var currentMemberName: String? { source.currentMemberName }
+
+    func elementPath(_ index: Int) -> String { source.elementPath(index) }
+
+    func located(_ error: PayloadError, in element: JSONArrayElement) -> PayloadError {
+        source.located(error, in: element)
+    }
+
+    func next() throws -> JSONArrayElementReader.Element? {
+        while true {
+            if let element = try source.next() { return element }
+            guard current + 1 < count else { return nil }
+            current += 1
+            source = try open(current)
+        }
+    }
+}

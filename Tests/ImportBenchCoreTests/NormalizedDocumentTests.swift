@@ -1,0 +1,118 @@
+import Foundation
+import ImportBenchCore
+import ImportBenchStore
+import Testing
+
+/// A normalized document: several collections in one file, some objects keyed by id, referring to
+/// one another by key, read in the mapping's order (targets first) whatever the file's order.
+@Suite("Normalized documents")
+struct NormalizedDocumentTests {
+    /// As a ticketing API writes it (the shape of citm_catalog.json): the venues come last in the
+    /// file, though the performances refer to them.
+    static let document = """
+        {"areaNames": {"205705993": "Arrière-scène central"},
+         "events": {"138586341": {"id": 138586341, "name": "30th Anniversary Tour"},
+                    "138586345": {"id": 138586345, "name": "Berliner Philharmoniker"}},
+         "performances": [
+           {"id": 339887544, "eventId": 138586341, "start": 1372701600000, "venueCode": "PLEYEL_PLEYEL"},
+           {"id": 339420802, "eventId": 138586345, "start": 1382378400000, "venueCode": "PLEYEL_PLEYEL"},
+           {"id": 339420805, "eventId": 138586345, "start": 1382464800000, "venueCode": null}],
+         "venueNames": {"PLEYEL_PLEYEL": "Salle Pleyel"}}
+        """
+
+    static let mapping = """
+        name: catalog
+        summary: events, performances and venues of one normalized document
+        collections:
+          - {path: venueNames, entity: venue}
+          - {path: events, entity: event}
+          - {path: performances, entity: performance}
+        entities:
+          venue:
+            key: {path: "@key", column: code}
+            attributes:
+              name: {type: text, path: "."}
+          event:
+            key: "@key"
+            attributes: {name: text}
+          performance:
+            key: id
+            attributes: {start: integer}
+            to_one:
+              event: {entity: event, key: eventId}
+              venue: {entity: venue, key: venueCode}
+        """
+
+    struct Fixture {
+        let directory: TemporaryDirectory
+        let mappingPath: String
+        let payloadPath: String
+
+        init(mapping: String = NormalizedDocumentTests.mapping, document: String = NormalizedDocumentTests.document) throws {
+            directory = try TemporaryDirectory()
+            mappingPath = directory.path("catalog.yml")
+            try mapping.write(toFile: mappingPath, atomically: true, encoding: .utf8)
+            payloadPath = directory.path("catalog.json")
+            try document.write(toFile: payloadPath, atomically: true, encoding: .utf8)
+        }
+
+        var scenario: MappedScenario { get throws { try MappedScenario.load(path: mappingPath) } }
+    }
+
+    @Test("every strategy reads the collections targets first, in one run, valid", arguments: [BatchSize.occurrences(1), .all])
+    func catalog(batchSize: BatchSize) throws {
+        let fixture = try Fixture()
+        let scenario = try fixture.scenario
+        #expect(scenario.mapping.collections.map { scenario.schema.entities[$0.entity].name } == ["venue", "event", "performance"])
+        let expected = try ExpectedContent.build(
+            schema: scenario.schema, reader: scenario.openReader(path: fixture.payloadPath), scratchPath: fixture.directory.path("expected.sqlite"))
+        #expect(expected.occurrences == 6 && expected.uniqueObjects == 6)
+        for strategy in StrategyCatalog.builtIn.all {
+            let store = fixture.directory.path("\(strategy.name)-\(batchSize).sqlite")
+            let measurement = try ImportRun(
+                scenario: scenario, payloadPath: fixture.payloadPath, strategy: strategy, databasePath: store,
+                options: RunOptions(batchSize: batchSize)
+            ).execute()
+            #expect(measurement.digest == expected.digest, "\(strategy.name)")
+            guard strategy.name == "naive" else { continue }
+            let rows = try Connection(path: store).prepare(
+                #"SELECT p."id", e."name", v."name" FROM "performance" p JOIN "event" e ON e."pk" = p."event_pk" "#
+                    + #"LEFT JOIN "venue" v ON v."pk" = p."venue_pk" ORDER BY p."id""#)
+            var read: [[DatabaseValue]] = []
+            while try rows.step() { read.append(rows.row()) }
+            rows.reset()
+            #expect(read == [
+                ["339420802", "Berliner Philharmoniker", "Salle Pleyel"],
+                ["339420805", "Berliner Philharmoniker", nil],
+                ["339887544", "30th Anniversary Tour", "Salle Pleyel"],
+            ])
+        }
+    }
+
+    @Test("the payload's hash is the file's, read once, whatever the collections")
+    func hashOfTheFile() throws {
+        let fixture = try Fixture()
+        let scenario = try fixture.scenario
+        let hasher = PayloadHasher()
+        let reader = try scenario.openReader(path: fixture.payloadPath, reading: PayloadReading(hasher: hasher))
+        while try reader.nextUnit() != nil {}
+        let plain = PayloadHasher()
+        plain.update(try Data(contentsOf: URL(fileURLWithPath: fixture.payloadPath)).withUnsafeBytes { $0 })
+        #expect(hasher.digest == plain.digest)
+    }
+
+    @Test("a collection missing from the document, or a mapping mixing elements with collections, is a located error")
+    func errors() throws {
+        let missing = try Fixture(document: #"{"events": {}, "performances": []}"#)
+        let reader = try missing.scenario.openReader(path: missing.payloadPath)
+        let error = #expect(throws: PayloadError.self) { while try reader.nextUnit() != nil {} }
+        #expect(error.map { "\($0)" }?.contains("venueNames") == true, "\(String(describing: error))")
+
+        let mixed = NormalizedDocumentTests.mapping.replacingOccurrences(of: "collections:\n", with: "element: venue\ncollections:\n")
+        let refused = #expect(throws: MappingError.self) { try PayloadMapping(yaml: mixed, file: "catalog.yml") }
+        #expect(refused.map { "\($0)" }?.contains("'element' is for a document of one collection") == true)
+        let unknown = NormalizedDocumentTests.mapping.replacingOccurrences(of: "entity: venue}", with: "entity: place}")
+        let named = #expect(throws: MappingError.self) { try PayloadMapping(yaml: unknown, file: "catalog.yml") }
+        #expect(named.map { "\($0)" }?.contains("collection 'venueNames' names entity 'place'") == true)
+    }
+}
