@@ -81,14 +81,19 @@ struct ArrayRowsTests {
         #expect(error?.byteOffset != nil)
     }
 
-    @Test("--from refuses a sample whose rows start with a header row, saying why")
-    func noScalingYet() throws {
+    @Test("--from copies the rows after one header row, their keys and references made each copy's own")
+    func scaled() throws {
         let fixture = try Fixture()
         let scenario = try MappedScenario.load(path: fixture.directory.path("rows.yml"), sample: fixture.payloadPath)
-        let error = #expect(throws: MappingError.self) {
-            try scenario.generate(scale: 2, seed: 1, to: fixture.directory.path("2x.json"))
-        }
-        #expect(error?.problem.contains("header row") == true)
-        #expect(!FileManager.default.fileExists(atPath: fixture.directory.path("2x.json")))
+        let scaled = fixture.directory.path("2x.json")
+        try scenario.generate(scale: 2, seed: 1, to: scaled)
+        let document = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: scaled))) as? [String: Any]
+        let rows = try #require(document?["rows"] as? [[Any]])
+        #expect(rows.count == 7)
+        #expect(rows[0] as? [String] == ["asin", "brand", "rating", "parent"])
+        #expect(rows[5].first as? String == "B2~1" && rows[5].last as? String == "B1~1")
+        let expected = try ExpectedContent.build(
+            schema: scenario.schema, reader: scenario.openReader(path: scaled), scratchPath: fixture.directory.path("expected.sqlite"))
+        #expect(expected.uniqueObjects == 4 && expected.occurrences == 6)
     }
 }

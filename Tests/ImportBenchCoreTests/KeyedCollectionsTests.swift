@@ -121,13 +121,21 @@ struct KeyedCollectionsTests {
         #expect(error?.path == "venueNames[0].@key", "\(String(describing: error))")
     }
 
-    @Test("--from refuses a mapping that reads member names, saying why")
-    func noScalingYet() throws {
+    @Test("--from copies the members with names of their own: digits move by 10^12 as integer keys do, others take ~c")
+    func scaled() throws {
         let fixture = try Fixture(mapping: Self.events)
-        let error = #expect(throws: MappingError.self) {
-            try MappedScenario.load(path: fixture.directory.path("mapping.yml"), sample: fixture.payloadPath)
-                .generate(scale: 2, seed: 1, to: fixture.directory.path("2x.json"))
-        }
-        #expect(error?.problem.contains("@key") == true)
+        let scaled = fixture.directory.path("2x.json")
+        try MappedScenario.load(path: fixture.directory.path("mapping.yml"), sample: fixture.payloadPath)
+            .generate(scale: 2, seed: 1, to: scaled)
+        let document = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: scaled))) as? [String: Any]
+        let events = try #require(document?["events"] as? [String: Any])
+        #expect(Set(events.keys) == ["138586341", "138586345", "1000138586341", "1000138586345"])
+        #expect((document?["areaNames"] as? [String: String])?["205705993"] == "Arrière-scène central")
+        let venues = try Fixture(mapping: Self.venues)
+        let scaledVenues = venues.directory.path("2x.json")
+        try MappedScenario.load(path: venues.directory.path("mapping.yml"), sample: venues.payloadPath)
+            .generate(scale: 2, seed: 1, to: scaledVenues)
+        let names = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: scaledVenues))) as? [String: Any]
+        #expect(Set((names?["venueNames"] as? [String: String] ?? [:]).keys) == ["PLEYEL_PLEYEL", "PLEYEL_GRAND", "PLEYEL_PLEYEL~1", "PLEYEL_GRAND~1"])
     }
 }

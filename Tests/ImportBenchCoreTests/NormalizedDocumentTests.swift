@@ -115,4 +115,28 @@ struct NormalizedDocumentTests {
         let named = #expect(throws: MappingError.self) { try PayloadMapping(yaml: unknown, file: "catalog.yml") }
         #expect(named.map { "\($0)" }?.contains("collection 'venueNames' names entity 'place'") == true)
     }
+
+    @Test("--from copies every collection where it lies, references following their targets; a shared entity's collection once",
+          arguments: [false, true])
+    func scaled(venuesShared: Bool) throws {
+        let mapping = venuesShared ? Self.mapping + "\nshared: [venue]\n" : Self.mapping
+        let fixture = try Fixture(mapping: mapping)
+        let scenario = try MappedScenario.load(path: fixture.mappingPath, sample: fixture.payloadPath)
+        let scaled = fixture.directory.path("3x.json")
+        try scenario.generate(scale: 3, seed: 1, to: scaled)
+        let document = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: scaled))) as? [String: Any]
+        #expect((document?["performances"] as? [Any])?.count == 9)
+        #expect((document?["events"] as? [String: Any])?.count == 6)
+        #expect((document?["venueNames"] as? [String: Any])?.count == (venuesShared ? 1 : 3))
+        let expected = try ExpectedContent.build(
+            schema: scenario.schema, reader: scenario.openReader(path: scaled), scratchPath: fixture.directory.path("expected.sqlite"))
+        #expect(expected.uniqueObjects == (venuesShared ? 16 : 18))
+        for name in ["naive", "upsert", "ceiling"] {
+            let measurement = try ImportRun(
+                scenario: scenario, payloadPath: scaled, strategy: try #require(StrategyCatalog.builtIn.strategy(named: name)),
+                databasePath: fixture.directory.path("\(name).sqlite"), options: RunOptions(batchSize: .occurrences(2))
+            ).execute()
+            #expect(measurement.digest == expected.digest, "\(name)")
+        }
+    }
 }

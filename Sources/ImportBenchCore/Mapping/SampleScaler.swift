@@ -24,18 +24,6 @@ package struct SampleScaler {
     static let integerKeyStride: Int64 = 1_000_000_000_000
 
     package init(mapping: PayloadMapping, sample samplePath: String) throws(MappingError) {
-        guard mapping.collections.count == 1 else {
-            throw MappingError(
-                file: samplePath, "the mapping reads \(mapping.collections.count) collections: --from scales a document of one collection for now")
-        }
-        guard !mapping.plans.contains(where: { !$0.paths.memberNamePaths.isEmpty }) else {
-            throw MappingError(
-                file: samplePath, "the mapping reads member names (@key), which copies would need rewritten: --from does not scale such a sample yet")
-        }
-        guard !mapping.headerRow else {
-            throw MappingError(
-                file: samplePath, "the mapping's elements start with a header row (header_row: true), which copies would repeat: --from does not scale such a sample yet")
-        }
         self.mapping = mapping
         self.samplePath = samplePath
         plans = mapping.plans
@@ -44,8 +32,11 @@ package struct SampleScaler {
         for (entity, plan) in plans.enumerated() where !shared[entity] {
             guard case .composed(let parts) = plan.key else { continue }
             let follows = parts.contains { part in
-                guard case .relationship(let relationship) = part else { return false }
-                return !shared[mapping.schema.toOneTargets[entity][relationship]]
+                switch part {
+                case .relationship(let relationship): return !shared[mapping.schema.toOneTargets[entity][relationship]]
+                case .path(let path): return plan.paths.memberNamePaths.contains(path)
+                case .literal, .position: return false
+                }
             }
             if !follows {
                 throw MappingError(
@@ -56,6 +47,8 @@ package struct SampleScaler {
     }
 
     /// Writes the scaled payload to `path` (atomically: a failure leaves nothing under that name).
+    /// Each collection's elements are copied where the collection lies in the document; a
+    /// collection of a shared entity is written once, and a header row only in the first copy.
     package func write(scale: Double, to path: String) throws {
         guard scale.isFinite, scale > 0 else {
             throw PayloadError(file: path, byteOffset: nil, path: nil, expected: "a finite scale greater than 0", found: "\(scale)")
@@ -66,66 +59,143 @@ package struct SampleScaler {
                 file: path, byteOffset: nil, path: nil, expected: "a JSON Lines name (.jsonl or .ndjson) for copies of a JSON Lines sample",
                 found: "another name: a JSON Lines sample has no document around its elements to write them into")
         }
-        let frame = try self.frame(checkingKeys: scale > 1)
+        let frames = try mapping.collections.indices.map { try frame(of: $0, checkingKeys: scale > 1) }
+        if lines, frames.count > 1 || frames.contains(where: \.isObject) {
+            throw PayloadError(
+                file: path, byteOffset: nil, path: nil, expected: "a .json name: JSON Lines holds the elements of one array",
+                found: frames.count > 1 ? "\(frames.count) collections to write" : "a collection keyed by member names, which lines cannot hold")
+        }
+        let fileSize = Int(PayloadSize.bytes(at: samplePath))
         let output = try BufferedFileOutput(path: path, bufferCapacity: 1 << 20)
-        if !lines { try copyBytes(0..<frame.arrayStart, to: output) }
-        var first = true
-        if frame.elements > 0 {
-            let whole = Int(scale.rounded(.down))
-            let rest = Int(((scale - Double(whole)) * Double(frame.elements)).rounded())
-            for copy in 0...whole {
-                let count = copy < whole ? frame.elements : rest
-                guard count > 0 else { continue }
-                let elements = try openElements()
-                var written = 0
-                while written < count, let element = try elements.next() {
-                    if written % 256 == 0 { try ImportInterruption.throwIfRequested() }
-                    if !first { output.append(lines ? UInt8(ascii: "\n") : UInt8(ascii: ",")) }
-                    first = false
-                    try write(element, copy: copy, elements: elements, to: output, lines: lines)
-                    written += 1
-                }
-            }
+        var cursor = 0
+        var wroteLine = false
+        for frame in frames.filter({ $0.elements > 0 }).sorted(by: { $0.start < $1.start }) {
+            if !lines { try copyBytes(cursor..<frame.start, to: output) }
+            wroteLine = try writeCopies(of: frame, scale: scale, to: output, lines: lines) || wroteLine
+            cursor = frame.end
         }
         if lines {
-            if !first { output.append(UInt8(ascii: "\n")) }
+            if wroteLine { output.append(UInt8(ascii: "\n")) }
         } else {
-            try copyBytes(frame.arrayEnd..<frame.fileSize, to: output)
+            try copyBytes(cursor..<fileSize, to: output)
         }
         try output.close()
     }
 
-    /// Where the top-level array's elements begin and end in the sample, and how many there are.
+    /// The copies of one collection's elements, separated as the collection wants; true if it wrote any.
+    private func writeCopies(of frame: Frame, scale: Double, to output: BufferedFileOutput, lines: Bool) throws -> Bool {
+        let collection = mapping.collections[frame.collection]
+        let isShared = shared[collection.entity]
+        let whole = isShared ? 0 : Int(scale.rounded(.down))
+        let rest = isShared ? 0 : Int(((scale - Double(whole)) * Double(frame.elements)).rounded())
+        var first = true
+        for copy in 0...whole {
+            let count = copy < whole || isShared ? frame.elements : rest
+            guard count > 0 else { continue }
+            let elements = try openElements(frame.collection)
+            var read = 0
+            while read < count, let element = try elements.next() {
+                if read % 256 == 0 { try ImportInterruption.throwIfRequested() }
+                read += 1
+                // The header row heads the first copy alone.
+                if collection.headerRow, copy > 0, read == 1 { continue }
+                if !first { output.append(lines ? UInt8(ascii: "\n") : UInt8(ascii: ",")) }
+                first = false
+                if let name = elements.currentMemberName {
+                    Self.appendMemberName(name, copy: isShared ? 0 : copy, to: output)
+                }
+                try write(element, entity: collection.entity, copy: copy, elements: elements, to: output, lines: lines)
+            }
+        }
+        return !first
+    }
+
+    /// Where one collection's elements begin and end in the sample (from its first member's name,
+    /// for an object keyed by them), and how many there are.
     private struct Frame {
-        var arrayStart: Int
-        var arrayEnd: Int
+        var collection: Int
+        var start: Int
+        var end: Int
         var elements: Int
-        var fileSize: Int
+        var isObject: Bool
     }
 
     /// With `checkingKeys`, also refuses a sample whose keys a copy's could equal: an integer key
-    /// outside 0..<10^12, a text key that already ends in `~N`.
-    private func frame(checkingKeys: Bool) throws -> Frame {
-        let elements = try openElements()
+    /// outside 0..<10^12, a text key that already ends in `~N`; member names likewise.
+    private func frame(of collection: Int, checkingKeys: Bool) throws -> Frame {
+        let elements = try openElements(collection)
+        let reader = elements as? JSONArrayElementReader
         var first: Int?
         var end = 0
         var count = 0
         while let element = try elements.next() {
-            if checkingKeys { try checkKeys(of: element, elements: elements) }
-            if first == nil { first = element.byteOffset }
+            if checkingKeys {
+                try checkKeys(of: element, entity: mapping.collections[collection].entity, elements: elements)
+                if let name = elements.currentMemberName { try checkMemberName(name, at: element.byteOffset, elements: elements, index: element.index) }
+            }
+            if first == nil { first = reader?.currentMemberNameOffset ?? element.byteOffset }
             end = element.byteOffset + element.byteCount
             count += 1
         }
-        let size = Int(PayloadSize.bytes(at: samplePath))
-        guard let first else {
-            // No element: the document is written as it is.
-            return Frame(arrayStart: size, arrayEnd: size, elements: 0, fileSize: size)
-        }
-        return Frame(arrayStart: first, arrayEnd: end, elements: count, fileSize: size)
+        return Frame(
+            collection: collection, start: first ?? 0, end: end, elements: count, isObject: elements.currentMemberName != nil || reader?.readsMembers == true)
     }
 
-    private func openElements() throws -> any JSONElementSource {
-        try JSONElements.open(path: samplePath, arrayPath: mapping.elementsArrayPath)
+    private func openElements(_ collection: Int) throws -> any JSONElementSource {
+        try JSONElements.open(path: samplePath, arrayPath: mapping.collections[collection].arrayPath, acceptsObject: true)
+    }
+
+    /// A copy's member name: one of digits alone moves by `c` x 10^12 as an integer key does (it is
+    /// read as `@key`, maybe as a number), any other takes `~c`; copy 0 keeps it.
+    private static func appendMemberName(_ name: String, copy: Int, to output: BufferedFileOutput) {
+        var written = name
+        if copy > 0 {
+            if let value = digitsValue(Array(name.utf8)) {
+                written = String(value + Int64(copy) * integerKeyStride)
+            } else {
+                written = name + "~\(copy)"
+            }
+        }
+        output.append(UInt8(ascii: "\""))
+        for byte in written.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"):
+                output.append(UInt8(ascii: "\\"))
+                output.append(byte)
+            case ..<0x20:
+                let hex = Array("0123456789abcdef".utf8)
+                for escaped in [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]] {
+                    output.append(escaped)
+                }
+            default:
+                output.append(byte)
+            }
+        }
+        output.append(UInt8(ascii: "\""))
+        output.append(UInt8(ascii: ":"))
+    }
+
+    /// Refuses a member name a copy's could equal, as keys are refused.
+    private func checkMemberName(_ name: String, at offset: Int, elements: any JSONElementSource, index: Int) throws {
+        let bytes = Array(name.utf8)
+        if bytes.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }), !bytes.isEmpty, Self.digitsValue(bytes) == nil {
+            throw PayloadError(
+                file: samplePath, byteOffset: offset, path: elements.elementPath(index),
+                expected: "a member name of digits below 10^12 (copies add c x 10^12, so a larger one could equal another copy's)", found: "\"\(name)\"")
+        }
+        if let tilde = bytes.lastIndex(of: UInt8(ascii: "~")), tilde + 1 < bytes.endIndex,
+            bytes[(tilde + 1)...].allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) })
+        {
+            throw PayloadError(
+                file: samplePath, byteOffset: offset, path: elements.elementPath(index),
+                expected: "a member name that does not end in ~N (copies append ~c, so it could equal another copy's)", found: "\"\(name)\"")
+        }
+    }
+
+    /// The value of 1 to 12 decimal digits, below 10^12; nil otherwise.
+    private static func digitsValue(_ bytes: [UInt8]) -> Int64? {
+        guard (1...12).contains(bytes.count), bytes.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { return nil }
+        return bytes.reduce(Int64(0)) { $0 * 10 + Int64($1 - UInt8(ascii: "0")) }
     }
 
     /// The sample's bytes in `range`, inflated when it is gzip (offsets are the inflated bytes').
@@ -165,12 +235,12 @@ package struct SampleScaler {
         return content.reduce(Int64(0)) { $0 * 10 + Int64($1 - UInt8(ascii: "0")) }
     }
 
-    private func checkKeys(of element: JSONArrayElementReader.Element, elements: any JSONElementSource) throws {
+    private func checkKeys(of element: JSONArrayElementReader.Element, entity: Int, elements: any JSONElementSource) throws {
         let tape = try tape(of: element, elements: elements)
         var keys: [Int] = []
         var found = PODArray<Int>(capacity: 64)
         defer { found.free() }
-        try collectKeys(tape, 0, entity: mapping.rootEntity, found: &found, into: &keys)
+        try collectKeys(tape, 0, entity: entity, found: &found, into: &keys)
         for token in keys {
             if tape.tokens[token].kind == .number || Self.digits(tape, token) != nil {
                 let value = try Self.digits(tape, token) ?? tape.int64(at: token)
@@ -191,7 +261,8 @@ package struct SampleScaler {
 
     /// One element, its keys rewritten for `copy`; on one line when writing JSON Lines.
     private func write(
-        _ element: JSONArrayElementReader.Element, copy: Int, elements: any JSONElementSource, to output: BufferedFileOutput, lines: Bool
+        _ element: JSONArrayElementReader.Element, entity: Int, copy: Int, elements: any JSONElementSource, to output: BufferedFileOutput,
+        lines: Bool
     ) throws {
         let tape = try tape(of: element, elements: elements)
         let bytes = tape.bytes
@@ -202,7 +273,7 @@ package struct SampleScaler {
         var keys: [Int] = []
         var found = PODArray<Int>(capacity: 64)
         defer { found.free() }
-        try collectKeys(tape, 0, entity: mapping.rootEntity, found: &found, into: &keys)
+        try collectKeys(tape, 0, entity: entity, found: &found, into: &keys)
         keys.sort { tape.tokens[$0].start < tape.tokens[$1].start }
         var position = 0
         for token in keys {

@@ -106,9 +106,11 @@ package final class JSONArrayElementReader {
     /// Whether the collection may be an object whose members are the elements (`{"138586341": {...}}`).
     private let acceptsObject: Bool
     /// Set once the collection turned out to be such an object.
-    private var readsMembers = false
-    /// The member name of the element last handed out, when the collection is an object.
+    package private(set) var readsMembers = false
+    /// The member name of the element last handed out, when the collection is an object, and
+    /// where its opening quote is in the file.
     package private(set) var currentMemberName: String?
+    package private(set) var currentMemberNameOffset: Int?
     /// Errors are final: the stream position after one is meaningless, so later calls repeat it.
     private var failure: PayloadError?
 
@@ -305,6 +307,7 @@ package final class JSONArrayElementReader {
     private func readMemberName() throws {
         guard let quote = try peekSignificantByte() else { throw truncated(expected: "a member name in \(arrayDescription)") }
         guard quote == .quote else { throw failure(expected: "a member name in \(arrayDescription)", found: Self.describe(quote)) }
+        currentMemberNameOffset = storageFileOffset + position
         currentMemberName = String(decoding: try readKey(), as: UTF8.self)
         try consume(.colon, expected: "':' after a member name")
         guard try peekSignificantByte() != nil else { throw truncated(expected: "the value of member \(lastElementDescription)") }
