@@ -107,6 +107,29 @@ struct SampleScalerTests {
         #expect(outcome.expected.digest.tables.first { $0.name == "order" }?.rows == Int(Double(orders) * scale))
     }
 
+    /// (folder, sample, the collection copied per copy, its table)
+    static let newerExamples = [("statuses", "statuses.json", "statuses", "status"), ("catalog", "catalog.json", "performances", "performance")]
+
+    @Test("the worked examples of partial objects and of a normalized document import valid with every strategy, at 1x and 10x",
+          arguments: newerExamples, [1.0, 10.0])
+    func newerWorkedExamples(example: (String, String, String, String), scale: Double) throws {
+        let (name, sampleName, collection, table) = example
+        let folder = URL(fileURLWithPath: chatMapping).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("examples/\(name)")
+        let reference = ScenarioReference.mapping(
+            folder.appendingPathComponent("mapping.yml").path, sample: folder.appendingPathComponent(sampleName).path)
+        let outcome = try Benchmark(configuration: BenchmarkConfiguration(
+            spec: RunSpec(scenario: reference, payload: .generated(scale: try #require(Scale(factor: scale)), seed: 1)),
+            strategies: StrategyCatalog.builtIn.all)).run()
+        #expect(outcome.results.count == StrategyCatalog.builtIn.all.count)
+        #expect(outcome.results.allSatisfy { $0.valid }, "\(outcome.results.filter { !$0.valid }.map(\.differences))")
+        #expect(Set(outcome.results.map(\.digest)).count == 1)
+        let sample = try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent(sampleName))) as? [String: Any]
+        let elements = try #require((sample?[collection] as? [Any])?.count)
+        #expect(elements > 0)
+        #expect(outcome.expected.digest.tables.first { $0.name == table }?.rows == Int(Double(elements) * scale))
+    }
+
     @Test("integer keys move by 10^12 per copy; a key composed of values only cannot be copied apart")
     func integerKeysAndComposedValues() throws {
         let directory = try TemporaryDirectory()
