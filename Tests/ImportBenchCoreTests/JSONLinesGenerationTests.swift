@@ -87,11 +87,12 @@ struct JSONLinesGenerationTests {
         #expect(!FileManager.default.fileExists(atPath: directory.path("back.json")))
     }
 
-    @Test("a JSON Lines error names the line and the column of its byte, and the member inside the line")
-    func lineAndColumn() throws {
+    @Test("a JSON Lines error names the line and the column of its byte, and the member inside the line, parsed in place or not",
+          arguments: ["  ", ""])
+    func lineAndColumn(indent: String) throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("products.jsonl")
-        let bad = #"  {"serialCode": "p2", "price": "cheap"}"#
+        let bad = indent + #"{"serialCode": "p2", "price": "cheap"}"#
         try (#"{"serialCode": "p1", "price": 1.5}"# + "\n" + bad + "\n").write(toFile: path, atomically: true, encoding: .utf8)
         let reader = try ProductsScenario().openReader(path: path)
         _ = try reader.nextUnit()

@@ -49,47 +49,54 @@ package enum JSONElements {
 }
 
 /// The values of a JSON Lines file, one per line, streaming: each non-blank line is one element,
-/// handed over delimited for the caller to parse, named by its line in errors. Memory is bounded
-/// by the longest line (`longestJSONElementBytes`). A document spread over lines (a pretty-printed
-/// `.json` given a `.jsonl` name) is refused at its first line, saying so.
+/// named by its line in errors. A line that holds one object or array is parsed where it lies in
+/// the read buffer (the array reader's fast path); anything else is handed over delimited, for the
+/// checked parse to read or refuse. Memory is bounded by the longest line
+/// (`longestJSONElementBytes`). A document spread over lines (a pretty-printed `.json` given a
+/// `.jsonl` name) is refused at its first line, saying so.
 package final class JSONLinesElementReader: JSONElementSource {
     package let path: String
     package let limits: PayloadLimits
     private let input: PayloadInput
     private let hasher: PayloadHasher?
     private let chunkSize: Int
-    private var buffer: [UInt8] = []
-    /// One read's bytes, reused from read to read.
-    private let chunk: UnsafeMutablePointer<UInt8>
-    /// Bytes of `buffer` before `start` are consumed; `buffer[0]` is at file offset `bufferOffset`.
+    /// The bytes read and not yet consumed: `storage[start..<count]`, `storage[0]` at file offset
+    /// `bufferOffset`. A tape parsed in place borrows them until the next call.
+    private var storage: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    private var count = 0
     private var start = 0
     private var bufferOffset = 0
     private var endOfFile = false
     /// The line the next element starts on, from 1.
     private var line = 1
     private var sawValue = false
+    private let workspace = JSONTapeWorkspace()
 
     package init(path: String, chunkSize: Int = 1 << 20, limits: PayloadLimits = .default, hasher: PayloadHasher? = nil) throws {
         self.path = path
         self.limits = limits
         self.hasher = hasher
         self.chunkSize = max(chunkSize, 1)
-        chunk = UnsafeMutablePointer<UInt8>.allocate(capacity: self.chunkSize)
+        capacity = max(self.chunkSize * 2, 64)
+        storage = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
         do {
             input = try PayloadInput(path: path, expected: "a readable JSON Lines file")
+            // A UTF-8 byte order mark before the first line is not part of it (but is of the file's hash).
+            if try input.peek(3) == [0xEF, 0xBB, 0xBF] {
+                input.skip(3)
+                [UInt8]([0xEF, 0xBB, 0xBF]).withUnsafeBytes { hasher?.update($0) }
+                bufferOffset = 3
+            }
         } catch {
-            chunk.deallocate()
+            storage.deallocate()
             throw error
-        }
-        // A UTF-8 byte order mark before the first line is not part of it.
-        if try input.peek(3) == [0xEF, 0xBB, 0xBF] {
-            input.skip(3)
-            [UInt8]([0xEF, 0xBB, 0xBF]).withUnsafeBytes { hasher?.update($0) }
-            bufferOffset = 3
         }
     }
 
-    deinit { chunk.deallocate() }
+    deinit {
+        storage.deallocate()
+    }
 
     /// `line 4`: the element's line.
     package func elementPath(_ index: Int) -> String { "line \(index + 1)" }
@@ -109,38 +116,48 @@ package final class JSONLinesElementReader: JSONElementSource {
     }
 
     package func next() throws -> JSONArrayElementReader.Element? {
-        while let (bytes, offset, number) = try nextLine() {
+        while let (lineStart, lineEnd, number) = try nextLine() {
+            let bytes = UnsafeBufferPointer(start: storage + lineStart, count: lineEnd - lineStart)
             guard let first = bytes.firstIndex(where: { !Self.isSpace($0) }) else { continue }
             let last = bytes.lastIndex(where: { !Self.isSpace($0) }) ?? first
-            let value = Array(bytes[first...last])
-            if !sawValue, value == [UInt8(ascii: "{")] || value == [UInt8(ascii: "[")] {
+            let offset = bufferOffset + lineStart
+            if !sawValue, first == last, bytes[first] == UInt8(ascii: "{") || bytes[first] == UInt8(ascii: "[") {
                 var error = PayloadError(
                     file: path, byteOffset: offset + first, path: nil, expected: "one whole JSON value per line (JSON Lines)",
-                    found: "'\(Character(UnicodeScalar(value[0])))' alone, which opens a document spread over lines: a pretty-printed JSON file, "
+                    found: "'\(Character(UnicodeScalar(bytes[first])))' alone, which opens a document spread over lines: a pretty-printed JSON file, "
                         + "not JSON Lines; give it a .json name")
                 (error.line, error.column) = (number, first + 1)
                 throw error
             }
             sawValue = true
+            if first == 0, case .parsed(let tape, let length) = JSONTape.parsingPrefix(
+                of: UnsafeBufferPointer(rebasing: bytes[...last]), baseOffset: offset, file: path,
+                root: RecordPathRoot(prefix: elementPath(number - 1), index: nil), workspace: workspace, limits: limits),
+                length == last + 1
+            {
+                return .parsed(tape, index: number - 1)
+            }
             // From the line's start, blanks included: a column counts from there.
-            return .delimited(JSONArrayElement(index: number - 1, byteOffset: offset, bytes: Data(bytes[...last])))
+            return .delimited(JSONArrayElement(index: number - 1, byteOffset: offset, bytes: Data(UnsafeBufferPointer(rebasing: bytes[...last]))))
         }
         return nil
     }
 
     private static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A }
 
-    /// The next line without its line break, its file offset and number; nil at the end.
-    private func nextLine() throws -> ([UInt8], Int, Int)? {
+    /// The next line's bounds in `storage`, without its line break, and its number; nil at the end.
+    private func nextLine() throws -> (Int, Int, Int)? {
+        var searched = start
         while true {
-            if let newline = buffer[start...].firstIndex(of: 0x0A) {
-                let line = Array(buffer[start..<newline])
-                let offset = bufferOffset + start
-                start = newline + 1
-                defer { self.line += 1 }
-                return (line, offset, self.line)
+            if searched < count, let newline = memchr(storage + searched, 0x0A, count - searched) {
+                let end = storage.distance(to: newline.assumingMemoryBound(to: UInt8.self))
+                let lineStart = start
+                start = end + 1
+                defer { line += 1 }
+                return (lineStart, end, line)
             }
-            guard buffer.count - start <= limits.longestJSONElementBytes else {
+            searched = count
+            guard count - start <= limits.longestJSONElementBytes else {
                 var error = PayloadError(
                     file: path, byteOffset: bufferOffset + start, path: nil,
                     expected: "a line of at most \(limits.longestJSONElementBytes) bytes (raise it with --max-json-element-bytes)",
@@ -149,29 +166,41 @@ package final class JSONLinesElementReader: JSONElementSource {
                 throw error
             }
             if endOfFile {
-                guard start < buffer.count else { return nil }
-                let line = Array(buffer[start...])
-                let offset = bufferOffset + start
-                start = buffer.count
-                defer { self.line += 1 }
-                return (line, offset, self.line)
+                guard start < count else { return nil }
+                let lineStart = start
+                start = count
+                defer { line += 1 }
+                return (lineStart, count, line)
             }
+            let kept = start
             try refill()
+            searched -= kept - start
         }
     }
 
+    /// Drops the consumed bytes (a tape handed out before is done with by now), then reads a chunk.
     private func refill() throws {
         if start > 0 {
-            buffer.removeFirst(start)
+            let kept = count - start
+            if kept > 0 { memmove(storage, storage + start, kept) }
             bufferOffset += start
+            count = kept
             start = 0
         }
-        let received = try input.read(into: chunk, count: chunkSize, offset: bufferOffset + buffer.count)
+        if capacity - count < chunkSize {
+            let grown = max(capacity * 2, count + chunkSize)
+            let larger = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
+            larger.update(from: storage, count: count)
+            storage.deallocate()
+            storage = larger
+            capacity = grown
+        }
+        let received = try input.read(into: storage + count, count: chunkSize, offset: bufferOffset + count)
         if received == 0 {
             endOfFile = true
             return
         }
-        hasher?.update(UnsafeRawBufferPointer(start: chunk, count: received))
-        buffer.append(contentsOf: UnsafeBufferPointer(start: chunk, count: received))
+        hasher?.update(UnsafeRawBufferPointer(start: storage + count, count: received))
+        count += received
     }
 }

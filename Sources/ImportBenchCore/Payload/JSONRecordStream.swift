@@ -1,3 +1,5 @@
+import Foundation
+
 /// The elements of one JSON array read as records under a `PayloadErrorPolicy`, shared by the JSON
 /// scenarios' readers. An element the splitter delimited but that fails to parse, or parses but
 /// fails to decode, is one bad record: skipped with `.skip`, thrown with `.fail`. Splitter errors
@@ -85,7 +87,9 @@ struct JSONRecordStream {
     ) throws -> Decoded? {
         let element: JSONArrayElement
         switch next {
-        case .parsed(let tape, _): return try decoded(tape, decode)
+        case .parsed(let tape, let index):
+            // Located as a delimited element would be (the tape starts the element).
+            return try decoded(tape, decode, at: (index, tape.baseOffset))
         case .delimited(let delimited): element = delimited
         }
         let recordPath = elements.elementPath(element.index)
@@ -104,16 +108,18 @@ struct JSONRecordStream {
             try errors.skip(error, reason: reason)
             return nil
         }
-        return try decoded(tape, decode, in: element)
+        return try decoded(tape, decode, at: (element.index, element.byteOffset))
     }
 
+    /// `element` is where the tape's element is (its index and first byte), for locating errors.
     private mutating func decoded<Decoded>(
-        _ tape: JSONTape, _ decode: (JSONTape) throws -> Decoded, in element: JSONArrayElement? = nil
+        _ tape: JSONTape, _ decode: (JSONTape) throws -> Decoded, at element: (index: Int, byteOffset: Int)
     ) throws -> Decoded? {
         do {
             return try decode(tape)
         } catch let error as PayloadError {
-            try errors.skip(element.map { elements.located(error, in: $0) } ?? error, reason: reason)
+            let location = JSONArrayElement(index: element.index, byteOffset: element.byteOffset, bytes: Data())
+            try errors.skip(elements.located(error, in: location), reason: reason)
             return nil
         }
     }
