@@ -54,4 +54,32 @@ struct PayloadInputTests {
         #expect(error?.file == compressed.path)
         #expect(error?.description.contains("compressed byte") == true || error?.description.contains("truncated") == true, "\(String(describing: error))")
     }
+
+    /// A small gzip file that inflates to `megabytes` of one never-ending element after `prefix`.
+    private func bomb(prefix: String, megabytes: Int, in folder: URL, name: String) throws -> String {
+        let path = folder.appendingPathComponent(name).path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "(printf '%s' \"$0\"; head -c \"$1\" /dev/zero | tr '\\0' a) | gzip -1 > \"$2\"", prefix, "\(megabytes << 20)", path]
+        try process.run()
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0)
+        return path
+    }
+
+    @Test("a gzip bomb (a small file inflating to one endless element) stops at the element limit, not at the end of the stream",
+          arguments: ["bomb.json.gz", "bomb.jsonl.gz"])
+    func gzipBomb(name: String) throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("importbench-bomb-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = try bomb(prefix: name.contains("jsonl") ? "{\"a\": \"" : "[{\"a\": \"", megabytes: 256, in: folder, name: name)
+        let onDisk = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+        #expect(onDisk < 4 << 20, "the bomb is small on disk: \(onDisk) bytes")
+        var limits = PayloadLimits.default
+        limits.longestJSONElementBytes = 1 << 20
+        let elements = try JSONElements.open(path: path, arrayPath: [], chunkSize: 1 << 16, limits: limits)
+        let error = #expect(throws: PayloadError.self) { _ = try elements.next() }
+        #expect(error.map { "\($0)" }?.contains("at most \(1 << 20) bytes") == true, "\(String(describing: error))")
+    }
 }
