@@ -139,4 +139,73 @@ struct NormalizedDocumentTests {
             #expect(measurement.digest == expected.digest, "\(name)")
         }
     }
+
+    /// The catalog's members in another order, written as their own text.
+    static func document(order: [String]) -> String {
+        let members = [
+            "areaNames": #""areaNames": {"205705993": "Arrière-scène central"}"#,
+            "events": #""events": {"138586341": {"name": "30th Anniversary Tour"}, "138586345": {"name": "Berliner Philharmoniker"}}"#,
+            "performances": #""performances": [{"id": 1, "eventId": 138586341, "start": 10, "venueCode": "P"}, {"id": 2, "eventId": 138586345, "start": 20, "venueCode": null}]"#,
+            "venueNames": #""venueNames": {"P": "Salle Pleyel", "G": "Gaveau"}"#,
+        ]
+        return "{" + order.compactMap { members[$0] }.joined(separator: ",\n ") + "}"
+    }
+
+    static let orders: [[String]] = [
+        ["areaNames", "events", "performances", "venueNames"], ["venueNames", "events", "performances", "areaNames"],
+        ["performances", "areaNames", "venueNames", "events"], ["events", "venueNames", "performances"],
+    ]
+
+    @Test("one pass in any file order: the same occurrences, in the mapping's order, in any chunk size",
+          arguments: orders, [1, 5, 1 << 20])
+    func anyOrder(order: [String], chunkSize: Int) throws {
+        let fixture = try Fixture(document: Self.document(order: order))
+        let scenario = try fixture.scenario
+        let reader = try MappedPayloadReader(path: fixture.payloadPath, mapping: scenario.mapping, chunkSize: chunkSize)
+        var read: [String] = []
+        while let unit = try reader.nextUnit() {
+            for occurrence in unit.occurrences { read.append("\(scenario.schema.entities[occurrence.entity].name) \(occurrence.key)") }
+        }
+        #expect(read == ["venue 'P'", "venue 'G'", "event '138586341'", "event '138586345'", "performance '1'", "performance '2'"])
+        let expected = try ExpectedContent.build(
+            schema: scenario.schema, reader: scenario.openReader(path: fixture.payloadPath), scratchPath: fixture.directory.path("expected.sqlite"))
+        let measurement = try ImportRun(
+            scenario: scenario, payloadPath: fixture.payloadPath, strategy: try #require(StrategyCatalog.builtIn.strategy(named: "prewarm")),
+            databasePath: fixture.directory.path("store.sqlite"), options: RunOptions(batchSize: .occurrences(2))
+        ).execute()
+        #expect(measurement.digest == expected.digest)
+    }
+
+    @Test("an error in a collection set aside names its place in the file", arguments: [
+        ["performances", "venueNames", "events"], ["venueNames", "events", "performances"],
+    ])
+    func errorsInSetAside(order: [String]) throws {
+        let document = Self.document(order: order).replacingOccurrences(of: #""start": 20"#, with: #""start": "soon""#)
+        let fixture = try Fixture(document: document)
+        let reader = try fixture.scenario.openReader(path: fixture.payloadPath)
+        let error = #expect(throws: PayloadError.self) { while try reader.nextUnit() != nil {} }
+        #expect(error?.path == "performances[1].start", "\(String(describing: error))")
+        let offset = try #require(document.utf8.firstRange(of: #""soon""#.utf8)).lowerBound
+        #expect(error?.byteOffset == document.utf8.distance(from: document.utf8.startIndex, to: offset))
+    }
+
+    @Test("collections under different objects are read one after another, each by a reader of its own")
+    func differentParents() throws {
+        let mapping = Self.mapping
+            .replacingOccurrences(of: "{path: venueNames, entity: venue}", with: "{path: places.venueNames, entity: venue}")
+        let document = #"{"data": {"events": {"7": {"name": "E"}}, "performances": [{"id": 1, "eventId": 7, "venueCode": "P"}]}, "places": {"venueNames": {"P": "Pleyel"}}}"#
+        let fixture = try Fixture(
+            mapping: mapping.replacingOccurrences(of: "{path: events,", with: "{path: data.events,")
+                .replacingOccurrences(of: "{path: performances,", with: "{path: data.performances,"),
+            document: document)
+        let scenario = try fixture.scenario
+        let expected = try ExpectedContent.build(
+            schema: scenario.schema, reader: scenario.openReader(path: fixture.payloadPath), scratchPath: fixture.directory.path("expected.sqlite"))
+        #expect(expected.uniqueObjects == 3)
+        let measurement = try ImportRun(
+            scenario: scenario, payloadPath: fixture.payloadPath, strategy: try #require(StrategyCatalog.builtIn.strategy(named: "naive")),
+            databasePath: fixture.directory.path("store.sqlite"), options: RunOptions(batchSize: .occurrences(1))
+        ).execute()
+        #expect(measurement.digest == expected.digest)
+    }
 }

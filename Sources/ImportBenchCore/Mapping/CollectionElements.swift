@@ -1,9 +1,16 @@
+/// A source of the elements of several collections that says which one the element last handed
+/// out belongs to.
+protocol CollectionElementSource: JSONElementSource {
+    /// The collection (an index into the mapping's) of the element last handed out.
+    var current: Int { get }
+}
+
 /// The elements of a document's collections, one collection after another in the mapping's order
 /// (targets first): each is streamed by a reader of its own, opened when the one before it ends,
 /// so memory stays one collection's reader and one element, and the file is read once per
 /// collection (each reader skips what is not its collection at scanning speed). `current` says
 /// which collection the element last handed out belongs to.
-final class CollectionElements: JSONElementSource {
+final class CollectionElements: CollectionElementSource {
     private let count: Int
     private let open: (Int) throws -> any JSONElementSource
     private var source: any JSONElementSource

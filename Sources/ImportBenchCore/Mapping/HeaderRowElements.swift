@@ -24,13 +24,19 @@ final class HeaderRowElements: JSONElementSource {
         if !headerRead {
             headerRead = true
             guard let header = try elements.next() else { return nil }
-            try check(header)
+            try Self.check(header, of: elements)
         }
         return try elements.next()
     }
 
-    /// Throws, located, unless the element is an array of strings.
-    private func check(_ header: JSONArrayElementReader.Element) throws {
+    /// Throws, located by `elements`, unless the element is an array of strings.
+    static func check(_ header: JSONArrayElementReader.Element, of elements: any JSONElementSource) throws {
+        let path = elements.path, limits = elements.limits
+        func elementPath(_ index: Int) -> String { elements.elementPath(index) }
+        func locate(_ error: PayloadError, _ header: JSONArrayElementReader.Element) -> PayloadError {
+            guard case .delimited(let element) = header else { return error }
+            return elements.located(error, in: element)
+        }
         let tape: JSONTape
         switch header {
         case .parsed(let parsed, _): tape = parsed
@@ -50,8 +56,4 @@ final class HeaderRowElements: JSONElementSource {
         }
     }
 
-    private func locate(_ error: PayloadError, _ header: JSONArrayElementReader.Element) -> PayloadError {
-        guard case .delimited(let element) = header else { return error }
-        return elements.located(error, in: element)
-    }
 }

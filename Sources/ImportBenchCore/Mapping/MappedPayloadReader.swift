@@ -12,7 +12,7 @@ package final class MappedPayloadReader: RecordReader {
     private var records: JSONRecordStream
     /// What `records` reads, asked which collection the element being read is of and its member
     /// name (`@key`).
-    private let elements: CollectionElements
+    private let elements: any CollectionElementSource
     private let plans: [EntityPlan]
     /// What the walk changes, behind a pointer: a class's stored `var`s cost a runtime exclusivity
     /// check on every access, several per value read.
@@ -51,12 +51,18 @@ package final class MappedPayloadReader: RecordReader {
                 file: path, byteOffset: nil, path: nil, expected: "a JSON document holding the mapping's \(collections.count) collections",
                 found: "a JSON Lines name: its lines are the elements of one collection")
         }
-        let elements = try CollectionElements(count: collections.count) { index in
+        let elements: any CollectionElementSource
+        if SiblingCollectionElements.canRead(collections) {
+            elements = try SiblingCollectionElements(
+                path: path, collections: collections, chunkSize: chunkSize, limits: reading.limits, hasher: reading.hasher)
+        } else {
+            elements = try CollectionElements(count: collections.count) { index in
             // The first reader reads the whole file (it checks the document after its collection): it alone feeds the hash.
             let source = try JSONElements.open(
                 path: path, arrayPath: collections[index].arrayPath, chunkSize: chunkSize, limits: reading.limits,
                 hasher: index == 0 ? reading.hasher : nil, acceptsObject: true)
             return collections[index].headerRow ? HeaderRowElements(source) : source
+            }
         }
         self.elements = elements
         // Allocated once nothing can throw, so a file that fails to open leaks nothing.

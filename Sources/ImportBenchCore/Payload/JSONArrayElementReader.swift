@@ -73,9 +73,15 @@ package struct JSONArrayElement: Sendable {
 /// with the byte offset where scanning stopped, and is final: it leaves the element boundaries unknown.
 package final class JSONArrayElementReader {
     package let path: String
-    package let arrayPath: [String]
+    /// The collection being read: its parent's path and its name (the target met last).
+    package private(set) var arrayPath: [String]
     /// `arrayPath` as record paths begin: `channels`, or empty for a top-level array.
-    private let arrayPathText: String
+    private var arrayPathText: String
+    /// The names of the collections read, siblings in one parent object (one for a single array),
+    /// and which have been met; `currentTarget` indexes them.
+    private let targetNames: [String]
+    private var targetMet: [Bool]
+    package private(set) var currentTarget = 0
     /// Reused by every element parsed in place; a tape handed out is valid until the next element.
     private let workspace = JSONTapeWorkspace()
 
@@ -120,15 +126,21 @@ package final class JSONArrayElementReader {
     /// - Parameter hasher: fed every byte read, in order, when the caller wants the payload's hash.
     /// - Parameter acceptsObject: the collection may also be an object, each member an element, named
     ///   by its member name (`currentMemberName`, and `events["138586341"]` in record paths).
+    /// - Parameter siblings: more collections beside the one `arrayPath` names, in the same parent
+    ///   object: all are read in one pass, in the file's order, each element in `currentTarget`'s
+    ///   (0 for `arrayPath`'s, then the siblings in order).
     package init(
         path: String, arrayPath: [String], chunkSize: Int = 1 << 20, limits: PayloadLimits = .default, hasher: PayloadHasher? = nil,
-        acceptsObject: Bool = false
+        acceptsObject: Bool = false, siblings: [String] = []
     ) throws {
+        precondition(siblings.isEmpty || !arrayPath.isEmpty, "sibling collections of the document itself")
         self.acceptsObject = acceptsObject
         input = try PayloadInput(path: path, expected: "a readable file")
         self.path = path
         self.arrayPath = arrayPath
         arrayPathText = arrayPath.joined(separator: ".")
+        targetNames = arrayPath.last.map { [$0] + siblings } ?? []
+        targetMet = targetNames.map { _ in false }
         self.chunkSize = max(chunkSize, 1)
         self.limits = limits
         self.hasher = hasher
@@ -198,20 +210,14 @@ package final class JSONArrayElementReader {
         case .beforeArray:
             try openTargetArray()
             phase = .inArray
-            guard let first = try peekSignificantByte() else {
-                throw truncated(expected: "an element or '\(closer)' in \(arrayDescription)")
-            }
-            if first == closingByte {
-                try closeArray()
-                return nil
-            }
+            guard try atFirstElement() else { return nil }
         case .inArray:
             guard let separator = try peekSignificantByte() else {
                 throw truncated(expected: "',' or '\(closer)' after \(lastElementDescription) of \(arrayDescription)")
             }
             if separator == closingByte {
-                try closeArray()
-                return nil
+                guard try closeAndOpenNext() else { return nil }
+                break
             }
             guard separator == .comma else {
                 throw failure(
@@ -273,10 +279,82 @@ package final class JSONArrayElementReader {
         }
     }
 
-    private func closeArray() throws {
+    /// Just after a collection opened: true at its first element; if it is empty, what
+    /// `closeAndOpenNext` says.
+    private func atFirstElement() throws -> Bool {
+        guard let first = try peekSignificantByte() else {
+            throw truncated(expected: "an element or '\(closer)' in \(arrayDescription)")
+        }
+        if first == closingByte { return try closeAndOpenNext() }
+        return true
+    }
+
+    /// Consumes the collection's closing byte; while sibling collections are still to be met, goes
+    /// on through the parent's members to the next one: true at its first element, false once the
+    /// document is read to its end.
+    private func closeAndOpenNext() throws -> Bool {
         position += 1
+        if targetMet.contains(false) {
+            try openNextSibling()
+            return try atFirstElement()
+        }
         try finishDocument()
         phase = .finished
+        return false
+    }
+
+    /// The parent's members after a collection, up to the next sibling collection, which it opens.
+    private func openNextSibling() throws {
+        let owner = parentDescription
+        while true {
+            guard let separator = try peekSignificantByte() else { throw truncated(expected: "',' or '}' closing \(owner)") }
+            if separator == .closeBrace { throw failure(expected: missingTargets(in: owner), found: "end of object") }
+            guard separator == .comma else { throw failure(expected: "',' or '}' closing \(owner)", found: Self.describe(separator)) }
+            position += 1
+            guard let quote = try peekSignificantByte() else { throw truncated(expected: "a key") }
+            guard quote == .quote else { throw failure(expected: "a key", found: Self.describe(quote)) }
+            let keyOffset = storageFileOffset + position
+            let key = try readKey()
+            try consume(.colon, expected: "':' after a key")
+            if let target = targetNames.indices.first(where: { key.elementsEqual(targetNames[$0].utf8) }) {
+                guard !targetMet[target] else { throw secondMember(targetNames[target], at: keyOffset, owner: owner) }
+                select(target)
+                try openCollection()
+                return
+            }
+            try skipMemberValue(owner: owner)
+        }
+    }
+
+    /// Whether the collection `target` (0 for `arrayPath`'s, then the siblings) has been met.
+    package func hasMet(_ target: Int) -> Bool { targetMet[target] }
+
+    /// Makes `target` the collection being read, from its first element.
+    private func select(_ target: Int) {
+        currentTarget = target
+        targetMet[target] = true
+        arrayPath[arrayPath.count - 1] = targetNames[target]
+        arrayPathText = arrayPath.joined(separator: ".")
+        nextIndex = 0
+        currentMemberName = nil
+        currentMemberNameOffset = nil
+    }
+
+    private var parentDescription: String {
+        arrayPath.count <= 1 ? "the document" : "\"\(arrayPath.dropLast().joined(separator: "."))\""
+    }
+
+    /// `key "channels" in the document`, or for several collections the ones not met yet.
+    private func missingTargets(in owner: String) -> String {
+        let names = targetNames.indices.filter { !targetMet[$0] }.map { "\"\(targetNames[$0])\"" }
+        let listed = names.count <= 1 ? names.joined() : names.dropLast().joined(separator: ", ") + " or " + (names.last ?? "")
+        return "key \(listed) in \(owner)"
+    }
+
+    private func secondMember(_ name: String, at keyOffset: Int, owner: String) -> PayloadError {
+        PayloadError(
+            file: path, byteOffset: keyOffset, path: (arrayPath.dropLast() + [name]).joined(separator: "."),
+            expected: "one member \"\(name)\" in \(owner)", found: "a second \"\(name)\"")
     }
 
     private var arrayDescription: String {
@@ -334,8 +412,18 @@ package final class JSONArrayElementReader {
         for (depth, component) in arrayPath.enumerated() {
             let owner = depth == 0 ? "the document" : "\"\(arrayPath[..<depth].joined(separator: "."))\""
             try consume(.openBrace, expected: "'{' opening \(owner)")
-            try findKey(component, in: owner)
+            if depth == arrayPath.count - 1 {
+                try findTarget(in: owner)
+            } else {
+                try findKey(component, in: owner)
+            }
         }
+        try openCollection()
+    }
+
+    /// Consumes the collection's opening byte: '[', or '{' where an object's members may be the elements.
+    private func openCollection() throws {
+        readsMembers = false
         let opening = arrayPath.isEmpty ? "the document" : arrayDescription
         if acceptsObject, try peekSignificantByte() == .openBrace {
             readsMembers = true
@@ -343,6 +431,30 @@ package final class JSONArrayElementReader {
             return
         }
         try consume(.openBracket, expected: "'[' opening \(opening)")
+    }
+
+    /// Skips members until one of the collections' keys, which it selects, leaving the position at its value.
+    private func findTarget(in owner: String) throws {
+        var isFirstMember = true
+        while true {
+            guard let byte = try peekSignificantByte() else { throw truncated(expected: missingTargets(in: owner)) }
+            if byte == .closeBrace && isFirstMember { throw failure(expected: missingTargets(in: owner), found: "end of object") }
+            guard byte == .quote else {
+                throw failure(expected: isFirstMember ? "a key or '}'" : "a key", found: Self.describe(byte))
+            }
+            let key = try readKey()
+            try consume(.colon, expected: "':' after a key")
+            if let target = targetNames.indices.first(where: { key.elementsEqual(targetNames[$0].utf8) }) {
+                select(target)
+                return
+            }
+            try skipMemberValue(owner: owner)
+            guard let separator = try peekSignificantByte() else { throw truncated(expected: "',' or '}'") }
+            if separator == .closeBrace { throw failure(expected: missingTargets(in: owner), found: "end of object") }
+            guard separator == .comma else { throw failure(expected: "',' or '}'", found: Self.describe(separator)) }
+            position += 1
+            isFirstMember = false
+        }
     }
 
     /// Skips members until `component`'s key, leaving the position at its value.
@@ -388,10 +500,10 @@ package final class JSONArrayElementReader {
                 let key = try readKey()
                 // The array was read from the first member of that name; a second could only conflict
                 // with it, and streaming cannot compare the two.
-                let component = arrayPath[depth - 1]
-                if key.elementsEqual(component.utf8) {
+                let names = depth == arrayPath.count ? targetNames : [arrayPath[depth - 1]]
+                if let component = names.first(where: { key.elementsEqual($0.utf8) }) {
                     throw PayloadError(
-                        file: path, byteOffset: keyOffset, path: arrayPath[..<depth].joined(separator: "."),
+                        file: path, byteOffset: keyOffset, path: (arrayPath[..<(depth - 1)] + [component]).joined(separator: "."),
                         expected: "one member \"\(component)\" in \(owner)", found: "a second \"\(component)\"")
                 }
                 try consume(.colon, expected: "':' after a key")

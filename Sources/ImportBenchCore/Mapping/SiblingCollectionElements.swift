@@ -1,0 +1,130 @@
+import Foundation
+
+/// A document's collections, siblings in one object (`{"events": {...}, "performances": [...],
+/// "venueNames": {...}}`), read in one streaming pass and handed out in the mapping's order,
+/// targets first: a collection the file holds before its turn is set aside in a spool (a temporary
+/// file that leaves nothing behind) and handed out when its turn comes; one that comes in its turn
+/// streams straight through, parsed in place. Memory stays one element.
+final class SiblingCollectionElements: CollectionElementSource {
+    private let reader: JSONArrayElementReader
+    private let collections: [ElementCollection]
+    private let spool: ElementSpool
+    /// Per collection: where its set-aside elements start in the spool, and how many there are.
+    private var spooled: [Int: (start: Int64, count: Int)] = [:]
+    private var replay: ElementSpool.Reader?
+    /// An element read from the document for a later collection, still borrowing the reader's
+    /// buffer: handed out if its turn comes before the next read, else set aside.
+    private var held: (element: JSONArrayElementReader.Element, collection: Int)?
+    private var readerDone = false
+    /// Per collection, whether its first element was handed out (a header row is checked there).
+    private var started: [Bool]
+    /// The collection of the element last handed out.
+    private(set) var current = 0
+    /// For an element handed out from the spool: its member name (the reader has moved on).
+    private var replayedName: String?
+    private var replaying = false
+
+    /// `collections` in the mapping's order, all members of one object: the first's path names it.
+    init(path: String, collections: [ElementCollection], chunkSize: Int, limits: PayloadLimits, hasher: PayloadHasher?) throws {
+        self.collections = collections
+        reader = try JSONArrayElementReader(
+            path: path, arrayPath: collections[0].arrayPath, chunkSize: chunkSize, limits: limits, hasher: hasher, acceptsObject: true,
+            siblings: collections.dropFirst().map { $0.arrayPath.last ?? "" })
+        spool = try ElementSpool(payloadPath: path)
+        started = collections.map { _ in false }
+    }
+
+    /// Whether `collections` can be read so: two or more, members of one object.
+    static func canRead(_ collections: [ElementCollection]) -> Bool {
+        guard collections.count > 1, let first = collections.first, !first.arrayPath.isEmpty else { return false }
+        let parent = first.arrayPath.dropLast()
+        let names = collections.map { $0.arrayPath.last }
+        return collections.allSatisfy { $0.arrayPath.count == first.arrayPath.count && $0.arrayPath.dropLast() == parent }
+            && Set(names).count == names.count
+    }
+
+    var path: String { reader.path }
+    var limits: PayloadLimits { reader.limits }
+    var currentMemberName: String? { replaying ? replayedName : reader.currentMemberName }
+
+    func elementPath(_ index: Int) -> String {
+        guard replaying else { return reader.elementPath(index) }
+        let prefix = collections[current].arrayPath.joined(separator: ".")
+        if let name = replayedName { return prefix + "[" + JSONArrayElementReader.quotedName(name) + "]" }
+        return "\(prefix)[\(index)]"
+    }
+
+    func located(_ error: PayloadError, in element: JSONArrayElement) -> PayloadError { error }
+
+    func next() throws -> JSONArrayElementReader.Element? {
+        while true {
+            if var reading = replay {
+                let element = try reading.next()
+                replay = reading
+                if let element {
+                    replaying = true
+                    replayedName = element.memberName
+                    let delimited = JSONArrayElementReader.Element.delimited(
+                        JSONArrayElement(index: element.index, byteOffset: element.byteOffset, bytes: element.bytes))
+                    if let handed = try handOut(delimited) { return handed }
+                    continue
+                }
+                replay = nil
+            }
+            replaying = false
+            guard current < collections.count else { return nil }
+            if let stretch = spooled.removeValue(forKey: current) {
+                replay = spool.read(from: stretch.start, count: stretch.count)
+                continue
+            }
+            if let held, held.collection == current {
+                self.held = nil
+                if let handed = try handOut(held.element) { return handed }
+                continue
+            }
+            if hasEnded(current) {
+                current += 1
+                continue
+            }
+            if let held {
+                try setAside(held.element, of: held.collection)
+                self.held = nil
+            }
+            guard let element = try reader.next() else {
+                readerDone = true
+                continue
+            }
+            if reader.currentTarget == current {
+                if let handed = try handOut(element) { return handed }
+            } else {
+                held = (element, reader.currentTarget)
+            }
+        }
+    }
+
+    /// Whether the document has no more of `collection`: the reader met it and went on, or ended.
+    private func hasEnded(_ collection: Int) -> Bool {
+        readerDone || (reader.hasMet(collection) && reader.currentTarget != collection && held?.collection != collection)
+    }
+
+    /// The element, or nil for a header row checked and left out.
+    private func handOut(_ element: JSONArrayElementReader.Element) throws -> JSONArrayElementReader.Element? {
+        defer { started[current] = true }
+        guard collections[current].headerRow, !started[current] else { return element }
+        try HeaderRowElements.check(element, of: self)
+        return nil
+    }
+
+    private func setAside(_ element: JSONArrayElementReader.Element, of collection: Int) throws {
+        let start = spooled[collection]?.start ?? spool.end
+        switch element {
+        case .parsed(let tape, let index):
+            try spool.write(index: index, byteOffset: tape.baseOffset, memberName: reader.currentMemberName, bytes: UnsafeRawBufferPointer(tape.bytes))
+        case .delimited(let delimited):
+            try delimited.bytes.withUnsafeBytes { bytes in
+                try spool.write(index: delimited.index, byteOffset: delimited.byteOffset, memberName: reader.currentMemberName, bytes: bytes)
+            }
+        }
+        spooled[collection] = (start, (spooled[collection]?.count ?? 0) + 1)
+    }
+}
