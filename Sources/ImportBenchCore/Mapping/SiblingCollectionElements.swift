@@ -23,6 +23,8 @@ final class SiblingCollectionElements: CollectionElementSource {
     /// For an element handed out from the spool: its member name (the reader has moved on).
     private var replayedName: String?
     private var replaying = false
+    /// For elements handed out from the spool, parsed in place as the reader parses its own.
+    private let workspace = JSONTapeWorkspace()
 
     /// `collections` in the mapping's order, all members of one object: the first's path names it.
     init(path: String, collections: [ElementCollection], chunkSize: Int, limits: PayloadLimits, hasher: PayloadHasher?) throws {
@@ -64,9 +66,7 @@ final class SiblingCollectionElements: CollectionElementSource {
                 if let element {
                     replaying = true
                     replayedName = element.memberName
-                    let delimited = JSONArrayElementReader.Element.delimited(
-                        JSONArrayElement(index: element.index, byteOffset: element.byteOffset, bytes: element.bytes))
-                    if let handed = try handOut(delimited) { return handed }
+                    if let handed = try handOut(replayed(element)) { return handed }
                     continue
                 }
                 replay = nil
@@ -90,6 +90,8 @@ final class SiblingCollectionElements: CollectionElementSource {
                 try setAside(held.element, of: held.collection)
                 self.held = nil
             }
+            // Only the collection whose turn it is is parsed as it is read; the others are set aside raw.
+            reader.parsedTarget = current
             guard let element = try reader.next() else {
                 readerDone = true
                 continue
@@ -100,6 +102,19 @@ final class SiblingCollectionElements: CollectionElementSource {
                 held = (element, reader.currentTarget)
             }
         }
+    }
+
+    /// An element read back from the spool: parsed where it lies (valid until the next read back),
+    /// or, where the fast parse declines it (a scalar, a damaged element), copied for the checked one.
+    private func replayed(_ element: ElementSpool.Element) -> JSONArrayElementReader.Element {
+        if case .parsed(let tape, let length) = JSONTape.parsingPrefix(
+            of: element.bytes, baseOffset: element.byteOffset, file: path, root: RecordPathRoot(prefix: elementPath(element.index), index: nil),
+            workspace: workspace, limits: limits),
+            length == element.bytes.count
+        {
+            return .parsed(tape, index: element.index)
+        }
+        return .delimited(JSONArrayElement(index: element.index, byteOffset: element.byteOffset, bytes: Data(element.bytes)))
     }
 
     /// Whether the document has no more of `collection`: the reader met it and went on, or ended.

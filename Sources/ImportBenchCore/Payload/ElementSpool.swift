@@ -6,7 +6,16 @@ import Foundation
 final class ElementSpool {
     private let file: UnsafeMutablePointer<FILE>
     private var writeOffset: Int64 = 0
+    /// Where the file's position is, so that a run of writes or of reads seeks once (a seek
+    /// empties stdio's buffer); -1 when unknown.
+    private var position: Int64 = 0
+    /// Whether the last operation wrote: C requires a seek between a write and a read.
+    private var writing = true
     private let path: String
+    /// The bytes of the element read back last, reused: valid until the next read.
+    private var readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 1)
+    /// One record as it is written, reused.
+    private var record: [UInt8] = []
 
     /// `path` is the payload's, for errors.
     init(payloadPath path: String) throws(PayloadError) {
@@ -21,6 +30,7 @@ final class ElementSpool {
 
     deinit {
         fclose(file)
+        readBuffer.deallocate()
     }
 
     /// Where the next element written will start: give it to `read(from:count:)` later.
@@ -29,13 +39,18 @@ final class ElementSpool {
     /// Appends one element: its position in its collection, its byte in the payload, its member
     /// name when the collection is an object, its bytes.
     func write(index: Int, byteOffset: Int, memberName: String?, bytes: UnsafeRawBufferPointer) throws {
-        let name = memberName.map { Array($0.utf8) }
-        let header: [Int64] = [Int64(index), Int64(byteOffset), Int64(name?.count ?? -1), Int64(bytes.count)]
-        guard fseeko(file, off_t(writeOffset), SEEK_SET) == 0 else { throw failure("seek") }
-        try header.withUnsafeBytes { raw in try put(raw) }
-        if let name { try name.withUnsafeBytes { raw in try put(raw) } }
-        try put(bytes)
-        writeOffset = Int64(ftello(file))
+        // One write per record: its four numbers, the name, the bytes.
+        record.removeAll(keepingCapacity: true)
+        let nameLength = memberName?.utf8.count ?? -1
+        for number in [Int64(index), Int64(byteOffset), Int64(nameLength), Int64(bytes.count)] {
+            withUnsafeBytes(of: number) { record.append(contentsOf: $0) }
+        }
+        if let memberName { record.append(contentsOf: memberName.utf8) }
+        record.append(contentsOf: bytes)
+        try seek(to: writeOffset, writing: true)
+        try record.withUnsafeBytes { raw in try put(raw) }
+        writeOffset += Int64(record.count)
+        position = writeOffset
     }
 
     /// The elements written from `start`, `count` of them, in order.
@@ -43,12 +58,12 @@ final class ElementSpool {
         Reader(spool: self, offset: start, remaining: count)
     }
 
-    /// One element as `read` gives it back.
+    /// One element as `read` gives it back; its bytes are lent until the next read.
     struct Element {
         let index: Int
         let byteOffset: Int
         let memberName: String?
-        let bytes: Data
+        let bytes: UnsafeBufferPointer<UInt8>
     }
 
     /// Hands the elements of one stretch of the spool back, one at a time.
@@ -67,18 +82,29 @@ final class ElementSpool {
     }
 
     private func element(at offset: Int64) throws -> (Element, Int64) {
-        guard fseeko(file, off_t(offset), SEEK_SET) == 0 else { throw failure("seek") }
-        var header = [Int64](repeating: 0, count: 4)
-        try header.withUnsafeMutableBytes { raw in try get(raw) }
-        var name: String?
-        if header[2] >= 0 {
-            var bytes = [UInt8](repeating: 0, count: Int(header[2]))
-            try bytes.withUnsafeMutableBytes { raw in try get(raw) }
-            name = String(decoding: bytes, as: UTF8.self)
+        try seek(to: offset, writing: false)
+        var header: (Int64, Int64, Int64, Int64) = (0, 0, 0, 0)
+        try withUnsafeMutableBytes(of: &header) { raw in try get(raw) }
+        let (index, byteOffset, nameLength, length) = (Int(header.0), Int(header.1), Int(header.2), Int(header.3))
+        // The name and the bytes in one read, into the reused buffer.
+        let total = max(nameLength, 0) + length
+        if total > readBuffer.count {
+            readBuffer.deallocate()
+            readBuffer = .allocate(byteCount: max(total, readBuffer.count * 2), alignment: 1)
         }
-        var data = Data(count: Int(header[3]))
-        try data.withUnsafeMutableBytes { raw in try get(raw) }
-        return (Element(index: Int(header[0]), byteOffset: Int(header[1]), memberName: name, bytes: data), Int64(ftello(file)))
+        try get(UnsafeMutableRawBufferPointer(rebasing: readBuffer[..<total]))
+        let name = nameLength >= 0 ? String(decoding: UnsafeRawBufferPointer(rebasing: readBuffer[..<nameLength]), as: UTF8.self) : nil
+        let bytes = UnsafeMutableRawBufferPointer(rebasing: readBuffer[max(nameLength, 0)..<total])
+        let element = Element(index: index, byteOffset: byteOffset, memberName: name, bytes: UnsafeBufferPointer(bytes.bindMemory(to: UInt8.self)))
+        position = offset + Int64(4 * MemoryLayout<Int64>.size + total)
+        return (element, position)
+    }
+
+    private func seek(to offset: Int64, writing: Bool) throws {
+        guard offset != position || writing != self.writing else { return }
+        guard fseeko(file, off_t(offset), SEEK_SET) == 0 else { throw failure("seek") }
+        position = offset
+        self.writing = writing
     }
 
     private func put(_ bytes: UnsafeRawBufferPointer) throws {

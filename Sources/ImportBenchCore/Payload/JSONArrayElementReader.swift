@@ -82,6 +82,9 @@ package final class JSONArrayElementReader {
     private let targetNames: [String]
     private var targetMet: [Bool]
     package private(set) var currentTarget = 0
+    /// The collection whose elements are parsed in place; the others' are only delimited (the
+    /// caller sets aside their bytes, to parse them later). nil: every collection's are parsed.
+    package var parsedTarget: Int?
     /// Reused by every element parsed in place; a tape handed out is valid until the next element.
     private let workspace = JSONTapeWorkspace()
 
@@ -232,7 +235,7 @@ package final class JSONArrayElementReader {
         if readsMembers { try readMemberName() }
         retainedStart = position
         defer { retainedStart = nil }
-        if let parsed = try parseInPlace() { return parsed }
+        if parsedTarget == nil || parsedTarget == currentTarget, let parsed = try parseInPlace() { return parsed }
         try skipValue(context: elementPath(nextIndex))
         guard let start = retainedStart else {
             throw failure(expected: "the start of element \(nextIndex)", found: "a lost scan position")
