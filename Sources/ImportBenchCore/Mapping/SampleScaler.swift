@@ -6,8 +6,12 @@ import Foundation
 /// mapping's shared entities (chat's users) keep their keys in every copy: they repeat as a loyal
 /// user base does. A fractional scale ends with a prefix of the elements (0.5x: the first half).
 ///
-/// Copy 0 is the sample itself; copy `c` appends `~c` to a text key and adds `c` x 10^12 to an
-/// integer key (or a text key of digits alone, which the reader takes as the same key), wherever the key stands (the object's own key, a reference by key, a set of keys):
+/// Copy 0 is the sample itself; copy `c` appends `~c` to a text key and adds `c` x the stride to an
+/// integer key (or a text key of digits alone, which the reader takes as the same key), wherever
+/// the key stands (the object's own key, a reference by key, a set of keys). The stride is 10^12
+/// while every integer key lies in 0..<10^12; otherwise (an 18- or 19-digit id) it is the span of
+/// the sample's integer keys, so no copy's keys meet another's, and a scale whose keys would pass
+/// Int64 is refused:
 /// composed keys follow from the keys they are made of. Streaming: one element is held at a time,
 /// whatever the scale. The same sample, mapping and scale give the same bytes.
 ///
@@ -20,8 +24,33 @@ package struct SampleScaler {
     private let plans: [EntityPlan]
     private let shared: [Bool]
 
-    /// Added to an integer key per copy: far above the ids real payloads carry, far below overflow at 1000 copies.
+    /// Added to an integer key per copy while every integer key is below it: far above the ids most
+    /// payloads carry, far below overflow at 1000 copies.
     static let integerKeyStride: Int64 = 1_000_000_000_000
+
+    /// The smallest and largest integer key of a sample (digits in text included), as keys are read.
+    private struct IntegerKeys {
+        var smallest = Int64.max
+        var largest = Int64.min
+
+        mutating func note(_ value: Int64) {
+            smallest = min(smallest, value)
+            largest = max(largest, value)
+        }
+
+        /// What copy `c` adds `c` times: 10^12 where every key lies in 0..<10^12, else their span.
+        func stride() -> Int64 {
+            guard smallest <= largest, smallest < 0 || largest >= SampleScaler.integerKeyStride else { return SampleScaler.integerKeyStride }
+            return largest.subtractingReportingOverflow(smallest).partialValue &+ 1
+        }
+
+        /// Whether `copies` copies keep every key within Int64.
+        func fit(copies: Int, stride: Int64) -> Bool {
+            guard smallest <= largest else { return true }
+            let (added, overflow) = stride.multipliedReportingOverflow(by: Int64(copies))
+            return !overflow && !largest.addingReportingOverflow(added).overflow && stride > 0
+        }
+    }
 
     package init(mapping: PayloadMapping, sample samplePath: String) throws(MappingError) {
         self.mapping = mapping
@@ -59,7 +88,15 @@ package struct SampleScaler {
                 file: path, byteOffset: nil, path: nil, expected: "a JSON Lines name (.jsonl or .ndjson) for copies of a JSON Lines sample",
                 found: "another name: a JSON Lines sample has no document around its elements to write them into")
         }
-        let frames = try mapping.collections.indices.map { try frame(of: $0, checkingKeys: scale > 1) }
+        var integerKeys = IntegerKeys()
+        let frames = try mapping.collections.indices.map { try frame(of: $0, checkingKeys: scale > 1, integerKeys: &integerKeys) }
+        let stride = integerKeys.stride()
+        guard integerKeys.fit(copies: Int(scale.rounded(.down)), stride: stride) else {
+            throw PayloadError(
+                file: samplePath, byteOffset: nil, path: nil,
+                expected: "integer keys that \(Int(scale.rounded(.down))) copies can move apart within 64 bits (each copy adds \(stride))",
+                found: "keys from \(integerKeys.smallest) to \(integerKeys.largest): scale it less")
+        }
         if lines, frames.count > 1 || frames.contains(where: \.isObject) {
             throw PayloadError(
                 file: path, byteOffset: nil, path: nil, expected: "a .json name: JSON Lines holds the elements of one array",
@@ -71,7 +108,7 @@ package struct SampleScaler {
         var wroteLine = false
         for frame in frames.filter({ $0.elements > 0 }).sorted(by: { $0.start < $1.start }) {
             if !lines { try copyBytes(cursor..<frame.start, to: output) }
-            wroteLine = try writeCopies(of: frame, scale: scale, to: output, lines: lines) || wroteLine
+            wroteLine = try writeCopies(of: frame, scale: scale, stride: stride, to: output, lines: lines) || wroteLine
             cursor = frame.end
         }
         if lines {
@@ -83,7 +120,7 @@ package struct SampleScaler {
     }
 
     /// The copies of one collection's elements, separated as the collection wants; true if it wrote any.
-    private func writeCopies(of frame: Frame, scale: Double, to output: BufferedFileOutput, lines: Bool) throws -> Bool {
+    private func writeCopies(of frame: Frame, scale: Double, stride: Int64, to output: BufferedFileOutput, lines: Bool) throws -> Bool {
         let collection = mapping.collections[frame.collection]
         let isShared = shared[collection.entity]
         let whole = isShared ? 0 : Int(scale.rounded(.down))
@@ -102,9 +139,9 @@ package struct SampleScaler {
                 if !first { output.append(lines ? UInt8(ascii: "\n") : UInt8(ascii: ",")) }
                 first = false
                 if let name = elements.currentMemberName {
-                    Self.appendMemberName(name, copy: isShared ? 0 : copy, to: output)
+                    Self.appendMemberName(name, copy: isShared ? 0 : copy, stride: stride, to: output)
                 }
-                try write(element, entity: collection.entity, copy: copy, elements: elements, to: output, lines: lines)
+                try write(element, entity: collection.entity, copy: copy, stride: stride, elements: elements, to: output, lines: lines)
             }
         }
         return !first
@@ -120,9 +157,9 @@ package struct SampleScaler {
         var isObject: Bool
     }
 
-    /// With `checkingKeys`, also refuses a sample whose keys a copy's could equal: an integer key
-    /// outside 0..<10^12, a text key that already ends in `~N`; member names likewise.
-    private func frame(of collection: Int, checkingKeys: Bool) throws -> Frame {
+    /// With `checkingKeys`, also refuses a sample whose keys a copy's could equal (a text key that
+    /// already ends in `~N`; member names likewise) and notes its integer keys' range.
+    private func frame(of collection: Int, checkingKeys: Bool, integerKeys: inout IntegerKeys) throws -> Frame {
         let elements = try openElements(collection)
         let reader = elements as? JSONArrayElementReader
         var first: Int?
@@ -130,8 +167,10 @@ package struct SampleScaler {
         var count = 0
         while let element = try elements.next() {
             if checkingKeys {
-                try checkKeys(of: element, entity: mapping.collections[collection].entity, elements: elements)
-                if let name = elements.currentMemberName { try checkMemberName(name, at: element.byteOffset, elements: elements, index: element.index) }
+                try checkKeys(of: element, entity: mapping.collections[collection].entity, elements: elements, integerKeys: &integerKeys)
+                if let name = elements.currentMemberName {
+                    try checkMemberName(name, at: element.byteOffset, elements: elements, index: element.index, integerKeys: &integerKeys)
+                }
             }
             if first == nil { first = reader?.currentMemberNameOffset ?? element.byteOffset }
             end = element.byteOffset + element.byteCount
@@ -145,13 +184,13 @@ package struct SampleScaler {
         try JSONElements.open(path: samplePath, arrayPath: mapping.collections[collection].arrayPath, acceptsObject: true)
     }
 
-    /// A copy's member name: one of digits alone moves by `c` x 10^12 as an integer key does (it is
-    /// read as `@key`, maybe as a number), any other takes `~c`; copy 0 keeps it.
-    private static func appendMemberName(_ name: String, copy: Int, to output: BufferedFileOutput) {
+    /// A copy's member name: one of digits alone moves by `c` x the stride as an integer key does (it
+    /// is read as `@key`, maybe as a number), any other takes `~c`; copy 0 keeps it.
+    private static func appendMemberName(_ name: String, copy: Int, stride: Int64, to output: BufferedFileOutput) {
         var written = name
         if copy > 0 {
             if let value = digitsValue(Array(name.utf8)) {
-                written = String(value + Int64(copy) * integerKeyStride)
+                written = String(value + Int64(copy) * stride)
             } else {
                 written = name + "~\(copy)"
             }
@@ -175,13 +214,18 @@ package struct SampleScaler {
         output.append(UInt8(ascii: ":"))
     }
 
-    /// Refuses a member name a copy's could equal, as keys are refused.
-    private func checkMemberName(_ name: String, at offset: Int, elements: any JSONElementSource, index: Int) throws {
+    /// Refuses a member name a copy's could equal, as keys are refused; notes one of digits.
+    private func checkMemberName(
+        _ name: String, at offset: Int, elements: any JSONElementSource, index: Int, integerKeys: inout IntegerKeys
+    ) throws {
         let bytes = Array(name.utf8)
-        if bytes.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }), !bytes.isEmpty, Self.digitsValue(bytes) == nil {
-            throw PayloadError(
-                file: samplePath, byteOffset: offset, path: elements.elementPath(index),
-                expected: "a member name of digits below 10^12 (copies add c x 10^12, so a larger one could equal another copy's)", found: "\"\(name)\"")
+        if bytes.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }), !bytes.isEmpty {
+            guard let value = Self.digitsValue(bytes) else {
+                throw PayloadError(
+                    file: samplePath, byteOffset: offset, path: elements.elementPath(index),
+                    expected: "a member name of digits within 64 bits (copies move it as an integer key)", found: "\"\(name)\"")
+            }
+            integerKeys.note(value)
         }
         if let tilde = bytes.lastIndex(of: UInt8(ascii: "~")), tilde + 1 < bytes.endIndex,
             bytes[(tilde + 1)...].allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) })
@@ -192,10 +236,17 @@ package struct SampleScaler {
         }
     }
 
-    /// The value of 1 to 12 decimal digits, below 10^12; nil otherwise.
-    private static func digitsValue(_ bytes: [UInt8]) -> Int64? {
-        guard (1...12).contains(bytes.count), bytes.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { return nil }
-        return bytes.reduce(Int64(0)) { $0 * 10 + Int64($1 - UInt8(ascii: "0")) }
+    /// The value of 1 to 19 decimal digits within Int64; nil otherwise.
+    private static func digitsValue(_ bytes: some Collection<UInt8>) -> Int64? {
+        guard (1...19).contains(bytes.count), bytes.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { return nil }
+        var value: Int64 = 0
+        for byte in bytes {
+            let (shifted, overflowShift) = value.multipliedReportingOverflow(by: 10)
+            let (added, overflowAdd) = shifted.addingReportingOverflow(Int64(byte - UInt8(ascii: "0")))
+            if overflowShift || overflowAdd { return nil }
+            value = added
+        }
+        return value
     }
 
     /// The sample's bytes in `range`, inflated when it is gzip (offsets are the inflated bytes').
@@ -230,12 +281,12 @@ package struct SampleScaler {
     private static func digits(_ tape: JSONTape, _ token: Int) -> Int64? {
         let item = tape.tokens[token]
         guard item.kind == .string, !item.flags.contains(.hasEscapes) else { return nil }
-        let content = tape.bytes[(Int(item.start) + 1)..<(Int(item.end) - 1)]
-        guard (1...18).contains(content.count), content.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { return nil }
-        return content.reduce(Int64(0)) { $0 * 10 + Int64($1 - UInt8(ascii: "0")) }
+        return digitsValue(tape.bytes[(Int(item.start) + 1)..<(Int(item.end) - 1)])
     }
 
-    private func checkKeys(of element: JSONArrayElementReader.Element, entity: Int, elements: any JSONElementSource) throws {
+    private func checkKeys(
+        of element: JSONArrayElementReader.Element, entity: Int, elements: any JSONElementSource, integerKeys: inout IntegerKeys
+    ) throws {
         let tape = try tape(of: element, elements: elements)
         var keys: [Int] = []
         var found = PODArray<Int>(capacity: 64)
@@ -243,10 +294,7 @@ package struct SampleScaler {
         try collectKeys(tape, 0, entity: entity, found: &found, into: &keys)
         for token in keys {
             if tape.tokens[token].kind == .number || Self.digits(tape, token) != nil {
-                let value = try Self.digits(tape, token) ?? tape.int64(at: token)
-                guard value >= 0 && value < Self.integerKeyStride else {
-                    throw tape.mismatch(at: token, expected: "an integer key from 0 to 10^12 - 1 (copies add c x 10^12, so a larger one could equal another copy's)")
-                }
+                integerKeys.note(try Self.digits(tape, token) ?? tape.int64(at: token))
             } else {
                 let item = tape.tokens[token]
                 let content = tape.bytes[(Int(item.start) + 1)..<(Int(item.end) - 1)]
@@ -261,8 +309,8 @@ package struct SampleScaler {
 
     /// One element, its keys rewritten for `copy`; on one line when writing JSON Lines.
     private func write(
-        _ element: JSONArrayElementReader.Element, entity: Int, copy: Int, elements: any JSONElementSource, to output: BufferedFileOutput,
-        lines: Bool
+        _ element: JSONArrayElementReader.Element, entity: Int, copy: Int, stride: Int64, elements: any JSONElementSource,
+        to output: BufferedFileOutput, lines: Bool
     ) throws {
         let tape = try tape(of: element, elements: elements)
         let bytes = tape.bytes
@@ -282,7 +330,7 @@ package struct SampleScaler {
             guard start >= position else { continue }
             if let value = Self.digits(tape, token) {
                 Self.append(bytes[position...start], to: output, lines: lines)
-                output.appendDecimal(Int(value + Int64(copy) * Self.integerKeyStride))
+                output.appendDecimal(Int(value + Int64(copy) * stride))
                 output.append(UInt8(ascii: "\""))
             } else if tape.tokens[token].kind == .string {
                 Self.append(bytes[position..<(end - 1)], to: output, lines: lines)
@@ -290,9 +338,9 @@ package struct SampleScaler {
                 output.appendDecimal(copy)
                 output.append(UInt8(ascii: "\""))
             } else {
-                // Checked below 10^12 by `frame`: a copy index below 9 million cannot overflow.
+                // `write(scale:to:)` checked that no copy's key passes Int64.
                 Self.append(bytes[position..<start], to: output, lines: lines)
-                output.appendDecimal(Int(try tape.int64(at: token) + Int64(copy) * Self.integerKeyStride))
+                output.appendDecimal(Int(try tape.int64(at: token) + Int64(copy) * stride))
             }
             position = end
         }
