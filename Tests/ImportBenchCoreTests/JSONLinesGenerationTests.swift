@@ -103,4 +103,27 @@ struct JSONLinesGenerationTests {
         #expect(error?.path == "price")
         #expect(error.map { "\($0)" }?.contains("products.jsonl line 2, column \(column) (price): expected") == true)
     }
+
+    @Test("a mapping that says format: json-lines reads any file name as JSON Lines, and --from copies it so")
+    func declaredByMapping() throws {
+        let directory = try TemporaryDirectory()
+        let yaml = "name: orders\nformat: json-lines\nelement: order\nentities:\n  order:\n    key: id\n    attributes: {note: text}\n"
+        let mappingPath = directory.path("orders.yml")
+        try yaml.write(toFile: mappingPath, atomically: true, encoding: .utf8)
+        let payload = directory.path("orders.log")
+        try "{\"id\": \"o1\", \"note\": \"a\"}\n\n{\"id\": \"o2\", \"note\": \"b\"}\n".write(toFile: payload, atomically: true, encoding: .utf8)
+        let scenario = try MappedScenario.load(path: mappingPath)
+        let reader = try scenario.openReader(path: payload)
+        var keys: [String] = []
+        while let unit = try reader.nextUnit() { keys += unit.occurrences.map { "\($0.key)" } }
+        #expect(keys == ["'o1'", "'o2'"])
+        try MappedScenario.load(path: mappingPath, sample: payload).generate(scale: 2, seed: 1, to: directory.path("2x.log"))
+        #expect(try Self.lines(directory.path("2x.log")).count == 4)
+
+        for (bad, words) in [("format: json-lines\nelements: orders\n", "takes element alone"), ("format: csv\n", "json-lines (one element per line")] {
+            let text = yaml.replacingOccurrences(of: "format: json-lines\n", with: bad)
+            let error = #expect(throws: MappingError.self) { _ = try PayloadMapping(yaml: text, file: "orders.yml") }
+            #expect(error.map { "\($0)" }?.contains(words) == true, "\(String(describing: error))")
+        }
+    }
 }

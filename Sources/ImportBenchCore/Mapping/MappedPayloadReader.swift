@@ -46,13 +46,14 @@ package final class MappedPayloadReader: RecordReader {
         self.mapping = mapping
         plans = mapping.plans
         let collections = mapping.collections
-        if collections.count > 1, JSONElements.isJSONLines(path) {
+        let lines = mapping.readsLines(path)
+        if collections.count > 1, lines {
             throw PayloadError(
                 file: path, byteOffset: nil, path: nil, expected: "a JSON document holding the mapping's \(collections.count) collections",
                 found: "a JSON Lines name: its lines are the elements of one collection")
         }
         let elements: any CollectionElementSource
-        if SiblingCollectionElements.canRead(collections) {
+        if !lines, SiblingCollectionElements.canRead(collections) {
             elements = try SiblingCollectionElements(
                 path: path, collections: collections, chunkSize: chunkSize, limits: reading.limits, hasher: reading.hasher)
         } else {
@@ -60,7 +61,7 @@ package final class MappedPayloadReader: RecordReader {
             // The first reader reads the whole file (it checks the document after its collection): it alone feeds the hash.
             let source = try JSONElements.open(
                 path: path, arrayPath: collections[index].arrayPath, chunkSize: chunkSize, limits: reading.limits,
-                hasher: index == 0 ? reading.hasher : nil, acceptsObject: true)
+                hasher: index == 0 ? reading.hasher : nil, acceptsObject: true, lines: lines)
             return collections[index].headerRow ? HeaderRowElements(source) : source
             }
         }

@@ -50,7 +50,7 @@ private struct MappingParser {
         }
         let top = try entries(
             root, "the mapping",
-            allowed: ["name", "summary", "elements", "element", "header_row", "collections", "entities", "shared", "screen_query"])
+            allowed: ["name", "summary", "format", "elements", "element", "header_row", "collections", "entities", "shared", "screen_query"])
         let name = try string(required(top, "name", in: root), "name")
         let summary = try top.first { $0.key == "summary" }.map { try string($0.value, "summary") } ?? "mapped from \(file)"
         let declaredCollections = try collections(top, in: root)
@@ -97,9 +97,22 @@ private struct MappingParser {
             }
         }
         let screenQuery = try top.first { $0.key == "screen_query" }.map { try string($0.value, "screen_query") }
-        return PayloadMapping(
+        var mapping = PayloadMapping(
             name: name, summary: summary, collections: collections, schema: schema, entities: mappings, shared: shared,
             screenQuery: screenQuery)
+        if let format = top.first(where: { $0.key == "format" }) {
+            switch try string(format.value, "format") {
+            case "json": break
+            case "json-lines":
+                guard collections.count == 1, collections[0].path.segments.isEmpty else {
+                    throw fail(format.value, "format: json-lines reads one element per line: it takes element alone, without elements or collections")
+                }
+                mapping.jsonLines = true
+            case let other:
+                throw fail(format.value, "format must be json (one document, the default) or json-lines (one element per line, whatever the file's name), not '\(other)'")
+            }
+        }
+        return mapping
     }
 
     /// A collection as the file declares it, its entity still a name.

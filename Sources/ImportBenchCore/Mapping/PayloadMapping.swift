@@ -19,6 +19,11 @@ package struct PayloadMapping: Sendable {
     /// Entities whose objects stay the same in every copy when a sample is scaled (`generate --from`).
     package let shared: [Int]
     package let screenQuery: String?
+    /// Whether payloads of this mapping are JSON Lines whatever their names (`format: json-lines`).
+    package var jsonLines = false
+
+    /// Whether the payload at `path` is read as JSON Lines: the mapping says so, or its name does.
+    package func readsLines(_ path: String) -> Bool { jsonLines || JSONElements.isJSONLines(path) }
 
     /// Where the first collection is; empty when the document is that array.
     package var elements: JSONPath { collections[0].path }

@@ -82,8 +82,8 @@ package struct SampleScaler {
         guard scale.isFinite, scale > 0 else {
             throw PayloadError(file: path, byteOffset: nil, path: nil, expected: "a finite scale greater than 0", found: "\(scale)")
         }
-        let lines = JSONElements.isJSONLines(path)
-        if JSONElements.isJSONLines(samplePath), !lines {
+        let lines = JSONElements.isJSONLines(path) || (mapping.jsonLines && !path.lowercased().hasSuffix(".json"))
+        if mapping.readsLines(samplePath), !lines {
             throw PayloadError(
                 file: path, byteOffset: nil, path: nil, expected: "a JSON Lines name (.jsonl or .ndjson) for copies of a JSON Lines sample",
                 found: "another name: a JSON Lines sample has no document around its elements to write them into")
@@ -181,7 +181,8 @@ package struct SampleScaler {
     }
 
     private func openElements(_ collection: Int) throws -> any JSONElementSource {
-        try JSONElements.open(path: samplePath, arrayPath: mapping.collections[collection].arrayPath, acceptsObject: true)
+        try JSONElements.open(
+            path: samplePath, arrayPath: mapping.collections[collection].arrayPath, acceptsObject: true, lines: mapping.readsLines(samplePath))
     }
 
     /// A copy's member name: one of digits alone moves by `c` x the stride as an integer key does (it

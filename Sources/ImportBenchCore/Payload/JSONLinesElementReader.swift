@@ -31,11 +31,12 @@ extension JSONArrayElementReader: JSONElementSource {
 /// else the array at `arrayPath` of one document.
 package enum JSONElements {
     /// `acceptsObject`: the collection at `arrayPath` may be an object whose members are the elements.
+    /// `lines`: the payload is JSON Lines whatever its name (a mapping can say so).
     package static func open(
         path: String, arrayPath: [String], chunkSize: Int = 1 << 20, limits: PayloadLimits = .default, hasher: PayloadHasher? = nil,
-        acceptsObject: Bool = false
+        acceptsObject: Bool = false, lines: Bool = false
     ) throws -> any JSONElementSource {
-        if isJSONLines(path) { return try JSONLinesElementReader(path: path, chunkSize: chunkSize, limits: limits, hasher: hasher) }
+        if lines || isJSONLines(path) { return try JSONLinesElementReader(path: path, chunkSize: chunkSize, limits: limits, hasher: hasher) }
         return try JSONArrayElementReader(
             path: path, arrayPath: arrayPath, chunkSize: chunkSize, limits: limits, hasher: hasher, acceptsObject: acceptsObject)
     }
