@@ -702,21 +702,12 @@ package final class JSONArrayElementReader {
             if let retained = retainedStart { retainedStart = retained - keepFrom }
         }
         if let retained = retainedStart, count - retained > longestElementBytes { throw elementTooLong(startingAt: retained) }
-        if capacity - count < chunkSize {
-            let grown = max(capacity * 2, count + chunkSize)
-            let larger = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
-            larger.update(from: storage, count: count)
-            storage.deallocate()
-            storage = larger
-            capacity = grown
-        }
-        let received = try input.read(into: storage + count, count: chunkSize, offset: storageFileOffset + count)
+        let received = try input.read(
+            appendingTo: &storage, capacity: &capacity, count: &count, chunk: chunkSize, offset: storageFileOffset, hasher: hasher)
         guard received > 0 else {
             reachedEndOfFile = true
             return false
         }
-        hasher?.update(UnsafeRawBufferPointer(start: storage + count, count: received))
-        count += received
         return true
     }
 

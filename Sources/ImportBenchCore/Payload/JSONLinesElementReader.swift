@@ -188,20 +188,8 @@ package final class JSONLinesElementReader: JSONElementSource {
             count = kept
             start = 0
         }
-        if capacity - count < chunkSize {
-            let grown = max(capacity * 2, count + chunkSize)
-            let larger = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
-            larger.update(from: storage, count: count)
-            storage.deallocate()
-            storage = larger
-            capacity = grown
-        }
-        let received = try input.read(into: storage + count, count: chunkSize, offset: bufferOffset + count)
-        if received == 0 {
-            endOfFile = true
-            return
-        }
-        hasher?.update(UnsafeRawBufferPointer(start: storage + count, count: received))
-        count += received
+        let received = try input.read(
+            appendingTo: &storage, capacity: &capacity, count: &count, chunk: chunkSize, offset: bufferOffset, hasher: hasher)
+        if received == 0 { endOfFile = true }
     }
 }

@@ -64,6 +64,27 @@ package final class PayloadInput {
         return try readFromFile(into: buffer, count: count, offset: offset)
     }
 
+    /// Reads up to `chunk` bytes onto the end of a reader's buffer (`buffer[0..<count]` in use,
+    /// `capacity` allocated, its first byte at `offset` in the payload), growing it first when less
+    /// than a chunk is free, and feeds them to `hasher`; returns how many, 0 at the end.
+    package func read(
+        appendingTo buffer: inout UnsafeMutablePointer<UInt8>, capacity: inout Int, count: inout Int, chunk: Int, offset: Int,
+        hasher: PayloadHasher?
+    ) throws(PayloadError) -> Int {
+        if capacity - count < chunk {
+            let grown = max(capacity * 2, count + chunk)
+            let larger = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
+            larger.update(from: buffer, count: count)
+            buffer.deallocate()
+            buffer = larger
+            capacity = grown
+        }
+        let received = try read(into: buffer + count, count: chunk, offset: offset + count)
+        hasher?.update(UnsafeRawBufferPointer(start: buffer + count, count: received))
+        count += received
+        return received
+    }
+
     /// The first `count` bytes still to be read (fewer at the end), left for `read` to hand out:
     /// a reader looks at a byte order mark before it starts.
     package func peek(_ count: Int) throws(PayloadError) -> [UInt8] {

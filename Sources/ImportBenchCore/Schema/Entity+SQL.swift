@@ -72,22 +72,20 @@ extension Entity {
     /// are numbered, so the columns in `absent` (attributes, then to-one relationships, that the
     /// payload left out) drop out of the SET list while every value is still bound where it was.
     func updateObjectSQL(in schema: Schema, generation value: Int64, absent: ColumnSet = ColumnSet()) -> String {
-        let columns = (attributeColumns + foreignKeyColumns).enumerated()
-        var assignments = columns.filter { !absent.contains($0.offset) }.map { "\($0.element) = ?\($0.offset + 1)" }
-        var next = columns.underestimatedCount + 1
-        if schema.tracksListing(self) {
-            assignments += listedAssignments(in: schema, value: "?\(next)")
-            next += 1
-        }
-        assignments.append("\(generation) = \(value)")
-        return "UPDATE \(table) SET \(assignments.joined(separator: ", ")) WHERE pk = ?\(next)"
+        updateSQL(attributeColumns + foreignKeyColumns, in: schema, generation: value, absent: absent)
     }
 
     /// Update attributes only (idcache's first phase); the pk is the last parameter. Numbered
     /// parameters, the columns in `absent` left out, as `updateObjectSQL`.
     func updateAttributesSQL(in schema: Schema, generation value: Int64, absent: ColumnSet = ColumnSet()) -> String {
-        var assignments = attributeColumns.enumerated().filter { !absent.contains($0.offset) }.map { "\($0.element) = ?\($0.offset + 1)" }
-        var next = attributeColumns.count + 1
+        updateSQL(attributeColumns, in: schema, generation: value, absent: absent)
+    }
+
+    /// `UPDATE ... SET column = ?N` for each of `columns` not in `absent`, then the listing mark and
+    /// the generation, `WHERE pk =` the last parameter.
+    private func updateSQL(_ columns: [String], in schema: Schema, generation value: Int64, absent: ColumnSet) -> String {
+        var assignments = columns.enumerated().filter { !absent.contains($0.offset) }.map { "\($0.element) = ?\($0.offset + 1)" }
+        var next = columns.count + 1
         if schema.tracksListing(self) {
             assignments += listedAssignments(in: schema, value: "?\(next)")
             next += 1
