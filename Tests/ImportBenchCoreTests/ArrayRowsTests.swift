@@ -30,31 +30,20 @@ struct ArrayRowsTests {
                   ["B1", "Motorola", 3.0]]}
         """
 
-    struct Fixture {
-        let directory: TemporaryDirectory
-        let scenario: MappedScenario
-        let payloadPath: String
-
-        init(mapping: String = ArrayRowsTests.mapping, payload: String = ArrayRowsTests.payload) throws {
-            directory = try TemporaryDirectory()
-            let mappingPath = directory.path("rows.yml")
-            try mapping.write(toFile: mappingPath, atomically: true, encoding: .utf8)
-            payloadPath = directory.path("rows.json")
-            try payload.write(toFile: payloadPath, atomically: true, encoding: .utf8)
-            scenario = try MappedScenario.load(path: mappingPath)
-        }
+    static func fixture(payload: String = ArrayRowsTests.payload) throws -> MappedPayloadFixture {
+        try MappedPayloadFixture(mapping: mapping, payload: payload, payloadName: "rows.json")
     }
 
     @Test("every strategy reads the rows after the header by position, valid, the last row winning", arguments: StrategyCatalog.builtIn.names)
     func rows(strategy: String) throws {
-        let fixture = try Fixture()
+        let fixture = try Self.fixture()
         let expected = try ExpectedContent.build(
-            schema: fixture.scenario.schema, reader: fixture.scenario.openReader(path: fixture.payloadPath),
+            schema: try fixture.scenario.schema, reader: try fixture.scenario.openReader(path: fixture.payloadPath),
             scratchPath: fixture.directory.path("expected.sqlite"))
         #expect(expected.occurrences == 3 && expected.uniqueObjects == 2)
         let store = fixture.directory.path("store.sqlite")
         let measurement = try ImportRun(
-            scenario: fixture.scenario, payloadPath: fixture.payloadPath,
+            scenario: try fixture.scenario, payloadPath: fixture.payloadPath,
             strategy: try #require(StrategyCatalog.builtIn.strategy(named: strategy)), databasePath: store,
             options: RunOptions(batchSize: .occurrences(1))
         ).execute()
@@ -73,8 +62,8 @@ struct ArrayRowsTests {
         (#"{"rows": [["asin"], {"asin": "B1"}]}"#, "rows[1]", "an array (a row read by position)"),
     ])
     func badRows(payload: String, path: String, expected: String) throws {
-        let fixture = try Fixture(payload: payload)
-        let reader = try fixture.scenario.openReader(path: fixture.payloadPath)
+        let fixture = try Self.fixture(payload: payload)
+        let reader = try try fixture.scenario.openReader(path: fixture.payloadPath)
         let error = #expect(throws: PayloadError.self) { while try reader.nextUnit() != nil {} }
         #expect(error?.path == path, "\(String(describing: error))")
         #expect(error.map { "\($0)" }?.contains(expected) == true, "\(String(describing: error))")
@@ -83,8 +72,8 @@ struct ArrayRowsTests {
 
     @Test("--from copies the rows after one header row, their keys and references made each copy's own")
     func scaled() throws {
-        let fixture = try Fixture()
-        let scenario = try MappedScenario.load(path: fixture.directory.path("rows.yml"), sample: fixture.payloadPath)
+        let fixture = try Self.fixture()
+        let scenario = try MappedScenario.load(path: fixture.mappingPath, sample: fixture.payloadPath)
         let scaled = fixture.directory.path("2x.json")
         try scenario.generate(scale: 2, seed: 1, to: scaled)
         let document = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: scaled))) as? [String: Any]

@@ -40,45 +40,13 @@ struct KeyedCollectionsTests {
               name: {type: text, path: "."}
         """
 
-    struct Fixture {
-        let directory: TemporaryDirectory
-        let scenario: MappedScenario
-        let payloadPath: String
-
-        init(mapping: String, document: String = KeyedCollectionsTests.document) throws {
-            directory = try TemporaryDirectory()
-            let mappingPath = directory.path("mapping.yml")
-            try mapping.write(toFile: mappingPath, atomically: true, encoding: .utf8)
-            payloadPath = directory.path("document.json")
-            try document.write(toFile: payloadPath, atomically: true, encoding: .utf8)
-            scenario = try MappedScenario.load(path: mappingPath)
-        }
-
-        /// Every strategy's run, each checked against the verifier; the rows of `query` in the ceiling's store.
-        func runAll(query: String) throws -> [[DatabaseValue]] {
-            let expected = try ExpectedContent.build(
-                schema: scenario.schema, reader: scenario.openReader(path: payloadPath), scratchPath: directory.path("expected.sqlite"))
-            var rows: [[DatabaseValue]] = []
-            for strategy in StrategyCatalog.builtIn.all {
-                let store = directory.path("\(strategy.name).sqlite")
-                let measurement = try ImportRun(
-                    scenario: scenario, payloadPath: payloadPath, strategy: strategy, databasePath: store,
-                    options: RunOptions(batchSize: .occurrences(1))
-                ).execute()
-                #expect(measurement.digest == expected.digest, "\(strategy.name)")
-                if strategy.name == "ceiling" {
-                    let statement = try Connection(path: store).prepare(query)
-                    while try statement.step() { rows.append(statement.row()) }
-                    statement.reset()
-                }
-            }
-            return rows
-        }
+    static func fixture(mapping: String, document: String = KeyedCollectionsTests.document) throws -> MappedPayloadFixture {
+        try MappedPayloadFixture(mapping: mapping, payload: document)
     }
 
     @Test("members of an object are the elements: @key as the key, in a composed key and as an attribute")
     func keyedObjects() throws {
-        let fixture = try Fixture(mapping: Self.events)
+        let fixture = try Self.fixture(mapping: Self.events)
         let rows = try fixture.runAll(query: #"SELECT "ref", "event_id", "name", "logo" FROM "event" ORDER BY "ref""#)
         #expect(rows == [
             ["ev-138586341", 138_586_341, "30th Anniversary Tour (again)", nil],
@@ -88,8 +56,8 @@ struct KeyedCollectionsTests {
 
     @Test("a collection of scalars maps its member names and values", arguments: [1, 7, 1 << 20])
     func scalarMembers(chunkSize: Int) throws {
-        let fixture = try Fixture(mapping: Self.venues)
-        let reader = try MappedPayloadReader(path: fixture.payloadPath, mapping: fixture.scenario.mapping, chunkSize: chunkSize)
+        let fixture = try Self.fixture(mapping: Self.venues)
+        let reader = try MappedPayloadReader(path: fixture.payloadPath, mapping: try fixture.scenario.mapping, chunkSize: chunkSize)
         var read: [[DatabaseValue]] = []
         while let unit = try reader.nextUnit() {
             for occurrence in unit.occurrences { read.append([occurrence.key] + occurrence.attributes) }
@@ -105,7 +73,7 @@ struct KeyedCollectionsTests {
         (#"{"events": {"7": {"name": "x"}"#, nil, "end of file"),
     ] as [(String, String?, String)])
     func locatedErrors(document: String, path: String?, words: String) throws {
-        let fixture = try Fixture(mapping: Self.events, document: document)
+        let fixture = try Self.fixture(mapping: Self.events, document: document)
         let reader = try fixture.scenario.openReader(path: fixture.payloadPath)
         let error = #expect(throws: PayloadError.self) { while try reader.nextUnit() != nil {} }
         if let path { #expect(error?.path == path, "\(String(describing: error))") }
@@ -115,7 +83,7 @@ struct KeyedCollectionsTests {
 
     @Test("@key on a collection that is an array finds no name: the key is missing, located")
     func noNameInArrays() throws {
-        let fixture = try Fixture(mapping: Self.venues, document: #"{"venueNames": ["Salle Pleyel"]}"#)
+        let fixture = try Self.fixture(mapping: Self.venues, document: #"{"venueNames": ["Salle Pleyel"]}"#)
         let reader = try fixture.scenario.openReader(path: fixture.payloadPath)
         let error = #expect(throws: PayloadError.self) { while try reader.nextUnit() != nil {} }
         #expect(error?.path == "venueNames[0].@key", "\(String(describing: error))")
@@ -123,19 +91,43 @@ struct KeyedCollectionsTests {
 
     @Test("--from copies the members with names of their own: digits move by 10^12 as integer keys do, others take ~c")
     func scaled() throws {
-        let fixture = try Fixture(mapping: Self.events)
+        let fixture = try Self.fixture(mapping: Self.events)
         let scaled = fixture.directory.path("2x.json")
-        try MappedScenario.load(path: fixture.directory.path("mapping.yml"), sample: fixture.payloadPath)
+        try MappedScenario.load(path: fixture.mappingPath, sample: fixture.payloadPath)
             .generate(scale: 2, seed: 1, to: scaled)
         let document = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: scaled))) as? [String: Any]
         let events = try #require(document?["events"] as? [String: Any])
         #expect(Set(events.keys) == ["138586341", "138586345", "1000138586341", "1000138586345"])
         #expect((document?["areaNames"] as? [String: String])?["205705993"] == "Arrière-scène central")
-        let venues = try Fixture(mapping: Self.venues)
+        let venues = try Self.fixture(mapping: Self.venues)
         let scaledVenues = venues.directory.path("2x.json")
-        try MappedScenario.load(path: venues.directory.path("mapping.yml"), sample: venues.payloadPath)
+        try MappedScenario.load(path: venues.mappingPath, sample: venues.payloadPath)
             .generate(scale: 2, seed: 1, to: scaledVenues)
         let names = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: scaledVenues))) as? [String: Any]
         #expect(Set((names?["venueNames"] as? [String: String] ?? [:]).keys) == ["PLEYEL_PLEYEL", "PLEYEL_GRAND", "PLEYEL_PLEYEL~1", "PLEYEL_GRAND~1"])
+    }
+}
+
+extension MappedPayloadFixture {
+    /// Every strategy's run, each checked against the verifier; the rows of `query` in the ceiling's store.
+    func runAll(query: String) throws -> [[DatabaseValue]] {
+        let scenario = try scenario
+        let expected = try ExpectedContent.build(
+            schema: scenario.schema, reader: scenario.openReader(path: payloadPath), scratchPath: directory.path("expected.sqlite"))
+        var rows: [[DatabaseValue]] = []
+        for strategy in StrategyCatalog.builtIn.all {
+            let store = directory.path("\(strategy.name).sqlite")
+            let measurement = try ImportRun(
+                scenario: scenario, payloadPath: payloadPath, strategy: strategy, databasePath: store,
+                options: RunOptions(batchSize: .occurrences(1))
+            ).execute()
+            #expect(measurement.digest == expected.digest, "\(strategy.name)")
+            if strategy.name == "ceiling" {
+                let statement = try Connection(path: store).prepare(query)
+                while try statement.step() { rows.append(statement.row()) }
+                statement.reset()
+            }
+        }
+        return rows
     }
 }

@@ -43,25 +43,15 @@ struct NormalizedDocumentTests {
               venue: {entity: venue, key: venueCode}
         """
 
-    struct Fixture {
-        let directory: TemporaryDirectory
-        let mappingPath: String
-        let payloadPath: String
-
-        init(mapping: String = NormalizedDocumentTests.mapping, document: String = NormalizedDocumentTests.document) throws {
-            directory = try TemporaryDirectory()
-            mappingPath = directory.path("catalog.yml")
-            try mapping.write(toFile: mappingPath, atomically: true, encoding: .utf8)
-            payloadPath = directory.path("catalog.json")
-            try document.write(toFile: payloadPath, atomically: true, encoding: .utf8)
-        }
-
-        var scenario: MappedScenario { get throws { try MappedScenario.load(path: mappingPath) } }
+    static func fixture(mapping: String = NormalizedDocumentTests.mapping, document: String = NormalizedDocumentTests.document) throws
+        -> MappedPayloadFixture
+    {
+        try MappedPayloadFixture(mapping: mapping, payload: document, payloadName: "catalog.json")
     }
 
     @Test("every strategy reads the collections targets first, in one run, valid", arguments: [BatchSize.occurrences(1), .all])
     func catalog(batchSize: BatchSize) throws {
-        let fixture = try Fixture()
+        let fixture = try Self.fixture()
         let scenario = try fixture.scenario
         #expect(scenario.mapping.collections.map { scenario.schema.entities[$0.entity].name } == ["venue", "event", "performance"])
         let expected = try ExpectedContent.build(
@@ -91,7 +81,7 @@ struct NormalizedDocumentTests {
 
     @Test("the payload's hash is the file's, read once, whatever the collections")
     func hashOfTheFile() throws {
-        let fixture = try Fixture()
+        let fixture = try Self.fixture()
         let scenario = try fixture.scenario
         let hasher = PayloadHasher()
         let reader = try scenario.openReader(path: fixture.payloadPath, reading: PayloadReading(hasher: hasher))
@@ -103,7 +93,7 @@ struct NormalizedDocumentTests {
 
     @Test("a collection missing from the document, or a mapping mixing elements with collections, is a located error")
     func errors() throws {
-        let missing = try Fixture(document: #"{"events": {}, "performances": []}"#)
+        let missing = try Self.fixture(document: #"{"events": {}, "performances": []}"#)
         let reader = try missing.scenario.openReader(path: missing.payloadPath)
         let error = #expect(throws: PayloadError.self) { while try reader.nextUnit() != nil {} }
         #expect(error.map { "\($0)" }?.contains("venueNames") == true, "\(String(describing: error))")
@@ -120,7 +110,7 @@ struct NormalizedDocumentTests {
           arguments: [false, true])
     func scaled(venuesShared: Bool) throws {
         let mapping = venuesShared ? Self.mapping + "\nshared: [venue]\n" : Self.mapping
-        let fixture = try Fixture(mapping: mapping)
+        let fixture = try Self.fixture(mapping: mapping)
         let scenario = try MappedScenario.load(path: fixture.mappingPath, sample: fixture.payloadPath)
         let scaled = fixture.directory.path("3x.json")
         try scenario.generate(scale: 3, seed: 1, to: scaled)
@@ -159,7 +149,7 @@ struct NormalizedDocumentTests {
     @Test("one pass in any file order: the same occurrences, in the mapping's order, in any chunk size",
           arguments: orders, [1, 5, 1 << 20])
     func anyOrder(order: [String], chunkSize: Int) throws {
-        let fixture = try Fixture(document: Self.document(order: order))
+        let fixture = try Self.fixture(document: Self.document(order: order))
         let scenario = try fixture.scenario
         let reader = try MappedPayloadReader(path: fixture.payloadPath, mapping: scenario.mapping, chunkSize: chunkSize)
         var read: [String] = []
@@ -181,7 +171,7 @@ struct NormalizedDocumentTests {
     ])
     func errorsInSetAside(order: [String]) throws {
         let document = Self.document(order: order).replacingOccurrences(of: #""start": 20"#, with: #""start": "soon""#)
-        let fixture = try Fixture(document: document)
+        let fixture = try Self.fixture(document: document)
         let reader = try fixture.scenario.openReader(path: fixture.payloadPath)
         let error = #expect(throws: PayloadError.self) { while try reader.nextUnit() != nil {} }
         #expect(error?.path == "performances[1].start", "\(String(describing: error))")
@@ -194,7 +184,7 @@ struct NormalizedDocumentTests {
         let mapping = Self.mapping
             .replacingOccurrences(of: "{path: venueNames, entity: venue}", with: "{path: places.venueNames, entity: venue}")
         let document = #"{"data": {"events": {"7": {"name": "E"}}, "performances": [{"id": 1, "eventId": 7, "venueCode": "P"}]}, "places": {"venueNames": {"P": "Pleyel"}}}"#
-        let fixture = try Fixture(
+        let fixture = try Self.fixture(
             mapping: mapping.replacingOccurrences(of: "{path: events,", with: "{path: data.events,")
                 .replacingOccurrences(of: "{path: performances,", with: "{path: data.performances,"),
             document: document)
