@@ -85,4 +85,14 @@ struct ArrayRowsTests {
             schema: scenario.schema, reader: scenario.openReader(path: scaled), scratchPath: fixture.directory.path("expected.sqlite"))
         #expect(expected.uniqueObjects == 4 && expected.occurrences == 6)
     }
+
+    @Test("a bad header row of JSON Lines is located by line and column")
+    func headerInLines() throws {
+        let fixture = try MappedPayloadFixture(
+            mapping: Self.mapping.replacingOccurrences(of: "elements: rows\n", with: "format: json-lines\n"),
+            payload: "[\"asin\", 5]\n[\"B1\", \"M\", 1.0]\n", payloadName: "rows.txt")
+        let reader = try fixture.scenario.openReader(path: fixture.payloadPath)
+        let error = #expect(throws: PayloadError.self) { while try reader.nextUnit() != nil {} }
+        #expect(error?.line == 1 && error?.column == 10, "\(String(describing: error))")
+    }
 }

@@ -126,4 +126,35 @@ struct JSONLinesGenerationTests {
             #expect(error.map { "\($0)" }?.contains(words) == true, "\(String(describing: error))")
         }
     }
+
+    @Test("--from a JSON Lines sample makes payloads read as lines under any name, a run's extensionless one too")
+    func linesSampleAnyName() throws {
+        let directory = try TemporaryDirectory()
+        let yaml = "name: orders\nelement: order\nentities:\n  order:\n    key: id\n    attributes: {note: text}\n"
+        let mappingPath = directory.path("orders.yml")
+        try yaml.write(toFile: mappingPath, atomically: true, encoding: .utf8)
+        let sample = directory.path("orders.jsonl")
+        try "{\"id\": \"o1\", \"note\": \"a\"}\n{\"id\": \"o2\", \"note\": \"b\"}\n".write(toFile: sample, atomically: true, encoding: .utf8)
+        let scenario = try MappedScenario.load(path: mappingPath, sample: sample)
+        let generated = directory.path("orders-3x-seed1")
+        try scenario.generate(scale: 3, seed: 1, to: generated)
+        let reader = try scenario.openReader(path: generated)
+        var keys: Set<String> = []
+        while let unit = try reader.nextUnit() { keys.formUnion(unit.occurrences.map { "\($0.key)" }) }
+        #expect(keys.count == 6)
+    }
+
+    @Test("every JSON Lines line is held to the element limit, however the reads split the file", arguments: [64, 1 << 20])
+    func lineLimit(chunkSize: Int) throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("long.jsonl")
+        try ("{\"id\": \"a\"}\n{\"id\": \"" + String(repeating: "x", count: 500) + "\"}\n").write(toFile: path, atomically: true, encoding: .utf8)
+        var limits = PayloadLimits.default
+        limits.longestJSONElementBytes = 100
+        let lines = try JSONLinesElementReader(path: path, chunkSize: chunkSize, limits: limits)
+        _ = try lines.next()
+        let error = #expect(throws: PayloadError.self) { _ = try lines.next() }
+        #expect(error?.line == 2 && error?.column == 1)
+        #expect(error?.expected.contains("at most 100 bytes") == true)
+    }
 }

@@ -157,6 +157,9 @@ struct NormalizedDocumentTests {
             for occurrence in unit.occurrences { read.append("\(scenario.schema.entities[occurrence.entity].name) \(occurrence.key)") }
         }
         #expect(read == ["venue 'P'", "venue 'G'", "event '138586341'", "event '138586345'", "performance '1'", "performance '2'"])
+        // What was set aside left no file behind.
+        let temporary = try FileManager.default.contentsOfDirectory(atPath: FileManager.default.temporaryDirectory.path)
+        #expect(!temporary.contains { $0.hasPrefix("importbench-spool-") })
         let expected = try ExpectedContent.build(
             schema: scenario.schema, reader: scenario.openReader(path: fixture.payloadPath), scratchPath: fixture.directory.path("expected.sqlite"))
         let measurement = try ImportRun(

@@ -152,6 +152,28 @@ struct SampleScalerTests {
         #expect(!FileManager.default.fileExists(atPath: directory.path("over.json")))
     }
 
+    @Test("keys the reader keeps apart stay apart in copies: \"007\" is text, \"7\" and 7 one integer, \"-5\" and -5 too")
+    func keysAsTheReaderReadsThem() throws {
+        let directory = try TemporaryDirectory()
+        defer { withExtendedLifetime(directory) {} }
+        let sample = directory.path("keys.json")
+        try Data(#"[{"id": "007", "ref": null}, {"id": "7", "ref": "007"}, {"id": "-5", "ref": 7}, {"id": 8, "ref": -5}]"#.utf8)
+            .write(to: URL(fileURLWithPath: sample))
+        let yaml = "name: keys\nelement: item\nentities:\n  item:\n    key: id\n    to_one:\n      ref: {entity: item, key: ref}\n"
+        let mapping = try PayloadMapping(yaml: yaml, file: "k.yml")
+        let scaled = directory.path("2x.json")
+        try SampleScaler(mapping: mapping, sample: sample).write(scale: 2, to: scaled)
+        let scenario = MappedScenario(mapping: mapping, file: "k.yml")
+        let expected = try ExpectedContent.build(
+            schema: mapping.schema, reader: scenario.openReader(path: scaled), scratchPath: directory.path("expected.sqlite"))
+        #expect(expected.uniqueObjects == 8)
+        let measurement = try ImportRun(
+            scenario: scenario, payloadPath: scaled, strategy: try #require(StrategyCatalog.builtIn.strategy(named: "naive")),
+            databasePath: directory.path("store.sqlite"), options: RunOptions(batchSize: .occurrences(1))
+        ).execute()
+        #expect(measurement.digest == expected.digest)
+    }
+
     @Test("integer keys below 10^12 move by 10^12 per copy; a key composed of values only cannot be copied apart")
     func integerKeysAndComposedValues() throws {
         let directory = try TemporaryDirectory()

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The elements of a payload whose first element is a header row (`["asin", "brand", "rating"]`,
 /// as compact exports write before rows given as arrays): that element is checked to be an array
 /// of names and left out, the rows after it handed on, keeping their positions (`rows[1]` is the
@@ -34,8 +36,11 @@ final class HeaderRowElements: JSONElementSource {
         let path = elements.path, limits = elements.limits
         func elementPath(_ index: Int) -> String { elements.elementPath(index) }
         func locate(_ error: PayloadError, _ header: JSONArrayElementReader.Element) -> PayloadError {
-            guard case .delimited(let element) = header else { return error }
-            return elements.located(error, in: element)
+            switch header {
+            case .delimited(let element): return elements.located(error, in: element)
+            case .parsed(let tape, let index):
+                return elements.located(error, in: JSONArrayElement(index: index, byteOffset: tape.baseOffset, bytes: Data()))
+            }
         }
         let tape: JSONTape
         switch header {

@@ -228,7 +228,9 @@ package final class MappedPayloadReader: RecordReader {
                     try reference(tape, index, into: builder)
                 } else if let path = source.keyPath, let name = name(path) {
                     name.withUnsafeBytes { builder.reference(keyText: $0) }
-                } else if !plan.absentIsNull, [source.embeddedPath, source.keyPath].allSatisfy({ $0.map { found[frame + $0] < 0 } ?? true }) {
+                } else if !plan.absentIsNull, source.embeddedPath.map({ found[frame + $0] < 0 }) ?? true,
+                    source.keyPath.map({ found[frame + $0] < 0 }) ?? true
+                {
                     builder.absentReference()
                 } else {
                     builder.noReference()

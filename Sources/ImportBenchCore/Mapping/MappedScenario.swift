@@ -10,7 +10,11 @@ package struct MappedScenario: Scenario {
     /// The recorded payload that `generate` scales.
     package let sample: String?
 
+    /// A JSON Lines sample (by its name) makes JSON Lines payloads, whatever the names they are
+    /// written under (a run's generated payload has none): the mapping reads them so.
     package init(mapping: PayloadMapping, file: String, sample: String? = nil) {
+        var mapping = mapping
+        if let sample, JSONElements.isJSONLines(sample) { mapping.jsonLines = true }
         self.mapping = mapping
         self.file = file
         self.sample = sample

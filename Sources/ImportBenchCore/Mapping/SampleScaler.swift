@@ -169,7 +169,9 @@ package struct SampleScaler {
             if checkingKeys {
                 try checkKeys(of: element, entity: mapping.collections[collection].entity, elements: elements, integerKeys: &integerKeys)
                 if let name = elements.currentMemberName {
-                    try checkMemberName(name, at: element.byteOffset, elements: elements, index: element.index, integerKeys: &integerKeys)
+                    try checkMemberName(
+                        name, at: element.byteOffset, elements: elements, index: element.index,
+                        noteNames: !shared[mapping.collections[collection].entity], integerKeys: &integerKeys)
                 }
             }
             if first == nil { first = reader?.currentMemberNameOffset ?? element.byteOffset }
@@ -216,18 +218,13 @@ package struct SampleScaler {
     }
 
     /// Refuses a member name a copy's could equal, as keys are refused; notes one of digits.
+    /// `noteNames`: false for a shared entity's collection, whose names copies keep.
     private func checkMemberName(
-        _ name: String, at offset: Int, elements: any JSONElementSource, index: Int, integerKeys: inout IntegerKeys
+        _ name: String, at offset: Int, elements: any JSONElementSource, index: Int, noteNames: Bool, integerKeys: inout IntegerKeys
     ) throws {
         let bytes = Array(name.utf8)
-        if bytes.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }), !bytes.isEmpty {
-            guard let value = Self.digitsValue(bytes) else {
-                throw PayloadError(
-                    file: samplePath, byteOffset: offset, path: elements.elementPath(index),
-                    expected: "a member name of digits within 64 bits (copies move it as an integer key)", found: "\"\(name)\"")
-            }
-            integerKeys.note(value)
-        }
+        // One that spells an integer moves as integer keys do (a longer one is text, and takes ~c).
+        if let value = Self.digitsValue(bytes), noteNames { integerKeys.note(value) }
         if let tilde = bytes.lastIndex(of: UInt8(ascii: "~")), tilde + 1 < bytes.endIndex,
             bytes[(tilde + 1)...].allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) })
         {
@@ -237,13 +234,19 @@ package struct SampleScaler {
         }
     }
 
-    /// The value of 1 to 19 decimal digits within Int64; nil otherwise.
-    private static func digitsValue(_ bytes: some Collection<UInt8>) -> Int64? {
+    /// The integer that text spells as the integer itself is written (1 to 19 digits, a `-` before
+    /// them allowed, no leading zero: the reader keys `"007"` as that text, `"-5"` as -5 does), within
+    /// Int64; nil otherwise.
+    private static func digitsValue(_ text: some Collection<UInt8>) -> Int64? {
+        let negative = text.first == UInt8(ascii: "-")
+        let bytes = negative ? Array(text.dropFirst()) : Array(text)
         guard (1...19).contains(bytes.count), bytes.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { return nil }
+        guard bytes.count == 1 || bytes.first != UInt8(ascii: "0"), !(negative && bytes == [UInt8(ascii: "0")]) else { return nil }
         var value: Int64 = 0
         for byte in bytes {
             let (shifted, overflowShift) = value.multipliedReportingOverflow(by: 10)
-            let (added, overflowAdd) = shifted.addingReportingOverflow(Int64(byte - UInt8(ascii: "0")))
+            let digit = Int64(byte - UInt8(ascii: "0"))
+            let (added, overflowAdd) = negative ? shifted.subtractingReportingOverflow(digit) : shifted.addingReportingOverflow(digit)
             if overflowShift || overflowAdd { return nil }
             value = added
         }

@@ -1,8 +1,9 @@
 import Foundation
 
 /// Elements set aside in a temporary file, to be handed out later in the order they were written:
-/// a collection a document holds before its turn. The file is created unlinked (`tmpfile`), so it
-/// never shows in a directory and goes with the process, however it ends; memory stays one element.
+/// a collection a document holds before its turn. The file is made in the temporary directory a run
+/// gives (`TMPDIR`, the run's own folder under `bench run`) and unlinked at once, so it never shows
+/// in a directory and goes with the process, however it ends; memory stays one element.
 final class ElementSpool {
     private let file: UnsafeMutablePointer<FILE>
     private var writeOffset: Int64 = 0
@@ -19,7 +20,16 @@ final class ElementSpool {
 
     /// `path` is the payload's, for errors.
     init(payloadPath path: String) throws(PayloadError) {
-        guard let file = tmpfile() else {
+        var template = Array(FileManager.default.temporaryDirectory.appendingPathComponent("importbench-spool-XXXXXX").path.utf8CString)
+        let descriptor = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.map { mkstemp($0) } ?? -1 }
+        guard descriptor >= 0 else {
+            throw PayloadError(
+                file: path, byteOffset: nil, path: nil, expected: "a temporary file to set collections aside in",
+                found: String(cString: strerror(errno)))
+        }
+        template.withUnsafeBufferPointer { buffer in _ = buffer.baseAddress.map { unlink($0) } }
+        guard let file = fdopen(descriptor, "w+b") else {
+            close(descriptor)
             throw PayloadError(
                 file: path, byteOffset: nil, path: nil, expected: "a temporary file to set collections aside in",
                 found: String(cString: strerror(errno)))

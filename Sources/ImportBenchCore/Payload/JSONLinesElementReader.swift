@@ -152,20 +152,15 @@ package final class JSONLinesElementReader: JSONElementSource {
         while true {
             if searched < count, let newline = memchr(storage + searched, 0x0A, count - searched) {
                 let end = storage.distance(to: newline.assumingMemoryBound(to: UInt8.self))
+                // Every line is held to the limit, wherever the reads happen to split the file.
+                guard end - start <= limits.longestJSONElementBytes else { throw lineTooLong() }
                 let lineStart = start
                 start = end + 1
                 defer { line += 1 }
                 return (lineStart, end, line)
             }
             searched = count
-            guard count - start <= limits.longestJSONElementBytes else {
-                var error = PayloadError(
-                    file: path, byteOffset: bufferOffset + start, path: nil,
-                    expected: "a line of at most \(limits.longestJSONElementBytes) bytes (raise it with --max-json-element-bytes)",
-                    found: "a longer one")
-                (error.line, error.column) = (line, 1)
-                throw error
-            }
+            guard count - start <= limits.longestJSONElementBytes else { throw lineTooLong() }
             if endOfFile {
                 guard start < count else { return nil }
                 let lineStart = start
@@ -177,6 +172,16 @@ package final class JSONLinesElementReader: JSONElementSource {
             try refill()
             searched -= kept - start
         }
+    }
+
+    /// The line starting at `start` is longer than the limit.
+    private func lineTooLong() -> PayloadError {
+        var error = PayloadError(
+            file: path, byteOffset: bufferOffset + start, path: nil,
+            expected: "a line of at most \(limits.longestJSONElementBytes) bytes (raise it with --max-json-element-bytes)",
+            found: "a longer one")
+        (error.line, error.column) = (line, 1)
+        return error
     }
 
     /// Drops the consumed bytes (a tape handed out before is done with by now), then reads a chunk.
