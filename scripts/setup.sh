@@ -13,11 +13,12 @@ importbench_require_swift() {
     fi
 }
 
-# The system SQLite, jemalloc and zlib, with pkg-config to find them; the sqlite3 shell and python3.
+# The system SQLite, jemalloc and zlib, with pkg-config to find them; the sqlite3 shell and python3;
+# and any package a script names for itself (scripts/decode-vs-simdjson: libsimdjson-dev).
 importbench_install_packages() {
     local missing=()
     # The sqlite3 shell and python3 run the command examples (Examples/Commands) in the tests.
-    for package in libsqlite3-dev libjemalloc-dev zlib1g-dev pkg-config sqlite3; do
+    for package in libsqlite3-dev libjemalloc-dev zlib1g-dev pkg-config sqlite3 "$@"; do
         dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
     done
     command -v python3 >/dev/null 2>&1 || missing+=(python3)
