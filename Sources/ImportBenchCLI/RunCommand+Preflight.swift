@@ -43,6 +43,7 @@ extension RunCommand {
                     try MemoryNeed.check(
                         scenario, payloadBytes: Double(PayloadSize.bytes(at: path)), recordBytesPerPayloadByte: sample.recordBytesPerPayloadByte,
                         describing: "the payload \(path)")
+                    try checkShape(of: path, as: scenario)
                 }
             } catch let error as RunRequestError {
                 throw CommandFailure.failed(error.description)
@@ -58,6 +59,25 @@ extension RunCommand {
             }
         }
         try OutputPath.check(csvPath, for: "--csv")
+    }
+
+    /// A payload of another shape than its scenario's fails at its root (the collection the reader
+    /// looks for is missing, the document is of another kind): said once, before any strategy runs,
+    /// with the scenario it was read as and what to give instead. A payload that fails inside its
+    /// elements goes on to the runs, which report what each committed.
+    func checkShape(of path: String, as scenario: any Scenario) throws {
+        do {
+            _ = try scenario.openReader(path: path).nextUnit()
+        } catch let error as PayloadError where error.isAtDocumentRoot {
+            let assumed = scenarioOptions.mapping == nil && scenarioOptions.scenario == .builtIn("chat")
+                ? "the chat scenario (the default when neither --scenario nor --mapping is given)"
+                : scenarioOptions.mapping.map { "the mapping \($0)" } ?? "the \(scenario.name) scenario"
+            throw CommandFailure.failed(
+                "\(path) does not have the shape of \(assumed): \(error). Give --scenario NAME if it is one of the built-in "
+                    + "shapes (bench list), or --mapping FILE to describe your own (README, \"Bring your own payload\"); nothing was imported.")
+        } catch {
+            // Inside its elements, or anything else: the runs report it as they go.
+        }
     }
 
     /// Checks of `--db`, `--resume` and `--restart` that need no file.

@@ -54,6 +54,23 @@ struct RunCommandEndToEndTests {
         return directory
     }
 
+    @Test("a payload of another shape than its scenario's stops before any strategy runs, saying which scenario and what to give")
+    func wrongShape() throws {
+        let folder = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let payload = folder.appendingPathComponent("twitter.json").path
+        try #"{"statuses": [{"id": 1}], "search_metadata": {}}"#.write(toFile: payload, atomically: true, encoding: .utf8)
+        let ran = try IsolatedRunTests.bench(["run", "--payload", payload, "--quiet"])
+        #expect(ran.status == 1, "\(ran.output)")
+        #expect(ran.output.contains("does not have the shape of the chat scenario (the default"), "\(ran.output)")
+        #expect(ran.output.contains("--mapping FILE") && ran.output.contains("nothing was imported"))
+        #expect(!ran.output.contains("stopped at batch"), "one message, not one per strategy: \(ran.output)")
+        // A payload of the right shape with a bad element keeps the per-strategy report.
+        try #"{"channels": [{"channel": 5}]}"#.write(toFile: payload, atomically: true, encoding: .utf8)
+        let element = try IsolatedRunTests.bench(["run", "--payload", payload, "--strategy", "naive", "--quiet"])
+        #expect(element.status == 1 && element.output.contains("stopped at batch 0"), "\(element.output)")
+    }
+
     @Test("all strategies on a small chat payload: one CSV row each, all valid, one digest")
     func allStrategies() throws {
         let directory = try Self.temporaryDirectory()

@@ -30,6 +30,14 @@ package struct PayloadError: Error, Sendable, Equatable, CustomStringConvertible
         return String(text.prefix(longestQuote)) + "… (cut at \(longestQuote) characters)"
     }
 
+    /// Whether it concerns the document as a whole (its root, the collection a reader looks for, a
+    /// feed's files), not one of its elements or rows: a payload of another shape than the reader's.
+    package var isAtDocumentRoot: Bool {
+        guard line == nil else { return false }
+        guard let path else { return true }
+        return !path.contains("[") && !path.contains(" line ")
+    }
+
     package var description: String {
         var location = file
         if let line {
