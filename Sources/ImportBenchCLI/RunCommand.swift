@@ -113,6 +113,30 @@ struct RunCommand: ParsableCommand {
         valueName: "off|normal|full"))
     var synchronous: StoreSettings.Synchronous = .normal
 
+    @Option(name: .customLong("pragma"), help: ArgumentHelp(
+        "A SQLite setting for the store and every connection that imports into it (the ceiling's and the C reference's too), repeatable: temp_store, cache_size, mmap_size, page_size, locking_mode, wal_autocheckpoint or journal_size_limit. A list of values sweeps them like --batch-size: --pragma temp_store=default,memory --pragma cache_size=-2000,-65536 runs the four combinations, each named in the table and the CSV's pragmas column.",
+        valueName: "name=value[,value...]"))
+    var pragma: [String] = []
+
+    /// Every combination of the `--pragma` values, in the order given; one empty one without them.
+    func pragmaCombinations() throws -> [[StorePragma]] {
+        var combinations: [[StorePragma]] = [[]]
+        var named: Set<StorePragma.Name> = []
+        for text in pragma {
+            let values: [StorePragma]
+            do {
+                values = try StorePragma.sweep(parsing: text)
+            } catch {
+                throw ValidationError(error.description)
+            }
+            guard let name = values.first?.name, named.insert(name).inserted else {
+                throw ValidationError("--pragma \(text): \(values.first?.name.rawValue ?? text) is given twice; list its values once, separated by commas")
+            }
+            combinations = combinations.flatMap { combination in values.map { combination + [$0] } }
+        }
+        return combinations
+    }
+
     @Option(name: .customLong("count-at"), help: ArgumentHelp(
         "Where statements are counted: connection (bench's own connection counts what goes through it) or sqlite (a trace on every connection the import's process opens, so a plug-in's own GRDB or C connection is counted too; it costs a callback per statement). Both give the same counts. Default: sqlite when a plug-in's strategy runs, so every strategy of the run pays the same, else connection.",
         valueName: "connection|sqlite"))
@@ -139,6 +163,7 @@ struct RunCommand: ParsableCommand {
     }
 
     func validate() throws {
+        _ = try pragmaCombinations()
         if let mapping = scenarioOptions.mapping, payload == nil, scenarioOptions.from == nil {
             throw ValidationError("--mapping \(mapping) reads your payloads: give one with --payload FILE, or a sample to scale with --from FILE")
         }
@@ -257,13 +282,17 @@ struct RunCommand: ParsableCommand {
                 store: StoreSettings(journal: journal, synchronous: synchronous), probeReadsHz: probeReads,
                 limits: readingOptions.limits, restart: restart, encoding: readingOptions.encoding,
                 missingReference: readingOptions.missingReference, counting: countAt ?? (pluggedIn ? .sqlite : .connection)))
+        let pragmaSettings = try pragmaCombinations()
         return scenarioOptions.resolvedScales.flatMap { scale in
-            batchSizes.map { batchSize in
-                var spec = base
-                spec.payload = base.payload.scaled(to: scale)
-                spec.options.batchSize = batchSize
-                return BenchmarkConfiguration(
-                    spec: spec, strategies: strategies, repetitions: repetitions, warmup: warmup, databasePath: db, catalog: catalog)
+            batchSizes.flatMap { batchSize in
+                pragmaSettings.map { pragmas in
+                    var spec = base
+                    spec.payload = base.payload.scaled(to: scale)
+                    spec.options.batchSize = batchSize
+                    spec.options.store.pragmas = pragmas
+                    return BenchmarkConfiguration(
+                        spec: spec, strategies: strategies, repetitions: repetitions, warmup: warmup, databasePath: db, catalog: catalog)
+                }
             }
         }
     }

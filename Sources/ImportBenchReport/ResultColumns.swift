@@ -6,7 +6,7 @@ import ImportBenchCore
 /// is declared once here (see `ResultColumn`); every writer, reader and judge of results takes its
 /// columns from this list.
 package enum ResultColumns {
-    package static let version = 8
+    package static let version = 9
 
     private static func count(_ name: String, _ judgement: ResultColumn.Judgement = .exact, table heading: String? = nil,
                               chart: ResultColumn.Chart? = nil, _ value: @escaping @Sendable (RunResult) -> Int) -> ResultColumn {
@@ -162,6 +162,8 @@ package enum ResultColumns {
         // every connection of the measuring process, as for a plug-in's strategy; its times include
         // the trace's cost).
         text("counted_at") { $0.measurement.countedAt.rawValue }.since(8),
+        // Version 9: the `--pragma` settings, `temp_store=memory;cache_size=-65536`; empty without them.
+        text("pragmas") { $0.settings.pragmaText }.since(9),
     ]
 
     package static var names: [String] { columns.map(\.name) }

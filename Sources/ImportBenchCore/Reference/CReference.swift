@@ -43,7 +43,7 @@ package enum CReference {
 
     /// The job that replays `sourcePath`, a store of `schema`, into a new store at `scratchPath` with `settings`.
     package static func job(replaying sourcePath: String, schema: Schema, settings: StoreSettings, into scratchPath: String) -> Job {
-        let setup = ([settings.pragmas, "PRAGMA foreign_keys = ON"] + schema.ddl).joined(separator: ";\n")
+        let setup = ([settings.setupSQL, "PRAGMA foreign_keys = ON"] + schema.ddl).joined(separator: ";\n")
         return Job(sourcePath: sourcePath, scratchPath: scratchPath, setupSQL: setup, tables: schema.tableNames)
     }
 

@@ -21,6 +21,8 @@ struct CheckpointIdentity: Codable, Equatable {
     var preload: String
     var journal: String
     var synchronous: String
+    /// `--pragma` settings (`StoreSettings.pragmaText`); nil in a ledger written before them, which had none.
+    var pragmas: String?
     /// The tables' layout (`Schema.storeLayout`): a store of another layout cannot take more batches.
     /// A ledger written before the field existed does not decode, and is refused as another version's.
     var storeLayout: Int
@@ -30,12 +32,13 @@ struct CheckpointIdentity: Codable, Equatable {
         [
         ("scenario", \.scenario), ("strategy", \.strategy), ("batch size", \.batchSize), ("prewarm chunk", \.prewarmChunkText),
         ("on-error", \.onError), ("encoding", \.encoding), ("missing-reference", \.missingReference), ("payload source", \.payloadSource), ("payload content", \.payload), ("preload", \.preload),
-        ("journal", \.journal), ("synchronous", \.synchronous), ("store layout", \.storeLayoutText),
+        ("journal", \.journal), ("synchronous", \.synchronous), ("pragmas", \.pragmaText), ("store layout", \.storeLayoutText),
         ]
     }
 
     private var prewarmChunkText: String { String(prewarmChunk) }
     private var storeLayoutText: String { String(storeLayout) }
+    private var pragmaText: String { pragmas ?? "" }
 
     init(_ run: ImportRun) {
         scenario = run.scenario.name
@@ -50,6 +53,7 @@ struct CheckpointIdentity: Codable, Equatable {
         preload = run.payloadIdentity?.preloadDigest ?? run.preloadPath.map { "fingerprint " + PayloadFingerprint.of($0) } ?? "none"
         journal = run.options.store.journal.rawValue
         synchronous = run.options.store.synchronous.rawValue
+        pragmas = run.options.store.pragmaText.isEmpty ? nil : run.options.store.pragmaText
         storeLayout = Schema.storeLayout
     }
 

@@ -235,6 +235,8 @@ package struct ImportRun {
         }
         try DatabaseFile.removeOwnStore(databasePath)
         let store = try Connection(path: databasePath)
+        // The page size before the mark writes the file's first page.
+        for statement in options.store.fileSQL { try store.execute(statement) }
         // Marked before the journal becomes WAL, so the mark is in the main file at once.
         try DatabaseFile.mark(store)
         try configure(store)
@@ -242,7 +244,7 @@ package struct ImportRun {
     }
 
     func configure(_ store: Connection) throws {
-        try store.execute(options.store.pragmas)
+        try store.execute(options.store.setupSQL)
         // With a rollback journal, COMMIT waits for readers to finish; a probed run has one.
         try store.execute("PRAGMA busy_timeout = \(Self.writerBusyTimeoutMilliseconds)")
     }

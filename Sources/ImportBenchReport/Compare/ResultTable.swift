@@ -55,7 +55,7 @@ package struct ResultTable {
     package let provenance: ResultsProvenance
 
     static let identity = ["scenario", "strategy", "scale", "batch_size"]
-    static let settingsColumns = ["journal_mode", "synchronous", "probe_reads_hz"]
+    static let settingsColumns = ["journal_mode", "synchronous", "probe_reads_hz", "pragmas"]
 
     /// Reads `path`; a missing file, a header without the identifying columns or a ragged row is a
     /// `ResultsInputError.malformed` naming the file and line.
@@ -152,6 +152,7 @@ package struct ResultTable {
         if let journal = row["journal_mode"], !journal.isEmpty { parts.append("journal \(journal)") }
         if let synchronous = row["synchronous"], !synchronous.isEmpty { parts.append("synchronous \(synchronous)") }
         if let hz = row["probe_reads_hz"], !hz.isEmpty { parts.append("probe \(hz) Hz") }
+        if let pragmas = row["pragmas"], !pragmas.isEmpty { parts.append(pragmas.replacingOccurrences(of: ";", with: ", ")) }
         return parts.joined(separator: ", ")
     }
 }

@@ -1,0 +1,82 @@
+/// One of the SQLite settings people try first on a slow import, beyond the journal and
+/// synchronous (`bench run --pragma NAME=VALUE`): applied to the store and to every connection
+/// that imports into it, the ceiling's and the C reference's alike, and recorded with each result.
+package struct StorePragma: Sendable, Codable, Equatable, Hashable, CustomStringConvertible {
+    /// The settings `--pragma` takes; any other is refused with this list.
+    package enum Name: String, Sendable, Codable, CaseIterable {
+        case temp_store, cache_size, mmap_size, page_size, locking_mode, wal_autocheckpoint, journal_size_limit
+
+        /// What a value must be, for the error that refuses another.
+        var expected: String {
+            switch self {
+            case .temp_store: return "default, file or memory"
+            case .cache_size: return "an integer (pages; negative: KiB, as -65536 for 64 MiB)"
+            case .mmap_size: return "a number of bytes, 0 or more"
+            case .page_size: return "a power of two from 512 to 65536"
+            case .locking_mode: return "normal or exclusive"
+            case .wal_autocheckpoint: return "a number of pages, 0 or more (0: no automatic checkpoint)"
+            case .journal_size_limit: return "a number of bytes, or -1 for no limit"
+            }
+        }
+    }
+
+    package let name: Name
+    /// As SQLite takes it, lower-case.
+    package let value: String
+
+    /// Refuses a value SQLite would ignore or misread, saying what `name` takes.
+    package init(name: Name, value text: String) throws(StorePragmaError) {
+        let value = text.trimmingCharacters(in: .whitespaces).lowercased()
+        let integer = Int64(value)
+        let valid: Bool
+        switch name {
+        case .temp_store: valid = ["default", "file", "memory"].contains(value)
+        case .cache_size: valid = integer != nil
+        case .mmap_size, .wal_autocheckpoint: valid = (integer ?? -1) >= 0
+        case .page_size: valid = integer.map { (512...65_536).contains($0) && $0.nonzeroBitCount == 1 } ?? false
+        case .locking_mode: valid = ["normal", "exclusive"].contains(value)
+        case .journal_size_limit: valid = (integer ?? -2) >= -1
+        }
+        guard valid else { throw .badValue(name: name.rawValue, value: text, expected: name.expected) }
+        self.name = name
+        self.value = value
+    }
+
+    /// `NAME=VALUE[,VALUE...]`: the pragma with each value, for a sweep.
+    package static func sweep(parsing text: String) throws(StorePragmaError) -> [StorePragma] {
+        let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
+        guard parts.count == 2, let name = Name(rawValue: parts[0].trimmingCharacters(in: .whitespaces).lowercased()) else {
+            throw .unknownName(text)
+        }
+        let values = parts[1].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        guard !values.isEmpty else { throw .badValue(name: name.rawValue, value: "", expected: name.expected) }
+        var pragmas: [StorePragma] = []
+        for value in values { pragmas.append(try StorePragma(name: name, value: value)) }
+        return pragmas
+    }
+
+    /// The statement that applies it.
+    var statement: String { "PRAGMA \(name.rawValue) = \(value)" }
+
+    /// Whether every connection sets it for itself (all but page_size, which the file keeps).
+    var isPerConnection: Bool { name != .page_size }
+
+    package var description: String { "\(name.rawValue)=\(value)" }
+}
+
+/// A `--pragma` the run refuses.
+package enum StorePragmaError: Error, Equatable, CustomStringConvertible {
+    case unknownName(String)
+    case badValue(name: String, value: String, expected: String)
+
+    package var description: String {
+        switch self {
+        case .unknownName(let text):
+            return "--pragma \(text): expected NAME=VALUE[,VALUE...] with NAME one of "
+                + StorePragma.Name.allCases.map(\.rawValue).joined(separator: ", ")
+                + " (--journal and --synchronous set the journal and synchronous)"
+        case .badValue(let name, let value, let expected):
+            return "--pragma \(name)=\(value): \(name) takes \(expected)"
+        }
+    }
+}
