@@ -16,6 +16,14 @@ extension RunCommand {
         }
         // One sample per scenario, whatever the sweep: generated, or for a mapping the payload's first units.
         var samples: [ScenarioReference: ScenarioSample] = [:]
+        // A payload's size once per file: a gzip one is inflated to be measured.
+        var payloadBytes: [String: Double] = [:]
+        func bytes(of path: String) -> Double {
+            if let known = payloadBytes[path] { return known }
+            let measured = Double(PayloadSize.bytes(at: path))
+            payloadBytes[path] = measured
+            return measured
+        }
         for configuration in configurations {
             let reference = configuration.spec.scenario
             do {
@@ -33,7 +41,7 @@ extension RunCommand {
                         recordBytesPerPayloadByte: sample.recordBytesPerPayloadByte, describing: "\(scenario.name) at \(scale)")
                 case .file(let path):
                     try DiskNeed.check(
-                        scenario, scale: .base, payloadBytesAtBaseScale: Double(PayloadSize.bytes(at: path)), keptStores: kept,
+                        scenario, scale: .base, payloadBytesAtBaseScale: bytes(of: path), keptStores: kept,
                         keptPath: configuration.databasePath, describing: "the payload \(path)")
                     // A mapping without a sample to scale has no generator: its payload is the sample.
                     let generates = (scenario as? MappedScenario).map { $0.sample != nil } ?? true
@@ -41,7 +49,7 @@ extension RunCommand {
                         ?? (generates ? ScenarioSample(of: scenario) : ScenarioSample(of: scenario, recorded: path))
                     samples[reference] = sample
                     try MemoryNeed.check(
-                        scenario, payloadBytes: Double(PayloadSize.bytes(at: path)), recordBytesPerPayloadByte: sample.recordBytesPerPayloadByte,
+                        scenario, payloadBytes: bytes(of: path), recordBytesPerPayloadByte: sample.recordBytesPerPayloadByte,
                         describing: "the payload \(path)")
                     try checkShape(of: path, as: scenario)
                 }
