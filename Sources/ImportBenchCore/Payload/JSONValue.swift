@@ -92,6 +92,7 @@ extension JSONTape {
             // "-0" is an integer zero but a negative Double zero.
             return value == 0 && bytes[Int(token.start)] == UInt8(ascii: "-") ? -0.0 : Double(value)
         }
+        if let value = DecimalNumber.fastDouble(span(of: token)) { return value }
         // The JSON number grammar is a subset of what Double's parser (strtod) accepts.
         guard let value = Double(String(decoding: span(of: token), as: UTF8.self)), value.isFinite else {
             throw mismatch(at: index, expected: "a number within the range of Double")
