@@ -277,6 +277,24 @@ struct ReportChartTests {
         for chart in time { #expect(chart.svg.contains("median of 3 runs per point")) }
     }
 
+    @Test("runs under other --pragma settings are other panels, never folded into one point (issue 32, part 3)")
+    func pragmaPanels() throws {
+        let base = SyntheticCSV.sweep(batchSizes: ["all"], journals: ["wal"], probed: false)
+        var csv = SyntheticCSV()
+        for setting in ["temp_store=default", "temp_store=memory"] {
+            csv.rows += base.rows.map { row in
+                var row = row
+                row["pragmas"] = setting
+                return row
+            }
+        }
+        let (html, report) = try render(csv.text())
+        let time = report.charts.filter { $0.metric == .time }
+        #expect(time.map(\.fileName) == ["chat-time-temp-store-default.svg", "chat-time-temp-store-memory.svg"])
+        for chart in time { #expect(chart.svg.contains("median of 3 runs per point")) }
+        #expect(html.contains(">batch all (one transaction) · journal wal · synchronous normal · temp_store=memory</text>"))
+    }
+
     @Test("the same CSVs give the same bytes")
     func deterministic() throws {
         let folder = try TemporaryFolder()

@@ -121,17 +121,20 @@ struct RunSettings: Hashable, Comparable {
     var synchronous: String
     /// Empty for an unprobed run.
     var probeHz: String
+    /// The `--pragma` settings (`temp_store=memory;cache_size=-65536`): runs under other settings are other panels.
+    var pragmas: String
 
     init(_ run: ReportRun) {
         batchSize = run.batchSize
         journal = run.journalMode
         synchronous = run.synchronous
         probeHz = run.probeHz
+        pragmas = run.pragmas
     }
 
     private var sortKey: [String] {
         [Self.batchKey(batchSize), Self.listedKey(journal, StoreSettings.Journal.allCases.map(\.rawValue)),
-         Self.listedKey(synchronous, StoreSettings.Synchronous.allCases.map(\.rawValue)), Self.numberKey(probeHz)]
+         Self.listedKey(synchronous, StoreSettings.Synchronous.allCases.map(\.rawValue)), Self.numberKey(probeHz), pragmas]
     }
 
     static func < (lhs: RunSettings, rhs: RunSettings) -> Bool { lhs.sortKey.lexicographicallyPrecedes(rhs.sortKey) }
@@ -213,6 +216,7 @@ private struct SectionBuilder {
         }
         if !settings.journal.isEmpty { parts.append("journal \(settings.journal)") }
         if !settings.synchronous.isEmpty { parts.append("synchronous \(settings.synchronous)") }
+        if !settings.pragmas.isEmpty { parts.append(settings.pragmas.replacingOccurrences(of: ";", with: " · ")) }
         parts += Self.probeNote(runs).map { [$0] } ?? []
         return parts.joined(separator: " · ")
     }
@@ -233,6 +237,7 @@ private struct SectionBuilder {
         if Set(all.map(\.journal)).count > 1 { parts.append(settings.journal.isEmpty ? "journal-unknown" : settings.journal) }
         if Set(all.map(\.synchronous)).count > 1 { parts.append("sync-\(settings.synchronous.isEmpty ? "unknown" : settings.synchronous)") }
         if Set(all.map(\.probeHz)).count > 1 { parts.append(settings.probeHz.isEmpty ? "unprobed" : "probe-\(settings.probeHz)hz") }
+        if Set(all.map(\.pragmas)).count > 1 { parts.append(settings.pragmas.isEmpty ? "no-pragmas" : settings.pragmas) }
         let joined = parts.joined(separator: "-")
         return joined.isEmpty ? "" : "-" + ChartReport.slug(joined, fallback: "panel")
     }
@@ -386,11 +391,12 @@ private struct SectionBuilder {
         var scale: RunSize
         var synchronous: String
         var probeHz: String
+        var pragmas: String
 
         static func < (lhs: ReaderPanel, rhs: ReaderPanel) -> Bool {
             if lhs.scale.factor != rhs.scale.factor { return lhs.scale.factor < rhs.scale.factor }
-            let left = [RunSettings.listedKey(lhs.synchronous, StoreSettings.Synchronous.allCases.map(\.rawValue)), RunSettings.numberKey(lhs.probeHz)]
-            let right = [RunSettings.listedKey(rhs.synchronous, StoreSettings.Synchronous.allCases.map(\.rawValue)), RunSettings.numberKey(rhs.probeHz)]
+            let left = [RunSettings.listedKey(lhs.synchronous, StoreSettings.Synchronous.allCases.map(\.rawValue)), RunSettings.numberKey(lhs.probeHz), lhs.pragmas]
+            let right = [RunSettings.listedKey(rhs.synchronous, StoreSettings.Synchronous.allCases.map(\.rawValue)), RunSettings.numberKey(rhs.probeHz), rhs.pragmas]
             return left.lexicographicallyPrecedes(right)
         }
     }
@@ -404,7 +410,7 @@ private struct SectionBuilder {
             RunSettings.listedKey($0, StoreSettings.Journal.allCases.map(\.rawValue)) < RunSettings.listedKey($1, StoreSettings.Journal.allCases.map(\.rawValue))
         }
         let splitByJournal = journals.count > 1
-        let panelList = panels(probed) { ReaderPanel(scale: $0.scale, synchronous: $0.synchronous, probeHz: $0.probeHz) }
+        let panelList = panels(probed) { ReaderPanel(scale: $0.scale, synchronous: $0.synchronous, probeHz: $0.probeHz, pragmas: $0.pragmas) }
         let milliseconds = 1000.0
 
         let panelSeries: [(ReaderPanel, [LineChart.Series], [Int])] = panelList.map { panel, runs in
@@ -443,11 +449,13 @@ private struct SectionBuilder {
             if Set(panelKeys.map(\.scale)).count > 1 { suffixParts.append(panel.scale.description) }
             if Set(panelKeys.map(\.synchronous)).count > 1 { suffixParts.append("sync-\(panel.synchronous)") }
             if Set(panelKeys.map(\.probeHz)).count > 1 { suffixParts.append("probe-\(panel.probeHz)hz") }
+            if Set(panelKeys.map(\.pragmas)).count > 1 { suffixParts.append(panel.pragmas.isEmpty ? "no-pragmas" : panel.pragmas) }
             let suffix = suffixParts.isEmpty ? "" : "-" + ChartReport.slug(suffixParts.joined(separator: "-"), fallback: "panel")
             var context = ["scale \(panel.scale)"]
             if !splitByJournal, let journal = journals.first, !journal.isEmpty { context.append("journal \(journal)") }
             if !panel.synchronous.isEmpty { context.append("synchronous \(panel.synchronous)") }
             if !panel.probeHz.isEmpty { context.append("reads probed at \(panel.probeHz) Hz") }
+            if !panel.pragmas.isEmpty { context.append(panel.pragmas.replacingOccurrences(of: ";", with: " · ")) }
             let chart = LineChart(
                 kind: metric.rawValue, title: "\(key.title): \(metric.chart.what) by batch size",
                 subtitle: [context.joined(separator: " · "), repetitionNote(counts)],
