@@ -66,11 +66,14 @@ package struct ChartReport: Sendable {
     package static let frameSeconds = 0.016
 
     package let input: ReportInput
+    /// What the page opens with: the fastest valid strategy per payload and setting.
+    package let answer: AnswerReport
     package let sections: [Section]
 
     package init(_ input: ReportInput) {
         self.input = input
         let palette = ChartPalette(strategies: input.runs.map(\.strategy))
+        answer = AnswerReport(runs: input.runs, order: palette.sorted(input.runs.map(\.strategy)), palette: palette)
         let groups = Dictionary(grouping: input.runs) { GroupKey(scenario: $0.scenario, preload: $0.preload) }
         var usedSlugs: Set<String> = []
         sections = groups.keys.sorted().compactMap { key in
@@ -469,13 +472,14 @@ private struct SectionBuilder {
 }
 
 extension ChartReport {
-    /// Writes each chart as a standalone SVG file into `directory` (created if missing); returns the paths.
+    /// Writes each chart, the answer's first, as a standalone SVG file into `directory` (created if missing); returns the paths.
     package func writeSVGFiles(into directory: String) throws -> [String] {
         let url = URL(fileURLWithPath: directory, isDirectory: true)
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return try charts.map { chart in
-            let file = url.appendingPathComponent(chart.fileName)
-            try Data(chart.svg.utf8).write(to: file, options: .atomic)
+        let files = answer.charts.map { ($0.fileName, $0.svg) } + charts.map { ($0.fileName, $0.svg) }
+        return try files.map { name, svg in
+            let file = url.appendingPathComponent(name)
+            try Data(svg.utf8).write(to: file, options: .atomic)
             return file.path
         }
     }

@@ -50,6 +50,10 @@ package struct ReportRun: Sendable, Equatable {
     /// The value of the column named `name`, if the row has one.
     package func value(_ name: String) -> Double? { values[name] }
 
+    /// Whether the run is the ceiling's, the yardstick every time is divided by: known by its role
+    /// in the results (`reference`), never by its name.
+    package var isCeiling: Bool { StrategyRole(rawValue: role) == .reference }
+
     /// The payload's occurrences, which place a run on the size axis.
     package var records: Double? { values["records"] }
 }
