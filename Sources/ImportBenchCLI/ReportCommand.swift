@@ -9,11 +9,17 @@ struct ReportCommand: ParsableCommand {
         commandName: "report",
         abstract: "Draw charts from results CSVs: one self-contained HTML page, or one SVG file per chart.",
         discussion: """
-            Per scenario (and preload): wall time and fetches against the payload's occurrences on log-log axes, \
+            The page opens with the answer: per payload and setting (scale, batch size, journal, synchronous, \
+            --pragma values), the fastest valid strategy and every strategy's time as a multiple of it and of the \
+            ceiling, with its fetches (medians of the repetitions; invalid runs marked, never ranked); one sentence \
+            per swept dimension saying where the winner changes, or that it does not; and each strategy's multiple \
+            of the ceiling drawn across each swept dimension (for a SQLite setting, its wall time too).
+
+            Below, per scenario (and preload): wall time and fetches against the payload's occurrences on log-log axes, \
             with each strategy's growth exponent k (time ~ size^k) in the legend; peak memory per strategy and scale; \
             and, for runs made with --probe-reads, a reader's p99 latency per batch size against one 60 Hz frame (16 ms). \
             Repetitions are drawn as their median with a min-max whisker; settings that vary (batch size, journal, \
-            synchronous) get a panel each. CSVs of any csv_version work; charts whose columns a file lacks \
+            synchronous, pragmas) get a panel each. CSVs of any csv_version work; charts whose columns a file lacks \
             are left out with a note. The output holds no timestamp: the same CSVs give the same bytes.
 
             \(ExitStatus.help([.success, .failure, .refusedResults, .usage]))

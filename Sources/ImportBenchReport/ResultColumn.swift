@@ -189,9 +189,13 @@ package struct ResultColumn: Sendable {
             return results.map { RunContext(ceilingWallSeconds: ceilings[ceilingKey($0)]) }
         }
 
-        /// The reference a run is divided by: the one of the same scenario, scale, batch size and repetition.
+        /// The reference a run is divided by: the one of the same scenario, scale, batch size, store
+        /// settings (a `--pragma` sweep writes every setting's rows into one file) and repetition.
         private static func ceilingKey(_ result: RunResult) -> String {
-            [result.scenario, result.scale, result.batchSize.description, String(result.repetition)].joined(separator: "\u{1F}")
+            [
+                result.scenario, result.scale, result.batchSize.description, result.settings.journal.rawValue,
+                result.settings.synchronous.rawValue, result.settings.pragmaText, String(result.repetition),
+            ].joined(separator: "\u{1F}")
         }
     }
 

@@ -54,14 +54,17 @@ struct ReportCommandTests {
         let html = directory.appendingPathComponent("out/report.html").path
         try parseReport([csv, "--out", html]).run()
         let page = try String(contentsOfFile: html, encoding: .utf8)
-        #expect(page.components(separatedBy: "<svg ").count - 1 == 3)
+        // The answer's chart of multiples of the ceiling by scale, then time, fetches and memory.
+        #expect(page.components(separatedBy: "<svg ").count - 1 == 4)
+        #expect(page.contains("<table id=\"answer-table\""))
+        #expect(page.contains("The winner does not change with scale") || page.contains("is fastest up to 0.02x; from 0.04x"))
         #expect(page.contains("prewarm (k = "))
         #expect(page.contains(">upsert: no fetches</text>"))
 
         let charts = directory.appendingPathComponent("charts").path
         try parseReport([csv, "--format", "svg", "--out", charts]).run()
         let files = try FileManager.default.contentsOfDirectory(atPath: charts).sorted()
-        #expect(files == ["chat-fetches.svg", "chat-memory.svg", "chat-time.svg"])
+        #expect(files == ["chat-ceiling-multiple-by-scale.svg", "chat-fetches.svg", "chat-memory.svg", "chat-time.svg"])
     }
 
     @Test("two processes render the same CSV to the same bytes: no order comes from a hash seed",

@@ -91,6 +91,24 @@ struct CSVReportTests {
         #expect(rows[1][fetches] == "120")
         #expect(rows.allSatisfy { $0.count == header.count })
     }
+
+    @Test("in a --pragma sweep's file, each row's ratio divides by the ceiling of its own setting")
+    func ratioPerPragmaSetting() throws {
+        let walls: [(setting: String, naive: Double, ceiling: Double)] = [("default", 3, 0.5), ("memory", 2, 1.6)]
+        var results: [RunResult] = []
+        for (setting, naive, ceiling) in walls {
+            let pragmas = [try StorePragma(name: .temp_store, value: setting)]
+            for (strategy, wall) in [("naive", naive), ("ceiling", ceiling)] {
+                var result = sampleResult(strategy: strategy, wall: wall)
+                result.settings.pragmas = pragmas
+                results.append(result)
+            }
+        }
+        let rows = parseCSV(CSVReport.render(results))
+        let ratio = try #require(rows.first?.firstIndex(of: "wall_ratio_to_ceiling"))
+        #expect(rows[1][ratio] == String(format: "%.3f", walls[0].naive / walls[0].ceiling))
+        #expect(rows[3][ratio] == String(format: "%.3f", walls[1].naive / walls[1].ceiling))
+    }
 }
 
 @Suite("Summary table")

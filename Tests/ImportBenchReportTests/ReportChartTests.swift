@@ -77,11 +77,12 @@ private struct SyntheticCSV {
     }
 }
 
-/// The `<svg ...>...</svg>` documents inside a page, in order.
+/// The metrics' `<svg ...>...</svg>` documents inside a page, in order; the answer's charts above
+/// them (multiples of the ceiling and wall times across a sweep) are AnswerReportTests'.
 private func svgDocuments(in html: String) -> [String] {
     html.components(separatedBy: "<svg ").dropFirst().compactMap { part in
         part.range(of: "</svg>").map { "<svg " + part[..<$0.upperBound] }
-    }
+    }.filter { !AnswerChart.Measure.allCases.map(\.rawValue).contains(chartKind($0) ?? "") }
 }
 
 private func occurrences(of needle: String, in text: String) -> Int {
@@ -275,6 +276,24 @@ struct ReportChartTests {
         #expect(time.map(\.fileName) == ["chat-time-probe-60hz.svg", "chat-time-unprobed.svg"])
         // Each panel holds its own three repetitions per point, not six.
         for chart in time { #expect(chart.svg.contains("median of 3 runs per point")) }
+    }
+
+    @Test("runs under other --pragma settings are other panels, never folded into one point (issue 32, part 3)")
+    func pragmaPanels() throws {
+        let base = SyntheticCSV.sweep(batchSizes: ["all"], journals: ["wal"], probed: false)
+        var csv = SyntheticCSV()
+        for setting in ["temp_store=default", "temp_store=memory"] {
+            csv.rows += base.rows.map { row in
+                var row = row
+                row["pragmas"] = setting
+                return row
+            }
+        }
+        let (html, report) = try render(csv.text())
+        let time = report.charts.filter { $0.metric == .time }
+        #expect(time.map(\.fileName) == ["chat-time-temp-store-default.svg", "chat-time-temp-store-memory.svg"])
+        for chart in time { #expect(chart.svg.contains("median of 3 runs per point")) }
+        #expect(html.contains(">batch all (one transaction) · journal wal · synchronous normal · temp_store=memory</text>"))
     }
 
     @Test("the same CSVs give the same bytes")

@@ -66,11 +66,14 @@ package struct ChartReport: Sendable {
     package static let frameSeconds = 0.016
 
     package let input: ReportInput
+    /// What the page opens with: the fastest valid strategy per payload and setting.
+    package let answer: AnswerReport
     package let sections: [Section]
 
     package init(_ input: ReportInput) {
         self.input = input
         let palette = ChartPalette(strategies: input.runs.map(\.strategy))
+        answer = AnswerReport(runs: input.runs, order: palette.sorted(input.runs.map(\.strategy)), palette: palette)
         let groups = Dictionary(grouping: input.runs) { GroupKey(scenario: $0.scenario, preload: $0.preload) }
         var usedSlugs: Set<String> = []
         sections = groups.keys.sorted().compactMap { key in
@@ -121,17 +124,20 @@ struct RunSettings: Hashable, Comparable {
     var synchronous: String
     /// Empty for an unprobed run.
     var probeHz: String
+    /// The `--pragma` settings (`temp_store=memory;cache_size=-65536`): runs under other settings are other panels.
+    var pragmas: String
 
     init(_ run: ReportRun) {
         batchSize = run.batchSize
         journal = run.journalMode
         synchronous = run.synchronous
         probeHz = run.probeHz
+        pragmas = run.pragmas
     }
 
     private var sortKey: [String] {
         [Self.batchKey(batchSize), Self.listedKey(journal, StoreSettings.Journal.allCases.map(\.rawValue)),
-         Self.listedKey(synchronous, StoreSettings.Synchronous.allCases.map(\.rawValue)), Self.numberKey(probeHz)]
+         Self.listedKey(synchronous, StoreSettings.Synchronous.allCases.map(\.rawValue)), Self.numberKey(probeHz), pragmas]
     }
 
     static func < (lhs: RunSettings, rhs: RunSettings) -> Bool { lhs.sortKey.lexicographicallyPrecedes(rhs.sortKey) }
@@ -213,6 +219,7 @@ private struct SectionBuilder {
         }
         if !settings.journal.isEmpty { parts.append("journal \(settings.journal)") }
         if !settings.synchronous.isEmpty { parts.append("synchronous \(settings.synchronous)") }
+        if !settings.pragmas.isEmpty { parts.append(settings.pragmas.replacingOccurrences(of: ";", with: " · ")) }
         parts += Self.probeNote(runs).map { [$0] } ?? []
         return parts.joined(separator: " · ")
     }
@@ -233,6 +240,7 @@ private struct SectionBuilder {
         if Set(all.map(\.journal)).count > 1 { parts.append(settings.journal.isEmpty ? "journal-unknown" : settings.journal) }
         if Set(all.map(\.synchronous)).count > 1 { parts.append("sync-\(settings.synchronous.isEmpty ? "unknown" : settings.synchronous)") }
         if Set(all.map(\.probeHz)).count > 1 { parts.append(settings.probeHz.isEmpty ? "unprobed" : "probe-\(settings.probeHz)hz") }
+        if Set(all.map(\.pragmas)).count > 1 { parts.append(settings.pragmas.isEmpty ? "no-pragmas" : settings.pragmas) }
         let joined = parts.joined(separator: "-")
         return joined.isEmpty ? "" : "-" + ChartReport.slug(joined, fallback: "panel")
     }
@@ -386,11 +394,12 @@ private struct SectionBuilder {
         var scale: RunSize
         var synchronous: String
         var probeHz: String
+        var pragmas: String
 
         static func < (lhs: ReaderPanel, rhs: ReaderPanel) -> Bool {
             if lhs.scale.factor != rhs.scale.factor { return lhs.scale.factor < rhs.scale.factor }
-            let left = [RunSettings.listedKey(lhs.synchronous, StoreSettings.Synchronous.allCases.map(\.rawValue)), RunSettings.numberKey(lhs.probeHz)]
-            let right = [RunSettings.listedKey(rhs.synchronous, StoreSettings.Synchronous.allCases.map(\.rawValue)), RunSettings.numberKey(rhs.probeHz)]
+            let left = [RunSettings.listedKey(lhs.synchronous, StoreSettings.Synchronous.allCases.map(\.rawValue)), RunSettings.numberKey(lhs.probeHz), lhs.pragmas]
+            let right = [RunSettings.listedKey(rhs.synchronous, StoreSettings.Synchronous.allCases.map(\.rawValue)), RunSettings.numberKey(rhs.probeHz), rhs.pragmas]
             return left.lexicographicallyPrecedes(right)
         }
     }
@@ -404,7 +413,7 @@ private struct SectionBuilder {
             RunSettings.listedKey($0, StoreSettings.Journal.allCases.map(\.rawValue)) < RunSettings.listedKey($1, StoreSettings.Journal.allCases.map(\.rawValue))
         }
         let splitByJournal = journals.count > 1
-        let panelList = panels(probed) { ReaderPanel(scale: $0.scale, synchronous: $0.synchronous, probeHz: $0.probeHz) }
+        let panelList = panels(probed) { ReaderPanel(scale: $0.scale, synchronous: $0.synchronous, probeHz: $0.probeHz, pragmas: $0.pragmas) }
         let milliseconds = 1000.0
 
         let panelSeries: [(ReaderPanel, [LineChart.Series], [Int])] = panelList.map { panel, runs in
@@ -443,11 +452,13 @@ private struct SectionBuilder {
             if Set(panelKeys.map(\.scale)).count > 1 { suffixParts.append(panel.scale.description) }
             if Set(panelKeys.map(\.synchronous)).count > 1 { suffixParts.append("sync-\(panel.synchronous)") }
             if Set(panelKeys.map(\.probeHz)).count > 1 { suffixParts.append("probe-\(panel.probeHz)hz") }
+            if Set(panelKeys.map(\.pragmas)).count > 1 { suffixParts.append(panel.pragmas.isEmpty ? "no-pragmas" : panel.pragmas) }
             let suffix = suffixParts.isEmpty ? "" : "-" + ChartReport.slug(suffixParts.joined(separator: "-"), fallback: "panel")
             var context = ["scale \(panel.scale)"]
             if !splitByJournal, let journal = journals.first, !journal.isEmpty { context.append("journal \(journal)") }
             if !panel.synchronous.isEmpty { context.append("synchronous \(panel.synchronous)") }
             if !panel.probeHz.isEmpty { context.append("reads probed at \(panel.probeHz) Hz") }
+            if !panel.pragmas.isEmpty { context.append(panel.pragmas.replacingOccurrences(of: ";", with: " · ")) }
             let chart = LineChart(
                 kind: metric.rawValue, title: "\(key.title): \(metric.chart.what) by batch size",
                 subtitle: [context.joined(separator: " · "), repetitionNote(counts)],
@@ -461,13 +472,14 @@ private struct SectionBuilder {
 }
 
 extension ChartReport {
-    /// Writes each chart as a standalone SVG file into `directory` (created if missing); returns the paths.
+    /// Writes each chart, the answer's first, as a standalone SVG file into `directory` (created if missing); returns the paths.
     package func writeSVGFiles(into directory: String) throws -> [String] {
         let url = URL(fileURLWithPath: directory, isDirectory: true)
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return try charts.map { chart in
-            let file = url.appendingPathComponent(chart.fileName)
-            try Data(chart.svg.utf8).write(to: file, options: .atomic)
+        let files = answer.charts.map { ($0.fileName, $0.svg) } + charts.map { ($0.fileName, $0.svg) }
+        return try files.map { name, svg in
+            let file = url.appendingPathComponent(name)
+            try Data(svg.utf8).write(to: file, options: .atomic)
             return file.path
         }
     }

@@ -17,6 +17,7 @@ package enum HTMLReport {
             <title>ImportBench report: \(escape(scenarios.joined(separator: ", ")))</title>
             <style>
             \(style)
+            \(AnswerHTML.style)
             </style>
             </head>
             <body>
@@ -26,6 +27,7 @@ package enum HTMLReport {
             from \(report.input.files.isEmpty ? "memory" : report.input.files.map { "<code>\(escape($0))</code>" }.joined(separator: ", ")).</p>
 
             """
+        html += AnswerHTML.render(report.answer)
         if report.sections.count > 1 {
             html += "<nav><ul>\n"
             for (index, section) in report.sections.enumerated() {

@@ -13,6 +13,8 @@ struct LineChart {
         var low: Double
         var high: Double
         var tooltip: String
+        /// A run whose data differed from the payload's: drawn hollow and crossed out, never joined to its line.
+        var invalid = false
     }
 
     struct Series {
@@ -42,6 +44,8 @@ struct LineChart {
     var absent: [(strategy: String, label: String)] = []
     /// Legend entries explaining line styles (solid wal, dashed delete), drawn in grey after the strategies.
     var styles: [(label: String, dashed: Bool)] = []
+    /// Legend lines in grey without a mark, such as what a crossed-out point means.
+    var notes: [String] = []
     var reference: ReferenceLine?
     var palette: ChartPalette
 
@@ -67,6 +71,8 @@ struct LineChart {
             SVGChart.LegendEntry(label: $0.label, colour: palette.colour($0.strategy), marker: palette.marker($0.strategy), lineless: true, strategy: $0.strategy)
         } + styles.map {
             SVGChart.LegendEntry(label: $0.label, colour: "#777777", marker: nil, dashed: $0.dashed)
+        } + notes.map {
+            SVGChart.LegendEntry(label: $0, colour: "#777777", marker: nil, lineless: true)
         }
         let frame = SVGChart(
             kind: kind, title: title, subtitle: subtitle, xTitle: xTitle, yTitle: yTitle, xTicks: xTicks,
@@ -84,9 +90,10 @@ struct LineChart {
             for (line, placed) in placedSeries {
                 let colour = palette.colour(line.strategy)
                 canvas.group([("class", "series"), ("data-strategy", line.strategy)] + line.attributes) { canvas in
-                    if placed.count > 1 {
+                    let joined = placed.filter { !$0.0.invalid }
+                    if joined.count > 1 {
                         var stroke: [(String, String)] = [
-                            ("points", SVGCanvas.points(placed.map { ($0.1, $0.2) })), ("fill", "none"), ("stroke", colour),
+                            ("points", SVGCanvas.points(joined.map { ($0.1, $0.2) })), ("fill", "none"), ("stroke", colour),
                             ("stroke-width", "2"), ("stroke-linejoin", "round"),
                         ]
                         if line.dashed { stroke.append(("stroke-dasharray", "6 4")) }
@@ -94,7 +101,9 @@ struct LineChart {
                     }
                     for (point, x, y) in placed {
                         SVGChart.drawWhisker(&canvas, x: x, low: plot.y(yAxis.fraction(point.low)), high: plot.y(yAxis.fraction(point.high)), colour: colour)
-                        SVGChart.drawMarker(&canvas, palette.marker(line.strategy), x: x, y: y, colour: colour, tooltip: point.tooltip)
+                        SVGChart.drawMarker(
+                            &canvas, palette.marker(line.strategy), x: x, y: y, colour: colour, hollow: point.invalid, tooltip: point.tooltip)
+                        if point.invalid { SVGChart.drawCross(&canvas, x: x, y: y) }
                     }
                 }
             }

@@ -17,6 +17,9 @@ package struct ReportRun: Sendable, Equatable {
     package var journalMode: String
     package var synchronous: String
     package var probeHz: String
+    /// The `--pragma` settings as the CSV's `pragmas` column keeps them (`temp_store=memory;cache_size=-65536`);
+    /// empty without them or before csv_version 9.
+    package var pragmas: String
     /// "pass/batch" where a checkpointed import resumed: its counts and times cover only the rest.
     package var resumedFrom: String
     package var valid: Bool?
@@ -25,7 +28,7 @@ package struct ReportRun: Sendable, Equatable {
 
     package init(
         scenario: String, strategy: String, role: String = "", scale: RunSize, preload: String = "", batchSize: String,
-        repetition: Int? = nil, journalMode: String = "", synchronous: String = "", probeHz: String = "", resumedFrom: String = "",
+        repetition: Int? = nil, journalMode: String = "", synchronous: String = "", probeHz: String = "", pragmas: String = "", resumedFrom: String = "",
         valid: Bool? = nil, values: [String: Double] = [:]
     ) {
         self.scenario = scenario
@@ -38,6 +41,7 @@ package struct ReportRun: Sendable, Equatable {
         self.journalMode = journalMode
         self.synchronous = synchronous
         self.probeHz = probeHz
+        self.pragmas = pragmas
         self.resumedFrom = resumedFrom
         self.valid = valid
         self.values = values
@@ -45,6 +49,10 @@ package struct ReportRun: Sendable, Equatable {
 
     /// The value of the column named `name`, if the row has one.
     package func value(_ name: String) -> Double? { values[name] }
+
+    /// Whether the run is the ceiling's, the yardstick every time is divided by: known by its role
+    /// in the results (`reference`), never by its name.
+    package var isCeiling: Bool { StrategyRole(rawValue: role) == .reference }
 
     /// The payload's occurrences, which place a run on the size axis.
     package var records: Double? { values["records"] }

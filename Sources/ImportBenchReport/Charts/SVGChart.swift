@@ -178,6 +178,15 @@ struct SVGChart {
         }
     }
 
+    /// A cross over a point that must not be read as a result (an invalid run).
+    static func drawCross(_ canvas: inout SVGCanvas, x: Double, y: Double) {
+        let r = 6.0
+        canvas.group([("class", "invalid-mark"), ("stroke", "#b00020"), ("stroke-width", "2")]) { canvas in
+            canvas.line(x1: x - r, y1: y - r, x2: x + r, y2: y + r, [])
+            canvas.line(x1: x - r, y1: y + r, x2: x + r, y2: y - r, [])
+        }
+    }
+
     /// A vertical min-max whisker with short caps.
     static func drawWhisker(_ canvas: inout SVGCanvas, x: Double, low: Double, high: Double, colour: String) {
         guard abs(high - low) >= 1 else { return }

@@ -1,0 +1,182 @@
+import Foundation
+import ImportBenchCore
+@testable import ImportBenchReport
+import Testing
+
+/// Runs built in memory: each strategy's wall time per repetition, its role and verdict, so every
+/// expectation below is computed from the inputs rather than copied from the output.
+private struct Runs {
+    var runs: [ReportRun] = []
+
+    /// Three repetitions at 0.9, 1 and 1.2 times `wall` (median: `wall` itself), each with `fetches`.
+    mutating func add(
+        _ strategy: String, role: StrategyRole = .user, wall: Double, scale: String = "1x", batch: String = "1000", pragmas: String = "",
+        preload: String = "", fetches: Double = 10, invalidRepetition: Int? = nil, factors: [Double] = [0.9, 1, 1.2]
+    ) throws {
+        let size = RunSize(try #require(Scale(parsing: scale)))
+        for (index, factor) in factors.enumerated() {
+            runs.append(ReportRun(
+                scenario: "chat", strategy: strategy, role: role.rawValue, scale: size, preload: preload, batchSize: batch,
+                repetition: index + 1, journalMode: "wal", synchronous: "normal", pragmas: pragmas,
+                valid: invalidRepetition != index + 1, values: ["wall_s": wall * factor, "fetch_count": fetches * factor]))
+        }
+    }
+
+    /// The ceiling and `walls`' strategies at one setting; the ceiling's role is what marks it.
+    static func group(_ walls: [(String, Double)], ceiling: Double = 1, scale: String = "1x", batch: String = "1000", pragmas: String = "") throws -> Runs {
+        var runs = Runs()
+        for (strategy, wall) in walls { try runs.add(strategy, wall: wall, scale: scale, batch: batch, pragmas: pragmas) }
+        try runs.add("ceiling", role: .reference, wall: ceiling, scale: scale, batch: batch, pragmas: pragmas)
+        return runs
+    }
+
+    var answer: AnswerReport { ChartReport(ReportInput(runs: runs)).answer }
+    var html: String { HTMLReport.render(ChartReport(ReportInput(runs: runs))) }
+}
+
+/// The median as the report defines it: the middle value, or the mean of the two middle ones.
+private func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+}
+
+@Suite("bench report answers first")
+struct AnswerReportTests {
+    private static let walls: [(String, Double)] = [("naive", 4.0), ("prewarm", 1.5), ("upsert", 2.5), ("idcache", 3.0)]
+
+    @Test("the fastest valid strategy is named, in the group and first in the table", arguments: ["naive", "prewarm", "upsert", "idcache"])
+    func fastestNamed(winner: String) throws {
+        // The winner's time is made the smallest; the others keep theirs.
+        let walls = Self.walls.map { ($0.0, $0.0 == winner ? 0.5 : $0.1) }
+        let runs = try Runs.group(walls)
+        let group = try #require(runs.answer.groups.first)
+        #expect(group.fastest?.strategy == winner)
+        #expect(group.standings.first?.strategy == winner)
+        #expect(runs.html.contains("<tr class=\"fastest\" data-strategy=\"\(winner)\">"))
+        #expect(runs.html.contains("fastest: \(winner)</span>"))
+    }
+
+    @Test("an invalid strategy is marked and never ranked, however fast; the next valid one wins", arguments: [1, 2, 3])
+    func invalidNotRanked(repetition: Int) throws {
+        var runs = try Runs.group(Self.walls)
+        try runs.add("replace", role: .user, wall: 0.1, invalidRepetition: repetition)
+        let group = try #require(runs.answer.groups.first)
+        let invalid = try #require(group.standings.first { $0.strategy == "replace" })
+        #expect(invalid.rank == nil)
+        #expect(invalid.isInvalid)
+        #expect(invalid.verdict.hasPrefix("INVALID"))
+        let fastestValid = Self.walls.min { $0.1 < $1.1 }?.0
+        #expect(group.fastest?.strategy == fastestValid)
+        #expect(group.standings.last?.strategy == "replace")
+        #expect(runs.html.contains("<tr class=\"invalid\" data-strategy=\"replace\">"))
+    }
+
+    @Test("multiples of the fastest and of the ceiling are the medians' ratios",
+          arguments: [[0.9, 1.0, 1.2], [1.0, 3.0, 2.0, 1.5], [2.0]])
+    func multiples(factors: [Double]) throws {
+        var runs = Runs()
+        for (strategy, wall) in Self.walls { try runs.add(strategy, wall: wall, factors: factors) }
+        try runs.add("ceiling", role: .reference, wall: 0.8, factors: factors.reversed())
+        var medians: [String: Double] = [:]
+        for (strategy, wall) in Self.walls + [("ceiling", 0.8)] { medians[strategy] = median(factors.map { wall * $0 }) }
+        let fastest = try #require(Self.walls.map { medians[$0.0] ?? .infinity }.min())
+        let ceiling = try #require(medians["ceiling"])
+        let group = try #require(runs.answer.groups.first)
+        for standing in group.standings {
+            let wall = try #require(medians[standing.strategy])
+            #expect(abs((standing.multipleOfFastest ?? -1) - wall / fastest) < 1e-12, "\(standing.strategy)")
+            #expect(abs((standing.multipleOfCeiling ?? -1) - wall / ceiling) < 1e-12, "\(standing.strategy)")
+            #expect(standing.fetches == median(factors.map { 10 * $0 }))
+            #expect(standing.repetitions == factors.count)
+        }
+        let ranked = group.standings.filter { $0.rank != nil }.map(\.strategy)
+        #expect(ranked == Self.walls.sorted { $0.1 < $1.1 }.map(\.0))
+    }
+
+    @Test("the ceiling is the run whose role is reference, whatever it is called")
+    func ceilingByRole() throws {
+        var runs = Runs()
+        try runs.add("prewarm", wall: 2)
+        try runs.add("ceiling", role: .user, wall: 1)
+        try runs.add("floor", role: .reference, wall: 0.5)
+        let group = try #require(runs.answer.groups.first)
+        #expect(group.ceiling?.strategy == "floor")
+        #expect(group.fastest?.strategy == "ceiling")
+        #expect(group.standings.first { $0.strategy == "prewarm" }?.multipleOfCeiling == 2 / 0.5)
+        #expect(group.standings.first { $0.strategy == "floor" }?.rank == nil)
+    }
+
+    @Test("a refresh's ceiling, which runs without the preload, is the yardstick of the preload's group")
+    func refreshCeiling() throws {
+        var runs = Runs()
+        try runs.add("upsert", wall: 3, preload: "overlap=0.5,changed=0.1")
+        try runs.add("ceiling", role: .reference, wall: 1.5)
+        let groups = runs.answer.groups
+        #expect(groups.count == 1)
+        #expect(groups.first?.standings.first { $0.strategy == "upsert" }?.multipleOfCeiling == 2)
+    }
+
+    @Test("the winner changing with scale takes one sentence per held batch size")
+    func winnerChangesWithScale() throws {
+        var runs = Runs()
+        for (scale, factor) in [("1x", 1.0), ("2x", 2.0), ("4x", 4.0), ("8x", 8.0)] {
+            for batch in ["100", "all"] {
+                // prewarm grows faster than idcache: idcache overtakes it from 4x.
+                try runs.add("prewarm", wall: factor * factor, scale: scale, batch: batch)
+                try runs.add("idcache", wall: 3 * factor, scale: scale, batch: batch)
+            }
+        }
+        let sentences = runs.answer.sentences
+        #expect(sentences.contains("At batch 100, prewarm is fastest up to 2x; from 4x idcache is."))
+        #expect(sentences.contains("At batch all, prewarm is fastest up to 2x; from 4x idcache is."))
+        #expect(sentences.contains("The winner does not change with batch size: at every batch size, prewarm is fastest at 1x and 2x; idcache at 4x and 8x."))
+        #expect(sentences.count == 3)
+        #expect(runs.html.contains("<li>At batch 100, prewarm is fastest up to 2x; from 4x idcache is.</li>"))
+    }
+
+    @Test("a winner that never changes is said in one sentence")
+    func winnerDoesNotChange() throws {
+        var runs = Runs()
+        for scale in ["1x", "2x", "4x"] {
+            try runs.add("prewarm", wall: 1, scale: scale)
+            try runs.add("naive", wall: 2, scale: scale)
+        }
+        #expect(runs.answer.sentences == ["The winner does not change with scale: prewarm is fastest at every scale."])
+    }
+
+    @Test("a pragma's values are a dimension: its winners named per value, in the order they ran")
+    func winnerChangesWithPragma() throws {
+        var runs = try Runs.group([("prewarm", 1), ("upsert", 2)], pragmas: "temp_store=default")
+        runs.runs += try Runs.group([("prewarm", 1), ("upsert", 0.5)], ceiling: 0.8, pragmas: "temp_store=memory").runs
+        let answer = runs.answer
+        #expect(answer.axes.swept == [.pragma("temp_store")])
+        #expect(answer.sentences == ["prewarm is fastest with temp_store=default; upsert with temp_store=memory."])
+        // Each setting's multiples are taken to its own ceiling.
+        #expect(answer.groups.last?.standings.first { $0.strategy == "upsert" }?.multipleOfCeiling == 0.5 / 0.8)
+        #expect(answer.charts.map(\.measure) == [.ceilingMultiple, .wallTime])
+    }
+
+    @Test("the page opens with the answer table, before every chart of the scenario")
+    func pageOpensWithAnswer() throws {
+        var runs = Runs()
+        for scale in ["1x", "2x"] { runs.runs += try Runs.group(Self.walls, scale: scale).runs }
+        let html = runs.html
+        let table = try #require(html.range(of: "<table id=\"\(AnswerHTML.tableID)\""))
+        let firstMetric = try #require(html.range(of: "data-metric="))
+        #expect(table.lowerBound < firstMetric.lowerBound)
+        #expect(html.contains("data-chart=\"ceiling-multiple\""))
+    }
+
+    @Test("an invalid point is crossed out in the chart across the sweep, and not joined to its line")
+    func invalidPointMarked() throws {
+        var runs = Runs()
+        for scale in ["1x", "2x", "4x"] { runs.runs += try Runs.group([("prewarm", 2)], scale: scale).runs }
+        try runs.add("replace", wall: 1, scale: "2x", invalidRepetition: 1)
+        try runs.add("replace", wall: 1, scale: "1x")
+        let chart = try #require(runs.answer.charts.first)
+        #expect(chart.svg.components(separatedBy: "class=\"invalid-mark\"").count - 1 == 1)
+        #expect(chart.svg.contains("× invalid run (not ranked)"))
+        let unswept = try Runs.group([("prewarm", 2)]).answer.charts
+        #expect(unswept.isEmpty)
+    }
+}
