@@ -94,17 +94,4 @@ struct ReadmeExampleTests {
         }
         #expect(Set(example.counts.keys) == Set(results.map(\.strategy)), "\(example): the table's strategies")
     }
-
-    @Test("every option each command's --help lists is in the README", arguments: BenchCommand.configuration.subcommands.filter { $0.configuration.shouldDisplay }.map { "\($0.configuration.commandName ?? "")" })
-    func optionsDocumented(command: String) throws {
-        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
-        let type = try #require(BenchCommand.configuration.subcommands.first { $0.configuration.commandName == command })
-        let help = type.helpMessage(columns: 1_000)
-        let options = Set(help.matches(of: /(?:^|\s)(--[a-z][a-z0-9-]*)/).map { String($0.1) }).subtracting(["--help", "--version"])
-        // As a whole option: --scale is not documented by --scales.
-        let missing = options.filter { option in
-            !readme.contains(try! Regex(NSRegularExpression.escapedPattern(for: option) + "(?![a-z0-9-])"))
-        }.sorted()
-        #expect(missing.isEmpty, "bench \(command): \(missing.joined(separator: ", ")) not in the README")
-    }
 }
