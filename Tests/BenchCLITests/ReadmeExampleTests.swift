@@ -6,26 +6,39 @@ import Testing
 
 @testable import ImportBenchCLI
 
-/// The README's example tables, marked `<!-- readme-example: ARGUMENTS -->` and written by
-/// scripts/readme-examples, hold the counts bench computes for those arguments: a change that moves
-/// a count fails here until the script has rewritten them. Times are not checked (they are the
-/// machine's); each example runs once, in this process.
+/// The example tables of the README and of docs/*.md, marked `<!-- readme-example: ARGUMENTS -->`
+/// and written by scripts/readme-examples, hold the counts bench computes for those arguments: a
+/// change that moves a count fails here until the script has rewritten them. Times are not checked
+/// (they are the machine's); each example runs once, in this process.
 @Suite("README examples")
 struct ReadmeExampleTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     struct Example: CustomStringConvertible, Sendable {
+        /// The page that shows it, relative to the checkout: README.md or docs/NAME.md.
+        let page: String
         let arguments: [String]
         /// Per strategy, its row's records, unique, fetches, statements and txns cells.
         let counts: [String: [String]]
-        var description: String { arguments.joined(separator: " ") }
+        var description: String { "\(page): " + arguments.joined(separator: " ") }
     }
 
     static let countHeadings = ["records", "unique", "fetches", "statements", "txns"]
 
-    /// Every marked example of the README.
+    /// The pages that may hold examples: the README, then docs/*.md by name (scripts/readme-examples reads the same).
+    static func pages() throws -> [String] {
+        let docs = try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("docs").path)
+        return ["README.md"] + docs.filter { $0.hasSuffix(".md") }.sorted().map { "docs/\($0)" }
+    }
+
+    /// Every marked example of those pages.
     static func examples() throws -> [Example] {
-        let text = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        try pages().flatMap { try examples(page: $0) }
+    }
+
+    /// The marked examples of one page.
+    static func examples(page: String) throws -> [Example] {
+        let text = try String(contentsOf: root.appendingPathComponent(page), encoding: .utf8)
         let lines = text.components(separatedBy: "\n")
         var examples: [Example] = []
         for (index, line) in lines.enumerated() where line.hasPrefix("<!-- readme-example: ") && line.hasSuffix(" -->") && index + 2 < lines.count {
@@ -44,15 +57,16 @@ struct ReadmeExampleTests {
                 guard positions.count == countHeadings.count else { continue }
                 counts[name] = positions.map { cells[$0] }
             }
-            examples.append(Example(arguments: arguments, counts: counts))
+            examples.append(Example(page: page, arguments: arguments, counts: counts))
         }
         return examples
     }
 
-    @Test("the README marks its example tables, each with its rows")
+    @Test("the README and docs/ mark their example tables, each with its rows")
     func marked() throws {
         let examples = try Self.examples()
         #expect(examples.count >= 3)
+        #expect(examples.contains { $0.page == "README.md" }, "the README shows no marked example table")
         for example in examples { #expect(!example.counts.isEmpty, "\(example): no table rows found") }
     }
 
@@ -76,21 +90,8 @@ struct ReadmeExampleTests {
                 result.records, result.uniqueRecords, result.measurement.counts.fetches, result.measurement.counts.statements,
                 result.measurement.counts.transactions,
             ].map(SummaryTable.count)
-            #expect(cells == computed, "\(example), \(strategy): the README says \(cells), bench computes \(computed); run scripts/readme-examples")
+            #expect(cells == computed, "\(example), \(strategy): the page says \(cells), bench computes \(computed); run scripts/readme-examples")
         }
         #expect(Set(example.counts.keys) == Set(results.map(\.strategy)), "\(example): the table's strategies")
-    }
-
-    @Test("every option each command's --help lists is in the README", arguments: BenchCommand.configuration.subcommands.filter { $0.configuration.shouldDisplay }.map { "\($0.configuration.commandName ?? "")" })
-    func optionsDocumented(command: String) throws {
-        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
-        let type = try #require(BenchCommand.configuration.subcommands.first { $0.configuration.commandName == command })
-        let help = type.helpMessage(columns: 1_000)
-        let options = Set(help.matches(of: /(?:^|\s)(--[a-z][a-z0-9-]*)/).map { String($0.1) }).subtracting(["--help", "--version"])
-        // As a whole option: --scale is not documented by --scales.
-        let missing = options.filter { option in
-            !readme.contains(try! Regex(NSRegularExpression.escapedPattern(for: option) + "(?![a-z0-9-])"))
-        }.sorted()
-        #expect(missing.isEmpty, "bench \(command): \(missing.joined(separator: ", ")) not in the README")
     }
 }
