@@ -3,7 +3,7 @@
 // same tokens; it only builds no error. Swift's parser stays the reference and gives every located
 // error: a value this one refuses is parsed again there. In C because the same loop in Swift cost
 // about 160 instructions a token (error plumbing, exclusivity and bounds bookkeeping around every
-// byte), which the README's harness-tax section measures.
+// byte), which docs/performance-log.md's harness-tax section measures.
 #include "CHotPath.h"
 
 #include <string.h>

@@ -2,7 +2,7 @@ import Foundation
 import ArgumentParser
 
 /// Every exit status `bench` uses, with what it means, in one table: the code, `bench --help`, each
-/// subcommand's help and the README all take it from here (a test checks the README's copy).
+/// subcommand's help and docs/ci.md all take it from here (a test checks docs/ci.md's copy).
 enum ExitStatus: Int32, CaseIterable {
     case success = 0
     case failure = 1
@@ -38,7 +38,7 @@ enum ExitStatus: Int32, CaseIterable {
         "Exit status:\n" + statuses.map { "  " + $0.label.padding(toLength: 7, withPad: " ", startingAt: 0) + $0.meaning }.joined(separator: "\n")
     }
 
-    /// The whole table as Markdown, as the README carries it.
+    /// The whole table as Markdown, as docs/ci.md carries it.
     static var markdownTable: String {
         "| status | meaning |\n|---|---|\n" + allCases.map { "| \($0.label) | \($0.meaning) |" }.joined(separator: "\n") + "\n"
     }

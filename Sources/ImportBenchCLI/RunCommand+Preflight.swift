@@ -82,7 +82,7 @@ extension RunCommand {
                 : scenarioOptions.mapping.map { "the mapping \($0)" } ?? "the \(scenario.name) scenario"
             throw CommandFailure.failed(
                 "\(path) does not have the shape of \(assumed): \(error). Give --scenario NAME if it is one of the built-in "
-                    + "shapes (bench list), or --mapping FILE to describe your own (README, \"Bring your own payload\"); nothing was imported.")
+                    + "shapes (bench list), or --mapping FILE to describe your own (docs/mapping.md); nothing was imported.")
         } catch {
             // Inside its elements, or anything else: the runs report it as they go.
         }

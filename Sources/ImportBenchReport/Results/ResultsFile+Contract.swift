@@ -11,7 +11,7 @@ extension ResultsFile {
     /// Reads `path` as a bench results file held to the contract of its `csv_version`: one version
     /// from 1 to this bench's in every row, every column that version has, a finite non-negative
     /// number wherever a number is due (a count or the verdict in every row), and no run and
-    /// repetition twice. An older version is read by column name (the upgrade the README
+    /// repetition twice. An older version is read by column name (the upgrade Results/README.md
     /// documents); a newer one is refused. `compare` and `report` read results only so, and
     /// refuse, naming the file, line and column, what they cannot judge.
     package init(results path: String) throws(ResultsInputError) {
