@@ -185,9 +185,20 @@ struct JSONTapeTests {
         #expect(throws: PayloadError.self) { try conflicting.find(members, into: slots) }
     }
 
-    @Test("an object of more than 24 keys, which the parser flags as maybe repeating one, is still found in one pass: the slots one lookup per name gives, agreeing repeats accepted, a conflicting one refused with the same error")
+    /// A USGS feature's properties (26 keys) collide in the 32 key signatures; compared key by
+    /// key they are found distinct, so lookups stop at the last wanted member.
+    @Test("an object of up to 64 distinct keys is not flagged as maybe repeating one; one repeat among them is", arguments: [26, 64])
+    func distinctKeysUpToTheComparedCount(_ count: Int) throws {
+        let members = (0..<count).map { "\"key\($0)\":\($0)" }
+        let distinct = try tape("{" + members.joined(separator: ",") + "}").root
+        #expect(!distinct.tape.tokens[distinct.index].flags.contains(.mayRepeatKeys))
+        let repeated = try tape("{" + members.dropLast().joined(separator: ",") + ",\"key3\":3}").root
+        #expect(repeated.tape.tokens[repeated.index].flags.contains(.mayRepeatKeys))
+    }
+
+    @Test("an object of more than 64 keys, which the parser flags as maybe repeating one, is still found in one pass: the slots one lookup per name gives, agreeing repeats accepted, a conflicting one refused with the same error")
     func memberSetInLargeObject() throws {
-        let keys = (0..<30).map { "property_\($0)" }
+        let keys = (0..<70).map { "property_\($0)" }
         let wanted = JSONMemberSet(keys.filter { $0.hasSuffix("7") || $0.hasSuffix("2") } + ["absent"])
         let slots = JSONMemberSlots(for: wanted)
         func object(_ tail: String) throws -> JSONObject {

@@ -91,8 +91,8 @@ extension JSONObject {
     }
 
     /// Fills `found` (one slot per name) with the token index of each name's value, -1 when absent,
-    /// in one pass. An object that may repeat a key (the parser flags every one of more than 24
-    /// keys, such as a USGS feature's properties) is read by `findCheckingRepeats`.
+    /// in one pass. An object that may repeat a key (the parser flags one that does, one with an
+    /// escaped key, and every one of more than 64 keys) is read by `findCheckingRepeats`.
     func find(_ members: JSONMemberTable, into found: UnsafeMutableBufferPointer<Int>) throws(PayloadError) {
         let tape = value.tape
         let object = value.index

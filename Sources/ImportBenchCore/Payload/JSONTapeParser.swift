@@ -133,7 +133,7 @@ struct JSONTapeParser {
     }
 
     /// Beyond this many keys, an object whose key signatures collide is not compared key by key.
-    private static let comparedKeys = 24
+    private static let comparedKeys = 64
 
     /// Reads a member's key and its colon, leaving the position before the value.
     @inline(__always)
@@ -151,8 +151,8 @@ struct JSONTapeParser {
         }
         appendScalar(.string, start: start, flags: flags)
         // An open object's `next` is not set until it closes; until then it holds one bit per key
-        // signature (length and first byte), so only a key whose bit is taken is compared in full.
-        let signature = UInt32(truncatingIfNeeded: position &- start &+ Int(input[start + 1]) &* 4) & 31
+        // signature (length, first and last byte), so only a key whose bit is taken is compared in full.
+        let signature = UInt32(truncatingIfNeeded: position &- start &+ Int(input[start + 1]) &* 4 &+ Int(input[position - 2]) &* 7) & 31
         let bit = UInt32(1) << signature
         let seen = tokens[object].next
         tokens[object].next = seen | bit
