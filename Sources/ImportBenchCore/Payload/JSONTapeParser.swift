@@ -52,6 +52,8 @@ struct JSONTapeParser {
     /// Token indexes of the containers being parsed, outermost first.
     let openContainers: UnsafeMutablePointer<UInt32>
     var depth = 0
+    /// Per open container, 256 bits: the key signatures met so far in it (objects only).
+    let seenKeys: UnsafeMutablePointer<UInt64>
 
     init(input: UnsafeBufferPointer<UInt8>, baseOffset: Int, file: String, root: RecordPathRoot, limits: PayloadLimits = .default) {
         self.input = input
@@ -64,10 +66,12 @@ struct JSONTapeParser {
         tokenCapacity = input.count / 8 + 16
         tokens = UnsafeMutablePointer<JSONToken>.allocate(capacity: tokenCapacity)
         openContainers = UnsafeMutablePointer<UInt32>.allocate(capacity: JSONTape.maximumDepth)
+        seenKeys = UnsafeMutablePointer<UInt64>.allocate(capacity: JSONTape.maximumDepth * 4)
     }
 
     func deallocate(keepingTokens: Bool) {
         openContainers.deallocate()
+        seenKeys.deallocate()
         if !keepingTokens { tokens.deallocate() }
     }
 
@@ -150,13 +154,15 @@ struct JSONTapeParser {
             throw failure(error)
         }
         appendScalar(.string, start: start, flags: flags)
-        // An open object's `next` is not set until it closes; until then it holds one bit per key
-        // signature (length, first and last byte), so only a key whose bit is taken is compared in full.
-        let signature = UInt32(truncatingIfNeeded: position &- start &+ Int(input[start + 1]) &* 4 &+ Int(input[position - 2]) &* 7) & 31
-        let bit = UInt32(1) << signature
-        let seen = tokens[object].next
-        tokens[object].next = seen | bit
-        if seen & bit != 0 || flags.contains(.hasEscapes) { markIfKeyRepeats(object: object) }
+        // One bit per key signature (the C parser's `key_signature`: quoted length, first and last
+        // byte), so only a key whose bit is taken is compared in full.
+        let quoted = UInt32(truncatingIfNeeded: position - start) | UInt32(input[start + 1]) << 8 | UInt32(input[position - 2]) << 16
+        let signature = Int((quoted &* 0x9E37_79B1) >> 24)
+        let seen = seenKeys + (depth - 1) * 4 + (signature >> 6)
+        let bit = UInt64(1) << UInt64(signature & 63)
+        let collides = seen.pointee & bit != 0
+        seen.pointee |= bit
+        if collides || flags.contains(.hasEscapes) { markIfKeyRepeats(object: object) }
         tokens[object].keyBits |= JSONToken.keyBit(UnsafeBufferPointer(rebasing: input[(start + 1)..<(position - 1)]))
         skipWhitespace()
         guard position < input.count else { throw truncated(expected: "':' after a key") }
@@ -195,6 +201,7 @@ struct JSONTapeParser {
             guard depth < JSONTape.maximumDepth else {
                 throw failure(expected: "nesting at most \(JSONTape.maximumDepth) deep", found: byte)
             }
+            if byte == .openBrace { (seenKeys + depth * 4).initialize(repeating: 0, count: 4) }
             openContainers[depth] = UInt32(truncatingIfNeeded: tokenCount)
             depth += 1
             append(.container(isObject: byte == .openBrace, start: start))
