@@ -40,8 +40,10 @@ package struct BenchmarkConfiguration {
     /// Refuses what cannot run whatever the payload holds. The one place these rules live: the
     /// command line asks before it starts anything, the benchmark again for library callers.
     package func checkRequest() throws(RunRequestError) {
-        let adopting = plannedStrategies.filter { $0.needs.contains(.seedStore) }.map { $0.name }
-        if !adopting.isEmpty, spec.preload != nil { throw .seedStoreWithPreload(methods: adopting.joined(separator: ", ")) }
+        let planned = plannedStrategies
+        if spec.preload != nil, let reason = planned.lazy.compactMap(\.refreshRefusal).first {
+            throw .refreshNotMeasurable(methods: planned.filter { $0.refreshRefusal == reason }.map(\.name), reason: reason)
+        }
         if case .generated = spec.preload, case .file = spec.payload { throw .generatedPreloadWithRecordedPayload }
     }
 
@@ -66,7 +68,8 @@ package struct BenchmarkConfiguration {
 package enum BenchmarkEvent {
     case generatingPayload(path: String)
     case readingExpectedContent
-    case buildingSeedStore(path: String)
+    /// A method prepares what its runs need (`MeasuredMethod.prepare`), untimed: `task` says what.
+    case preparing(strategy: String, task: String)
     case runStarted(strategy: String, repetition: Int, index: Int, total: Int)
     case runProgress(strategy: String, occurrences: Int, expected: Int)
     /// A run has finished: its result, and every result of this benchmark so far, each with the C
@@ -89,8 +92,8 @@ package struct BenchmarkOutcome: Sendable {
     package var skippedErrors: [PayloadError] = []
     package var payloadPath: String
     package var payloadBytes: Int64
-    /// The store seed-copy adopted, when it ran: given, or built by this run (untimed).
-    package var seedStore: SeedStoreReport? = nil
+    /// Every method as it was prepared for its runs, with what preparing it made (seed-copy: its store).
+    package var preparations: [PreparedMethod] = []
     /// How the payload was read, for the header: the encoding `--encoding auto` chose per file.
     package var readingNotes: [String] = []
 }
@@ -110,8 +113,6 @@ package final class Benchmark {
     let givenScenario: (any Scenario)?
     let executor: ImportExecutor
     let referenceExecutor: CReferenceExecutor
-    /// The seed store of the current `run()`, for its seed-copy runs.
-    var seedStore: SeedStoreReport?
     /// The payload's hash and origin in the current `run()`, learnt while reading it for the
     /// expected content: every run's checkpoint records it.
     var payloadIdentity: PayloadIdentity?
@@ -128,7 +129,6 @@ package final class Benchmark {
 
     package func run(_ observe: (BenchmarkEvent) -> Void = { _ in }) throws -> BenchmarkOutcome {
         try configuration.checkRequest()
-        seedStore = nil
         payloadIdentity = nil
         // Held to the end: a second bench on the same kept stores stops here, naming this one.
         let locks = try configuration.plannedStrategies.compactMap { strategy in
@@ -221,11 +221,16 @@ package final class Benchmark {
                 source: spec.payload.generator.map { "generated at \($0.scale), seed \($0.seed)" } ?? "recorded",
                 digest: digest, preloadDigest: preloadReading.hasher?.digest)
         }
-        seedStore = try prepareSeedStore(of: scenario, payloadPath: payloadPath, in: workDirectory, observe)
-
-        let strategies = configuration.plannedStrategies.filter {
+        let preparations = try configuration.plannedStrategies.filter {
             referenceSkipped == nil || $0.role != .reference
+        }.map { method in
+            try withoutActuallyEscaping(observe) { observe in
+                try method.prepare(for: MethodPreparation(
+                    scenario: scenario, payloadPath: payloadPath, payload: spec.payload, reading: spec.options.reading,
+                    workDirectory: workDirectory, announce: { observe(.preparing(strategy: method.name, task: $0)) }))
+            }
         }
+        let strategies = preparations.map(\.method)
         // Before the first import: no kept store is replaced that bench did not make, and no
         // unfinished checkpoint is discarded that the user did not ask to discard.
         for strategy in strategies where keptDatabasePath(for: strategy.name) != nil {
@@ -299,12 +304,12 @@ package final class Benchmark {
         return BenchmarkOutcome(
             results: results, expected: expected, expectedWithoutPreload: expectedWithoutPreload, referenceSkipped: referenceSkipped,
             skippedRecords: skippedRecords, skippedErrors: skippedErrors,
-            payloadPath: payloadPath, payloadBytes: payloadBytes, seedStore: seedStore, readingNotes: payloadReader.readingNotes)
+            payloadPath: payloadPath, payloadBytes: payloadBytes, preparations: preparations, readingNotes: payloadReader.readingNotes)
     }
 
     /// The run of `strategy` in this benchmark: every setting comes from the configuration here, and
     /// nowhere else. The reference is plain inserts into an empty store, refresh or not.
-    /// `scenario` is the spec's, resolved once per `run()`; a seed store is given in `execute`, to the runs that adopt one.
+    /// `scenario` is the spec's, resolved once per `run()`; `strategy` as prepared, when it was.
     private func makeRun(
         of strategy: ImportMethod, scenario: any Scenario, payloadPath: String, preloadPath: String?, databasePath: String,
         checkpoint: Bool
@@ -320,6 +325,13 @@ package final class Benchmark {
             return identity
         }
         return run
+    }
+
+    /// Every run goes through here: a command is a process of its own, measured from here (a child
+    /// of bench would not know it); the others by the executor, in this process or a child.
+    func execute(_ run: ImportRun, _ progress: @escaping (Int) -> Void) throws -> ImportMeasurement {
+        if run.strategy.isOwnProcess { return try run.execute(progress: progress) }
+        return try executor(run, progress)
     }
 
     private static func stopIfInterrupted() throws {

@@ -35,21 +35,20 @@ package struct ImportRun {
     /// A run of files already written, of a strategy type.
     package init(
         scenario: any Scenario, payloadPath: String, strategy: any MeasuredMethod.Type, databasePath: String,
-        preloadPath: String? = nil, seedStorePath: String? = nil, options: RunOptions
+        preloadPath: String? = nil, options: RunOptions
     ) {
         self.init(
             scenario: scenario, payloadPath: payloadPath, strategy: ImportMethod(strategy), databasePath: databasePath,
-            preloadPath: preloadPath, seedStorePath: seedStorePath, options: options)
+            preloadPath: preloadPath, options: options)
     }
 
     /// A run of files already written; its spec names `scenario` by its reference.
     package init(
         scenario: any Scenario, payloadPath: String, strategy: ImportMethod, databasePath: String,
-        preloadPath: String? = nil, seedStorePath: String? = nil, options: RunOptions
+        preloadPath: String? = nil, options: RunOptions
     ) {
         spec = RunSpec(
-            scenario: scenario.reference, payload: .file(payloadPath), preload: preloadPath.map(PreloadSpec.file),
-            seedStorePath: seedStorePath, options: options)
+            scenario: scenario.reference, payload: .file(payloadPath), preload: preloadPath.map(PreloadSpec.file), options: options)
         self.scenario = scenario
         self.strategy = strategy
         self.databasePath = databasePath
@@ -67,9 +66,6 @@ package struct ImportRun {
     }
 
     package var options: RunOptions { spec.options }
-
-    /// The store a seed-copy run adopts instead of importing (see ImportRun+SeedCopy.swift).
-    package var seedStorePath: String? { spec.seedStorePath }
 
     /// A run with its options spelled out one by one, for tests and library callers.
     package init(

@@ -5,10 +5,8 @@ package enum RunRequestError: Error, Equatable, CustomStringConvertible {
     case generatedPreloadWithRecordedPayload
     /// `--preload` text that is neither a file nor `overlap=X,changed=Y`.
     case invalidPreload(text: String, problem: String)
-    /// Methods that adopt a seed store replace the store, so there is no refresh to measure.
-    case seedStoreWithPreload(methods: String)
-    /// A method that adopts a seed store was given none.
-    case noSeedStore(method: String, why: String)
+    /// Methods that cannot measure a refresh were asked to, with a preload; `reason` is theirs (`MeasuredMethod.refreshRefusal`).
+    case refreshNotMeasurable(methods: [String], reason: String)
     /// A scenario name no built-in scenario has.
     case unknownScenario(name: String, known: [String])
     /// An `ImportRun` imports files: a generated payload or preload must be written first (the benchmark does).
@@ -36,11 +34,9 @@ package enum RunRequestError: Error, Equatable, CustomStringConvertible {
             return "a generated preload overlaps a generated payload; with --payload, give --preload a file"
         case .invalidPreload(let text, let problem):
             return "invalid preload '\(text)': \(problem)"
-        case .seedStoreWithPreload(let methods):
-            return "\(methods) cannot measure a refresh: adopting a seed store replaces the store, so a preload has nothing to "
-                + "refresh; run \(methods) without --preload"
-        case .noSeedStore(let method, let why):
-            return "\(method) has no seed store to adopt: \(why)"
+        case .refreshNotMeasurable(let methods, let reason):
+            let names = methods.joined(separator: ", ")
+            return "\(names) cannot measure a refresh: \(reason), so a preload has nothing to refresh; run \(names) without --preload"
         case .unknownScenario(let name, let known):
             return "unknown scenario '\(name)'; choose from \(known.joined(separator: ", "))"
         case .payloadNotWritten(let spec):
