@@ -127,6 +127,9 @@ package final class Benchmark {
         self.referenceExecutor = referenceExecutor ?? CReference.measure
     }
 
+    /// Runs the benchmark phase by phase: the payload in place, the content every run must end
+    /// with, each method prepared and each kept store checked, the warm-up, then the measured runs
+    /// (with the reference's replay) and their results.
     package func run(_ observe: (BenchmarkEvent) -> Void = { _ in }) throws -> BenchmarkOutcome {
         try configuration.checkRequest()
         payloadIdentity = nil
@@ -135,189 +138,35 @@ package final class Benchmark {
             try keptDatabasePath(for: strategy.name).map { try StoreLock(storePath: $0) }
         }
         let runDirectory = try RunDirectory.create()
-        let workDirectory = runDirectory.url
         defer {
             runDirectory.remove()
             withExtendedLifetime(locks) {}
         }
-
-        let spec = configuration.spec
-        let scenario = try givenScenario ?? spec.scenario.resolve()
-        let payloadPath: String
-        switch spec.payload {
-        case .file(let recorded):
-            try PayloadPath.check(recorded)
-            payloadPath = recorded
-        case .generated(let scale, let seed):
-            payloadPath = scenario.generatedPayloadPath(in: workDirectory, scale: scale, seed: seed)
-            observe(.generatingPayload(path: payloadPath))
-            try PreparationError.during("generating the payload", in: workDirectory.path) {
-                try scenario.generate(scale: scale.factor, seed: seed, to: payloadPath)
-            }
-        }
-
-        try Self.stopIfInterrupted()
-        observe(.readingExpectedContent)
-        let scratchPath = workDirectory.appendingPathComponent("expected.sqlite").path
-        let preloadPath = try resolvePreload(of: scenario, in: workDirectory)
-        // Every run reads the payload through the same reader, so what it skips is the same for all.
-        // Read whole here, it is hashed on the way: checkpoints record what they were made from.
-        var preloadReading = spec.options.reading
-        preloadReading.hasher = preloadPath == nil ? nil : PayloadHasher()
-        var payloadReading = spec.options.reading
-        payloadReading.hasher = PayloadHasher()
-        // Under a missing-reference policy a refresh's payload may name what the preload stores. A
-        // missing preload is reported below; a bad one is handled as a bad payload.
-        if let preloadPath, FileManager.default.fileExists(atPath: preloadPath) {
-            do {
-                payloadReading = try scenario.reading(payloadReading, afterPreload: preloadPath)
-            } catch let error where error is PayloadError || error is ImportError {
-                throw try importBadPayload(error, scenario: scenario, payloadPath: payloadPath, preloadPath: preloadPath, in: workDirectory, observe)
-            }
-        }
-        let payloadReader = try scenario.openPayload(path: payloadPath, reading: payloadReading)
-        let expected: ExpectedContent
-        let expectedWithoutPreload: ExpectedContent?
-        let referenceSkipped: String?
-        do {
-            (expected, expectedWithoutPreload, referenceSkipped) = try PreparationError.during(
-                "working out the expected content", in: workDirectory.path
-            ) {
-                guard let preloadPath else {
-                    let expected = try ExpectedContent.build(schema: scenario.schema, reader: payloadReader, scratchPath: scratchPath)
-                    return (expected, expected, nil)
-                }
-                guard FileManager.default.fileExists(atPath: preloadPath) else {
-                    throw PayloadError(file: preloadPath, byteOffset: nil, path: nil, expected: "a readable preload payload", found: "no such file")
-                }
-                let expected = try ExpectedContent.build(
-                    schema: scenario.schema, preload: scenario.openPayload(path: preloadPath, reading: preloadReading),
-                    reader: payloadReader, scratchPath: scratchPath)
-                // A refresh may name objects only the preload holds; plain inserts into an empty store
-                // cannot. Under a missing-reference policy they can: the ceiling, which loads the
-                // payload alone, then stubs or drops what only the preload holds, as the policy says
-                // for an empty store.
-                do {
-                    let alone = try ExpectedContent.build(
-                        schema: scenario.schema, reader: scenario.openPayload(path: payloadPath, reading: spec.options.reading),
-                        scratchPath: scratchPath)
-                    return (expected, alone, nil)
-                } catch let error as ImportError {
-                    return (expected, nil, "the payload alone cannot be loaded into an empty store (\(error))")
-                }
-            }
-        } catch let error where error is PayloadError || error is ImportError {
-            throw try importBadPayload(error, scenario: scenario, payloadPath: payloadPath, preloadPath: preloadPath, in: workDirectory, observe)
-        }
-        let skippedRecords = payloadReader.skippedRecords
-        let skippedErrors = payloadReader.skippedErrors
-        // Under --on-error skip, a payload whose every record was skipped would import nothing and
-        // look like a success.
-        if expected.occurrences == 0, !skippedRecords.isEmpty {
-            throw PayloadError.everyRecordSkipped(file: payloadPath, skipped: skippedRecords, first: skippedErrors.first)
-        }
-        if let digest = payloadReading.hasher?.digest {
-            payloadIdentity = PayloadIdentity(
-                source: spec.payload.generator.map { "generated at \($0.scale), seed \($0.seed)" } ?? "recorded",
-                digest: digest, preloadDigest: preloadReading.hasher?.digest)
-        }
-        let preparations = try configuration.plannedStrategies.filter {
-            referenceSkipped == nil || $0.role != .reference
-        }.map { method in
-            try withoutActuallyEscaping(observe) { observe in
-                try method.prepare(for: MethodPreparation(
-                    scenario: scenario, payloadPath: payloadPath, payload: spec.payload, reading: spec.options.reading,
-                    workDirectory: workDirectory, announce: { observe(.preparing(strategy: method.name, task: $0)) }))
-            }
-        }
+        let payload = try preparePayload(in: runDirectory.url, observe)
+        let expectation = try expectedContent(of: payload, observe)
+        let preparations = try prepareMethods(for: payload, expectation, observe)
         let strategies = preparations.map(\.method)
-        // Before the first import: no kept store is replaced that bench did not make, and no
-        // unfinished checkpoint is discarded that the user did not ask to discard.
-        for strategy in strategies where keptDatabasePath(for: strategy.name) != nil {
-            try makeRun(
-                of: strategy, scenario: scenario, payloadPath: payloadPath, preloadPath: preloadPath,
-                databasePath: databasePath(for: strategy.name, in: workDirectory), checkpoint: spec.options.checkpoint
-            ).checkStore()
-        }
-        let total = strategies.count * configuration.repetitions
-        var results: [RunResult] = []
-        for _ in 0..<max(0, configuration.warmup) {
-            for strategy in strategies {
-                let databasePath = workDirectory.appendingPathComponent("warmup-\(strategy.name).sqlite").path
-                try Self.stopIfInterrupted()
-                // A warm-up store is scratch: nothing to resume.
-                let run = makeRun(
-                    of: strategy, scenario: scenario, payloadPath: payloadPath, preloadPath: preloadPath, databasePath: databasePath,
-                    checkpoint: false)
-                _ = try execute(run, { _ in })
-                DatabaseFile.remove(databasePath)
-            }
-        }
-        let payloadBytes = PayloadSize.bytes(at: payloadPath)
-        // Per repetition, the C reference's time for the rows that repetition's ceiling wrote.
-        var cReference: [Int: CReference.Measurement] = [:]
-        for repetition in 1...max(1, configuration.repetitions) {
-            for strategy in strategies {
-                try Self.stopIfInterrupted()
-                observe(.runStarted(strategy: strategy.name, repetition: repetition, index: results.count + 1, total: total))
-                let databasePath = self.databasePath(for: strategy.name, in: workDirectory)
-                let isReference = strategy.role == .reference
-                let run = makeRun(
-                    of: strategy, scenario: scenario, payloadPath: payloadPath, preloadPath: preloadPath, databasePath: databasePath,
-                    checkpoint: spec.options.checkpoint)
-                let target = isReference ? (expectedWithoutPreload ?? expected) : expected
-                var measurement = try withoutActuallyEscaping(observe) { observe in
-                    try execute(run) { occurrences in
-                        observe(.runProgress(strategy: strategy.name, occurrences: occurrences, expected: expected.occurrences))
-                    }
-                }
-                // A process of its own (a command) reads the payload itself: its records are the payload's.
-                if strategy.isOwnProcess { measurement.occurrences = target.occurrences }
-                let differences = measurement.digest.differences(from: target.digest)
-                if strategy.role == .reference, differences.isEmpty {
-                    observe(.replayingCReference(repetition: repetition))
-                    cReference[repetition] = try PreparationError.during("replaying the C reference", in: workDirectory.path) {
-                        try CReference.replay(
-                            store: databasePath, digest: measurement.digest, schema: scenario.schema, settings: spec.options.store,
-                            scratchPath: workDirectory.appendingPathComponent("c-reference.sqlite").path, measuring: referenceExecutor
-                        )
-                    }
-                }
-                if configuration.databasePath == nil { DatabaseFile.remove(databasePath) }
-                var result = RunResult(
-                    scenario: scenario.name, strategy: strategy.name, scale: spec.payload.scaleLabel,
-                    seed: spec.payload.generator?.seed ?? 1, batchSize: spec.options.batchSize, repetition: repetition,
-                    measurement: measurement, uniqueRecords: target.uniqueObjects, outcome: target.outcome,
-                    preload: isReference ? nil : spec.preload?.description, digest: measurement.digest.value,
-                    valid: differences.isEmpty && measurement.digest == target.digest, differences: differences,
-                    sqliteVersion: Connection.sqliteVersion, benchVersion: BenchVersion.current, settings: spec.options.store,
-                    payloadBytes: payloadBytes)
-                result.role = strategy.role
-                results.append(result)
-                for index in results.indices where results[index].repetition == repetition {
-                    results[index].cReferenceSeconds = cReference[repetition]?.seconds
-                    results[index].cReferenceCPUSeconds = cReference[repetition]?.cpuSeconds
-                }
-                observe(.runFinished(results[results.count - 1], soFar: results))
-            }
-        }
+        try checkKeptStores(of: strategies, payload, preloadPath: expectation.preloadPath)
+        try warmUp(strategies, payload, preloadPath: expectation.preloadPath)
+        let payloadBytes = PayloadSize.bytes(at: payload.path)
+        let results = try measureAll(strategies, payload, expectation, payloadBytes: payloadBytes, observe)
         return BenchmarkOutcome(
-            results: results, expected: expected, expectedWithoutPreload: expectedWithoutPreload, referenceSkipped: referenceSkipped,
-            skippedRecords: skippedRecords, skippedErrors: skippedErrors,
-            payloadPath: payloadPath, payloadBytes: payloadBytes, preparations: preparations, readingNotes: payloadReader.readingNotes)
+            results: results, expected: expectation.expected, expectedWithoutPreload: expectation.expectedWithoutPreload,
+            referenceSkipped: expectation.referenceSkipped, skippedRecords: expectation.skippedRecords,
+            skippedErrors: expectation.skippedErrors, payloadPath: payload.path, payloadBytes: payloadBytes, preparations: preparations,
+            readingNotes: expectation.readingNotes)
     }
 
     /// The run of `strategy` in this benchmark: every setting comes from the configuration here, and
     /// nowhere else. The reference is plain inserts into an empty store, refresh or not.
-    /// `scenario` is the spec's, resolved once per `run()`; `strategy` as prepared, when it was.
-    private func makeRun(
-        of strategy: ImportMethod, scenario: any Scenario, payloadPath: String, preloadPath: String?, databasePath: String,
-        checkpoint: Bool
+    /// `strategy` as prepared, when it was.
+    func makeRun(
+        of strategy: ImportMethod, _ payload: BenchmarkPayload, preloadPath: String?, databasePath: String, checkpoint: Bool
     ) -> ImportRun {
         var options = configuration.spec.options
         options.checkpoint = checkpoint
         var run = ImportRun(
-            scenario: scenario, payloadPath: payloadPath, strategy: strategy, databasePath: databasePath,
+            scenario: payload.scenario, payloadPath: payload.path, strategy: strategy, databasePath: databasePath,
             preloadPath: strategy.role == .reference ? nil : preloadPath, options: options)
         run.payloadIdentity = payloadIdentity.map { identity in
             var identity = identity
@@ -334,65 +183,8 @@ package final class Benchmark {
         return try executor(run, progress)
     }
 
-    private static func stopIfInterrupted() throws {
+    static func stopIfInterrupted() throws {
         if ImportInterruption.isRequested { throw Interrupted() }
-    }
-
-    /// The payload cannot be imported whole. Each strategy still runs once, so the user sees where it
-    /// stops and what it leaves; every store is checked to hold exactly its committed batches.
-    private func importBadPayload(
-        _ cause: any Error, scenario: any Scenario, payloadPath: String, preloadPath: String?, in workDirectory: URL, _ observe: (BenchmarkEvent) -> Void
-    ) throws -> BadPayloadError {
-        var lines: [String] = []
-        let strategies = configuration.plannedStrategies
-        for (index, strategy) in strategies.enumerated() {
-            try Self.stopIfInterrupted()
-            observe(.runStarted(strategy: strategy.name, repetition: 1, index: index + 1, total: strategies.count))
-            let databasePath = self.databasePath(for: strategy.name, in: workDirectory)
-            defer { if configuration.databasePath == nil { DatabaseFile.remove(databasePath) } }
-            let run = makeRun(
-                of: strategy, scenario: scenario, payloadPath: payloadPath, preloadPath: preloadPath, databasePath: databasePath,
-                checkpoint: configuration.spec.options.checkpoint)
-            let failure: (pass: Int, occurrences: Int, message: String)
-            do {
-                _ = try execute(run, { _ in })
-                lines.append("\(strategy.name): imported without an error, although the payload is unusable")
-                continue
-            } catch let error as RunError {
-                if error.stage == .interrupted { throw error }
-                failure = (error.pass, error.committedOccurrences, error.summary)
-            } catch {
-                lines.append("\(strategy.name): failed before importing: \(error)")
-                continue
-            }
-            let scratch = workDirectory.appendingPathComponent("committed-\(strategy.name).sqlite").path
-            let expected = try run.committedDigest(pass: failure.pass, committedOccurrences: failure.occurrences, scratchPath: scratch)
-            let store = try Connection(path: databasePath)
-            let differences = try scenario.schema.digest(of: store).differences(from: expected)
-            let check = differences.isEmpty
-                ? "Checked: the store holds exactly its committed batches."
-                : "the store does NOT match its committed batches: \(differences.joined(separator: "; "))"
-            lines.append("\(failure.message) \(check)")
-        }
-        if configuration.databasePath == nil { lines.append("(the stores were temporary and are removed; give --db PATH to keep them)") }
-        return BadPayloadError(cause: cause, payloadPath: payloadPath, preloadPath: preloadPath, runs: lines)
-    }
-
-    /// The preload's file: the given one, or one generated to overlap the measured payload.
-    private func resolvePreload(of scenario: any Scenario, in workDirectory: URL) throws -> String? {
-        switch configuration.spec.preload {
-        case nil:
-            return nil
-        case .file(let path):
-            return path
-        case .generated(let overlap, let changed):
-            // `checkRequest` has refused a generated preload over a recorded payload.
-            guard let generator = configuration.spec.payload.generator else { throw RunRequestError.generatedPreloadWithRecordedPayload }
-            let path = workDirectory.appendingPathComponent("preload-\(scenario.name)").path
-            try scenario.generatePreload(
-                scale: generator.scale.factor, seed: generator.seed, overlap: overlap, changed: changed, to: path)
-            return path
-        }
     }
 
     /// Where the strategy's store is kept, when `databasePath` asks to keep them.
@@ -407,22 +199,5 @@ package final class Benchmark {
 
     func databasePath(for strategy: String, in workDirectory: URL) -> String {
         keptDatabasePath(for: strategy) ?? workDirectory.appendingPathComponent("\(strategy).sqlite").path
-    }
-}
-
-/// A payload no strategy can import whole: the reason, and what each strategy did with it.
-package struct BadPayloadError: Error, CustomStringConvertible {
-    package let cause: any Error
-    /// Named before a cause that does not name it (a missing reference, found by key, not by position).
-    package let payloadPath: String
-    /// Named too, when there is one: a missing reference may be in it, checked with the payload.
-    package let preloadPath: String?
-    /// One line per strategy: where it stopped, what stays committed, and whether its store was checked.
-    package let runs: [String]
-
-    package var description: String {
-        let files = preloadPath.map { "\(payloadPath) (or its preload \($0))" } ?? payloadPath
-        let reason = cause is PayloadError ? "\(cause)" : "\(files): \(cause)"
-        return reason + "\n  " + runs.joined(separator: "\n  ")
     }
 }
