@@ -23,10 +23,10 @@ package struct ImportRunSpec: Codable, Sendable, Equatable {
         do {
             scenario = try run.scenario.resolve()
         } catch RunRequestError.unknownScenario {
-            throw RunRequestError.unknownSpec("\(self)")
+            throw RunRequestError.unknownSpec(self)
         }
         guard let strategy = catalog.strategy(named: strategy) else {
-            throw RunRequestError.unknownSpec("\(self)")
+            throw RunRequestError.unknownSpec(self)
         }
         var rebuilt = try ImportRun(
             spec: run, scenario: scenario, strategy: strategy.configured(strategySettings), databasePath: databasePath)
