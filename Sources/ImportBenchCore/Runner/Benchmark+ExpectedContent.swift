@@ -22,7 +22,7 @@ extension Benchmark {
         }
         let reader = try payload.scenario.openPayload(path: payload.path, reading: payloadReading)
         let contents = try reportingBadPayload(payload, preloadPath: preloadPath, observe) {
-            try PreparationError.during("working out the expected content", in: payload.workDirectory.path) {
+            try PreparationError.during(.workingOutExpectedContent, in: payload.workDirectory.path) {
                 try buildExpected(payload, reader: reader, preloadPath: preloadPath, preloadReading: preloadReading)
             }
         }

@@ -12,7 +12,7 @@ extension Benchmark {
         case .generated(let scale, let seed):
             let path = scenario.generatedPayloadPath(in: workDirectory, scale: scale, seed: seed)
             observe(.generatingPayload(path: path))
-            try PreparationError.during("generating the payload", in: workDirectory.path) {
+            try PreparationError.during(.generatingPayload, in: workDirectory.path) {
                 try scenario.generate(scale: scale.factor, seed: seed, to: path)
             }
             return BenchmarkPayload(scenario: scenario, path: path, workDirectory: workDirectory)
