@@ -17,20 +17,22 @@ extension Benchmark {
     private func importBadPayload(
         _ cause: any Error, _ payload: BenchmarkPayload, preloadPath: String?, _ observe: (BenchmarkEvent) -> Void
     ) throws -> BadPayloadError {
-        var lines: [String] = []
+        var outcomes: [BadPayloadError.StrategyOutcome] = []
         let strategies = configuration.plannedStrategies
         for (index, strategy) in strategies.enumerated() {
             try Self.stopIfInterrupted()
             observe(.runStarted(strategy: strategy.name, repetition: 1, index: index + 1, total: strategies.count))
-            lines.append(try runOnBadPayload(strategy, payload, preloadPath: preloadPath))
+            outcomes.append(try runOnBadPayload(strategy, payload, preloadPath: preloadPath))
         }
-        if configuration.databasePath == nil { lines.append("(the stores were temporary and are removed; give --db PATH to keep them)") }
-        return BadPayloadError(cause: cause, payloadPath: payload.path, preloadPath: preloadPath, runs: lines)
+        return BadPayloadError(
+            cause: cause, payloadPath: payload.path, preloadPath: preloadPath, runs: outcomes, storesRemoved: configuration.databasePath == nil)
     }
 
-    /// One line: where `strategy` stopped on the payload, and whether its store holds exactly the
-    /// batches it committed (worked out from the records, independently of the strategy).
-    private func runOnBadPayload(_ strategy: ImportMethod, _ payload: BenchmarkPayload, preloadPath: String?) throws -> String {
+    /// Where `strategy` stopped on the payload, and whether its store holds exactly the batches it
+    /// committed (worked out from the records, independently of the strategy).
+    private func runOnBadPayload(
+        _ strategy: ImportMethod, _ payload: BenchmarkPayload, preloadPath: String?
+    ) throws -> BadPayloadError.StrategyOutcome {
         let databasePath = self.databasePath(for: strategy.name, in: payload.workDirectory)
         defer { if configuration.databasePath == nil { DatabaseFile.remove(databasePath) } }
         let run = makeRun(
@@ -38,20 +40,16 @@ extension Benchmark {
         let failure: RunError
         do {
             _ = try execute(run, { _ in })
-            return "\(strategy.name): imported without an error, although the payload is unusable"
+            return .imported(strategy: strategy.name)
         } catch let error as RunError {
             if error.stage == .interrupted { throw error }
             failure = error
         } catch {
-            return "\(strategy.name): failed before importing: \(error)"
+            return .failedBeforeImporting(strategy: strategy.name, error: error)
         }
         let scratch = payload.file("committed-\(strategy.name).sqlite")
         let expected = try run.committedDigest(pass: failure.pass, committedOccurrences: failure.committedOccurrences, scratchPath: scratch)
         let store = try Connection(path: databasePath)
-        let differences = try payload.scenario.schema.digest(of: store).differences(from: expected)
-        let check = differences.isEmpty
-            ? "Checked: the store holds exactly its committed batches."
-            : "the store does NOT match its committed batches: \(differences.joined(separator: "; "))"
-        return "\(failure.summary) \(check)"
+        return .stopped(failure, differences: try payload.scenario.schema.digest(of: store).differences(from: expected))
     }
 }
