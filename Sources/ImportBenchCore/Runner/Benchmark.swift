@@ -1,102 +1,4 @@
 import Foundation
-import ImportBenchStore
-
-/// What to run: one run spec, through several strategies, several times.
-package struct BenchmarkConfiguration {
-    /// How every run imports; each run receives it with its payload and preload written as files.
-    package var spec: RunSpec
-    /// The ceiling is added when missing: every time is also given as a multiple of it.
-    package var strategies: [ImportMethod]
-    package var repetitions: Int
-    /// Unmeasured rounds of every strategy first, so caches, the allocator and the file system are warm.
-    package var warmup: Int
-    /// Keep each run's database: the strategy's name is inserted before the extension.
-    package var databasePath: String?
-    /// Where the reference comes from, and the order strategies run and are listed in.
-    package var catalog: StrategyCatalog
-
-    package init(
-        spec: RunSpec, strategies: [ImportMethod], repetitions: Int = 1, warmup: Int = 0, databasePath: String? = nil,
-        catalog: StrategyCatalog = .builtIn
-    ) {
-        self.catalog = catalog
-        self.spec = spec
-        self.strategies = strategies
-        self.repetitions = repetitions
-        self.warmup = warmup
-        self.databasePath = databasePath
-    }
-
-    /// A configuration of strategy types (bench's, a plug-in's, a test's).
-    package init(
-        spec: RunSpec, strategies: [any MeasuredMethod.Type], repetitions: Int = 1, warmup: Int = 0, databasePath: String? = nil,
-        catalog: StrategyCatalog = .builtIn
-    ) {
-        self.init(
-            spec: spec, strategies: strategies.map(ImportMethod.init), repetitions: repetitions, warmup: warmup,
-            databasePath: databasePath, catalog: catalog)
-    }
-
-    /// Refuses what cannot run whatever the payload holds. The one place these rules live: the
-    /// command line asks before it starts anything, the benchmark again for library callers.
-    package func checkRequest() throws(RunRequestError) {
-        let planned = plannedStrategies
-        if spec.preload != nil, let reason = planned.lazy.compactMap(\.refreshRefusal).first {
-            throw .refreshNotMeasurable(methods: planned.filter { $0.refreshRefusal == reason }.map(\.name), reason: reason)
-        }
-        if case .generated = spec.preload, case .file = spec.payload { throw .generatedPreloadWithRecordedPayload }
-    }
-
-    /// The strategies to run, the reference added when missing, in the catalog's order; a method the
-    /// catalog does not know (a user's command, a test's type) after the catalog's designs and before
-    /// the reference. In this process the given methods run; a measuring child process finds its
-    /// strategy by name, in the catalog its executable builds (a command is measured from here).
-    package var plannedStrategies: [ImportMethod] {
-        var names = Set<String>()
-        let given = strategies.filter { names.insert($0.name).inserted }
-        let references = catalog.known.filter { $0.role == .reference && !names.contains($0.name) }
-        // Twice the catalog's position, so a method it does not know fits in just before its first reference.
-        let order = Dictionary(catalog.knownNames.enumerated().map { ($1, 2 * $0) }, uniquingKeysWith: { first, _ in first })
-        let beforeReference = (catalog.known.firstIndex { $0.role == .reference } ?? catalog.known.count) * 2 - 1
-        let planned = given + references
-        func rank(_ method: ImportMethod) -> Int { order[method.name] ?? beforeReference }
-        return planned.indices.sorted { (rank(planned[$0]), $0) < (rank(planned[$1]), $1) }.map { planned[$0] }
-    }
-}
-
-/// What the benchmark tells its front end while it works.
-package enum BenchmarkEvent {
-    case generatingPayload(path: String)
-    case readingExpectedContent
-    /// A method prepares what its runs need (`MeasuredMethod.prepare`), untimed: `task` says what.
-    case preparing(strategy: String, task: String)
-    case runStarted(strategy: String, repetition: Int, index: Int, total: Int)
-    case runProgress(strategy: String, occurrences: Int, expected: Int)
-    /// A run has finished: its result, and every result of this benchmark so far, each with the C
-    /// reference's time once its repetition's ceiling has run (for a file that keeps what finished).
-    case runFinished(RunResult, soFar: [RunResult])
-    /// The C reference replays the ceiling's rows (untimed for the run, outside every measurement).
-    case replayingCReference(repetition: Int)
-}
-
-package struct BenchmarkOutcome: Sendable {
-    package var results: [RunResult]
-    package var expected: ExpectedContent
-    /// What the reference run must hold: the measured payload alone, in an empty store.
-    package var expectedWithoutPreload: ExpectedContent?
-    /// Why the reference did not run, when a refresh payload names objects only the preload holds.
-    package var referenceSkipped: String?
-    /// Payload records every run left out under `--on-error skip`, by reason (`stops.txt: malformed row`).
-    package var skippedRecords: [String: Int]
-    /// The first few errors of records skipped under `--on-error skip`, as examples.
-    package var skippedErrors: [PayloadError] = []
-    package var payloadPath: String
-    package var payloadBytes: Int64
-    /// Every method as it was prepared for its runs, with what preparing it made (seed-copy: its store).
-    package var preparations: [PreparedMethod] = []
-    /// How the payload was read, for the header: the encoding `--encoding auto` chose per file.
-    package var readingNotes: [String] = []
-}
 
 /// Executes one measured import: in this process, or elsewhere (a child process, so peak memory
 /// and allocator statistics belong to that run alone).
@@ -105,8 +7,8 @@ package typealias ImportExecutor = (ImportRun, _ progress: @escaping (Int) -> Vo
 /// Measures the C reference's replay: in this process, or in a child process like the imports.
 package typealias CReferenceExecutor = (CReference.Job) throws -> CReference.Measurement
 
-/// Generates (or takes) the payload, works out the expected content once, then runs every strategy
-/// in every repetition, interleaved (A B C A B C) so drift hits all strategies alike.
+/// Generates (or takes) the payload, works out the expected content once, prepares each method,
+/// then runs every strategy in every repetition, interleaved (A B C A B C) so drift hits all alike.
 package final class Benchmark {
     package let configuration: BenchmarkConfiguration
     /// A scenario no `ScenarioReference` names (one built in memory, as tests do); nil resolves the spec's at each run.
