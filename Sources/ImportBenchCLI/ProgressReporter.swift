@@ -23,8 +23,8 @@ final class ProgressReporter {
             draw("generating payload...", force: true)
         case .readingExpectedContent:
             draw("reading payload for the expected content...", force: true)
-        case .buildingSeedStore:
-            draw("building the seed store seed-copy adopts (untimed)...", force: true)
+        case .preparing(_, let task):
+            draw("\(task)...", force: true)
         case .runStarted(let strategy, let repetition, let index, let total):
             current = "[\(index)/\(total)] \(strategy)" + (repetition > 1 ? " (repetition \(repetition))" : "")
             started = Date()

@@ -20,13 +20,12 @@ extension RunCommand {
         --preload: adopting a seed replaces the store, so there is no refresh to measure.
         """
 
-    /// The names of the methods that adopt a seed store, for messages.
-    static var adopterNames: String { BenchCommand.catalog.needing(.seedStore).map { $0.name }.joined(separator: ", ") }
+    /// The name of the method that adopts a seed store, for messages.
+    static var adopterNames: String { SeedCopyStrategy.name }
 
     func validateSeedCopy() throws {
-        let adopting = resolvedStrategies.filter { $0.needs.contains(.seedStore) }
         if let seedDB {
-            guard !adopting.isEmpty else {
+            guard resolvedStrategies.contains(where: { $0.name == SeedCopyStrategy.name }) else {
                 let adopter = Self.adopterNames
                 throw ValidationError("--seed-db is the store \(adopter) adopts: add --strategy \(adopter) (for example --strategy prewarm,\(adopter))")
             }
@@ -35,6 +34,17 @@ extension RunCommand {
                 throw ValidationError("--seed-db \(seedDB): no such file; build one with bench seed-db --scenario \(scenarioOptions.scenario) --scale \(scenarioOptions.scale) --out \(seedDB)")
             }
         }
+    }
+
+    /// `strategies` with seed-copy configured to adopt `--seed-db`, when it is given.
+    func adoptingSeedDB(_ strategies: [ImportMethod]) -> [ImportMethod] {
+        guard let seedDB else { return strategies }
+        return strategies.map { $0.name == SeedCopyStrategy.name ? SeedCopyStrategy.method(adopting: seedDB) : $0 }
+    }
+
+    /// The header lines: where each adopted seed store came from and what it is.
+    static func seedStoreLines(_ outcome: BenchmarkOutcome) -> String {
+        outcome.preparations.compactMap { $0.report as? SeedStoreReport }.map(seedStoreLine).joined()
     }
 
     /// The header line: where the adopted seed store came from and what it is.

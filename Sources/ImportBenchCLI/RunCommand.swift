@@ -267,7 +267,7 @@ struct RunCommand: ParsableCommand {
                 return configuration
             }
         }
-        let strategies = resolvedStrategies + (try commandMethods())
+        let strategies = adoptingSeedDB(resolvedStrategies) + (try commandMethods())
         let catalog = BenchCommand.catalog
         // A plug-in's strategy, or a command (counted by the same trace, preloaded): every strategy of
         // the run is counted at the SQLite level, so all pay the trace alike.
@@ -276,7 +276,7 @@ struct RunCommand: ParsableCommand {
         let base = RunSpec(
             scenario: scenarioOptions.reference,
             payload: payload.map(PayloadSource.file) ?? .generated(scale: scenarioOptions.resolvedScale, seed: scenarioOptions.seed),
-            preload: preload, seedStorePath: seedDB,
+            preload: preload,
             options: RunOptions(
                 prewarmChunkSize: prewarmChunk, checkpoint: checkpoint || resume, onError: onError,
                 store: StoreSettings(journal: journal, synchronous: synchronous), probeReadsHz: probeReads,
@@ -408,7 +408,7 @@ struct RunCommand: ParsableCommand {
         for error in outcome.skippedErrors.prefix(3) { text += "  for example: \(error)\n" }
         for note in outcome.readingNotes { text += "\(note)\n" }
         text += SummaryTable.harnessLines(outcome.results)
-        if let seedStore = outcome.seedStore { text += Self.seedStoreLine(seedStore) }
+        text += Self.seedStoreLines(outcome)
         if outcome.results.contains(where: { $0.measurement.resumedFrom != nil }) {
             text += "(resumed) continued a checkpointed import: its counts and times cover only the batches after the checkpoint\n"
         }

@@ -226,7 +226,7 @@ struct IsolatedRunTests {
     func badSpec() throws {
         for (scenario, strategy) in [("nope", "naive"), ("chat", "nope")] {
             let run = String(decoding: try JSONEncoder().encode(RunSpec(scenario: .builtIn(scenario), payload: .file("/x"))), as: UTF8.self)
-            let spec = #"{"run":"# + run + #","strategy":""# + strategy + #"","databasePath":"/tmp/x.sqlite"}"#
+            let spec = #"{"run":"# + run + #","strategy":""# + strategy + #"","strategySettings":{},"databasePath":"/tmp/x.sqlite"}"#
             let result = try Self.bench(["measure-one"], input: Data(spec.utf8))
             #expect(result.status == 1)
             #expect(result.output.contains("cannot rebuild run"), "\(result.output)")

@@ -7,7 +7,7 @@ import Testing
 /// Every method that imports the payload itself (seed copy adopts a store instead).
 private let importingStrategies: [String] = {
     var names: [String] = []
-    for strategy in StrategyCatalog.builtIn.all where !strategy.needs.contains(.seedStore) { names.append(strategy.name) }
+    for strategy in StrategyCatalog.builtIn.all where strategy.role != .alternative { names.append(strategy.name) }
     return names
 }()
 

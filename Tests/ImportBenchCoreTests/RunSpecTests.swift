@@ -9,7 +9,7 @@ struct RunSpecTests {
         RunSpec(
             scenario: .builtIn("quakes"), payload: .generated(scale: Scale(factor: 2) ?? .base, seed: 1),
             preload: .generated(overlap: 0.9, changed: 0.2), options: RunOptions(batchSize: .all, checkpoint: true, probeReadsHz: 60)),
-        RunSpec(scenario: .builtIn("transit"), payload: .file("/data/gtfs"), seedStorePath: "/data/seed.sqlite"),
+        RunSpec(scenario: .builtIn("transit"), payload: .file("/data/gtfs")),
         RunSpec(
             scenario: .builtIn("products"), payload: .file("/data/products.json"), preload: .file("overlap=named-like-a-spec.json"),
             options: RunOptions(batchSize: .occurrences(250), onError: .skip, store: StoreSettings(journal: .delete))),
@@ -57,7 +57,7 @@ struct RunSpecTests {
     func childSpecRebuildsRun() throws {
         var run = ImportRun(
             scenario: QuakesScenario(), payloadPath: "/data/day.geojson", strategy: UpsertStrategy.self, databasePath: "/tmp/s.sqlite",
-            preloadPath: "/data/week.geojson", seedStorePath: nil, options: RunOptions(batchSize: .occurrences(100), checkpoint: true))
+            preloadPath: "/data/week.geojson", options: RunOptions(batchSize: .occurrences(100), checkpoint: true))
         // The whole payload's hash must reach the child, or its checkpoint would record only the fingerprint.
         run.payloadIdentity = PayloadIdentity(source: "recorded", digest: "1024/ab12", preloadDigest: "512/cd34")
         let sent = try JSONEncoder().encode(ImportRunSpec(run))

@@ -52,19 +52,21 @@ struct SeedCopyTests {
         let kept = directory.path("kept")
         try FileManager.default.createDirectory(atPath: kept, withIntermediateDirectories: true)
         var configuration = try Self.configuration(strategies: [SeedCopyStrategy.self])
-        configuration.spec.seedStorePath = seedPath
+        configuration.adopt(seedPath)
         configuration.databasePath = kept + "/store.sqlite"
         var specs: [ImportRunSpec] = []
         let outcome = try Benchmark(configuration: configuration, executor: { run, progress in
             specs.append(ImportRunSpec(run))
             let rebuilt = try ImportRunSpec(run).makeRun()
             #expect(rebuilt.spec == run.spec && rebuilt.strategy.name == run.strategy.name && rebuilt.databasePath == run.databasePath)
+            #expect(rebuilt.strategy.settings == run.strategy.settings)
             return try rebuilt.execute(progress: progress)
         }).run()
         for result in outcome.results { #expect(result.valid, "\(result.strategy): \(result.differences)") }
         #expect(outcome.seedStore?.path == seedPath && outcome.seedStore?.buildTimes == nil)
-        #expect(specs.first { $0.strategy == SeedCopyStrategy.name }?.run.seedStorePath == seedPath)
-        #expect(specs.first { $0.strategy == CeilingStrategy.name }?.run.seedStorePath == nil)
+        // The store reaches the child in the method's settings, never in the run's spec.
+        #expect(specs.first { $0.strategy == SeedCopyStrategy.name }?.strategySettings.values.contains(seedPath) == true)
+        #expect(specs.first { $0.strategy == CeilingStrategy.name }?.strategySettings.isEmpty == true)
         let files = try FileManager.default.contentsOfDirectory(atPath: kept).sorted()
         #expect(files == ["store-ceiling.sqlite", "store-seed-copy.sqlite"])
         // The seed itself is left as it was.
@@ -78,7 +80,7 @@ struct SeedCopyTests {
         let seedPath = directory.path("seed.sqlite")
         _ = try Self.seedStore(seed: 2, at: seedPath, in: directory)
         var configuration = try Self.configuration(strategies: [PrewarmStrategy.self, SeedCopyStrategy.self], seed: 1)
-        configuration.spec.seedStorePath = seedPath
+        configuration.adopt(seedPath)
         var started: [String] = []
         let error = #expect(throws: ImportError.self) {
             try Benchmark(configuration: configuration).run { event in
@@ -108,7 +110,7 @@ struct SeedCopyTests {
         #expect(report.metadata.readingOptions?.contains("--max-json-string-bytes") == (built == .skip))
         #expect(try SeedStoreMetadata.read(at: seedPath) == report.metadata)
         var configuration = try Self.configuration(strategies: [SeedCopyStrategy.self])
-        configuration.spec.seedStorePath = seedPath
+        configuration.adopt(seedPath)
         configuration.spec.options.onError = run
         guard built != run else {
             let outcome = try Benchmark(configuration: configuration).run()
@@ -149,7 +151,7 @@ struct SeedCopyTests {
         #expect(recorded.contains("--encoding \(scenario.readsCSV ? "latin-1" : "utf-8")"), "\(recorded)")
         #expect(!recorded.contains("123456") && !recorded.contains("7654321"), "\(recorded)")
         var configuration = try Self.configuration(scenario, strategies: [SeedCopyStrategy.self])
-        configuration.spec.seedStorePath = seedPath
+        configuration.adopt(seedPath)
         configuration.spec.options.onError = .skip
         if scenario.readsCSV {
             configuration.spec.options.limits = limits
@@ -174,7 +176,7 @@ struct SeedCopyTests {
         // Transit's recorded latin-1 is made up (it was built reading UTF-8), so only the refusal is run.
         for encoding in scenario.readsCSV ? [TextEncoding.utf8] : [.latin1, .utf8] {
             var configuration = try Self.configuration(scenario, strategies: [SeedCopyStrategy.self])
-            configuration.spec.seedStorePath = seedPath
+            configuration.adopt(seedPath)
             configuration.spec.options.encoding = encoding
             if scenario.readsCSV {
                 let error = #expect(throws: ImportError.self) { try Benchmark(configuration: configuration).run() }
@@ -234,7 +236,7 @@ struct SeedCopyTests {
         let seedPath = directory.path("seed.sqlite")
         _ = try Self.seedStore(ProductsScenario(), seed: 1, at: seedPath, in: directory)
         var configuration = try Self.configuration(QuakesScenario(), strategies: [SeedCopyStrategy.self])
-        configuration.spec.seedStorePath = seedPath
+        configuration.adopt(seedPath)
         let error = #expect(throws: ImportError.self) { try Benchmark(configuration: configuration).run() }
         #expect(error?.description.contains("scenario: built for products, the run imports quakes") == true)
     }
@@ -244,7 +246,7 @@ struct SeedCopyTests {
         var configuration = try Self.configuration(QuakesScenario(), strategies: [SeedCopyStrategy.self])
         configuration.spec.preload = .generated(overlap: 0.5, changed: 0.5)
         let error = #expect(throws: RunRequestError.self) { try Benchmark(configuration: configuration).run() }
-        #expect(error == .seedStoreWithPreload(methods: "seed-copy"))
+        #expect(error == .refreshNotMeasurable(methods: ["seed-copy"], reason: SeedCopyStrategy.refreshRefusal ?? ""))
         #expect(error?.description.contains("--preload") == true)
     }
 
@@ -273,7 +275,7 @@ struct SeedCopyTests {
         #expect(try scenario.schema.digest(of: Connection(path: mainOnly)).value != built.metadata.digest)
 
         var configuration = try Self.configuration(strategies: [SeedCopyStrategy.self])
-        configuration.spec.seedStorePath = seedPath
+        configuration.adopt(seedPath)
         configuration.spec.options.store = StoreSettings(journal: journal)
         let kept = directory.path("kept")
         try FileManager.default.createDirectory(atPath: kept, withIntermediateDirectories: true)
@@ -295,8 +297,22 @@ struct SeedCopyTests {
         let path = directory.path("plain.sqlite")
         try Connection(path: path).execute("CREATE TABLE t (x)")
         var configuration = try Self.configuration(strategies: [SeedCopyStrategy.self])
-        configuration.spec.seedStorePath = path
+        configuration.adopt(path)
         let error = #expect(throws: ImportError.self) { try Benchmark(configuration: configuration).run() }
         #expect(error?.description.contains("bench seed-db") == true)
+    }
+}
+
+extension BenchmarkConfiguration {
+    /// seed-copy, wherever it is planned, adopting `path` instead of a store built from the payload.
+    fileprivate mutating func adopt(_ path: String) {
+        strategies = strategies.map { $0.name == SeedCopyStrategy.name ? SeedCopyStrategy.method(adopting: path) : $0 }
+    }
+}
+
+extension BenchmarkOutcome {
+    /// The store seed-copy adopted, as its preparation reported it.
+    fileprivate var seedStore: SeedStoreReport? {
+        preparations.lazy.compactMap { $0.report as? SeedStoreReport }.first
     }
 }

@@ -35,8 +35,8 @@ package enum DiskNeed {
         for need in needs {
             guard let free = freeBytes(in: need.directory), need.bytes > free else { continue }
             throw .notEnoughDisk(
-                what: what ?? "\(scenario.name) at \(scale)", need: describe(need.bytes), purpose: need.purposes.joined(separator: " and "),
-                free: describe(free))
+                what: what ?? "\(scenario.name) at \(scale)", needBytes: need.bytes, purpose: need.purposes.joined(separator: " and "),
+                freeBytes: free)
         }
     }
 
@@ -45,7 +45,7 @@ package enum DiskNeed {
         let bytes = payloadBytesAtBaseScale * scale.factor
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
         if let free = freeBytes(in: directory), bytes > free {
-            throw .notEnoughDisk(what: "\(scenario.name) at \(scale)", need: describe(bytes), purpose: "the payload in \(directory)", free: describe(free))
+            throw .notEnoughDisk(what: "\(scenario.name) at \(scale)", needBytes: bytes, purpose: "the payload in \(directory)", freeBytes: free)
         }
     }
 

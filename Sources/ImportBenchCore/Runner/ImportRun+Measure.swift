@@ -18,12 +18,13 @@ extension ImportRun {
 
     /// Measures `body`: clock, CPU, memory, allocator, and the counts `counter` reads (of `store`
     /// alone, or of every connection at the SQLite level), less what `body` says was bookkeeping.
+    /// A nil `store` leaves the counts to the caller (its connections open inside the clock).
     /// `probeHz` runs the reader probe on this run's store meanwhile.
     func measure(
-        into measurement: inout ImportMeasurement, store: Connection, counter: RunCounter = .byConnection, probeHz: Int?,
+        into measurement: inout ImportMeasurement, store: Connection?, counter: RunCounter = .byConnection, probeHz: Int?,
         _ body: (inout Bookkeeping) throws -> Void
     ) throws {
-        let countsBefore = counter.read(store)
+        let countsBefore = store.map(counter.read)
         PeakResidentMemory.reset()
         AllocatorStatistics.resetPeak()
         let allocatorBefore = AllocatorStatistics.now()
@@ -61,8 +62,10 @@ extension ImportRun {
         measurement.peakAllocatedBytes = AllocatorStatistics.peak()
         measurement.allocatedBytes = allocatorAfter.allocatedBytes &- allocatorBefore.allocatedBytes
         measurement.mallocCount = allocatorAfter.mallocCount &- allocatorBefore.mallocCount &- probeCost.allocationRequests
-        let countsAfter = counter.read(store)
-        measurement.counts = countsAfter.counts - countsBefore.counts - bookkeeping.counts
-        measurement.rowsWritten = countsAfter.rowsWritten - countsBefore.rowsWritten - bookkeeping.changes
+        if let store, let countsBefore {
+            let countsAfter = counter.read(store)
+            measurement.counts = countsAfter.counts - countsBefore.counts - bookkeeping.counts
+            measurement.rowsWritten = countsAfter.rowsWritten - countsBefore.rowsWritten - bookkeeping.changes
+        }
     }
 }

@@ -35,21 +35,20 @@ package struct ImportRun {
     /// A run of files already written, of a strategy type.
     package init(
         scenario: any Scenario, payloadPath: String, strategy: any MeasuredMethod.Type, databasePath: String,
-        preloadPath: String? = nil, seedStorePath: String? = nil, options: RunOptions
+        preloadPath: String? = nil, options: RunOptions
     ) {
         self.init(
             scenario: scenario, payloadPath: payloadPath, strategy: ImportMethod(strategy), databasePath: databasePath,
-            preloadPath: preloadPath, seedStorePath: seedStorePath, options: options)
+            preloadPath: preloadPath, options: options)
     }
 
     /// A run of files already written; its spec names `scenario` by its reference.
     package init(
         scenario: any Scenario, payloadPath: String, strategy: ImportMethod, databasePath: String,
-        preloadPath: String? = nil, seedStorePath: String? = nil, options: RunOptions
+        preloadPath: String? = nil, options: RunOptions
     ) {
         spec = RunSpec(
-            scenario: scenario.reference, payload: .file(payloadPath), preload: preloadPath.map(PreloadSpec.file),
-            seedStorePath: seedStorePath, options: options)
+            scenario: scenario.reference, payload: .file(payloadPath), preload: preloadPath.map(PreloadSpec.file), options: options)
         self.scenario = scenario
         self.strategy = strategy
         self.databasePath = databasePath
@@ -67,9 +66,6 @@ package struct ImportRun {
     }
 
     package var options: RunOptions { spec.options }
-
-    /// The store a seed-copy run adopts instead of importing (see ImportRun+SeedCopy.swift).
-    package var seedStorePath: String? { spec.seedStorePath }
 
     /// A run with its options spelled out one by one, for tests and library callers.
     package init(
@@ -119,54 +115,67 @@ package struct ImportRun {
             throw creationFailure(error)
         }
         defer { counter.stop() }
+        // A scope of its own: the store is closed before its size is taken.
         do {
-            let store: Connection
-            let resumePoint: ImportLedger.Entry?
-            do {
-                (store, resumePoint) = try openStore()
-            } catch let refusal as RunRequestError {
-                throw refusal
-            } catch {
-                throw creationFailure(error)
-            }
-            let ledger = ImportLedger(store: store)
-            let generation: Int64
-            if let resumePoint {
-                generation = resumePoint.generation
-                // Picking up at the very start (schema and preload kept, nothing imported) is no resumption to report.
-                if resumePoint.pass > 0 || resumePoint.batches > 0 || resumePoint.passFinished {
-                    measurement.resumedFrom = ResumePoint(pass: resumePoint.pass, batches: resumePoint.batches)
-                }
-            } else {
-                do {
-                    generation = try createStore(store, ledger: ledger)
-                } catch {
-                    throw creationFailure(error)
-                }
-            }
-            let context = StrategyContext(
-                schema: scenario.schema, store: store, prewarmChunkSize: options.prewarmChunkSize, generation: generation,
-                connectionSettings: connectionSettings)
-            let unreportedBefore = counter.unreportedConnections
-            var run = StrategyRun(run: self, counter: counter, ledger: ledger, state: ImportProgress(generation: generation, resumePoint: resumePoint))
-            try run.importAll(strategy, context: context, into: &measurement, progress: progress)
-            let unreported = counter.unreportedConnections - unreportedBefore
-            if unreported > 0 {
-                throw RunError(
-                    strategy: strategy.name, stage: .finishing, pass: run.state.pass, batch: nil, batchIndex: nil,
-                    committedBatches: run.state.committedBatches, committedOccurrences: run.state.committedOccurrences,
-                    databasePath: databasePath, checkpointed: options.checkpoint,
-                    underlying: ImportError.uncountedConnections(strategy: strategy.name, count: Int(unreported)))
-            }
-            measurement.occurrences = run.phases.occurrences
-            measurement.decodeSeconds = run.phases.decodeSeconds
-            measurement.writeSeconds = run.phases.writeSeconds
-            measurement.commitSeconds = run.phases.commitSeconds
-            measurement.longestWriteTransactionSeconds = run.phases.longestWriteTransactionSeconds
-            measurement.digest = try scenario.schema.digest(of: store)
+            let start = try startingStore(resumedFrom: &measurement.resumedFrom)
+            try importAll(strategy, from: start, counter: counter, into: &measurement, progress: progress)
         }
         measurement.databaseBytes = DatabaseFile.size(databasePath)
         return measurement
+    }
+
+    /// The store to import into, its ledger, and where the import starts: an unfinished
+    /// checkpointed import of this very run, resumed (`resumedFrom` says where, if past the very
+    /// start), or a store created now. A failure here has imported nothing.
+    private func startingStore(
+        resumedFrom: inout ResumePoint?
+    ) throws -> (store: Connection, ledger: ImportLedger, state: ImportProgress) {
+        let store: Connection
+        let resumePoint: ImportLedger.Entry?
+        do {
+            (store, resumePoint) = try openStore()
+        } catch let refusal as RunRequestError {
+            throw refusal
+        } catch {
+            throw creationFailure(error)
+        }
+        let ledger = ImportLedger(store: store)
+        guard let resumePoint else {
+            do {
+                return (store, ledger, ImportProgress(generation: try createStore(store, ledger: ledger), resumePoint: nil))
+            } catch {
+                throw creationFailure(error)
+            }
+        }
+        // Picking up at the very start (schema and preload kept, nothing imported) is no resumption to report.
+        if resumePoint.pass > 0 || resumePoint.batches > 0 || resumePoint.passFinished {
+            resumedFrom = ResumePoint(pass: resumePoint.pass, batches: resumePoint.batches)
+        }
+        return (store, ledger, ImportProgress(generation: resumePoint.generation, resumePoint: resumePoint))
+    }
+
+    /// Every pass left, through a new `strategy`, measured, then the store's digest. A connection
+    /// the strategy left unreported (its statements perhaps uncounted) fails the run.
+    private func importAll(
+        _ strategy: any ImportStrategy.Type, from start: (store: Connection, ledger: ImportLedger, state: ImportProgress),
+        counter: RunCounter, into measurement: inout ImportMeasurement, progress: ((Int) -> Void)?
+    ) throws {
+        let context = StrategyContext(
+            schema: scenario.schema, store: start.store, prewarmChunkSize: options.prewarmChunkSize, generation: start.state.generation,
+            connectionSettings: connectionSettings)
+        let unreportedBefore = counter.unreportedConnections
+        var run = StrategyRun(run: self, counter: counter, ledger: start.ledger, state: start.state)
+        try run.importAll(strategy, context: context, into: &measurement, progress: progress)
+        let unreported = counter.unreportedConnections - unreportedBefore
+        if unreported > 0 {
+            throw run.fail(.finishing, batch: nil, ImportError.uncountedConnections(strategy: strategy.name, count: Int(unreported)))
+        }
+        measurement.occurrences = run.phases.occurrences
+        measurement.decodeSeconds = run.phases.decodeSeconds
+        measurement.writeSeconds = run.phases.writeSeconds
+        measurement.commitSeconds = run.phases.commitSeconds
+        measurement.longestWriteTransactionSeconds = run.phases.longestWriteTransactionSeconds
+        measurement.digest = try scenario.schema.digest(of: start.store)
     }
 
     /// What a connection a strategy opens for itself runs first, so it imports under the run's

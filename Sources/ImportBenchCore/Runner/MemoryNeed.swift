@@ -12,7 +12,7 @@ package enum MemoryNeed {
         guard let available = availableBytes() else { return }
         let need = payloadBytes * recordBytesPerPayloadByte
         guard need > available else { return }
-        throw .notEnoughMemory(what: what, need: DiskNeed.describe(need), available: DiskNeed.describe(available))
+        throw .notEnoughMemory(what: what, needBytes: need, availableBytes: available)
     }
 
     /// The kernel's estimate of memory available to a new process without swapping (MemAvailable).

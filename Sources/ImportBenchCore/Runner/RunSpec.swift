@@ -5,19 +5,15 @@ package struct RunSpec: Codable, Sendable, Equatable {
     package var payload: PayloadSource
     /// What fills the store before the measured run (untimed, uncounted): the measured run is a refresh.
     package var preload: PreloadSpec?
-    /// The seed store a method that adopts one is given; nil: the benchmark builds one from the payload, untimed.
-    package var seedStorePath: String?
     /// Batch size, prewarm chunk, checkpoints, error policy, store settings, reader probe.
     package var options: RunOptions
 
     package init(
-        scenario: ScenarioReference, payload: PayloadSource, preload: PreloadSpec? = nil, seedStorePath: String? = nil,
-        options: RunOptions = RunOptions()
+        scenario: ScenarioReference, payload: PayloadSource, preload: PreloadSpec? = nil, options: RunOptions = RunOptions()
     ) {
         self.scenario = scenario
         self.payload = payload
         self.preload = preload
-        self.seedStorePath = seedStorePath
         self.options = options
     }
 }

@@ -25,7 +25,7 @@ package struct StorePragma: Sendable, Codable, Equatable, Hashable, CustomString
     package let value: String
 
     /// Refuses a value SQLite would ignore or misread, saying what `name` takes.
-    package init(name: Name, value text: String) throws(StorePragmaError) {
+    package init(name: Name, value text: String) throws(RunRequestError) {
         let value = text.trimmingCharacters(in: .whitespaces).lowercased()
         let integer = Int64(value)
         let valid: Bool
@@ -37,19 +37,19 @@ package struct StorePragma: Sendable, Codable, Equatable, Hashable, CustomString
         case .locking_mode: valid = ["normal", "exclusive"].contains(value)
         case .journal_size_limit: valid = (integer ?? -2) >= -1
         }
-        guard valid else { throw .badValue(name: name.rawValue, value: text, expected: name.expected) }
+        guard valid else { throw .invalidPragmaValue(name: name, value: text) }
         self.name = name
         self.value = value
     }
 
     /// `NAME=VALUE[,VALUE...]`: the pragma with each value, for a sweep.
-    package static func sweep(parsing text: String) throws(StorePragmaError) -> [StorePragma] {
+    package static func sweep(parsing text: String) throws(RunRequestError) -> [StorePragma] {
         let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
         guard parts.count == 2, let name = Name(rawValue: parts[0].trimmingCharacters(in: .whitespaces).lowercased()) else {
-            throw .unknownName(text)
+            throw .unknownPragma(text: text)
         }
         let values = parts[1].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-        guard !values.isEmpty else { throw .badValue(name: name.rawValue, value: "", expected: name.expected) }
+        guard !values.isEmpty else { throw .invalidPragmaValue(name: name, value: "") }
         var pragmas: [StorePragma] = []
         for value in values { pragmas.append(try StorePragma(name: name, value: value)) }
         return pragmas
@@ -62,21 +62,4 @@ package struct StorePragma: Sendable, Codable, Equatable, Hashable, CustomString
     var isPerConnection: Bool { name != .page_size }
 
     package var description: String { "\(name.rawValue)=\(value)" }
-}
-
-/// A `--pragma` the run refuses.
-package enum StorePragmaError: Error, Equatable, CustomStringConvertible {
-    case unknownName(String)
-    case badValue(name: String, value: String, expected: String)
-
-    package var description: String {
-        switch self {
-        case .unknownName(let text):
-            return "--pragma \(text): expected NAME=VALUE[,VALUE...] with NAME one of "
-                + StorePragma.Name.allCases.map(\.rawValue).joined(separator: ", ")
-                + " (--journal and --synchronous set the journal and synchronous)"
-        case .badValue(let name, let value, let expected):
-            return "--pragma \(name)=\(value): \(name) takes \(expected)"
-        }
-    }
 }

@@ -12,6 +12,10 @@ struct StrategyRun {
     private(set) var phases = ImportMeasurement()
     private var bookkeeping = ImportRun.Bookkeeping()
     private var transactionStart = 0.0
+    /// Whether a transaction of bench's is open: a failure rolls it back.
+    private var transactionOpen = false
+    /// The batch being written, for a failure of its COMMIT (a full disk) to name it.
+    private var writing: RecordBatch?
 
     init(run: ImportRun, counter: RunCounter, ledger: ImportLedger, state: ImportRun.ImportProgress) {
         self.run = run
@@ -74,15 +78,8 @@ struct StrategyRun {
         _ pass: Int, with instance: any ImportStrategy, from batcher: RecordBatcher, skipping skipped: Int, countsOccurrences: Bool,
         store: Connection, progress: ((Int) -> Void)?
     ) throws {
-        let scope = instance.transactionScope
-        var open = false
-        // The batch being written, for a failure of its COMMIT (a full disk) to name it.
-        var current: RecordBatch?
         do {
-            if scope == .wholePass {
-                try begin(store)
-                open = true
-            }
+            if instance.transactionScope == .wholePass { try begin(store) }
             while let batch = try nextBatch(from: batcher) {
                 if countsOccurrences { phases.occurrences += batch.occurrences.count }
                 if run.stopRequested() { throw fail(.interrupted, batch: batch, Interrupted()) }
@@ -90,49 +87,58 @@ struct StrategyRun {
                     committed(batch)
                     continue
                 }
-                current = batch
-                if scope == .perBatch {
-                    try begin(store)
-                    open = true
-                }
-                do {
-                    try timed(\.writeSeconds) { try instance.write(batch, pass: pass) }
-                } catch {
-                    throw fail(.writing, batch: batch, error)
-                }
-                if scope == .perBatch {
-                    if run.stopRequested() { throw fail(.interrupted, batch: batch, Interrupted()) }
-                    if run.options.checkpoint { try record(pass: pass, batches: batch.index + 1, passFinished: false, store: store) }
-                    try commit(store)
-                    open = false
-                }
-                if scope != .wholePass { committed(batch) }
+                try importBatch(batch, pass: pass, with: instance, store: store)
                 progress?(batcher.occurrencesRead)
             }
-            current = nil
-            if scope == .perBatch {
-                try begin(store)
-                open = true
-            }
-            do {
-                try timed(\.writeSeconds) { try instance.finishPass(pass) }
-            } catch {
-                throw fail(.finishing, batch: nil, error)
-            }
-            if run.stopRequested() { throw fail(.interrupted, batch: nil, Interrupted()) }
-            if scope == .strategy {
-                try record(pass: pass, batches: state.committedBatches, passFinished: true, store: store, inTransactionOfItsOwn: true)
-            } else {
-                try record(pass: pass, batches: state.committedBatches, passFinished: true, store: store)
-                try commit(store)
-                open = false
-            }
+            writing = nil
+            try finishPass(pass, with: instance, store: store)
         } catch {
-            if open { try? store.rollback() }
+            if transactionOpen {
+                try? store.rollback()
+                transactionOpen = false
+            }
             // BEGIN, COMMIT and the checkpoint's own write fail only through the store (a full
             // disk, an I/O error): said like every failure, with what stays committed.
             if error is RunError { throw error }
-            throw fail(.committing, batch: current, error)
+            throw fail(.committing, batch: writing, error)
+        }
+    }
+
+    /// One batch written: in a transaction of its own under `.perBatch`, recorded in the ledger
+    /// first when checkpointed; committed at once unless the pass is one transaction.
+    private mutating func importBatch(_ batch: RecordBatch, pass: Int, with instance: any ImportStrategy, store: Connection) throws {
+        let scope = instance.transactionScope
+        writing = batch
+        if scope == .perBatch { try begin(store) }
+        do {
+            try timed(\.writeSeconds) { try instance.write(batch, pass: pass) }
+        } catch {
+            throw fail(.writing, batch: batch, error)
+        }
+        if scope == .perBatch {
+            if run.stopRequested() { throw fail(.interrupted, batch: batch, Interrupted()) }
+            if run.options.checkpoint { try record(pass: pass, batches: batch.index + 1, passFinished: false, store: store) }
+            try commit(store)
+        }
+        if scope != .wholePass { committed(batch) }
+    }
+
+    /// The pass's end: the strategy's `finishPass` and the ledger's entry for the pass, committed
+    /// with the pass's transaction, or in one of their own (`.perBatch`, or `.strategy` for the ledger).
+    private mutating func finishPass(_ pass: Int, with instance: any ImportStrategy, store: Connection) throws {
+        let scope = instance.transactionScope
+        if scope == .perBatch { try begin(store) }
+        do {
+            try timed(\.writeSeconds) { try instance.finishPass(pass) }
+        } catch {
+            throw fail(.finishing, batch: nil, error)
+        }
+        if run.stopRequested() { throw fail(.interrupted, batch: nil, Interrupted()) }
+        if scope == .strategy {
+            try record(pass: pass, batches: state.committedBatches, passFinished: true, store: store, inTransactionOfItsOwn: true)
+        } else {
+            try record(pass: pass, batches: state.committedBatches, passFinished: true, store: store)
+            try commit(store)
         }
     }
 
@@ -172,10 +178,12 @@ struct StrategyRun {
     private mutating func begin(_ store: Connection) throws {
         transactionStart = MonotonicClock.now()
         try timed(\.commitSeconds) { try store.begin() }
+        transactionOpen = true
     }
 
     private mutating func commit(_ store: Connection) throws {
         try timed(\.commitSeconds) { try store.commit() }
+        transactionOpen = false
         phases.longestWriteTransactionSeconds = max(phases.longestWriteTransactionSeconds, MonotonicClock.now() - transactionStart)
     }
 

@@ -6,6 +6,9 @@ package enum ImportError: Error, Equatable, CustomStringConvertible {
     case danglingReference(source: String, sourceKey: DatabaseValue, relationship: String, target: String, targetKey: DatabaseValue)
     /// A seed store that cannot be built or adopted: `problem` says what went wrong and what to do.
     case seedStore(path: String, problem: String)
+    /// A method that adopts a seed store runs unprepared, because the payload could not be read:
+    /// no store was built from it, or the `given` one was never checked against it.
+    case noSeedStore(method: String, given: Bool)
     /// A file operation on a store failed (copy, rename, sync); `reason` is the system's word for why.
     case fileOperation(operation: String, path: String, reason: String)
     /// Connections the strategy opened were still traced when it was released: they stayed open, or
@@ -24,6 +27,11 @@ package enum ImportError: Error, Equatable, CustomStringConvertible {
                 + "(--missing-reference null drops such references; placeholder writes a row holding only the key first)"
         case .seedStore(let path, let problem):
             return "seed store \(path): \(problem)"
+        case .noSeedStore(let method, let given):
+            let why = given
+                ? "the given store is checked against the payload, which cannot be read"
+                : "it is built from the payload, which cannot be imported"
+            return "\(method) has no seed store to adopt: \(why)"
         case .fileOperation(let operation, let path, let reason):
             return "cannot \(operation) \(path): \(reason)"
         case .uncountedConnections(let strategy, let count):

@@ -1,21 +1,26 @@
 /// One way to get a payload into a store, as the runner holds it: a strategy of bench's or of a
 /// plug-in (a type), or a user's command (a value, `CommandStrategy`). The runner asks its name,
-/// role, needs and passes, and has it measure a run; nothing else, and never which kind it is.
+/// role and passes, has it prepare once and measure a run; nothing else, and never which kind it is.
 package struct ImportMethod: @unchecked Sendable {
-    // @unchecked: the measuring closure captures a metatype or a `CommandStrategy`, both immutable.
+    // @unchecked: the closures capture a metatype or a `CommandStrategy`, both immutable.
 
     /// The name used on the command line and in results.
     package let name: String
     /// One line: what it does, for `--help` and `bench list`.
     package let summary: String
     package let role: StrategyRole
-    /// What must exist before it runs.
-    package let needs: MethodNeeds
+    /// Why it cannot measure a refresh, when it cannot; nil for every import.
+    package let refreshRefusal: String?
     /// How many times it reads the payload; what a failed run left committed is worked out pass by pass.
     package let passes: Int
     /// Whether it is a process of its own already (a command): the runner then measures it from
     /// where it is, never in a child process of bench, which would have to know it by name.
     package let isOwnProcess: Bool
+    /// What configures this method beyond the run's options, by name (seed-copy: the store it
+    /// adopts): set by whoever configures it or by its `prepare`, and sent with each run to a
+    /// child process, which finds the method by name and gives it these back.
+    package private(set) var settings: [String: String] = [:]
+    private let prepareMethod: (ImportMethod, MethodPreparation) throws -> PreparedMethod
     private let measureRun: (ImportRun, ((Int) -> Void)?) throws -> ImportMeasurement
 
     /// A strategy or method type of bench's or a plug-in's.
@@ -23,9 +28,10 @@ package struct ImportMethod: @unchecked Sendable {
         name = method.name
         summary = method.summary
         role = method.role
-        needs = method.needs
+        refreshRefusal = method.refreshRefusal
         passes = method.passes
         isOwnProcess = false
+        prepareMethod = { configured, preparation in try method.prepare(configured, for: preparation) }
         measureRun = { run, progress in try method.measure(run, progress: progress) }
     }
 
@@ -34,10 +40,23 @@ package struct ImportMethod: @unchecked Sendable {
         self.name = name
         self.summary = summary
         self.role = role
-        needs = []
+        refreshRefusal = nil
         passes = 1
         self.isOwnProcess = isOwnProcess
+        prepareMethod = { method, _ in PreparedMethod(method: method) }
         measureRun = measure
+    }
+
+    /// This method with `settings` added to its own, a new value replacing an old one of the same name.
+    package func configured(_ settings: [String: String]) -> ImportMethod {
+        var configured = self
+        configured.settings.merge(settings) { _, new in new }
+        return configured
+    }
+
+    /// Makes or checks what its runs need, once per benchmark, untimed (`MeasuredMethod.prepare`).
+    package func prepare(for preparation: MethodPreparation) throws -> PreparedMethod {
+        try prepareMethod(self, preparation)
     }
 
     /// Gets `run`'s payload into `run`'s store, measured. `progress` receives the occurrences read so far.

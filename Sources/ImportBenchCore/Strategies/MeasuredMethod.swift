@@ -1,6 +1,6 @@
 /// What `bench run` measures: one way to get a payload's data into a store. Streaming it through
 /// batches (`ImportStrategy`) is one kind; adopting a store built ahead of time is another. The
-/// runner measures any of them through `measure` and asks `needs` what to prepare, never which
+/// runner prepares and measures any of them through `prepare` and `measure`, never asking which
 /// type it holds, so a new kind is one conforming type, listed in `StrategyCatalog.builtIn`.
 package protocol MeasuredMethod {
     /// The name used on the command line and in results.
@@ -8,27 +8,25 @@ package protocol MeasuredMethod {
     /// One line: what it does, for `--help` and `bench list`.
     static var summary: String { get }
     static var role: StrategyRole { get }
-    /// What must exist before it runs.
-    static var needs: MethodNeeds { get }
+    /// Why it cannot measure a refresh, when it cannot (it replaces the store whole): a run with a
+    /// preload is then refused before anything starts. Nil for every import.
+    static var refreshRefusal: String? { get }
     /// How many times it reads the payload (an import strategy streams it through `write` once
     /// per pass). What a failed run left committed is worked out pass by pass.
     static var passes: Int { get }
+    /// Once per benchmark, untimed, after the payload is read and before any run: makes or checks
+    /// what `method`'s runs need, and returns the method as they get it (its settings filled in).
+    static func prepare(_ method: ImportMethod, for preparation: MethodPreparation) throws -> PreparedMethod
     /// Gets `run`'s payload into `run`'s store, measured. `progress` receives the occurrences read
     /// so far, for a method that reads them.
     static func measure(_ run: ImportRun, progress: ((Int) -> Void)?) throws -> ImportMeasurement
 }
 
-/// What a method needs prepared before its runs.
-package struct MethodNeeds: OptionSet, Sendable {
-    package let rawValue: Int
-    package init(rawValue: Int) { self.rawValue = rawValue }
-
-    /// A store built from the payload ahead of time (given with `--seed-db`, or built untimed). Such
-    /// a method replaces the store, so it cannot measure a refresh: no `--preload` with it.
-    package static let seedStore = MethodNeeds(rawValue: 1)
-}
-
 extension MeasuredMethod {
     package static var role: StrategyRole { .user }
-    package static var needs: MethodNeeds { [] }
+    package static var refreshRefusal: String? { nil }
+    /// Nothing to prepare: every import reads the payload itself.
+    package static func prepare(_ method: ImportMethod, for preparation: MethodPreparation) throws -> PreparedMethod {
+        PreparedMethod(method: method)
+    }
 }

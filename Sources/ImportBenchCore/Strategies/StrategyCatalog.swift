@@ -56,11 +56,6 @@ package struct StrategyCatalog: @unchecked Sendable {
         known.first { $0.name == name }
     }
 
-    /// The methods that need `needs` prepared before they run.
-    package func needing(_ needs: MethodNeeds) -> [ImportMethod] {
-        known.filter { $0.needs.isSuperset(of: needs) }
-    }
-
     /// The physical reference every timing is divided by.
     package var reference: ImportMethod { ImportMethod(CeilingStrategy.self) }
 

@@ -1,40 +1,36 @@
 import Foundation
 import ImportBenchStore
 
-extension ImportRun {
-    /// What an app pays to adopt a seed store instead of importing, timed like an import: copy the
-    /// store to a staging name beside the destination, open and check it, rename it into place, open
-    /// it with the run's settings. The digest is taken afterwards, untimed, as for every strategy.
-    func adoptSeedStore() throws -> ImportMeasurement {
-        guard let seedStorePath else {
-            throw RunRequestError.noSeedStore(
-                method: strategy.name, why: "give bench run --seed-db PATH, or leave it out and bench builds one")
-        }
+extension SeedCopyStrategy {
+    /// What an app pays to adopt `seed` instead of importing, timed like an import: copy the store
+    /// to a staging name beside the run's store, open and check it, rename it into place, open it
+    /// with the run's settings. The digest is taken afterwards, untimed, as for every strategy.
+    static func adopt(_ seed: String, in run: ImportRun) throws -> ImportMeasurement {
+        let databasePath = run.databasePath
         try DatabaseFile.removeOwnStore(databasePath)
         let staged = databasePath + ".adopting"
         DatabaseFile.remove(staged)
         defer { DatabaseFile.remove(staged) }
 
         var measurement = ImportMeasurement()
-        // measure counts the statements of a connection opened before its clock starts; adopting opens
-        // its connections inside the clock, so measure watches an idle one and the counts come from them.
-        let idle = try Connection(path: ":memory:")
         var checkCounts = StatementCounts()
         var adopted: Connection?
-        // No reader probe: until the copy is in place there is no store for a screen to read.
-        try measure(into: &measurement, store: idle, probeHz: nil) { _ in
-            try stage(seedStorePath, at: staged)
-            checkCounts = try check(staged, copiedFrom: seedStorePath)
-            try DatabaseFile.publish(staged, as: databasePath, durable: options.store.synchronous != .off)
+        // Every connection is opened inside the clock, so none is counted by `measure`: the counts
+        // are the check's and the adopted store's, added below. No reader probe: until the copy is
+        // in place there is no store for a screen to read.
+        try run.measure(into: &measurement, store: nil, probeHz: nil) { _ in
+            try stage(seed, at: staged)
+            checkCounts = try check(staged, copiedFrom: seed, scenario: run.scenario)
+            try DatabaseFile.publish(staged, as: databasePath, durable: run.options.store.synchronous != .off)
             let store = try Connection(path: databasePath)
-            try configure(store)
+            try run.configure(store)
             adopted = store
         }
         guard let store = adopted else {
-            throw ImportError.seedStore(path: seedStorePath, problem: "was not adopted at \(databasePath)")
+            throw ImportError.seedStore(path: seed, problem: "was not adopted at \(databasePath)")
         }
         measurement.counts = checkCounts + store.counter.counts
-        measurement.digest = try scenario.schema.digest(of: store)
+        measurement.digest = try run.scenario.schema.digest(of: store)
         measurement.databaseBytes = DatabaseFile.size(databasePath)
         return measurement
     }
@@ -42,7 +38,7 @@ extension ImportRun {
     /// Copies the seed's main file and its -wal, which may hold committed pages the main file lacks;
     /// never its -shm, an index SQLite rebuilds from the WAL. A non-empty -journal means a write to
     /// the seed was cut short and its main file may be torn, so the seed is refused.
-    private func stage(_ seed: String, at staged: String) throws {
+    private static func stage(_ seed: String, at staged: String) throws {
         let journal = seed + "-journal"
         if let size = (try? FileManager.default.attributesOfItem(atPath: journal))?[.size] as? NSNumber, size.int64Value > 0 {
             throw ImportError.seedStore(
@@ -57,7 +53,7 @@ extension ImportRun {
     /// Opens the staged copy as a careful app would before trusting it: `PRAGMA quick_check` must
     /// say ok and the metadata must name this scenario. A copied WAL is checkpointed into the main
     /// file, so the one file renamed into place holds everything. Returns what its statements cost.
-    private func check(_ staged: String, copiedFrom seed: String) throws -> StatementCounts {
+    private static func check(_ staged: String, copiedFrom seed: String, scenario: any Scenario) throws -> StatementCounts {
         let store = try Connection(path: staged)
         let quickCheck = try store.prepare("PRAGMA quick_check")
         var problems: [String] = []

@@ -1,0 +1,107 @@
+import ImportBenchStore
+
+extension Benchmark {
+    /// Unmeasured rounds of every strategy first, each in a scratch store, so caches, the
+    /// allocator and the file system are warm.
+    func warmUp(_ strategies: [ImportMethod], _ payload: BenchmarkPayload, preloadPath: String?) throws {
+        for _ in 0..<max(0, configuration.warmup) {
+            for strategy in strategies {
+                let databasePath = payload.file("warmup-\(strategy.name).sqlite")
+                try Self.stopIfInterrupted()
+                // A warm-up store is scratch: nothing to resume.
+                let run = makeRun(of: strategy, payload, preloadPath: preloadPath, databasePath: databasePath, checkpoint: false)
+                _ = try execute(run, { _ in })
+                DatabaseFile.remove(databasePath)
+            }
+        }
+    }
+
+    /// The measured runs: every strategy in every repetition, interleaved (A B C A B C) so drift
+    /// hits all strategies alike. Each result is reported as it finishes, with its repetition's C
+    /// reference time once that repetition's reference has run.
+    func measureAll(
+        _ strategies: [ImportMethod], _ payload: BenchmarkPayload, _ expectation: BenchmarkExpectation, payloadBytes: Int64,
+        _ observe: (BenchmarkEvent) -> Void
+    ) throws -> [RunResult] {
+        let total = strategies.count * configuration.repetitions
+        var results: [RunResult] = []
+        for repetition in 1...max(1, configuration.repetitions) {
+            // The C reference's time for the rows this repetition's reference wrote.
+            var cReference: CReference.Measurement?
+            for strategy in strategies {
+                try Self.stopIfInterrupted()
+                observe(.runStarted(strategy: strategy.name, repetition: repetition, index: results.count + 1, total: total))
+                let measured = try measure(strategy, repetition: repetition, payload, expectation, payloadBytes: payloadBytes, observe)
+                cReference = measured.replay ?? cReference
+                results.append(measured.result)
+                for index in results.indices where results[index].repetition == repetition {
+                    results[index].cReferenceSeconds = cReference?.seconds
+                    results[index].cReferenceCPUSeconds = cReference?.cpuSeconds
+                }
+                observe(.runFinished(results[results.count - 1], soFar: results))
+            }
+        }
+        return results
+    }
+
+    /// One measured run of `strategy`, judged against what its store must hold, its store removed
+    /// unless kept; a valid reference run's rows are then replayed by the C reference.
+    private func measure(
+        _ strategy: ImportMethod, repetition: Int, _ payload: BenchmarkPayload, _ expectation: BenchmarkExpectation,
+        payloadBytes: Int64, _ observe: (BenchmarkEvent) -> Void
+    ) throws -> (result: RunResult, replay: CReference.Measurement?) {
+        let databasePath = self.databasePath(for: strategy.name, in: payload.workDirectory)
+        let run = makeRun(
+            of: strategy, payload, preloadPath: expectation.preloadPath, databasePath: databasePath,
+            checkpoint: configuration.spec.options.checkpoint)
+        let target = expectation.target(for: strategy)
+        var measurement = try withoutActuallyEscaping(observe) { observe in
+            try execute(run) { occurrences in
+                observe(.runProgress(strategy: strategy.name, occurrences: occurrences, expected: expectation.expected.occurrences))
+            }
+        }
+        // A process of its own (a command) reads the payload itself: its records are the payload's.
+        if strategy.isOwnProcess { measurement.occurrences = target.occurrences }
+        let differences = measurement.digest.differences(from: target.digest)
+        var replay: CReference.Measurement?
+        if strategy.role == .reference, differences.isEmpty {
+            replay = try replayCReference(store: databasePath, digest: measurement.digest, repetition: repetition, payload, observe)
+        }
+        if configuration.databasePath == nil { DatabaseFile.remove(databasePath) }
+        let result = result(
+            of: strategy, repetition: repetition, measurement, target: target, differences: differences, payload: payload,
+            payloadBytes: payloadBytes)
+        return (result, replay)
+    }
+
+    /// The reference's rows replayed by the C reference, untimed for the run and outside every
+    /// measurement: what SQLite alone needs for them, which every time is also set against.
+    private func replayCReference(
+        store: String, digest: ContentDigest, repetition: Int, _ payload: BenchmarkPayload, _ observe: (BenchmarkEvent) -> Void
+    ) throws -> CReference.Measurement {
+        observe(.replayingCReference(repetition: repetition))
+        return try PreparationError.during(.replayingCReference, in: payload.workDirectory.path) {
+            try CReference.replay(
+                store: store, digest: digest, schema: payload.scenario.schema, settings: configuration.spec.options.store,
+                scratchPath: payload.file("c-reference.sqlite"), measuring: referenceExecutor)
+        }
+    }
+
+    /// One run's result, in the terms of the CSV: valid when its store holds exactly `target`.
+    private func result(
+        of strategy: ImportMethod, repetition: Int, _ measurement: ImportMeasurement, target: ExpectedContent, differences: [String],
+        payload: BenchmarkPayload, payloadBytes: Int64
+    ) -> RunResult {
+        let spec = configuration.spec
+        var result = RunResult(
+            scenario: payload.scenario.name, strategy: strategy.name, scale: spec.payload.scaleLabel,
+            seed: spec.payload.generator?.seed ?? 1, batchSize: spec.options.batchSize, repetition: repetition,
+            measurement: measurement, uniqueRecords: target.uniqueObjects, outcome: target.outcome,
+            preload: strategy.role == .reference ? nil : spec.preload?.description, digest: measurement.digest.value,
+            valid: differences.isEmpty && measurement.digest == target.digest, differences: differences,
+            sqliteVersion: Connection.sqliteVersion, benchVersion: BenchVersion.current, settings: spec.options.store,
+            payloadBytes: payloadBytes)
+        result.role = strategy.role
+        return result
+    }
+}
