@@ -53,7 +53,8 @@ let package = Package(
         .target(
             name: "ImportBenchCore",
             dependencies: [
-                "ImportBenchStore", "CJemalloc", "CReference", "CHotPath", "CCounters", "CProcess", "CZlib", .product(name: "Histogram", package: "hdrhistogram-swift"),
+                "ImportBenchStore", "CJemalloc", "CReference", "CHotPath", "CCounters", "CProcess", "CZlib",
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "Yams", package: "Yams"),
             ]),
         // Reporters: know only results.

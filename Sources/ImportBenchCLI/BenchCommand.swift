@@ -19,7 +19,8 @@ package struct BenchCommand: ParsableCommand {
             """,
         version: BenchVersion.current,
         subcommands: [
-            RunCommand.self, CompareCommand.self, GateCommand.self, ReportCommand.self, ExportCommand.self, GenerateCommand.self, SeedDBCommand.self, DecodeCommand.self,
+            RunCommand.self, CompareCommand.self, GateCommand.self, ReportCommand.self, ExportCommand.self, GenerateCommand.self, SeedDBCommand.self,
+            DecodeCommand.self,
             ListCommand.self, SchemaCommand.self,
             MeasureOneCommand.self,
         ]

@@ -43,7 +43,8 @@ struct CompareCommand: ParsableCommand {
     func validate() throws {
         for text in tolerances where BaselineComparison.parseTolerance(text) == nil {
             throw ValidationError(
-                "invalid tolerance '\(text)'; expected METRIC=25% or METRIC=0.25 (a bare number is a fraction, at most 1) for a time or memory column, such as wall_s=25%")
+                "invalid tolerance '\(text)'; expected METRIC=25% or METRIC=0.25 (a bare number is a fraction, at most 1) for a time or memory column, such as wall_s=25%"
+            )
         }
     }
 

@@ -17,8 +17,9 @@ struct DecodeCommand: ParsableCommand {
             """
     )
 
-    @Option(help: ArgumentHelp(
-        "The payload family: \(ScenarioRegistry.names.joined(separator: ", ")).", valueName: "name"))
+    @Option(
+        help: ArgumentHelp(
+            "The payload family: \(ScenarioRegistry.names.joined(separator: ", ")).", valueName: "name"))
     var scenario: ScenarioReference = .builtIn("chat")
 
     @Option(help: ArgumentHelp("A mapping file (YAML) to read the payload through instead of a built-in --scenario.", valueName: "file"))
@@ -62,7 +63,8 @@ struct DecodeCommand: ParsableCommand {
         for _ in 0..<repetitions {
             do {
                 measurements.append(
-                    try DecodeMeasurement.measure(scenario: scenario, path: payload, batchSize: batchSize, reading: readingOptions.reading(onError: onError)))
+                    try DecodeMeasurement.measure(
+                        scenario: scenario, path: payload, batchSize: batchSize, reading: readingOptions.reading(onError: onError)))
             } catch {
                 throw CommandFailure.failed("cannot decode \(payload): \(error)")
             }

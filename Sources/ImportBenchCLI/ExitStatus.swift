@@ -1,5 +1,5 @@
-import Foundation
 import ArgumentParser
+import Foundation
 
 /// Every exit status `bench` uses, with what it means, in one table: the code, `bench --help`, each
 /// subcommand's help and docs/ci.md all take it from here (a test checks docs/ci.md's copy).

@@ -21,9 +21,10 @@ struct ExportCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("Results CSVs written by bench run.", valueName: "csv"))
     var files: [String]
 
-    @Option(help: ArgumentHelp(
-        "bencher: Bencher Metric Format (bencher run --adapter json); github-action: the list github-action-benchmark reads with tool: customSmallerIsBetter.",
-        valueName: "bencher|github-action"))
+    @Option(
+        help: ArgumentHelp(
+            "bencher: Bencher Metric Format (bencher run --adapter json); github-action: the list github-action-benchmark reads with tool: customSmallerIsBetter.",
+            valueName: "bencher|github-action"))
     var format: DashboardExport.Format
 
     @Option(help: ArgumentHelp("Write the JSON to this file instead of standard output.", valueName: "path"))

@@ -51,7 +51,9 @@ struct GateBase {
             try? FileManager.default.removeItem(at: source)
             try FileManager.default.createDirectory(at: source, withIntermediateDirectories: true)
             let archive = folder.appendingPathComponent("base.tar").path
-            try step("exporting \(revision) from \(repository)", GateChild(executable: "git", arguments: ["-C", repository, "archive", "--format=tar", "-o", archive, revision]))
+            try step(
+                "exporting \(revision) from \(repository)",
+                GateChild(executable: "git", arguments: ["-C", repository, "archive", "--format=tar", "-o", archive, revision]))
             try step("unpacking the base", GateChild(executable: "tar", arguments: ["-xf", archive, "-C", source.path]))
             try FileManager.default.removeItem(atPath: archive)
             try revision.write(to: marker, atomically: true, encoding: .utf8)

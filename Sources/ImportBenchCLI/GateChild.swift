@@ -52,6 +52,7 @@ struct GateChild {
         process.waitUntilExit()
         if ImportInterruption.isRequested { throw GateError.interrupted }
         try errorHandle?.close()
-        return Ending(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+        return Ending(
+            status: process.terminationStatus, output: String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
     }
 }

@@ -10,7 +10,8 @@ import ImportBenchReport
 struct GateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "gate",
-        abstract: "Gate a build for CI: counts against the committed baseline, times and memory against the baseline's revision rebuilt and run beside it here.",
+        abstract:
+            "Gate a build for CI: counts against the committed baseline, times and memory against the baseline's revision rebuilt and run beside it here.",
         discussion: """
             Reads the baseline's git_revision, exports that commit from the repository holding the baseline \
             (git archive, into a temporary folder), builds this executable's product there with this build's configuration \
@@ -42,7 +43,8 @@ struct GateCommand: ParsableCommand {
     @Option(help: "Repetitions a side, interleaved one by one.")
     var repetitions = 12
 
-    @Option(help: "Passes over the repetitions: each side runs the preset repetitions x passes times, and each repetition is judged by its fastest pass.")
+    @Option(
+        help: "Passes over the repetitions: each side runs the preset repetitions x passes times, and each repetition is judged by its fastest pass.")
     var passes = 2
 
     @Option(help: "The preset both builds run.")
@@ -87,7 +89,8 @@ struct GateCommand: ParsableCommand {
         for option in runOptions {
             let name = option.split(separator: "=", maxSplits: 1).first.map(String.init) ?? option
             if Self.gateOwnedOptions.contains(name) {
-                throw ValidationError("\(name) after -- is the gate's to set (each run is one repetition, quiet, to a CSV of the gate's): leave it out")
+                throw ValidationError(
+                    "\(name) after -- is the gate's to set (each run is one repetition, quiet, to a CSV of the gate's): leave it out")
             }
         }
         if baseBench != nil, baseFolder != nil || baseRevision != nil {
@@ -107,7 +110,9 @@ struct GateCommand: ParsableCommand {
         defer { workspace.remove() }
         do {
             let (base, label) = try baseBinary(committed.provenance, in: workspace)
-            var runs = try GateRuns(base: base, current: ChildProcessExecutor.current().executable, runArguments: runArguments, folder: csvFolder.map(URL.init(fileURLWithPath:)) ?? workspace.runs)
+            var runs = try GateRuns(
+                base: base, current: ChildProcessExecutor.current().executable, runArguments: runArguments,
+                folder: csvFolder.map(URL.init(fileURLWithPath:)) ?? workspace.runs)
             try runs.interleave(repetitions, passes: passes)
             try judge(runs, baseLabel: label)
         } catch let error as GateError {
@@ -145,14 +150,17 @@ struct GateCommand: ParsableCommand {
         let timings: BaselineComparison
         do {
             counts = try BaselineComparison(baselinePaths: [baseline], currentPaths: runs.currentFiles, tolerances: [:])
-            timings = try BaselineComparison(baselinePaths: runs.baseFiles, currentPaths: runs.currentFiles, tolerances: resolved, scope: .sideBySide, passes: passes)
+            timings = try BaselineComparison(
+                baselinePaths: runs.baseFiles, currentPaths: runs.currentFiles, tolerances: resolved, scope: .sideBySide, passes: passes)
         } catch let error as ResultsInputError {
             throw CommandFailure.refused("cannot gate: \(error)")
         }
         let current = BuildIdentity.current
         print("## bench gate\n")
-        print("Base \(baseLabel) and current \(current.revision.isEmpty ? "build" : BuildIdentity.short(current.revision)) (\(current.configuration)), "
-            + "\(repetitions) repetitions each" + (passes > 1 ? ", each the fastest of \(passes) passes" : "") + ", interleaved, on \(timings.currentProvenance.machineDescription).\n")
+        print(
+            "Base \(baseLabel) and current \(current.revision.isEmpty ? "build" : BuildIdentity.short(current.revision)) (\(current.configuration)), "
+                + "\(repetitions) repetitions each" + (passes > 1 ? ", each the fastest of \(passes) passes" : "")
+                + ", interleaved, on \(timings.currentProvenance.machineDescription).\n")
         print("Counts against \(baseline):\n")
         print(counts.markdown)
         print("Times and memory against the base, measured here:\n")

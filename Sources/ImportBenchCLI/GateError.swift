@@ -40,7 +40,8 @@ enum GateError: Error, CustomStringConvertible {
         case .stepFailed(let step, let status):
             return "\(step) failed with exit status \(status) (its output is above)"
         case .runFailed(let side, let binary, let status, let tail):
-            return "the \(side) build's run (\(binary)) " + (status == 0 ? "" : "failed with exit status \(status)") + (tail.isEmpty ? "" : (status == 0 ? tail : ":\n" + tail))
+            return "the \(side) build's run (\(binary)) " + (status == 0 ? "" : "failed with exit status \(status)")
+                + (tail.isEmpty ? "" : (status == 0 ? tail : ":\n" + tail))
         case .foreignFolder(let folder):
             return "\(folder) holds files the gate did not put there: give an empty or new folder to --base-folder"
         case .interrupted:

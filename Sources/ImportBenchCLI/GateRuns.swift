@@ -37,8 +37,12 @@ struct GateRuns {
                 if side == "base" { baseFiles.append(path) } else { currentFiles.append(path) }
             }
             let pass = passes > 1 ? String(format: " (pass %d, repetition %d)", (number - 1) / repetitions + 1, (number - 1) % repetitions + 1) : ""
-            FileHandle.standardError.write(Data(String(
-                format: "gate: run %d of %d%@: base %.1f s, current %.1f s\n", number, total, pass, seconds["base"] ?? 0, seconds["current"] ?? 0).utf8))
+            FileHandle.standardError.write(
+                Data(
+                    String(
+                        format: "gate: run %d of %d%@: base %.1f s, current %.1f s\n", number, total, pass, seconds["base"] ?? 0,
+                        seconds["current"] ?? 0
+                    ).utf8))
         }
     }
 
@@ -53,7 +57,8 @@ struct GateRuns {
             throw GateError.runFailed(side: side, binary: binary.path, status: ending.status, errorTail: child.errorTail())
         }
         guard FileManager.default.fileExists(atPath: path) else {
-            throw GateError.runFailed(side: side, binary: binary.path, status: 0, errorTail: "it wrote no results file (is it a bench of csv_version 1 or later?)")
+            throw GateError.runFailed(
+                side: side, binary: binary.path, status: 0, errorTail: "it wrote no results file (is it a bench of csv_version 1 or later?)")
         }
         try? FileManager.default.removeItem(atPath: path + ".stderr")
         return GateCommand.seconds(ContinuousClock.now - started)

@@ -38,7 +38,8 @@ struct GenerateCommand: ParsableCommand {
         } catch {
             throw CommandFailure.failed("cannot generate \(out): \(error)")
         }
-        let what = scenarioOptions.from.map { "\($0) through \(scenarioOptions.reference)" }
+        let what =
+            scenarioOptions.from.map { "\($0) through \(scenarioOptions.reference)" }
             ?? "\(scenarioOptions.reference), seed \(scenarioOptions.seed),"
         print("wrote \(out): \(what) at \(scenarioOptions.resolvedScale), \(PayloadSize.bytes(at: out)) bytes")
     }

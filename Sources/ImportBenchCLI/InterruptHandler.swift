@@ -1,11 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import CProcess
 import ImportBenchCore
 import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// SIGINT, SIGTERM and SIGHUP, done the way a long import needs them: the first asks the runner to
 /// roll back the current batch and stop, and passes the signal on to a child running the import,

@@ -33,14 +33,16 @@ struct ReportCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("Results CSVs written by bench run; several are drawn together.", valueName: "csv"))
     var files: [String]
 
-    @Option(help: ArgumentHelp(
-        "Where to write: the HTML file (default report.html), or for --format svg the directory the SVG files go in (default report-charts, created if missing).",
-        valueName: "path"))
+    @Option(
+        help: ArgumentHelp(
+            "Where to write: the HTML file (default report.html), or for --format svg the directory the SVG files go in (default report-charts, created if missing).",
+            valueName: "path"))
     var out: String?
 
-    @Option(help: ArgumentHelp(
-        "html: one page with every chart inline and the environment table; svg: each chart as a standalone file named after its scenario and metric (chat-time.svg, chat-fetches.svg, chat-memory.svg, chat-reader-p99.svg).",
-        valueName: "html|svg"))
+    @Option(
+        help: ArgumentHelp(
+            "html: one page with every chart inline and the environment table; svg: each chart as a standalone file named after its scenario and metric (chat-time.svg, chat-fetches.svg, chat-memory.svg, chat-reader-p99.svg).",
+            valueName: "html|svg"))
     var format: Format = .html
 
     func run() throws {

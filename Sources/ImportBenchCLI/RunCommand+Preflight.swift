@@ -45,7 +45,8 @@ extension RunCommand {
                         keptPath: configuration.databasePath, describing: "the payload \(path)")
                     // A mapping without a sample to scale has no generator: its payload is the sample.
                     let generates = (scenario as? MappedScenario).map { $0.sample != nil } ?? true
-                    let sample = try samples[reference]
+                    let sample =
+                        try samples[reference]
                         ?? (generates ? ScenarioSample(of: scenario) : ScenarioSample(of: scenario, recorded: path))
                     samples[reference] = sample
                     try MemoryNeed.check(
@@ -77,7 +78,8 @@ extension RunCommand {
         do {
             _ = try scenario.openReader(path: path).nextUnit()
         } catch let error as PayloadError where error.isAtDocumentRoot {
-            let assumed = scenarioOptions.mapping == nil && scenarioOptions.scenario == .builtIn("chat")
+            let assumed =
+                scenarioOptions.mapping == nil && scenarioOptions.scenario == .builtIn("chat")
                 ? "the chat scenario (the default when neither --scenario nor --mapping is given)"
                 : scenarioOptions.mapping.map { "the mapping \($0)" } ?? "the \(scenario.name) scenario"
             throw CommandFailure.failed(

@@ -27,11 +27,14 @@ extension RunCommand {
         if let seedDB {
             guard resolvedStrategies.contains(where: { $0.name == SeedCopyStrategy.name }) else {
                 let adopter = Self.adopterNames
-                throw ValidationError("--seed-db is the store \(adopter) adopts: add --strategy \(adopter) (for example --strategy prewarm,\(adopter))")
+                throw ValidationError(
+                    "--seed-db is the store \(adopter) adopts: add --strategy \(adopter) (for example --strategy prewarm,\(adopter))")
             }
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: seedDB, isDirectory: &isDirectory), !isDirectory.boolValue else {
-                throw ValidationError("--seed-db \(seedDB): no such file; build one with bench seed-db --scenario \(scenarioOptions.scenario) --scale \(scenarioOptions.scale) --out \(seedDB)")
+                throw ValidationError(
+                    "--seed-db \(seedDB): no such file; build one with bench seed-db --scenario \(scenarioOptions.scenario) --scale \(scenarioOptions.scale) --out \(seedDB)"
+                )
             }
         }
     }

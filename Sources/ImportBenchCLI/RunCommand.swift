@@ -38,20 +38,25 @@ struct RunCommand: ParsableCommand {
         transform: RunCommand.parseCommand)
     var commands: [CommandStrategy] = []
 
-    @Option(name: .customLong("command-timeout"), help: ArgumentHelp(
-        "Stop a --command that runs longer than this (SIGTERM to its process group, SIGKILL 2 s later) and report it as failed.",
-        valueName: "seconds"))
+    @Option(
+        name: .customLong("command-timeout"),
+        help: ArgumentHelp(
+            "Stop a --command that runs longer than this (SIGTERM to its process group, SIGKILL 2 s later) and report it as failed.",
+            valueName: "seconds"))
     var commandTimeout: Double?
 
-    @Option(name: .customLong("batch-size"), help: ArgumentHelp(
-        "Occurrences per transaction, or 'all' for one transaction; a list such as 100,1000,all sweeps them. The ceiling always uses one. Default: \(BatchSize.default).",
-        valueName: "n|all"),
+    @Option(
+        name: .customLong("batch-size"),
+        help: ArgumentHelp(
+            "Occurrences per transaction, or 'all' for one transaction; a list such as 100,1000,all sweeps them. The ceiling always uses one. Default: \(BatchSize.default).",
+            valueName: "n|all"),
         transform: RunCommand.parseBatchSizes)
     var batchSizes: [BatchSize] = [BatchSize.default]
 
-    @Option(help: ArgumentHelp(
-        "Run a named matrix instead of the scenario, scale and batch options: \(BenchmarkPreset.allCases.map { "\($0.rawValue) (\($0.summary))" }.joined(separator: "; ")).",
-        valueName: "name"))
+    @Option(
+        help: ArgumentHelp(
+            "Run a named matrix instead of the scenario, scale and batch options: \(BenchmarkPreset.allCases.map { "\($0.rawValue) (\($0.summary))" }.joined(separator: "; ")).",
+            valueName: "name"))
     var preset: BenchmarkPreset?
 
     @Option(help: ArgumentHelp("Times each strategy runs; strategies are interleaved within each repetition.", valueName: "n"))
@@ -60,62 +65,78 @@ struct RunCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Unmeasured rounds of every strategy before the first repetition.", valueName: "n"))
     var warmup: Int = 0
 
-    @Option(help: ArgumentHelp(
-        "Import this recorded payload (a file of the scenario's shape; a GTFS directory for transit) instead of generating one.",
-        valueName: "path"))
+    @Option(
+        help: ArgumentHelp(
+            "Import this recorded payload (a file of the scenario's shape; a GTFS directory for transit) instead of generating one.",
+            valueName: "path"))
     var payload: String?
 
-    @Option(help: ArgumentHelp(
-        "Fill the store first, untimed and uncounted, so the measured import is a refresh: an earlier payload file, or overlap=X,changed=Y to generate one holding X of the payload's objects, Y of those with other values (objects are channels for chat, trips for transit). The ceiling still runs into an empty store.",
-        valueName: "file|spec"),
+    @Option(
+        help: ArgumentHelp(
+            "Fill the store first, untimed and uncounted, so the measured import is a refresh: an earlier payload file, or overlap=X,changed=Y to generate one holding X of the payload's objects, Y of those with other values (objects are channels for chat, trips for transit). The ceiling still runs into an empty store.",
+            valueName: "file|spec"),
         transform: { try RunCommand.parsePreload($0) })
     var preload: PreloadSpec?
 
-    @Option(help: ArgumentHelp(
-        "Keep the databases: each strategy writes PATH with its name before the extension (store.sqlite -> store-naive.sqlite). Default: temporary files, removed.",
-        valueName: "path"))
+    @Option(
+        help: ArgumentHelp(
+            "Keep the databases: each strategy writes PATH with its name before the extension (store.sqlite -> store-naive.sqlite). Default: temporary files, removed.",
+            valueName: "path"))
     var db: String?
 
-    @Option(help: ArgumentHelp(
-        "Write the per-run CSV here. Default: run-<UTC timestamp>.csv in $IMPORTBENCH_RESULTS_DIR, else in ./Results.",
-        valueName: "path"))
+    @Option(
+        help: ArgumentHelp(
+            "Write the per-run CSV here. Default: run-<UTC timestamp>.csv in $IMPORTBENCH_RESULTS_DIR, else in ./Results.",
+            valueName: "path"))
     var csv: String?
 
     @Option(help: ArgumentHelp("Keys per SELECT ... WHERE key IN (...) for prewarm (capped at SQLite's variable limit).", valueName: "n"))
     var prewarmChunk: Int = 500
 
-    @Option(help: ArgumentHelp("What goes to standard output: an aligned table, Markdown for a pull-request comment, or JSON with the CSV's columns.", valueName: "format"))
+    @Option(
+        help: ArgumentHelp(
+            "What goes to standard output: an aligned table, Markdown for a pull-request comment, or JSON with the CSV's columns.",
+            valueName: "format"))
     var format: OutputFormat = .table
 
-    @Flag(help: ArgumentHelp(
-        "Record each committed batch in the store (needs --db), so an import that is killed or interrupted continues where it stopped when the same command runs again. A resumed run's counts and times cover only the rest; the table marks it."))
+    @Flag(
+        help: ArgumentHelp(
+            "Record each committed batch in the store (needs --db), so an import that is killed or interrupted continues where it stopped when the same command runs again. A resumed run's counts and times cover only the rest; the table marks it."
+        ))
     var checkpoint = false
 
     @Flag(help: "Continue the checkpointed imports in --db: --checkpoint, refusing to start when no store is there.")
     var resume = false
 
-    @Flag(help: ArgumentHelp(
-        "Discard an unfinished checkpointed import in --db and start again. Without it, bench refuses to run over one that this run would not continue (other settings, another payload, or no --resume), and says what differs."))
+    @Flag(
+        help: ArgumentHelp(
+            "Discard an unfinished checkpointed import in --db and start again. Without it, bench refuses to run over one that this run would not continue (other settings, another payload, or no --resume), and says what differs."
+        ))
     var restart = false
 
-    @Option(help: ArgumentHelp(
-        "A payload record that cannot be read (wrong type, missing key, ragged CSV row): fail stops the import with its location; skip leaves it out of every run alike, counts it and shows the first errors. Damage that loses the file's structure (truncation) always stops.",
-        valueName: "fail|skip"))
+    @Option(
+        help: ArgumentHelp(
+            "A payload record that cannot be read (wrong type, missing key, ragged CSV row): fail stops the import with its location; skip leaves it out of every run alike, counts it and shows the first errors. Damage that loses the file's structure (truncation) always stops.",
+            valueName: "fail|skip"))
     var onError: PayloadErrorPolicy = .fail
 
-    @Option(help: ArgumentHelp(
-        "The store's journal: wal lets readers go on while a batch writes; delete (a rollback journal) locks them out while it commits.",
-        valueName: "wal|delete"))
+    @Option(
+        help: ArgumentHelp(
+            "The store's journal: wal lets readers go on while a batch writes; delete (a rollback journal) locks them out while it commits.",
+            valueName: "wal|delete"))
     var journal: StoreSettings.Journal = .wal
 
-    @Option(help: ArgumentHelp(
-        "How often SQLite waits for the disk: off (never; fastest, a power cut may corrupt), normal (at checkpoints in WAL), full (every commit).",
-        valueName: "off|normal|full"))
+    @Option(
+        help: ArgumentHelp(
+            "How often SQLite waits for the disk: off (never; fastest, a power cut may corrupt), normal (at checkpoints in WAL), full (every commit).",
+            valueName: "off|normal|full"))
     var synchronous: StoreSettings.Synchronous = .normal
 
-    @Option(name: .customLong("pragma"), help: ArgumentHelp(
-        "A SQLite setting for the store and every connection that imports into it (the ceiling's and the C reference's too), repeatable: temp_store, cache_size, mmap_size, page_size, locking_mode, wal_autocheckpoint or journal_size_limit. A list of values sweeps them like --batch-size: --pragma temp_store=default,memory --pragma cache_size=-2000,-65536 runs the four combinations, each named in the table and the CSV's pragmas column.",
-        valueName: "name=value[,value...]"))
+    @Option(
+        name: .customLong("pragma"),
+        help: ArgumentHelp(
+            "A SQLite setting for the store and every connection that imports into it (the ceiling's and the C reference's too), repeatable: temp_store, cache_size, mmap_size, page_size, locking_mode, wal_autocheckpoint or journal_size_limit. A list of values sweeps them like --batch-size: --pragma temp_store=default,memory --pragma cache_size=-2000,-65536 runs the four combinations, each named in the table and the CSV's pragmas column.",
+            valueName: "name=value[,value...]"))
     var pragma: [String] = []
 
     /// Every combination of the `--pragma` values, in the order given; one empty one without them.
@@ -130,21 +151,25 @@ struct RunCommand: ParsableCommand {
                 throw ValidationError(error.description)
             }
             guard let name = values.first?.name, named.insert(name).inserted else {
-                throw ValidationError("--pragma \(text): \(values.first?.name.rawValue ?? text) is given twice; list its values once, separated by commas")
+                throw ValidationError(
+                    "--pragma \(text): \(values.first?.name.rawValue ?? text) is given twice; list its values once, separated by commas")
             }
             combinations = combinations.flatMap { combination in values.map { combination + [$0] } }
         }
         return combinations
     }
 
-    @Option(name: .customLong("count-at"), help: ArgumentHelp(
-        "Where statements are counted: connection (bench's own connection counts what goes through it) or sqlite (a trace on every connection the import's process opens, so a plug-in's own GRDB or C connection is counted too; it costs a callback per statement). Both give the same counts. Default: sqlite when a plug-in's strategy runs, so every strategy of the run pays the same, else connection.",
-        valueName: "connection|sqlite"))
+    @Option(
+        name: .customLong("count-at"),
+        help: ArgumentHelp(
+            "Where statements are counted: connection (bench's own connection counts what goes through it) or sqlite (a trace on every connection the import's process opens, so a plug-in's own GRDB or C connection is counted too; it costs a callback per statement). Both give the same counts. Default: sqlite when a plug-in's strategy runs, so every strategy of the run pays the same, else connection.",
+            valueName: "connection|sqlite"))
     var countAt: CountingLevel?
 
-    @Option(help: ArgumentHelp(
-        "While each import runs, a second connection runs the scenario's screen query (chat: the latest 50 messages of a channel with their authors; quakes: the 100 most recent; transit: the next departures at a stop; products: a category's cheapest) this many times a second, as an app's view would. The table adds the reader's p99 and max latency and the longest write transaction; the CSV adds every reader column. A frame is 16 ms: compare --journal wal and delete, and batch sizes, to see what keeps p99 under it. seed-copy is not probed: until its copy is in place there is no store to read.",
-        valueName: "hz"))
+    @Option(
+        help: ArgumentHelp(
+            "While each import runs, a second connection runs the scenario's screen query (chat: the latest 50 messages of a channel with their authors; quakes: the 100 most recent; transit: the next departures at a stop; products: a category's cheapest) this many times a second, as an app's view would. The table adds the reader's p99 and max latency and the longest write transaction; the CSV adds every reader column. A frame is 16 ms: compare --journal wal and delete, and batch sizes, to see what keeps p99 under it. seed-copy is not probed: until its copy is in place there is no store to read.",
+            valueName: "hz"))
     var probeReads: Int?
 
     @Option(name: .customLong("seed-db"), help: ArgumentHelp(Self.seedDBHelp, valueName: "path"))
@@ -155,7 +180,9 @@ struct RunCommand: ParsableCommand {
 
     @Flag(
         name: .customLong("isolate"), inversion: .prefixedNo,
-        help: "Run each measured import, and the C reference's replay, in a child process of its own, so its peak memory and allocator statistics are its own and it runs single-threaded as an app's importer would (default); --no-isolate runs them in this process.")
+        help:
+            "Run each measured import, and the C reference's replay, in a child process of its own, so its peak memory and allocator statistics are its own and it runs single-threaded as an app's importer would (default); --no-isolate runs them in this process."
+    )
     var isolate = true
 
     enum OutputFormat: String, CaseIterable, ExpressibleByArgument {
@@ -179,11 +206,16 @@ struct RunCommand: ParsableCommand {
         if let commandTimeout, !(commandTimeout > 0) { throw ValidationError("--command-timeout must be a positive number of seconds") }
         if commandTimeout != nil, commands.isEmpty { throw ValidationError("--command-timeout applies to a --command: give one") }
         #if !os(Linux)
-        if !commands.isEmpty { throw ValidationError("--command needs Linux: the counting library is preloaded with LD_PRELOAD, and the command's group is stopped with bench through the parent-death signal") }
+            if !commands.isEmpty {
+                throw ValidationError(
+                    "--command needs Linux: the counting library is preloaded with LD_PRELOAD, and the command's group is stopped with bench through the parent-death signal"
+                )
+            }
         #endif
         if !commands.isEmpty, preset != nil { throw ValidationError("--command runs with --scenario or --mapping, not with --preset") }
         if !commands.isEmpty, checkpoint || resume {
-            throw ValidationError("--checkpoint and --resume record bench's own batches; a --command commits its own and cannot be resumed: run it without them")
+            throw ValidationError(
+                "--checkpoint and --resume record bench's own batches; a --command commits its own and cannot be resumed: run it without them")
         }
         guard repetitions >= 1 else { throw ValidationError("--repetitions must be at least 1") }
         guard warmup >= 0 else { throw ValidationError("--warmup must be 0 or more") }
@@ -322,9 +354,10 @@ struct RunCommand: ParsableCommand {
             do {
                 try CSVReport.write(rows, to: csvPath)
                 rowsWritten = rows.count
-            } catch where !warnedAboutCSV {
+            } catch  where !warnedAboutCSV {
                 warnedAboutCSV = true
-                FileHandle.standardError.write(Data("bench: cannot write \(csvPath) yet (\(error.localizedDescription)); trying again after the next run\n".utf8))
+                FileHandle.standardError.write(
+                    Data("bench: cannot write \(csvPath) yet (\(error.localizedDescription)); trying again after the next run\n".utf8))
             } catch {}
         }
         for configuration in configurations {
@@ -376,7 +409,9 @@ struct RunCommand: ParsableCommand {
         }
         let invalid = results.filter { !$0.valid }
         if !invalid.isEmpty {
-            let lines = invalid.map { "\($0.scenario) \($0.scale) \($0.strategy) (repetition \($0.repetition)): \($0.differences.joined(separator: "; "))" }
+            let lines = invalid.map {
+                "\($0.scenario) \($0.scale) \($0.strategy) (repetition \($0.repetition)): \($0.differences.joined(separator: "; "))"
+            }
             throw CommandFailure.invalid("data differs from the payload's:\n  " + lines.joined(separator: "\n  "))
         }
     }
@@ -399,7 +434,8 @@ struct RunCommand: ParsableCommand {
             size += " (\(SummaryTable.megabytes(onDisk)) MB gzip)"
         }
         let change = outcome.expected.outcome
-        var text = "\(spec.scenario): \(source), \(size), batch size \(spec.options.batchSize), \(spec.options.store), "
+        var text =
+            "\(spec.scenario): \(source), \(size), batch size \(spec.options.batchSize), \(spec.options.store), "
             + "\(SummaryTable.count(outcome.expected.occurrences)) occurrences of "
             + "\(SummaryTable.count(change.inserted + change.updated + change.unchanged)) distinct objects\n"
         for (reason, count) in outcome.skippedRecords.sorted(by: { $0.key < $1.key }) {
@@ -413,13 +449,16 @@ struct RunCommand: ParsableCommand {
             text += "(resumed) continued a checkpointed import: its counts and times cover only the batches after the checkpoint\n"
         }
         if let hz = spec.options.probeReadsHz {
-            text += "reader probe: a second connection runs the \(spec.scenario) screen query \(hz) times a second; "
+            text +=
+                "reader probe: a second connection runs the \(spec.scenario) screen query \(hz) times a second; "
                 + "latencies include waits for the writer's lock\n"
         }
         if let preload = spec.preload {
-            text += "refresh over \(preload): \(change.inserted) objects inserted, \(change.updated) updated, "
+            text +=
+                "refresh over \(preload): \(change.inserted) objects inserted, \(change.updated) updated, "
                 + "\(change.unchanged) unchanged; \(outcome.expected.uniqueObjects) objects afterwards\n"
-            text += outcome.referenceSkipped.map { "ceiling skipped: \($0)\n" }
+            text +=
+                outcome.referenceSkipped.map { "ceiling skipped: \($0)\n" }
                 ?? "the ceiling loads the payload alone into an empty store\n"
         }
         return text
@@ -429,8 +468,11 @@ struct RunCommand: ParsableCommand {
     /// message says where the runs that finished before it are kept, if any did.
     static func failure(for error: any Error, finishedRuns: Int, csvPath: String) -> CommandFailure {
         let interrupted = error is Interrupted || (error as? RunError)?.stage == .interrupted
-        let kept = finishedRuns == 0 ? nil : "the \(finishedRuns) run\(finishedRuns == 1 ? "" : "s") that finished \(finishedRuns == 1 ? "is" : "are") in \(csvPath)"
-        let message = error is Interrupted
+        let kept =
+            finishedRuns == 0
+            ? nil : "the \(finishedRuns) run\(finishedRuns == 1 ? "" : "s") that finished \(finishedRuns == 1 ? "is" : "are") in \(csvPath)"
+        let message =
+            error is Interrupted
             ? "interrupted between imports; " + (kept ?? "nothing was written")
             : String(describing: error) + (kept.map { "\n  \($0)" } ?? "")
         return interrupted ? .interrupted(message) : .failed(message)

@@ -4,24 +4,28 @@ import ImportBenchCore
 
 /// The payload a command works on: which scenario, how big, which seed. Shared by `run`, `generate` and `seed-db`.
 struct ScenarioOptions: ParsableArguments {
-    @Option(help: ArgumentHelp(
-        "The payload family: \(ScenarioRegistry.names.joined(separator: ", ")) (bench list says what each models).",
-        valueName: "name"))
+    @Option(
+        help: ArgumentHelp(
+            "The payload family: \(ScenarioRegistry.names.joined(separator: ", ")) (bench list says what each models).",
+            valueName: "name"))
     var scenario: ScenarioReference = .builtIn("chat")
 
-    @Option(help: ArgumentHelp(
-        "A mapping file (YAML) that describes your payload's shape, read instead of a built-in --scenario: the top-level elements, and per entity its key, attributes and relationships. Give the payload with --payload. Scenarios/<name>/mapping.yml are the built-in shapes written so.",
-        valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "A mapping file (YAML) that describes your payload's shape, read instead of a built-in --scenario: the top-level elements, and per entity its key, attributes and relationships. Give the payload with --payload. Scenarios/<name>/mapping.yml are the built-in shapes written so.",
+            valueName: "file"))
     var mapping: String?
 
-    @Option(help: ArgumentHelp(
-        "With --mapping: a recorded payload to scale instead of a generator. --scale K writes it K times over, each copy's keys made its own except the mapping's shared entities (a fractional K ends with a prefix); --seed plays no part.",
-        valueName: "sample"))
+    @Option(
+        help: ArgumentHelp(
+            "With --mapping: a recorded payload to scale instead of a generator. --scale K writes it K times over, each copy's keys made its own except the mapping's shared entities (a fractional K ends with a prefix); --seed plays no part.",
+            valueName: "sample"))
     var from: String?
 
-    @Option(help: ArgumentHelp(
-        "Payload size as a multiple of the scenario's base load: 0.5x, 2x, 100x (a bare 2 also works); bench run sweeps a list such as 1x,2x,4x. 1x: chat 50 channels of 200 messages, 500 users; quakes 10,000 features; products 10,000; transit 1,300 stops, 30,000 stop times.",
-        valueName: "k"))
+    @Option(
+        help: ArgumentHelp(
+            "Payload size as a multiple of the scenario's base load: 0.5x, 2x, 100x (a bare 2 also works); bench run sweeps a list such as 1x,2x,4x. 1x: chat 50 channels of 200 messages, 500 users; quakes 10,000 features; products 10,000; transit 1,300 stops, 30,000 stop times.",
+            valueName: "k"))
     var scale: String = "1x"
 
     @Option(help: ArgumentHelp("Seed of the payload generator; same seed and scale, same bytes.", valueName: "n"))

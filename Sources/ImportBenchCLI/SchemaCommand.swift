@@ -6,7 +6,8 @@ import ImportBenchCore
 struct SchemaCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "schema",
-        abstract: "Print the store an importer must fill: tables, natural keys, columns and relationships, the rules the verifier applies, and the SQL bench creates the store with.",
+        abstract:
+            "Print the store an importer must fill: tables, natural keys, columns and relationships, the rules the verifier applies, and the SQL bench creates the store with.",
         discussion: """
             bench creates these tables before a --command starts (with the run's journal and synchronous settings, \
             its own bookkeeping table importbench_import, and, for a refresh, the preload's rows); the command fills \

@@ -30,19 +30,22 @@ struct SeedDBCommand: ParsableCommand {
 
     @OptionGroup(title: "Payload reading") var readingOptions: PayloadReadingOptions
 
-    @Option(help: ArgumentHelp(
-        "Build from this recorded payload (a file of the scenario's shape; a GTFS directory for transit) instead of generating one from --scale and --seed.",
-        valueName: "path"))
+    @Option(
+        help: ArgumentHelp(
+            "Build from this recorded payload (a file of the scenario's shape; a GTFS directory for transit) instead of generating one from --scale and --seed.",
+            valueName: "path"))
     var payload: String?
 
-    @Option(help: ArgumentHelp(
-        "A payload record that cannot be read: fail stops the build with its location; skip leaves it out and counts it. The store records the choice, and a run adopts it only when it reads its payload the same way.",
-        valueName: "fail|skip"))
+    @Option(
+        help: ArgumentHelp(
+            "A payload record that cannot be read: fail stops the build with its location; skip leaves it out and counts it. The store records the choice, and a run adopts it only when it reads its payload the same way.",
+            valueName: "fail|skip"))
     var onError: PayloadErrorPolicy = .fail
 
-    @Option(help: ArgumentHelp(
-        "Where to write the store; replaced only once the new one is complete (built at PATH.partial, then renamed).",
-        valueName: "path"))
+    @Option(
+        help: ArgumentHelp(
+            "Where to write the store; replaced only once the new one is complete (built at PATH.partial, then renamed).",
+            valueName: "path"))
     var out: String
 
     func validate() throws {
@@ -94,7 +97,8 @@ struct SeedDBCommand: ParsableCommand {
                 throw CommandFailure.interrupted("interrupted; nothing was written at \(out)")
             } catch {
                 throw CommandFailure.failed(
-                    "cannot generate the \(scenario.name) payload in \(FileManager.default.temporaryDirectory.path): \(error). Nothing was written at \(out).")
+                    "cannot generate the \(scenario.name) payload in \(FileManager.default.temporaryDirectory.path): \(error). Nothing was written at \(out)."
+                )
             }
         }
 
@@ -115,10 +119,12 @@ struct SeedDBCommand: ParsableCommand {
     /// What was built and what each phase cost.
     static func summary(_ report: SeedStoreReport, generationSeconds: Double?) -> String {
         let metadata = report.metadata
-        var text = "wrote \(report.path): \(metadata.describedSource), \(SummaryTable.count(metadata.objects)) objects, "
+        var text =
+            "wrote \(report.path): \(metadata.describedSource), \(SummaryTable.count(metadata.objects)) objects, "
             + "\(SummaryTable.megabytes(report.bytes)) MB, digest \(metadata.digest)\n"
         if let times = report.buildTimes {
-            text += "built in \(seconds(times.total)) s: load \(seconds(times.load)) s, indexes \(seconds(times.indexes)) s, "
+            text +=
+                "built in \(seconds(times.total)) s: load \(seconds(times.load)) s, indexes \(seconds(times.indexes)) s, "
                 + "vacuum \(seconds(times.vacuum)) s, analyze \(seconds(times.analyze)) s, "
                 + "digest, metadata and sync \(seconds(max(0, times.total - times.load - times.indexes - times.vacuum - times.analyze))) s"
         }

@@ -40,7 +40,9 @@ package enum GrowthTable {
                 cells.append(exponent(fetchPoints).map { String(format: "%.2f", $0) } ?? "-")
                 table.append(cells)
             }
-            text += (markdown ? "**growth: \(title)**\n\n" : "growth with scale: \(title)\n") + (markdown ? table.renderMarkdown() : table.render()) + "\n"
+            text +=
+                (markdown ? "**growth: \(title)**\n\n" : "growth with scale: \(title)\n") + (markdown ? table.renderMarkdown() : table.render())
+                + "\n"
         }
         return text.isEmpty ? nil : text
     }

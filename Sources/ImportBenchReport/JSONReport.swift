@@ -12,7 +12,8 @@ package enum JSONReport {
             }
             return object
         }
-        let data = try JSONSerialization.data(withJSONObject: ["csv_version": ResultColumns.version, "runs": rows], options: [.prettyPrinted, .sortedKeys])
+        let data = try JSONSerialization.data(
+            withJSONObject: ["csv_version": ResultColumns.version, "runs": rows], options: [.prettyPrinted, .sortedKeys])
         return String(decoding: data, as: UTF8.self) + "\n"
     }
 

@@ -8,8 +8,10 @@ import ImportBenchCore
 package enum ResultColumns {
     package static let version = 9
 
-    private static func count(_ name: String, _ judgement: ResultColumn.Judgement = .exact, table heading: String? = nil,
-                              chart: ResultColumn.Chart? = nil, _ value: @escaping @Sendable (RunResult) -> Int) -> ResultColumn {
+    private static func count(
+        _ name: String, _ judgement: ResultColumn.Judgement = .exact, table heading: String? = nil,
+        chart: ResultColumn.Chart? = nil, _ value: @escaping @Sendable (RunResult) -> Int
+    ) -> ResultColumn {
         ResultColumn(
             name, .integer, judgement, table: heading.map { .init(heading: $0, summary: .count, visibility: .always) }, chart: chart
         ) { r, _ in .integer(Int64(value(r))) }
@@ -17,8 +19,10 @@ package enum ResultColumns {
 
     /// A count of what the run executed: empty where nothing observed it (a command whose SQLite is
     /// its own), never a zero that would read as "executed nothing".
-    private static func executed(_ name: String, _ judgement: ResultColumn.Judgement = .exact, table heading: String? = nil,
-                                 chart: ResultColumn.Chart? = nil, _ value: @escaping @Sendable (RunResult) -> Int) -> ResultColumn {
+    private static func executed(
+        _ name: String, _ judgement: ResultColumn.Judgement = .exact, table heading: String? = nil,
+        chart: ResultColumn.Chart? = nil, _ value: @escaping @Sendable (RunResult) -> Int
+    ) -> ResultColumn {
         ResultColumn(
             name, .integer, judgement, table: heading.map { .init(heading: $0, summary: .count, visibility: .always) }, chart: chart
         ) { r, _ in r.measurement.countedAt == .notObserved ? .missing : .integer(Int64(value(r))) }
@@ -28,8 +32,10 @@ package enum ResultColumns {
     /// The counts of what a run executed, which a command's row may leave empty (not observed).
     package static var executionColumns: Set<String> { Set(columns.filter(\.countsExecution).map(\.name)) }
 
-    private static func seconds(_ name: String, tolerance: Double? = nil, table: ResultColumn.TableColumn? = nil, chart: ResultColumn.Chart? = nil,
-                                _ value: @escaping @Sendable (RunResult) -> Double?) -> ResultColumn {
+    private static func seconds(
+        _ name: String, tolerance: Double? = nil, table: ResultColumn.TableColumn? = nil, chart: ResultColumn.Chart? = nil,
+        _ value: @escaping @Sendable (RunResult) -> Double?
+    ) -> ResultColumn {
         ResultColumn(name, .seconds, .measured, tolerance: tolerance, table: table, chart: chart) { r, _ in value(r).map { .real($0) } ?? .missing }
     }
 
@@ -60,11 +66,15 @@ package enum ResultColumns {
         count("objects_inserted", .correctness) { $0.outcome.inserted },
         count("objects_updated", .correctness) { $0.outcome.updated },
         count("objects_unchanged", .correctness) { $0.outcome.unchanged },
-        executed("fetch_count", table: "fetches", chart: .init(
-            slug: "fetches", heading: "Fetches", place: 2, kind: .growth, what: "fetches (SELECT statements)", axisTitle: "fetches",
-            explanation: "SELECT statements each import executed. A strategy with no fetch at any size has nothing to draw on a log axis; the legend still lists it.",
-            zeroNote: "No run executed a fetch", zeroLabel: "no fetches"
-        )) { $0.measurement.counts.fetches },
+        executed(
+            "fetch_count", table: "fetches",
+            chart: .init(
+                slug: "fetches", heading: "Fetches", place: 2, kind: .growth, what: "fetches (SELECT statements)", axisTitle: "fetches",
+                explanation:
+                    "SELECT statements each import executed. A strategy with no fetch at any size has nothing to draw on a log axis; the legend still lists it.",
+                zeroNote: "No run executed a fetch", zeroLabel: "no fetches"
+            )
+        ) { $0.measurement.counts.fetches },
         executed("insert_count") { $0.measurement.counts.inserts },
         executed("update_count") { $0.measurement.counts.updates },
         executed("upsert_count") { $0.measurement.counts.upserts },
@@ -80,7 +90,9 @@ package enum ResultColumns {
             "wall_s", tolerance: 0.15, table: .init(heading: "wall s", summary: .medianWithRatios(to: [.reference, .baseline]), visibility: .always),
             chart: .init(
                 slug: "time", heading: "Wall time", place: 1, kind: .growth, what: "wall time", axisTitle: "wall time, s",
-                explanation: "Wall time of each import against the payload's size, both on log scales: a straight line of slope k means time grows as size^k (k = 1 linear, k = 2 quadratic).")
+                explanation:
+                    "Wall time of each import against the payload's size, both on log scales: a straight line of slope k means time grows as size^k (k = 1 linear, k = 2 quadratic)."
+            )
         ) { $0.measurement.wallSeconds },
         ResultColumn("wall_ratio_to_ceiling", .ratio, .measured) { r, c in
             c.ceilingWallSeconds.map { .real(r.measurement.wallSeconds / $0) } ?? .missing
@@ -107,7 +119,9 @@ package enum ResultColumns {
         integer("malloc_count") { $0.measurement.measuredInside ? Int64(clamping: $0.measurement.mallocCount) : nil },
         ResultColumn("db_bytes", .bytes, .measured) { r, _ in .integer(r.measurement.databaseBytes) },
         ResultColumn("digest", .text, .correctness) { r, _ in .text(r.digest) },
-        ResultColumn("valid", .boolean, .correctness, table: .init(heading: "valid", summary: .verdict, visibility: .always)) { r, _ in .boolean(r.valid) },
+        ResultColumn("valid", .boolean, .correctness, table: .init(heading: "valid", summary: .verdict, visibility: .always)) { r, _ in
+            .boolean(r.valid)
+        },
         text("sqlite_version") { $0.sqliteVersion },
         text("bench_version") { $0.benchVersion },
         text("swift_version") { $0.environment.swiftVersion },
@@ -130,7 +144,8 @@ package enum ResultColumns {
             chart: .init(
                 slug: "reader-p99", heading: "Reader latency (p99)", place: 4, kind: .byBatchSize, what: "reader p99 latency",
                 axisTitle: "reader p99, ms",
-                explanation: "The 99th percentile of a second connection's screen query while the import writes, its wait for the writer's lock included: above the dotted line, a 60 Hz interface drops a frame. WAL runs are drawn solid, rollback-journal (delete) runs dashed.",
+                explanation:
+                    "The 99th percentile of a second connection's screen query while the import writes, its wait for the writer's lock included: above the dotted line, a 60 Hz interface drops a frame. WAL runs are drawn solid, rollback-journal (delete) runs dashed.",
                 missingNote: ChartReport.unprobedNote)
         ) { $0.measurement.readerProbe?.p99Seconds }.since(3),
         seconds("reader_max_s", table: probedMilliseconds("reader max ms")) { $0.measurement.readerProbe?.maxSeconds }.since(3),

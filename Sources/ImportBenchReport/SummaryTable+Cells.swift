@@ -44,10 +44,13 @@ extension SummaryTable {
             case .medianWithRatios:
                 let middle = SummaryTable.median(values)
                 var text = SummaryTable.seconds(middle)
-                if repeated, let low = values.min(), let high = values.max() { text += " (\(SummaryTable.seconds(low))-\(SummaryTable.seconds(high)))" }
-                return [text] + roleMedians.map { role in
-                    role.median.map { $0 > 0 ? String(format: "%.2f", middle / $0) : "-" } ?? "-"
+                if repeated, let low = values.min(), let high = values.max() {
+                    text += " (\(SummaryTable.seconds(low))-\(SummaryTable.seconds(high)))"
                 }
+                return [text]
+                    + roleMedians.map { role in
+                        role.median.map { $0 > 0 ? String(format: "%.2f", middle / $0) : "-" } ?? "-"
+                    }
             case .worstMegabytes:
                 return [String(format: "%.1f", (values.max() ?? 0) / 1_048_576)]
             case .worstMilliseconds:

@@ -41,14 +41,16 @@ package enum SummaryTable {
         if !referenced.isEmpty {
             let store = median(referenced.map { ($0.run.measurement.writeSeconds + $0.run.measurement.commitSeconds) / $0.reference })
             let wall = median(referenced.map { $0.run.measurement.wallSeconds / $0.reference })
-            text += "\(reference) = \(String(format: "%.2f", store)) x the C reference on the same rows (writes and commit; "
+            text +=
+                "\(reference) = \(String(format: "%.2f", store)) x the C reference on the same rows (writes and commit; "
                 + "\(String(format: "%.2f", wall)) x with decoding); C reference \(seconds(median(referenced.map(\.reference)))) s\n"
         }
         let decoded = ceilings.filter { $0.measurement.decodeSeconds > 0 && $0.payloadBytes > 0 }
         if !decoded.isEmpty {
             let rate = median(decoded.map { Double($0.payloadBytes) / $0.measurement.decodeSeconds / 1_000_000 })
             let occurrences = median(decoded.map { Double($0.records) / $0.measurement.decodeSeconds / 1_000_000 })
-            text += "decoding: \(String(format: "%.0f", rate)) MB/s, \(String(format: "%.2f", occurrences)) million occurrences/s "
+            text +=
+                "decoding: \(String(format: "%.0f", rate)) MB/s, \(String(format: "%.2f", occurrences)) million occurrences/s "
                 + "(the \(reference)'s payload bytes and records over its decode time)\n"
         }
         return text

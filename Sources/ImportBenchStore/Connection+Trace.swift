@@ -12,15 +12,17 @@ extension Connection {
         let box = TraceBox(handler)
         traceBox = box
         let context = Unmanaged.passUnretained(box).toOpaque()
-        sqlite3_trace_v2(handle, UInt32(SQLITE_TRACE_STMT), { _, context, statement, _ in
-            guard let context, let statement else { return 0 }
-            let box = Unmanaged<TraceBox>.fromOpaque(context).takeUnretainedValue()
-            let stmt = OpaquePointer(statement)
-            if let expanded = sqlite3_sql(stmt) {
-                box.handler(String(cString: expanded))
-            }
-            return 0
-        }, context)
+        sqlite3_trace_v2(
+            handle, UInt32(SQLITE_TRACE_STMT),
+            { _, context, statement, _ in
+                guard let context, let statement else { return 0 }
+                let box = Unmanaged<TraceBox>.fromOpaque(context).takeUnretainedValue()
+                let stmt = OpaquePointer(statement)
+                if let expanded = sqlite3_sql(stmt) {
+                    box.handler(String(cString: expanded))
+                }
+                return 0
+            }, context)
     }
 
     /// Stops tracing.

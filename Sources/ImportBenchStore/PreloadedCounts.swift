@@ -25,7 +25,10 @@ package enum PreloadedCounts {
         let words = line.split(separator: " ")
         guard words.count >= 2, words[0] == IMPORTBENCH_SQL_COUNTS_TAG, Int(words[1]) == Int(IMPORTBENCH_SQL_COUNTS_VERSION) else {
             throw StoreError(
-                extendedCode: 0, message: "\(path), line \(number): expected '\(IMPORTBENCH_SQL_COUNTS_TAG) \(IMPORTBENCH_SQL_COUNTS_VERSION) ...', found '\(line.prefix(60))'")
+                extendedCode: 0,
+                message:
+                    "\(path), line \(number): expected '\(IMPORTBENCH_SQL_COUNTS_TAG) \(IMPORTBENCH_SQL_COUNTS_VERSION) ...', found '\(line.prefix(60))'"
+            )
         }
         var fields: [Substring: Int64] = [:]
         for word in words.dropFirst(2) {

@@ -1,7 +1,8 @@
 import Foundation
+import Testing
+
 @testable import ImportBenchCLI
 @testable import ImportBenchCore
-import Testing
 
 @Suite("Messages from an isolated run's child")
 struct ChildMessageTests {
@@ -30,8 +31,9 @@ struct ChildMessageTests {
         #expect(received == (try messages.map(Self.text)))
     }
 
-    @Test("anything else on the stream is refused with what was wrong, not decoded or waited for",
-          arguments: [Data("hello, world".utf8), Data([0, 0, 0, 9, 0x7B]), Data([0, 0, 0, 2, 0x7B, 0x7D]), Data([0, 0])])
+    @Test(
+        "anything else on the stream is refused with what was wrong, not decoded or waited for",
+        arguments: [Data("hello, world".utf8), Data([0, 0, 0, 9, 0x7B]), Data([0, 0, 0, 2, 0x7B, 0x7D]), Data([0, 0])])
     func notMessages(bytes: Data) throws {
         let pipe = Pipe()
         pipe.fileHandleForWriting.write(bytes)
@@ -47,13 +49,15 @@ struct ChildMessageTests {
         let path = directory.appendingPathComponent("p.json")
         try ProductsScenario().generate(scale: 0.05, seed: 1, to: path.path)
         try payload(try Data(contentsOf: path)).write(to: path)
-        try body(ImportRun(
-            scenario: ProductsScenario(), payloadPath: path.path, strategy: NaiveStrategy.self, batchSize: .occurrences(10),
-            databasePath: directory.appendingPathComponent("s.sqlite").path))
+        try body(
+            ImportRun(
+                scenario: ProductsScenario(), payloadPath: path.path, strategy: NaiveStrategy.self, batchSize: .occurrences(10),
+                databasePath: directory.appendingPathComponent("s.sqlite").path))
     }
 
-    @Test("an isolated run hands its progress to the parent as it imports, then its measurement",
-          .enabled(if: IsolatedRunTests.available, "build bench first (swift build) to test isolated runs"))
+    @Test(
+        "an isolated run hands its progress to the parent as it imports, then its measurement",
+        .enabled(if: IsolatedRunTests.available, "build bench first (swift build) to test isolated runs"))
     func progressFromTheChild() throws {
         try Self.withProductsRun { run in
             var reported: [Int] = []
@@ -62,18 +66,23 @@ struct ChildMessageTests {
                 scenario: run.scenario, path: run.payloadPath, batchSize: run.options.batchSize, reading: PayloadReading())
             #expect(measurement.occurrences == payload.occurrences)
             // The first batch is always reported; later ones at most ten times a second.
-            guard case .occurrences(let batch) = run.options.batchSize else { Issue.record("batches expected"); return }
+            guard case .occurrences(let batch) = run.options.batchSize else {
+                Issue.record("batches expected")
+                return
+            }
             #expect(reported.first == batch)
             #expect(reported == reported.sorted())
             #expect(reported.allSatisfy { $0 <= measurement.occurrences })
         }
     }
 
-    @Test("a child's failure reaches the parent as the RunError an in-process run throws",
-          .enabled(if: IsolatedRunTests.available, "build bench first (swift build) to test isolated runs"))
+    @Test(
+        "a child's failure reaches the parent as the RunError an in-process run throws",
+        .enabled(if: IsolatedRunTests.available, "build bench first (swift build) to test isolated runs"))
     func failureFromTheChild() throws {
         // The payload cut in half: it stops while reading, after some batches are committed.
-        try Self.withProductsRun({ $0.prefix($0.count / 2) }) { run in
+        let halved: (Data) -> Data = { $0.prefix($0.count / 2) }
+        try Self.withProductsRun(halved) { run in
             let inProcess = try #require(throws: RunError.self) { try run.execute() }
             let isolated = try #require(throws: RunError.self) {
                 try ChildProcessExecutor(executable: IsolatedRunTests.binary).execute(run) { _ in }

@@ -14,7 +14,9 @@ struct CommandLineReferenceTests {
     static let script = "scripts/cli-reference"
 
     /// Every subcommand `bench --help` lists, with its path of names (`run`; a nested one `a b`).
-    static func commands(under parent: any ParsableCommand.Type = BenchCommand.self, path: [String] = []) -> [(name: String, type: any ParsableCommand.Type)] {
+    static func commands(
+        under parent: any ParsableCommand.Type = BenchCommand.self, path: [String] = []
+    ) -> [(name: String, type: any ParsableCommand.Type)] {
         parent.configuration.subcommands.filter { $0.configuration.shouldDisplay }.flatMap { type in
             let name = path + [type.configuration.commandName ?? ""]
             return [(name.joined(separator: " "), type)] + commands(under: type, path: name)

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `bench run --command NAME=COMMAND`: a program of the user's, in any language, measured as a
@@ -40,7 +40,8 @@ struct CommandStrategyTests {
             "--command", "py-naive=python3 \(naive)", "--command", "py-upsert=python3 '\(upsert)' {payload} {db}",
         ])
         #expect(status == 0, "\(output)")
-        let pyNaive = try #require(rows["py-naive"]), pyUpsert = try #require(rows["py-upsert"])
+        let pyNaive = try #require(rows["py-naive"])
+        let pyUpsert = try #require(rows["py-upsert"])
         for row in [pyNaive, pyUpsert] {
             #expect(row["valid"] == "true" && row["counted_at"] == "preloaded", "\(row)")
             #expect(row["digest"] == rows["naive"]?["digest"])
@@ -179,7 +180,8 @@ struct CommandStrategyTests {
         for (name, command) in [("baseline", importer), ("current", importer + oneMore)] {
             let csv = directory.appendingPathComponent("\(name).csv").path
             let ran = try IsolatedRunTests.bench([
-                "run", "--scenario", "products", "--scale", "0.02", "--strategy", "upsert", "--command", "py-naive=\(command)", "--quiet", "--csv", csv,
+                "run", "--scenario", "products", "--scale", "0.02", "--strategy", "upsert", "--command", "py-naive=\(command)", "--quiet", "--csv",
+                csv,
             ])
             try #require(ran.status == 0, "\(ran.output)")
             files.append(csv)
@@ -193,7 +195,8 @@ struct CommandStrategyTests {
     func wrongData() throws {
         let (status, output, rows) = try Self.run([
             "--scenario", "products", "--scale", "0.02", "--strategy", "upsert",
-            "--command", #"stray=python3 -c "import os, sqlite3; c = sqlite3.connect(os.environ['BENCH_DB']); c.execute(\"INSERT INTO product (serialCode) VALUES ('not-in-the-payload')\"); c.commit()""#,
+            "--command",
+            #"stray=python3 -c "import os, sqlite3; c = sqlite3.connect(os.environ['BENCH_DB']); c.execute(\"INSERT INTO product (serialCode) VALUES ('not-in-the-payload')\"); c.commit()""#,
         ])
         #expect(status == 3, "\(output)")
         #expect(rows["stray"]?["valid"] == "false")
@@ -256,16 +259,16 @@ struct CommandStrategyTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let source = directory.appendingPathComponent("static.c")
         try """
-            #include <sqlite3.h>
-            #include <stdlib.h>
-            int main(void) {
-                sqlite3 *db;
-                if (sqlite3_open(getenv("BENCH_DB"), &db) != SQLITE_OK) return 1;
-                int code = sqlite3_exec(db, "INSERT INTO product (serialCode, name) VALUES ('s1', 'one')", 0, 0, 0);
-                sqlite3_close(db);
-                return code == SQLITE_OK ? 0 : 1;
-            }
-            """.write(to: source, atomically: true, encoding: .utf8)
+        #include <sqlite3.h>
+        #include <stdlib.h>
+        int main(void) {
+            sqlite3 *db;
+            if (sqlite3_open(getenv("BENCH_DB"), &db) != SQLITE_OK) return 1;
+            int code = sqlite3_exec(db, "INSERT INTO product (serialCode, name) VALUES ('s1', 'one')", 0, 0, 0);
+            sqlite3_close(db);
+            return code == SQLITE_OK ? 0 : 1;
+        }
+        """.write(to: source, atomically: true, encoding: .utf8)
         let binary = directory.appendingPathComponent("static-importer").path
         let compiler = Process()
         compiler.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -273,7 +276,9 @@ struct CommandStrategyTests {
         try compiler.run()
         compiler.waitUntilExit()
         try #require(compiler.terminationStatus == 0, "cc could not link libsqlite3.a")
-        let (status, output, rows) = try Self.run(["--scenario", "products", "--scale", "0.02", "--strategy", "upsert", "--command", "static=\(binary)"])
+        let (status, output, rows) = try Self.run([
+            "--scenario", "products", "--scale", "0.02", "--strategy", "upsert", "--command", "static=\(binary)",
+        ])
         #expect(status == 3, "\(output)")  // it wrote one product of 200: invalid
         let row = try #require(rows["static"])
         #expect(row["counted_at"] == "not_observed")

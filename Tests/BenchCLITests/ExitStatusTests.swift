@@ -1,7 +1,8 @@
-import Foundation
 import ArgumentParser
-@testable import ImportBenchCLI
+import Foundation
 import Testing
+
+@testable import ImportBenchCLI
 
 @Suite("Exit statuses")
 struct ExitStatusTests {

@@ -1,10 +1,11 @@
 import Foundation
-@testable import ImportBenchCLI
 import ImportBenchCore
 import Testing
 
+@testable import ImportBenchCLI
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `bench gate` through the built binary: the base it cannot find or build fails naming it, a
@@ -23,7 +24,9 @@ struct GateCommandTests {
             temporary = folder.appendingPathComponent("tmp")
             try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
             baseline = folder.appendingPathComponent("baseline.csv").path
-            let made = try IsolatedRunTests.bench(["run", "--scenario", "products", "--scale", "0.02", "--strategy", "upsert", "--quiet", "--csv", baseline])
+            let made = try IsolatedRunTests.bench([
+                "run", "--scenario", "products", "--scale", "0.02", "--strategy", "upsert", "--quiet", "--csv", baseline,
+            ])
             try #require(made.status == 0, "\(made.output)")
         }
 
@@ -89,7 +92,10 @@ struct GateCommandTests {
         }
         let (status, output) = try fixture.gate(["--baseline", baseline, "--repetitions", "1"])
         #expect(status == 1, "\(output)")
-        let expected = ["none": "records no git_revision", "dirty": "recorded from uncommitted code", "unknown": "0000000000000000000000000000000000000001 is not in the repository"]
+        let expected = [
+            "none": "records no git_revision", "dirty": "recorded from uncommitted code",
+            "unknown": "0000000000000000000000000000000000000001 is not in the repository",
+        ]
         #expect(output.contains(expected[kind] ?? "?"), "\(output)")
         #expect(fixture.leftInTemporary.isEmpty, "\(fixture.leftInTemporary)")
     }
@@ -129,9 +135,11 @@ struct GateCommandTests {
         // The committed baseline, read only: the base is given, so nothing is built from its revision.
         let committed = IsolatedRunTests.binary.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Results/baseline.csv").path
-        let (status, output) = try fixture.gate([
-            "--baseline", committed, "--base-bench", IsolatedRunTests.binary.path, "--repetitions", "1", "--passes", "2", "--csv-folder", kept.path,
-        ] + ["wall_s", "peak_rss_bytes", "allocated_bytes", "instructions"].flatMap { ["--tolerance", "\($0)=900%"] })
+        let (status, output) = try fixture.gate(
+            [
+                "--baseline", committed, "--base-bench", IsolatedRunTests.binary.path, "--repetitions", "1", "--passes", "2", "--csv-folder",
+                kept.path,
+            ] + ["wall_s", "peak_rss_bytes", "allocated_bytes", "instructions"].flatMap { ["--tolerance", "\($0)=900%"] })
         // One repetition a side, in two passes, proves nothing: their medians are held to the tolerances, set wide
         // here (this is no timing test); the counts equal the committed ones.
         #expect(status == 0, "\(output)")

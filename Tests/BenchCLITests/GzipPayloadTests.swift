@@ -29,7 +29,9 @@ struct GzipPayloadTests {
     func sameAsPlain() throws {
         let folder = try RunCommandEndToEndTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let made = try IsolatedRunTests.bench(["generate", "--scenario", "chat", "--scale", "0.05", "--out", folder.appendingPathComponent("chat.json").path])
+        let made = try IsolatedRunTests.bench([
+            "generate", "--scenario", "chat", "--scale", "0.05", "--out", folder.appendingPathComponent("chat.json").path,
+        ])
         try #require(made.status == 0, "\(made.output)")
         try shell("gzip -k chat.json && head -c 300000 chat.json | gzip > two.json.gz && tail -c +300001 chat.json | gzip >> two.json.gz", in: folder)
         let plain = try rows("chat.json", in: folder)
@@ -48,7 +50,9 @@ struct GzipPayloadTests {
         let folder = try RunCommandEndToEndTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         for name in ["p.json", "p.json.gz"] {
-            let made = try IsolatedRunTests.bench(["generate", "--scenario", "products", "--scale", "0.05", "--out", folder.appendingPathComponent(name).path])
+            let made = try IsolatedRunTests.bench([
+                "generate", "--scenario", "products", "--scale", "0.05", "--out", folder.appendingPathComponent(name).path,
+            ])
             try #require(made.status == 0, "\(made.output)")
         }
         try shell("gunzip -c p.json.gz | cmp - p.json", in: folder)
@@ -61,7 +65,9 @@ struct GzipPayloadTests {
     func truncated() throws {
         let folder = try RunCommandEndToEndTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let made = try IsolatedRunTests.bench(["generate", "--scenario", "chat", "--scale", "0.05", "--out", folder.appendingPathComponent("chat.json").path])
+        let made = try IsolatedRunTests.bench([
+            "generate", "--scenario", "chat", "--scale", "0.05", "--out", folder.appendingPathComponent("chat.json").path,
+        ])
         try #require(made.status == 0, "\(made.output)")
         try shell("gzip -k chat.json && head -c 20000 chat.json.gz > cut.json.gz", in: folder)
         let cut = try rows("cut.json.gz", in: folder)

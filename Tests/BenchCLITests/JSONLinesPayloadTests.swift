@@ -10,7 +10,9 @@ struct JSONLinesPayloadTests {
     /// them), gzipped, with line 11 broken, and as one pretty-printed document.
     private func payloads() throws -> URL {
         let folder = try RunCommandEndToEndTests.temporaryDirectory()
-        let made = try IsolatedRunTests.bench(["generate", "--scenario", "products", "--scale", "0.05", "--out", folder.appendingPathComponent("p.json").path])
+        let made = try IsolatedRunTests.bench([
+            "generate", "--scenario", "products", "--scale", "0.05", "--out", folder.appendingPathComponent("p.json").path,
+        ])
         try #require(made.status == 0, "\(made.output)")
         let script = """
             import json
@@ -34,7 +36,10 @@ struct JSONLinesPayloadTests {
     private func run(_ payload: String, in folder: URL, _ extra: [String] = []) throws -> (status: Int32, output: String, rows: [[String: String]]) {
         let csv = folder.appendingPathComponent("\(UUID().uuidString).csv").path
         let ran = try IsolatedRunTests.bench(
-            ["run", "--scenario", "products", "--payload", folder.appendingPathComponent(payload).path, "--strategy", "naive", "--quiet", "--csv", csv] + extra)
+            [
+                "run", "--scenario", "products", "--payload", folder.appendingPathComponent(payload).path, "--strategy", "naive", "--quiet", "--csv",
+                csv,
+            ] + extra)
         return (ran.status, ran.output, FileManager.default.fileExists(atPath: csv) ? try RunCommandEndToEndTests.csvRows(csv) : [])
     }
 

@@ -4,7 +4,7 @@ import ImportBenchStore
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The real thing: the built `bench`, killed with SIGKILL at random moments or interrupted with
@@ -31,9 +31,11 @@ struct KillAndResumeTests {
             let scratch = directory.appendingPathComponent("expected.sqlite").path
             expected = try ExpectedContent.build(
                 schema: scenario.schema, preload: scenario.openReader(path: preload), reader: scenario.openReader(path: payload),
-                scratchPath: scratch).digest
+                scratchPath: scratch
+            ).digest
             expectedAlone = try ExpectedContent.build(
-                schema: scenario.schema, reader: scenario.openReader(path: payload), scratchPath: scratch).digest
+                schema: scenario.schema, reader: scenario.openReader(path: payload), scratchPath: scratch
+            ).digest
         }
     }
 

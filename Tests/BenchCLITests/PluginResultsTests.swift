@@ -10,7 +10,9 @@ struct PluginResultsTests {
         let directory = try RunCommandEndToEndTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let recorded = directory.appendingPathComponent("recorded.csv").path
-        let made = try IsolatedRunTests.bench(["run", "--scenario", "products", "--scale", "0.02", "--strategy", "naive", "--quiet", "--csv", recorded])
+        let made = try IsolatedRunTests.bench([
+            "run", "--scenario", "products", "--scale", "0.02", "--strategy", "naive", "--quiet", "--csv", recorded,
+        ])
         try #require(made.status == 0, "\(made.output)")
         // The rows a plug-in's executable would have written: its strategy's name where naive's was.
         let plugIn = directory.appendingPathComponent("plugin.csv").path

@@ -19,10 +19,11 @@ struct PragmaSweepTests {
         let rows = try RunCommandEndToEndTests.csvRows(csv)
         #expect(rows.count == 12, "2 strategies and the ceiling, in 4 combinations")
         #expect(rows.allSatisfy { $0["valid"] == "true" })
-        #expect(Set(rows.map { $0["pragmas"] ?? "" }) == [
-            "temp_store=default;cache_size=-2000", "temp_store=default;cache_size=-65536",
-            "temp_store=memory;cache_size=-2000", "temp_store=memory;cache_size=-65536",
-        ])
+        #expect(
+            Set(rows.map { $0["pragmas"] ?? "" }) == [
+                "temp_store=default;cache_size=-2000", "temp_store=default;cache_size=-65536",
+                "temp_store=memory;cache_size=-2000", "temp_store=memory;cache_size=-65536",
+            ])
         #expect(Set(rows.map { $0["digest"] ?? "" }).count == 1, "the settings change how, not what")
         let compared = try IsolatedRunTests.bench(["compare", csv, csv])
         #expect(compared.status == 0 && compared.output.contains("12 rows compared"), "\(compared.output)")
@@ -42,12 +43,14 @@ struct PragmaSweepTests {
         #expect(try store.prepare("PRAGMA page_size").scalarInt64() == 8192)
     }
 
-    @Test("an unknown name or a value its setting does not take is refused in one line saying what it takes", arguments: [
-        ("busy_timeout=5", "temp_store, cache_size, mmap_size, page_size"),
-        ("page_size=1000", "a power of two from 512 to 65536"),
-        ("temp_store=fast", "default, file or memory"),
-        ("cache_size", "expected NAME=VALUE"),
-    ])
+    @Test(
+        "an unknown name or a value its setting does not take is refused in one line saying what it takes",
+        arguments: [
+            ("busy_timeout=5", "temp_store, cache_size, mmap_size, page_size"),
+            ("page_size=1000", "a power of two from 512 to 65536"),
+            ("temp_store=fast", "default, file or memory"),
+            ("cache_size", "expected NAME=VALUE"),
+        ])
     func refused(argument: String, words: String) throws {
         let ran = try IsolatedRunTests.bench(["run", "--scenario", "products", "--scale", "0.02x", "--pragma", argument])
         #expect(ran.status == 64, "\(ran.output)")

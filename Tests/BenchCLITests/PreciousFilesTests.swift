@@ -24,8 +24,9 @@ struct PreciousFilesTests {
         }
     }
 
-    @Test("a directory, a text file or another application's database at --db's path: non-zero before importing, left as it was",
-          arguments: Precious.allCases)
+    @Test(
+        "a directory, a text file or another application's database at --db's path: non-zero before importing, left as it was",
+        arguments: Precious.allCases)
     func refused(precious: Precious) throws {
         let directory = try RunCommandEndToEndTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -1,8 +1,9 @@
 import ArgumentParser
 import Foundation
-@testable import ImportBenchCLI
 import ImportBenchCore
 import Testing
+
+@testable import ImportBenchCLI
 
 @Suite("bench report")
 struct ReportCommandTests {
@@ -46,9 +47,10 @@ struct ReportCommandTests {
         let directory = try RunCommandEndToEndTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let csv = directory.appendingPathComponent("sweep.csv").path
-        let sweep = try #require(try BenchCommand.parseAsRoot([
-            "run", "--strategy", "prewarm,upsert", "--scale", "0.02,0.04", "--csv", csv, "--quiet", "--no-isolate",
-        ]) as? RunCommand)
+        let sweep = try #require(
+            try BenchCommand.parseAsRoot([
+                "run", "--strategy", "prewarm,upsert", "--scale", "0.02,0.04", "--csv", csv, "--quiet", "--no-isolate",
+            ]) as? RunCommand)
         try sweep.run()
 
         let html = directory.appendingPathComponent("out/report.html").path
@@ -67,8 +69,9 @@ struct ReportCommandTests {
         #expect(files == ["chat-ceiling-multiple-by-scale.svg", "chat-fetches.svg", "chat-memory.svg", "chat-time.svg"])
     }
 
-    @Test("two processes render the same CSV to the same bytes: no order comes from a hash seed",
-          .enabled(if: IsolatedRunTests.available, "build bench first (swift build)"))
+    @Test(
+        "two processes render the same CSV to the same bytes: no order comes from a hash seed",
+        .enabled(if: IsolatedRunTests.available, "build bench first (swift build)"))
     func sameBytesAcrossProcesses() throws {
         let directory = try RunCommandEndToEndTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

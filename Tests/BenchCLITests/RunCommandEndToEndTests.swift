@@ -1,8 +1,9 @@
 import Foundation
-@testable import ImportBenchCLI
 import ImportBenchCore
 import ImportBenchStore
 import Testing
+
+@testable import ImportBenchCLI
 
 @Suite("bench run end to end")
 struct RunCommandEndToEndTests {
@@ -32,7 +33,12 @@ struct RunCommandEndToEndTests {
         var characters = line[...]
         while let character = characters.popFirst() {
             if quoted, character == "\"" {
-                if characters.first == "\"" { field.append("\""); characters.removeFirst() } else { quoted = false }
+                if characters.first == "\"" {
+                    field.append("\"")
+                    characters.removeFirst()
+                } else {
+                    quoted = false
+                }
             } else if quoted {
                 field.append(character)
             } else if character == "\"" {
@@ -77,10 +83,13 @@ struct RunCommandEndToEndTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let csvPath = directory.appendingPathComponent("r.csv").path
 
-        let command = try #require(try BenchCommand.parseAsRoot(["run", "--scale", "0.02", "--csv", csvPath, "--quiet", "--no-isolate"]) as? RunCommand)
+        let command = try #require(
+            try BenchCommand.parseAsRoot(["run", "--scale", "0.02", "--csv", csvPath, "--quiet", "--no-isolate"]) as? RunCommand)
         try command.run()
 
-        let lines = try String(contentsOfFile: csvPath, encoding: .utf8).split(separator: "\r\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        let lines = try String(contentsOfFile: csvPath, encoding: .utf8).split(separator: "\r\n").map {
+            $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        }
         let header = try #require(lines.first)
         let rows = lines.dropFirst().map { Dictionary(uniqueKeysWithValues: zip(header, $0)) }
         #expect(rows.map { $0["strategy"] } == StrategyCatalog.builtIn.names)
@@ -91,7 +100,8 @@ struct RunCommandEndToEndTests {
 
     @Test("a missing payload file fails with a message naming it")
     func missingPayload() throws {
-        let command = try #require(try BenchCommand.parseAsRoot(["run", "--payload", "/nonexistent/chat.json", "--quiet", "--no-isolate"]) as? RunCommand)
+        let command = try #require(
+            try BenchCommand.parseAsRoot(["run", "--payload", "/nonexistent/chat.json", "--quiet", "--no-isolate"]) as? RunCommand)
         let error = #expect(throws: CommandFailure.self) { try command.run() }
         #expect(error?.message.contains("/nonexistent/chat.json") == true)
         #expect(error?.exitCode == 1)
@@ -103,7 +113,10 @@ struct RunCommandEndToEndTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let cut = try Self.halfPayload(in: directory)
 
-        let command = try #require(try BenchCommand.parseAsRoot(["run", "--payload", cut, "--quiet", "--no-isolate", "--csv", directory.appendingPathComponent("r.csv").path]) as? RunCommand)
+        let command = try #require(
+            try BenchCommand.parseAsRoot([
+                "run", "--payload", cut, "--quiet", "--no-isolate", "--csv", directory.appendingPathComponent("r.csv").path,
+            ]) as? RunCommand)
         let error = #expect(throws: CommandFailure.self) { try command.run() }
         #expect(error?.message.contains(cut) == true)
         #expect(error?.message.contains("byte") == true)
@@ -137,8 +150,9 @@ struct IsolatedRunTests {
         return (process.terminationStatus, text)
     }
 
-    @Test("each measured run in its own process: valid, with the in-process counts",
-          .enabled(if: IsolatedRunTests.available, "build bench first (swift build) to test isolated runs"))
+    @Test(
+        "each measured run in its own process: valid, with the in-process counts",
+        .enabled(if: IsolatedRunTests.available, "build bench first (swift build) to test isolated runs"))
     func isolatedMatchesInProcess() throws {
         let directory = try RunCommandEndToEndTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -160,9 +174,10 @@ struct IsolatedRunTests {
         #expect(try rows(isolated).allSatisfy { $0.hasSuffix("true") })
     }
 
-    @Test("every built-in counts the same at the SQLite level as on bench's connection, on a refresh too",
-          .enabled(if: IsolatedRunTests.available, "build bench first (swift build) to test isolated runs"),
-          arguments: [["--scenario", "chat"], ["--scenario", "products", "--preload", "overlap=0.9,changed=0.2"]])
+    @Test(
+        "every built-in counts the same at the SQLite level as on bench's connection, on a refresh too",
+        .enabled(if: IsolatedRunTests.available, "build bench first (swift build) to test isolated runs"),
+        arguments: [["--scenario", "chat"], ["--scenario", "products", "--preload", "overlap=0.9,changed=0.2"]])
     func countsAtBothLevels(scenario: [String]) throws {
         let directory = try RunCommandEndToEndTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -183,8 +198,9 @@ struct IsolatedRunTests {
         #expect(sqliteRows.allSatisfy { $0["counted_at"] == "sqlite" })
     }
 
-    @Test("the C reference's replay is measured in a child of its own, and its store checked against the ceiling's digest",
-          .enabled(if: IsolatedRunTests.available, "build bench first (swift build) to test isolated runs"))
+    @Test(
+        "the C reference's replay is measured in a child of its own, and its store checked against the ceiling's digest",
+        .enabled(if: IsolatedRunTests.available, "build bench first (swift build) to test isolated runs"))
     func cReferenceInChild() throws {
         let directory = try RunCommandEndToEndTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -221,8 +237,9 @@ struct IsolatedRunTests {
         #expect(garbled.output.contains("not a C reference job this bench reads"))
     }
 
-    @Test("the child refuses a spec it cannot rebuild, with a message",
-          .enabled(if: IsolatedRunTests.available, "build bench first (swift build) to test isolated runs"))
+    @Test(
+        "the child refuses a spec it cannot rebuild, with a message",
+        .enabled(if: IsolatedRunTests.available, "build bench first (swift build) to test isolated runs"))
     func badSpec() throws {
         for (scenario, strategy) in [("nope", "naive"), ("chat", "nope")] {
             let run = String(decoding: try JSONEncoder().encode(RunSpec(scenario: .builtIn(scenario), payload: .file("/x"))), as: UTF8.self)
@@ -256,15 +273,17 @@ struct SkipPolicyEndToEndTests {
         try text.write(toFile: bad, atomically: true, encoding: .utf8)
 
         let csv = directory.appendingPathComponent("r.csv").path
-        let skip = try #require(try BenchCommand.parseAsRoot(
-            ["run", "--payload", bad, "--on-error", "skip", "--strategy", "upsert", "--quiet", "--no-isolate", "--csv", csv]) as? RunCommand)
+        let skip = try #require(
+            try BenchCommand.parseAsRoot(
+                ["run", "--payload", bad, "--on-error", "skip", "--strategy", "upsert", "--quiet", "--no-isolate", "--csv", csv]) as? RunCommand)
         try skip.run()
         let rows = try String(contentsOfFile: csv, encoding: .utf8).split(separator: "\r\n").dropFirst()
         #expect(rows.count == 2)
         #expect(rows.allSatisfy { $0.contains(",true,") })
 
-        let fail = try #require(try BenchCommand.parseAsRoot(
-            ["run", "--payload", bad, "--strategy", "upsert", "--quiet", "--no-isolate", "--csv", csv]) as? RunCommand)
+        let fail = try #require(
+            try BenchCommand.parseAsRoot(
+                ["run", "--payload", bad, "--strategy", "upsert", "--quiet", "--no-isolate", "--csv", csv]) as? RunCommand)
         let error = #expect(throws: CommandFailure.self) { try fail.run() }
         #expect(error?.message.contains("channels[1].channel.cid") == true)
         #expect(error?.message.contains("Checked: the store holds exactly its committed batches") == true)
@@ -274,18 +293,21 @@ struct SkipPolicyEndToEndTests {
 
 @Suite("bench run store settings")
 struct StoreSettingsEndToEndTests {
-    @Test("--journal and --synchronous reach the store, the header and the CSV; the data is the same", arguments: [
-        ("delete", "full"), ("wal", "off"),
-    ])
+    @Test(
+        "--journal and --synchronous reach the store, the header and the CSV; the data is the same",
+        arguments: [
+            ("delete", "full"), ("wal", "off"),
+        ])
     func journalAndSynchronous(journal: String, synchronous: String) throws {
         let directory = try RunCommandEndToEndTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let csv = directory.appendingPathComponent("r.csv").path
         let db = directory.appendingPathComponent("s.sqlite").path
-        let command = try #require(try BenchCommand.parseAsRoot([
-            "run", "--scenario", "products", "--scale", "0.02", "--strategy", "upsert", "--journal", journal,
-            "--synchronous", synchronous, "--db", db, "--quiet", "--no-isolate", "--csv", csv,
-        ]) as? RunCommand)
+        let command = try #require(
+            try BenchCommand.parseAsRoot([
+                "run", "--scenario", "products", "--scale", "0.02", "--strategy", "upsert", "--journal", journal,
+                "--synchronous", synchronous, "--db", db, "--quiet", "--no-isolate", "--csv", csv,
+            ]) as? RunCommand)
         try command.run()
         let rows = try RunCommandEndToEndTests.csvRows(csv)
         #expect(rows.count == 2)
@@ -300,8 +322,9 @@ struct StoreSettingsEndToEndTests {
 
 @Suite("bench run reader probe")
 struct ReaderProbeEndToEndTests {
-    @Test("--probe-reads fills the reader's columns of every row, names the probe in the header and adds its columns to the table",
-          .enabled(if: IsolatedRunTests.available, "build bench first (swift build)"))
+    @Test(
+        "--probe-reads fills the reader's columns of every row, names the probe in the header and adds its columns to the table",
+        .enabled(if: IsolatedRunTests.available, "build bench first (swift build)"))
     func probeColumns() throws {
         let directory = try RunCommandEndToEndTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -1,7 +1,8 @@
 import ArgumentParser
-@testable import ImportBenchCLI
 import ImportBenchCore
 import Testing
+
+@testable import ImportBenchCLI
 
 @Suite("bench run arguments")
 struct RunCommandParsingTests {
@@ -29,12 +30,14 @@ struct RunCommandParsingTests {
         #expect(command.repetitions == 1)
     }
 
-    @Test("strategies repeated or comma-separated", arguments: [
-        (["--strategy", "prewarm"], ["prewarm"]),
-        (["--strategy", "prewarm,upsert"], ["prewarm", "upsert"]),
-        (["--strategy", "naive", "--strategy", "cache"], ["naive", "cache"]),
-        (["--strategy", "naive", "cache"], ["naive", "cache"]),
-    ])
+    @Test(
+        "strategies repeated or comma-separated",
+        arguments: [
+            (["--strategy", "prewarm"], ["prewarm"]),
+            (["--strategy", "prewarm,upsert"], ["prewarm", "upsert"]),
+            (["--strategy", "naive", "--strategy", "cache"], ["naive", "cache"]),
+            (["--strategy", "naive", "cache"], ["naive", "cache"]),
+        ])
     func strategyLists(arguments: [String], names: [String]) throws {
         #expect(try parseRun(arguments).resolvedStrategies.map { $0.name } == names)
     }
@@ -60,10 +63,12 @@ struct RunCommandParsingTests {
         #expect(!message.contains("\n"))
     }
 
-    @Test("bad batch sizes, repetitions and scenarios are refused", arguments: [
-        ["--batch-size", "0"], ["--batch-size", "-3"], ["--batch-size", "many"], ["--repetitions", "0"], ["--scenario", "nope"],
-        ["--scale", "0"], ["--scale", "-1x"], ["--checkpoint"], ["--resume"], ["--probe-reads", "0"], ["--probe-reads", "5000"],
-    ])
+    @Test(
+        "bad batch sizes, repetitions and scenarios are refused",
+        arguments: [
+            ["--batch-size", "0"], ["--batch-size", "-3"], ["--batch-size", "many"], ["--repetitions", "0"], ["--scenario", "nope"],
+            ["--scale", "0"], ["--scale", "-1x"], ["--checkpoint"], ["--resume"], ["--probe-reads", "0"], ["--probe-reads", "5000"],
+        ])
     func refused(arguments: [String]) {
         #expect(!errorMessage(arguments).isEmpty)
     }
@@ -71,7 +76,10 @@ struct RunCommandParsingTests {
     @Test("--help explains every option")
     func helpNamesEveryOption() {
         let help = BenchCommand.helpMessage(for: RunCommand.self)
-        for option in ["--scenario", "--strategy", "--scale", "--batch-size", "--seed", "--repetitions", "--payload", "--db", "--csv", "--prewarm-chunk", "--quiet", "--checkpoint", "--resume", "--on-error", "--journal", "--synchronous", "--probe-reads"] {
+        for option in [
+            "--scenario", "--strategy", "--scale", "--batch-size", "--seed", "--repetitions", "--payload", "--db", "--csv", "--prewarm-chunk",
+            "--quiet", "--checkpoint", "--resume", "--on-error", "--journal", "--synchronous", "--probe-reads",
+        ] {
             #expect(help.contains(option), "help lacks \(option)")
         }
         for name in StrategyCatalog.builtIn.knownNames { #expect(help.contains(name)) }
@@ -82,10 +90,12 @@ struct RunCommandParsingTests {
 struct RunCommandMatrixTests {
     @Test("scales and batch sizes given as lists run their cross product")
     func sweep() throws {
-        let command = try #require(try BenchCommand.parseAsRoot(["run", "--scale", "1x,2x", "--batch-size", "100,all", "--strategy", "prewarm"]) as? RunCommand)
+        let command = try #require(
+            try BenchCommand.parseAsRoot(["run", "--scale", "1x,2x", "--batch-size", "100,all", "--strategy", "prewarm"]) as? RunCommand)
         let configurations = try command.configurations()
-        #expect(configurations.map { "\($0.spec.payload.generator?.scale.description ?? "-") \($0.spec.options.batchSize)" }
-            == ["1x 100", "1x all", "2x 100", "2x all"])
+        #expect(
+            configurations.map { "\($0.spec.payload.generator?.scale.description ?? "-") \($0.spec.options.batchSize)" }
+                == ["1x 100", "1x all", "2x 100", "2x all"])
         #expect(configurations.allSatisfy { $0.strategies.map { $0.name } == ["prewarm"] })
         // One spec: the sweep changes nothing but the scale and the batch size.
         let base = try #require(configurations.first).spec
@@ -99,17 +109,20 @@ struct RunCommandMatrixTests {
 
     @Test("the typed options become the run spec; a recorded payload keeps its file through a scale sweep")
     func spec() throws {
-        let command = try #require(try BenchCommand.parseAsRoot([
-            "run", "--scenario", "quakes", "--payload", "day.geojson", "--preload", "week.geojson", "--scale", "1x,2x",
-            "--journal", "delete", "--on-error", "skip", "--probe-reads", "60", "--prewarm-chunk", "7",
-        ]) as? RunCommand)
+        let command = try #require(
+            try BenchCommand.parseAsRoot([
+                "run", "--scenario", "quakes", "--payload", "day.geojson", "--preload", "week.geojson", "--scale", "1x,2x",
+                "--journal", "delete", "--on-error", "skip", "--probe-reads", "60", "--prewarm-chunk", "7",
+            ]) as? RunCommand)
         let specs = try command.configurations().map(\.spec)
         #expect(specs.count == 2)
-        #expect(specs.allSatisfy {
-            $0 == RunSpec(
-                scenario: .builtIn("quakes"), payload: .file("day.geojson"), preload: .file("week.geojson"),
-                options: RunOptions(prewarmChunkSize: 7, onError: .skip, store: StoreSettings(journal: .delete), probeReadsHz: 60))
-        })
+        #expect(
+            specs.allSatisfy {
+                $0
+                    == RunSpec(
+                        scenario: .builtIn("quakes"), payload: .file("day.geojson"), preload: .file("week.geojson"),
+                        options: RunOptions(prewarmChunkSize: 7, onError: .skip, store: StoreSettings(journal: .delete), probeReadsHz: 60))
+            })
     }
 
     @Test("the ci preset covers every scenario and strategy, a refresh among them")
@@ -121,9 +134,11 @@ struct RunCommandMatrixTests {
         #expect(configurations.contains { $0.spec.preload != nil })
     }
 
-    @Test("an unknown preset and a bad entry in a list are refused", arguments: [
-        ["--preset", "nope"], ["--scale", "1x,abc"], ["--batch-size", "100,0"],
-    ])
+    @Test(
+        "an unknown preset and a bad entry in a list are refused",
+        arguments: [
+            ["--preset", "nope"], ["--scale", "1x,abc"], ["--batch-size", "100,0"],
+        ])
     func refused(arguments: [String]) {
         #expect(throws: (any Error).self) { _ = try BenchCommand.parseAsRoot(["run"] + arguments) }
     }

@@ -1,15 +1,17 @@
 import ArgumentParser
 import Foundation
-@testable import ImportBenchCLI
 import ImportBenchCore
 import Testing
+
+@testable import ImportBenchCLI
 
 @Suite("bench seed-db and seed-copy end to end")
 struct SeedDBEndToEndTests {
     static var available: Bool { IsolatedRunTests.available }
 
-    @Test("seed-db builds a store; run --strategy prewarm,seed-copy --seed-db adopts it: exit 0, one digest",
-          .enabled(if: SeedDBEndToEndTests.available, "build bench first (swift build) to run it end to end"))
+    @Test(
+        "seed-db builds a store; run --strategy prewarm,seed-copy --seed-db adopts it: exit 0, one digest",
+        .enabled(if: SeedDBEndToEndTests.available, "build bench first (swift build) to run it end to end"))
     func buildThenAdopt() throws {
         let directory = try RunCommandEndToEndTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -35,13 +37,16 @@ struct SeedDBEndToEndTests {
         #expect(prewarm["digest"] == seedCopy["digest"])
         #expect(seedCopy["digest"]?.isEmpty == false)
 
-        let other = try IsolatedRunTests.bench(["run", "--scenario", "chat", "--scale", "0.05x", "--seed", "2", "--strategy", "seed-copy", "--seed-db", seed, "--quiet"])
+        let other = try IsolatedRunTests.bench([
+            "run", "--scenario", "chat", "--scale", "0.05x", "--seed", "2", "--strategy", "seed-copy", "--seed-db", seed, "--quiet",
+        ])
         #expect(other.status == 1)
         #expect(other.output.contains("bench seed-db --scenario chat --scale 0.05x --seed 2"))
     }
 
-    @Test("seed-db to a path that cannot be written: non-zero, naming the path, nothing written",
-          .enabled(if: SeedDBEndToEndTests.available, "build bench first (swift build) to run it end to end"))
+    @Test(
+        "seed-db to a path that cannot be written: non-zero, naming the path, nothing written",
+        .enabled(if: SeedDBEndToEndTests.available, "build bench first (swift build) to run it end to end"))
     func unwritable() throws {
         let directory = try RunCommandEndToEndTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -72,7 +72,11 @@ struct AbsentMembersTests {
 
         init(absent: String? = nil) throws {
             directory = try TemporaryDirectory()
-            let mappingText = absent.map { AbsentMembersTests.mapping.replacingOccurrences(of: "    key: id_str\n    attributes: {name", with: "    key: id_str\n    absent: \($0)\n    attributes: {name") }
+            let mappingText =
+                absent.map {
+                    AbsentMembersTests.mapping.replacingOccurrences(
+                        of: "    key: id_str\n    attributes: {name", with: "    key: id_str\n    absent: \($0)\n    attributes: {name")
+                }
                 ?? AbsentMembersTests.mapping
             let mappingPath = directory.path("statuses.yml")
             try mappingText.write(toFile: mappingPath, atomically: true, encoding: .utf8)
@@ -107,8 +111,9 @@ struct AbsentMembersTests {
         return users
     }
 
-    @Test("every strategy merges partial objects, within a batch and across batches, and is valid",
-          arguments: strategies, batchSizes)
+    @Test(
+        "every strategy merges partial objects, within a batch and across batches, and is valid",
+        arguments: strategies, batchSizes)
     func merged(strategy: String, batchSize: BatchSize) throws {
         let fixture = try Fixture()
         let method = try #require(StrategyCatalog.builtIn.strategy(named: strategy))
@@ -117,8 +122,9 @@ struct AbsentMembersTests {
         #expect(try Self.users(in: store) == Self.merged)
     }
 
-    @Test("absent: null on an entity sets what an object leaves out to NULL, in the verifier and every strategy",
-          arguments: ["naive", "prewarm", "upsert", "idcache", "ceiling"])
+    @Test(
+        "absent: null on an entity sets what an object leaves out to NULL, in the verifier and every strategy",
+        arguments: ["naive", "prewarm", "upsert", "idcache", "ceiling"])
     func optOut(strategy: String) throws {
         let fixture = try Fixture(absent: "null")
         let method = try #require(StrategyCatalog.builtIn.strategy(named: strategy))
@@ -137,17 +143,18 @@ struct AbsentMembersTests {
         #expect(users["u1"]?[2] == DatabaseValue.null, "the mention's missing location blanked Ada's")
     }
 
-    @Test("a built-in scenario's reader keeps what a later product leaves out, on the import's path and the verifier's alike",
-          arguments: ["naive", "prewarm", "upsert", "idcache", "ceiling"], batchSizes)
+    @Test(
+        "a built-in scenario's reader keeps what a later product leaves out, on the import's path and the verifier's alike",
+        arguments: ["naive", "prewarm", "upsert", "idcache", "ceiling"], batchSizes)
     func products(strategy: String, batchSize: BatchSize) throws {
         let directory = try TemporaryDirectory()
         defer { withExtendedLifetime(directory) {} }
         let payload = directory.path("products.json")
         try """
-            [{"serialCode": "p1", "name": "Lamp", "brand": "Acme", "price": 9.5, "stock": 3, "description": "Bright"},
-             {"serialCode": "p2", "name": "Desk"},
-             {"serialCode": "p1", "stock": 2, "brand": null}]
-            """.write(toFile: payload, atomically: true, encoding: .utf8)
+        [{"serialCode": "p1", "name": "Lamp", "brand": "Acme", "price": 9.5, "stock": 3, "description": "Bright"},
+         {"serialCode": "p2", "name": "Desk"},
+         {"serialCode": "p1", "stock": 2, "brand": null}]
+        """.write(toFile: payload, atomically: true, encoding: .utf8)
         let scenario = ProductsScenario()
         let expected = try ExpectedContent.build(
             schema: scenario.schema, reader: scenario.openReader(path: payload), scratchPath: directory.path("expected.sqlite"))
@@ -202,15 +209,18 @@ final class BlankingUpsert: ImportStrategy {
         let column = Schema.generationColumn
         func upsert(_ table: String, _ columns: [String], values: [String]) -> String {
             let all = columns + [column]
-            return "INSERT INTO \"\(table)\" (\(all.map { "\"\($0)\"" }.joined(separator: ", "))) VALUES (\(values.joined(separator: ", ")), \(generation)) "
+            return
+                "INSERT INTO \"\(table)\" (\(all.map { "\"\($0)\"" }.joined(separator: ", "))) VALUES (\(values.joined(separator: ", ")), \(generation)) "
                 + "ON CONFLICT DO UPDATE SET " + all.dropFirst().map { "\"\($0)\" = excluded.\"\($0)\"" }.joined(separator: ", ")
         }
         team = try context.store.prepare(upsert("team", ["id", "name"], values: ["?", "?"]))
-        user = try context.store.prepare(upsert(
-            "user", ["id_str", "name", "followers_count", "location", "team_pk"],
-            values: ["?", "?", "?", "?", #"(SELECT "pk" FROM "team" WHERE "id" = ?)"#]))
-        status = try context.store.prepare(upsert(
-            "status", ["id_str", "text", "user_pk"], values: ["?", "?", #"(SELECT "pk" FROM "user" WHERE "id_str" = ?)"#]))
+        user = try context.store.prepare(
+            upsert(
+                "user", ["id_str", "name", "followers_count", "location", "team_pk"],
+                values: ["?", "?", "?", "?", #"(SELECT "pk" FROM "team" WHERE "id" = ?)"#]))
+        status = try context.store.prepare(
+            upsert(
+                "status", ["id_str", "text", "user_pk"], values: ["?", "?", #"(SELECT "pk" FROM "user" WHERE "id_str" = ?)"#]))
         mention = try context.store.prepare(
             #"INSERT INTO "status_mentions" (source_pk, target_pk, "# + "\(column)) "
                 + #"VALUES ((SELECT "pk" FROM "status" WHERE "id_str" = ?), (SELECT "pk" FROM "user" WHERE "id_str" = ?), "#

@@ -49,18 +49,21 @@ struct ArrayRowsTests {
         ).execute()
         #expect(measurement.digest == expected.digest)
         let rows = try Connection(path: store).prepare(
-            #"SELECT p."asin", p."brand", p."rating", parent."asin" FROM "product" p LEFT JOIN "product" parent ON parent."pk" = p."parent_pk" ORDER BY p."asin""#)
+            #"SELECT p."asin", p."brand", p."rating", parent."asin" FROM "product" p LEFT JOIN "product" parent ON parent."pk" = p."parent_pk" ORDER BY p."asin""#
+        )
         var read: [[DatabaseValue]] = []
         while try rows.step() { read.append(rows.row()) }
         rows.reset()
         #expect(read == [["B1", "Motorola", .real(3.0), nil], ["B2", "Nokia", .real(4.1), "B1"]])
     }
 
-    @Test("a header that is not an array of names, or a row that is not an array, is a located error", arguments: [
-        (#"{"rows": [["asin", 3], ["B1", "M", 1.0]]}"#, "rows[0][1]", "a column name"),
-        (#"{"rows": [{"asin": "x"}, ["B1", "M", 1.0]]}"#, "rows[0]", "a header row"),
-        (#"{"rows": [["asin"], {"asin": "B1"}]}"#, "rows[1]", "an array (a row read by position)"),
-    ])
+    @Test(
+        "a header that is not an array of names, or a row that is not an array, is a located error",
+        arguments: [
+            (#"{"rows": [["asin", 3], ["B1", "M", 1.0]]}"#, "rows[0][1]", "a column name"),
+            (#"{"rows": [{"asin": "x"}, ["B1", "M", 1.0]]}"#, "rows[0]", "a header row"),
+            (#"{"rows": [["asin"], {"asin": "B1"}]}"#, "rows[1]", "an array (a row read by position)"),
+        ])
     func badRows(payload: String, path: String, expected: String) throws {
         let fixture = try Self.fixture(payload: payload)
         let reader = try try fixture.scenario.openReader(path: fixture.payloadPath)

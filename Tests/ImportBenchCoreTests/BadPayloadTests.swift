@@ -167,8 +167,9 @@ struct BadPayloadTests {
             path: "channels[1]", expected: "']' or a value", found: "'}'", skippable: false),
     ]
 
-    @Test("each bad channel is a PayloadError at its byte, naming path, expectation and finding; .skip passes over delimited ones",
-          arguments: channelCases, PayloadErrorPolicy.allCases)
+    @Test(
+        "each bad channel is a PayloadError at its byte, naming path, expectation and finding; .skip passes over delimited ones",
+        arguments: channelCases, PayloadErrorPolicy.allCases)
     func badChannel(testCase: ChannelCase, policy: PayloadErrorPolicy) throws {
         let (bytes, channelOffset) = Self.chatPayload(around: testCase.channel)
         try withFile(bytes) { path in
@@ -212,10 +213,12 @@ struct BadPayloadTests {
         #expect(units.units[1].occurrences.last?.key == .text("messaging:b"))
     }
 
-    @Test("two quotes out of place in consecutive channels merge them for the splitter: fatal even with .skip",
-          arguments: PayloadErrorPolicy.allCases)
+    @Test(
+        "two quotes out of place in consecutive channels merge them for the splitter: fatal even with .skip",
+        arguments: PayloadErrorPolicy.allCases)
     func mergedChannels(policy: PayloadErrorPolicy) throws {
-        let broken = #"{"channel":{"cid":"messaging:b","name":"5" screen"}},"#
+        let broken =
+            #"{"channel":{"cid":"messaging:b","name":"5" screen"}},"#
             + #"{"channel":{"cid":"messaging:c","name":"7" screen"}}"#
         let (bytes, _) = Self.chatPayload(around: Array(broken.utf8))
         try withFile(bytes) { path in
@@ -256,15 +259,18 @@ struct BadPayloadTests {
             for policy in PayloadErrorPolicy.allCases {
                 let reader = try chat.openReader(path: path, onError: policy)
                 let error = try #require(drain(reader).error)
-                #expect(error == PayloadError(
-                    file: path, byteOffset: offset, path: nil, expected: "'{' opening the document", found: found))
+                #expect(
+                    error
+                        == PayloadError(
+                            file: path, byteOffset: offset, path: nil, expected: "'{' opening the document", found: found))
                 expectFinal(reader, error)
             }
         }
     }
 
-    @Test("a chat payload cut at every byte reads whole or throws, never skips, crashes or hangs",
-          .timeLimit(.minutes(2)), arguments: PayloadErrorPolicy.allCases)
+    @Test(
+        "a chat payload cut at every byte reads whole or throws, never skips, crashes or hangs",
+        .timeLimit(.minutes(2)), arguments: PayloadErrorPolicy.allCases)
     func truncatedAtEveryByte(policy: PayloadErrorPolicy) throws {
         let full = Array((#"{"channels":["# + Self.goodChannel("a") + ", " + Self.goodChannel("b") + #"],"next":null}"#).utf8)
         let complete = try withFile(full) { try drain(chat.openReader(path: $0)) }
@@ -290,7 +296,8 @@ struct BadPayloadTests {
     @Test("top-level nesting 100,000 deep outside the array is skipped over; unclosed, it is a clean error")
     func deepNestingOutsideTheArray() throws {
         let depth = Self.nestingDepth
-        let balanced = #"{"before":"# + String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
+        let balanced =
+            #"{"before":"# + String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
             + #","channels":["# + Self.goodChannel("a") + "]}"
         let read = try withFile(Array(balanced.utf8)) { try drain(chat.openReader(path: $0)) }
         #expect(read.error == nil)
@@ -299,9 +306,11 @@ struct BadPayloadTests {
         let unclosed = Array(("{\"before\":" + String(repeating: "[", count: depth)).utf8)
         try withFile(unclosed) { path in
             let error = try #require(drain(try chat.openReader(path: path, onError: .skip)).error)
-            #expect(error == PayloadError(
-                file: path, byteOffset: unclosed.count, path: nil, expected: "']': the value that starts at byte 10 is cut short",
-                found: "end of file"))
+            #expect(
+                error
+                    == PayloadError(
+                        file: path, byteOffset: unclosed.count, path: nil, expected: "']': the value that starts at byte 10 is cut short",
+                        found: "end of file"))
         }
     }
 
@@ -315,7 +324,8 @@ struct BadPayloadTests {
         let repeats = 4 * 1_048_576 / encodedPiece.utf8.count
         let encoded = String(repeating: encodedPiece, count: repeats)
         let decoded = String(repeating: decodedPiece, count: repeats)
-        let channel = #"{"channel":{"cid":"messaging:long","name":""# + encoded + #""},"messages":[{"id":"m","text":""#
+        let channel =
+            #"{"channel":{"cid":"messaging:long","name":""# + encoded + #""},"messages":[{"id":"m","text":""#
             + encoded + #""}]}"#
         let (bytes, _) = Self.chatPayload(around: Array(channel.utf8))
         #expect(bytes.count > 8_000_000)
@@ -338,7 +348,9 @@ struct BadPayloadTests {
         func feature(_ id: String, _ magnitude: String) -> String {
             #"{"type":"Feature","id":"\#(id)","properties":{"mag":\#(magnitude),"place":"x"},"geometry":{"type":"Point","coordinates":[1,2,3]}}"#
         }
-        let json = #"{"type":"FeatureCollection","features":["# + [feature("q1", "1.5"), feature("q2", #""big""#), feature("q3", "2")]
+        let json =
+            #"{"type":"FeatureCollection","features":["#
+            + [feature("q1", "1.5"), feature("q2", #""big""#), feature("q3", "2")]
             .joined(separator: ",") + "]}"
         let bytes = Array(json.utf8)
         try withFile(bytes) { path in
@@ -389,10 +401,12 @@ struct BadPayloadTests {
     static let stops = ["stop_id,stop_name,stop_lat", "s1,One,1.5", "s2,Two,2.5"]
     static let trips = ["trip_id,route_id", "t1,R"]
 
-    @Test("a ragged GTFS row names file, line, byte, fields expected and found; .skip leaves it out", arguments: [
-        ("t1,s2,2,extra", "stop_times.txt line 3", 45, "4 fields"),
-        ("t1,s2", "stop_times.txt line 3", 43, "2 fields and the end of the row"),
-    ], PayloadErrorPolicy.allCases)
+    @Test(
+        "a ragged GTFS row names file, line, byte, fields expected and found; .skip leaves it out",
+        arguments: [
+            ("t1,s2,2,extra", "stop_times.txt line 3", 45, "4 fields"),
+            ("t1,s2", "stop_times.txt line 3", 43, "2 fields and the end of the row"),
+        ], PayloadErrorPolicy.allCases)
     func raggedRow(row: (text: String, path: String, offset: Int, found: String), policy: PayloadErrorPolicy) throws {
         let stopTimes = ["trip_id,stop_id,stop_sequence", "t1,s1,1", row.text, "t1,s2,3"]
         try withFeed(["stops.txt": Self.stops, "trips.txt": Self.trips, "stop_times.txt": stopTimes]) { feed in
@@ -441,9 +455,11 @@ struct BadPayloadTests {
             let reader = try TransitScenario().openReader(path: feed, onError: .skip)
             let (units, error) = drain(reader)
             let thrown = try #require(error)
-            #expect(thrown == PayloadError(
-                file: (feed as NSString).appendingPathComponent("stop_times.txt"), byteOffset: 37, path: "stop_times.txt line 2",
-                expected: "',' or a line break after a closing quote", found: "'x'"))
+            #expect(
+                thrown
+                    == PayloadError(
+                        file: (feed as NSString).appendingPathComponent("stop_times.txt"), byteOffset: 37, path: "stop_times.txt line 2",
+                        expected: "',' or a line break after a closing quote", found: "'x'"))
             #expect(units.count == 3)
             #expect(reader.skippedRecords.isEmpty)
             expectFinal(reader, thrown)

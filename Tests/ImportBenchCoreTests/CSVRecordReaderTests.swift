@@ -34,18 +34,20 @@ struct CSVRecordReaderTests {
     func trickyInput(chunkSize: Int) throws {
         let directory = try TemporaryDirectory()
         defer { withExtendedLifetime(directory) {} }
-        let text = "a,b,c\r\n"  // offset 3 (after the BOM)
+        let text =
+            "a,b,c\r\n"  // offset 3 (after the BOM)
             + "1,\"x, y\",\"he said \"\"hi\"\"\"\r\n"  // 10
             + "2,\"multi\nline\",\r\n"  // 37, spans lines 3 and 4
             + "\n\r\n"  // blank lines 5 and 6
             + "3,Straße,end"  // 57, no final newline
         let path = try write([0xEF, 0xBB, 0xBF] + Array(text.utf8), in: directory)
         let read = try rows(path, names: ["a", "b", "c"], chunkSize: chunkSize)
-        #expect(read == [
-            Row(line: 2, offset: 10, fields: ["1", "x, y", "he said \"hi\""]),
-            Row(line: 3, offset: 37, fields: ["2", "multi\nline", nil]),
-            Row(line: 7, offset: 57, fields: ["3", "Straße", "end"]),
-        ])
+        #expect(
+            read == [
+                Row(line: 2, offset: 10, fields: ["1", "x, y", "he said \"hi\""]),
+                Row(line: 3, offset: 37, fields: ["2", "multi\nline", nil]),
+                Row(line: 7, offset: 57, fields: ["3", "Straße", "end"]),
+            ])
     }
 
     @Test("LF endings, trailing blank lines, quoted empty field, columns read by name in any order", arguments: chunkSizes)
@@ -69,11 +71,13 @@ struct CSVRecordReaderTests {
         #expect(try rows(first, names: names, chunkSize: chunkSize).map(\.fields) == rows(second, names: names, chunkSize: chunkSize).map(\.fields))
     }
 
-    @Test("numbers: integers and reals as GTFS writes them", arguments: [
-        ("3", Int64?(3), Double?(3)), ("47.66", nil, 47.66), ("-122.3", nil, -122.3), ("0.0", nil, 0),
-        ("-122.394992", nil, -122.394992), (" 7 ", 7, 7), ("+2", 2, 2), ("1e3", nil, 1000), ("0.1", nil, 0.1),
-        ("12345678901234567890.5", nil, 12345678901234567890.5), ("-9223372036854775808", Int64.min, -9223372036854775808),
-    ])
+    @Test(
+        "numbers: integers and reals as GTFS writes them",
+        arguments: [
+            ("3", Int64?(3), Double?(3)), ("47.66", nil, 47.66), ("-122.3", nil, -122.3), ("0.0", nil, 0),
+            ("-122.394992", nil, -122.394992), (" 7 ", 7, 7), ("+2", 2, 2), ("1e3", nil, 1000), ("0.1", nil, 0.1),
+            ("12345678901234567890.5", nil, 12345678901234567890.5), ("-9223372036854775808", Int64.min, -9_223_372_036_854_775_808),
+        ])
     func numbers(text: String, integer: Int64?, real: Double?) throws {
         let directory = try TemporaryDirectory()
         defer { withExtendedLifetime(directory) {} }
@@ -134,13 +138,19 @@ struct CSVRecordReaderTests {
             expected: "',' or a line break after a closing quote", found: "'y'"),
         Malformed(
             name: "invalid UTF-8", bytes: Array("a,b\n1,ok".utf8) + [0xFF] + Array("\n".utf8), offset: 8,
-            path: "t.csv line 2, column b", expected: "valid UTF-8 text (a file in Latin-1 or Windows-1252 imports with --encoding latin-1, windows-1252 or auto)", found: "byte 0xFF"),
+            path: "t.csv line 2, column b",
+            expected: "valid UTF-8 text (a file in Latin-1 or Windows-1252 imports with --encoding latin-1, windows-1252 or auto)", found: "byte 0xFF"
+        ),
         Malformed(
             name: "invalid UTF-8 after a doubled quote", bytes: Array("a,b\n1,\"q\"\"".utf8) + [0xC3, 0x28] + Array("\"\n".utf8),
-            offset: 10, path: "t.csv line 2, column b", expected: "valid UTF-8 text (a file in Latin-1 or Windows-1252 imports with --encoding latin-1, windows-1252 or auto)", found: "byte 0xC3"),
+            offset: 10, path: "t.csv line 2, column b",
+            expected: "valid UTF-8 text (a file in Latin-1 or Windows-1252 imports with --encoding latin-1, windows-1252 or auto)", found: "byte 0xC3"
+        ),
         Malformed(
             name: "overlong UTF-8", bytes: Array("a,b\n1,".utf8) + [0xC0, 0xAF] + Array("\n".utf8), offset: 6,
-            path: "t.csv line 2, column b", expected: "valid UTF-8 text (a file in Latin-1 or Windows-1252 imports with --encoding latin-1, windows-1252 or auto)", found: "byte 0xC0"),
+            path: "t.csv line 2, column b",
+            expected: "valid UTF-8 text (a file in Latin-1 or Windows-1252 imports with --encoding latin-1, windows-1252 or auto)", found: "byte 0xC0"
+        ),
         Malformed(
             name: "missing required column", bytes: [0xEF, 0xBB, 0xBF] + Array("a,c\n1,2\n".utf8), offset: 3, path: "t.csv line 1",
             expected: "a column named b in the header", found: "only the columns a, c: add a b column to t.csv"),
@@ -165,8 +175,10 @@ struct CSVRecordReaderTests {
             let b = try reader.requiredColumn("b")
             while try reader.nextRow() { _ = try reader.requiredText(b) }
         }
-        #expect(error == PayloadError(
-            file: path, byteOffset: malformed.offset, path: malformed.path, expected: malformed.expected, found: malformed.found))
+        #expect(
+            error
+                == PayloadError(
+                    file: path, byteOffset: malformed.offset, path: malformed.path, expected: malformed.expected, found: malformed.found))
     }
 
     @Test("readRow reports a ragged row and reads on from the next one", arguments: chunkSizes)
@@ -189,10 +201,11 @@ struct CSVRecordReaderTests {
             }
             break
         }
-        #expect(outcomes == [
-            "line 2: 1|2", "t.csv line 3 at 11: 1 field and the end of the row", "t.csv line 4 at 20: 4 fields",
-            "line 6: 8\n|9", "line 9: 10|11", "end",
-        ])
+        #expect(
+            outcomes == [
+                "line 2: 1|2", "t.csv line 3 at 11: 1 field and the end of the row", "t.csv line 4 at 20: 4 fields",
+                "line 6: 8\n|9", "line 9: 10|11", "end",
+            ])
     }
 
     @Test("an error is final: the next call repeats it instead of reading on")

@@ -117,7 +117,9 @@ struct ChatPayloadGeneratorTests {
                             #expect(copy[field] as? String == earlier[field] as? String, "\(messageID)'s copy of \(quotedID): \(field)")
                         }
                     } else {
-                        #expect(quotedID.hasPrefix("msg-\(channelIndex)-old-"), "\(messageID) quotes \(quotedID), neither earlier in its channel nor older")
+                        #expect(
+                            quotedID.hasPrefix("msg-\(channelIndex)-old-"),
+                            "\(messageID) quotes \(quotedID), neither earlier in its channel nor older")
                         olderQuotes += 1
                     }
                 } else {
@@ -174,13 +176,15 @@ struct ChatPayloadGeneratorTests {
         #expect(Double(busiest) > 5 * Double(messages.count) / Double(authors.count))
     }
 
-    @Test("formats timestamps as ISO-8601 with microseconds in UTC", arguments: [
-        (Int64(0), "1970-01-01T00:00:00.000000Z"),
-        (1_709_647_629_123_456, "2024-03-05T14:07:09.123456Z"),
-        (1_709_251_199_999_999, "2024-02-29T23:59:59.999999Z"),
-        (-500_000, "1969-12-31T23:59:59.500000Z"),
-        (4_107_542_400_000_000, "2100-03-01T00:00:00.000000Z"),
-    ])
+    @Test(
+        "formats timestamps as ISO-8601 with microseconds in UTC",
+        arguments: [
+            (Int64(0), "1970-01-01T00:00:00.000000Z"),
+            (1_709_647_629_123_456, "2024-03-05T14:07:09.123456Z"),
+            (1_709_251_199_999_999, "2024-02-29T23:59:59.999999Z"),
+            (-500_000, "1969-12-31T23:59:59.500000Z"),
+            (4_107_542_400_000_000, "2100-03-01T00:00:00.000000Z"),
+        ])
     func timestamps(microseconds: Int64, expected: String) {
         #expect(ChatPayloadGenerator.timestamp(microseconds) == expected)
     }
@@ -210,7 +214,8 @@ struct ChatPreloadTests {
             let schema = ChatScenario().schema
             let index = { (name: String) in try #require(schema.index(of: name)) }
             let (channel, message, reaction, attachment, member, read) = try (
-                index("channel"), index("message"), index("reaction"), index("attachment"), index("member"), index("read"))
+                index("channel"), index("message"), index("reaction"), index("attachment"), index("member"), index("read")
+            )
             let channelName = try #require(schema.entities[channel].attributes.firstIndex { $0.name == "name" })
             let reader = try ChatPayloadReader(path: path, schema: schema)
             while let unit = try reader.nextUnit() {
@@ -444,7 +449,8 @@ struct JSONTextWriterTests {
 
     @Test("every control character and mixed text round-trips through a JSON parser")
     func roundTrip() throws {
-        let strings = (0..<0x20).map { "x\(Character(Unicode.Scalar(UInt8($0))))y" } + ["", "\"\\/", "日本語 ✓ 🎉", String(repeating: "ab\"", count: 500)]
+        let strings =
+            (0..<0x20).map { "x\(Character(Unicode.Scalar(UInt8($0))))y" } + ["", "\"\\/", "日本語 ✓ 🎉", String(repeating: "ab\"", count: 500)]
         let text = try written(bufferCapacity: 100) { writer in
             writer.beginArray()
             for string in strings { writer.string(string) }

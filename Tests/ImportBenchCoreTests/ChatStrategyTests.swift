@@ -9,7 +9,9 @@ import Testing
 struct ChatStrategyTests {
     static let scenario = ChatScenario()
 
-    private func run(_ strategy: String, seed: UInt64, batchSize: BatchSize, chunk: Int = 500, in directory: TemporaryDirectory) throws -> (ImportMeasurement, ExpectedContent, PayloadFacts) {
+    private func run(
+        _ strategy: String, seed: UInt64, batchSize: BatchSize, chunk: Int = 500, in directory: TemporaryDirectory
+    ) throws -> (ImportMeasurement, ExpectedContent, PayloadFacts) {
         let payload = directory.path("chat.json")
         try Self.scenario.generate(scale: 0.04, seed: seed, to: payload)
         let expected = try ExpectedContent.build(
@@ -43,7 +45,8 @@ struct ChatStrategyTests {
         }
     }
 
-    @Test("every row written once: inserts equal distinct objects, join upserts equal join pairs", arguments: ["naive", "cache", "prewarm", "ceiling"])
+    @Test(
+        "every row written once: inserts equal distinct objects, join upserts equal join pairs", arguments: ["naive", "cache", "prewarm", "ceiling"])
     func insertsMatchDistinctObjects(strategy: String) throws {
         let directory = try TemporaryDirectory()
         defer { withExtendedLifetime(directory) {} }
@@ -59,8 +62,9 @@ struct ChatStrategyTests {
 
 @Suite("Generated files and in-process generation")
 struct GeneratedPayloadFileTests {
-    @Test("a payload written by generate, run with --payload, gives the in-process generator's digest",
-          arguments: ScenarioRegistry.names)
+    @Test(
+        "a payload written by generate, run with --payload, gives the in-process generator's digest",
+        arguments: ScenarioRegistry.names)
     func sameDigest(scenarioName: String) throws {
         let scenario = try #require(ScenarioRegistry.scenario(named: scenarioName))
         let directory = try TemporaryDirectory()
@@ -68,12 +72,16 @@ struct GeneratedPayloadFileTests {
         let scale = try #require(Scale(factor: 0.02))
         let file = directory.path("payload")
         try scenario.generate(scale: scale.factor, seed: 9, to: file)
-        let generated = try Benchmark(configuration: BenchmarkConfiguration(
-            spec: RunSpec(scenario: scenario.reference, payload: .generated(scale: scale, seed: 9)),
-            strategies: [PrewarmStrategy.self])).run()
-        let recorded = try Benchmark(configuration: BenchmarkConfiguration(
-            spec: RunSpec(scenario: scenario.reference, payload: .file(file)),
-            strategies: [PrewarmStrategy.self])).run()
+        let generated = try Benchmark(
+            configuration: BenchmarkConfiguration(
+                spec: RunSpec(scenario: scenario.reference, payload: .generated(scale: scale, seed: 9)),
+                strategies: [PrewarmStrategy.self])
+        ).run()
+        let recorded = try Benchmark(
+            configuration: BenchmarkConfiguration(
+                spec: RunSpec(scenario: scenario.reference, payload: .file(file)),
+                strategies: [PrewarmStrategy.self])
+        ).run()
         #expect(generated.results.map(\.digest) == recorded.results.map(\.digest))
         #expect(recorded.results.allSatisfy { $0.valid })
         #expect(recorded.results.first?.scale == "recorded")
@@ -84,12 +92,15 @@ struct GeneratedPayloadFileTests {
 struct RepetitionTests {
     @Test("warm-up rounds are not reported; repetitions interleave strategies and repeat every count exactly")
     func warmupAndRepetitions() throws {
-        let outcome = try Benchmark(configuration: BenchmarkConfiguration(
-            spec: RunSpec(scenario: ProductsScenario().reference, payload: .generated(scale: try #require(Scale(factor: 0.02)), seed: 1)),
-            strategies: [NaiveStrategy.self, UpsertStrategy.self], repetitions: 2, warmup: 1)).run()
-        #expect(outcome.results.map { "\($0.repetition) \($0.strategy)" } == [
-            "1 naive", "1 upsert", "1 ceiling", "2 naive", "2 upsert", "2 ceiling",
-        ])
+        let outcome = try Benchmark(
+            configuration: BenchmarkConfiguration(
+                spec: RunSpec(scenario: ProductsScenario().reference, payload: .generated(scale: try #require(Scale(factor: 0.02)), seed: 1)),
+                strategies: [NaiveStrategy.self, UpsertStrategy.self], repetitions: 2, warmup: 1)
+        ).run()
+        #expect(
+            outcome.results.map { "\($0.repetition) \($0.strategy)" } == [
+                "1 naive", "1 upsert", "1 ceiling", "2 naive", "2 upsert", "2 ceiling",
+            ])
         for strategy in ["naive", "upsert", "ceiling"] {
             let runs = outcome.results.filter { $0.strategy == strategy }
             #expect(Set(runs.map { $0.measurement.counts }).count == 1, "\(strategy) counts differ between repetitions")
@@ -103,10 +114,13 @@ struct ChatRefreshTests {
     @Test("every strategy is valid on a refresh; replace loses links and the verifier names the relationships")
     func refreshAndReplacePitfall() throws {
         let strategies = StrategyCatalog.builtIn.all + [ImportMethod(ReplaceStrategy.self)]
-        let outcome = try Benchmark(configuration: BenchmarkConfiguration(
-            spec: RunSpec(scenario: ChatScenario().reference, payload: .generated(scale: try #require(Scale(factor: 0.05)), seed: 8),
-                preload: .generated(overlap: 1, changed: 0.5), options: RunOptions(batchSize: .occurrences(500))),
-            strategies: strategies)).run()
+        let outcome = try Benchmark(
+            configuration: BenchmarkConfiguration(
+                spec: RunSpec(
+                    scenario: ChatScenario().reference, payload: .generated(scale: try #require(Scale(factor: 0.05)), seed: 8),
+                    preload: .generated(overlap: 1, changed: 0.5), options: RunOptions(batchSize: .occurrences(500))),
+                strategies: strategies)
+        ).run()
         #expect(outcome.results.count == strategies.count)
         for result in outcome.results where result.strategy != ReplaceStrategy.name {
             #expect(result.valid, "\(result.strategy): \(result.differences)")
@@ -129,7 +143,8 @@ struct ChatRefreshTests {
         let attachments: Int, mentions: Int, members: Int
         var testDescription: String { name }
 
-        static let quoting = #"{"id":"m2","text":"re","user":{"id":"u2"},"quoted_message_id":"m1","#
+        static let quoting =
+            #"{"id":"m2","text":"re","user":{"id":"u2"},"quoted_message_id":"m1","#
             + #""quoted_message":{"id":"m1","text":"first","user":{"id":"u1"}},"attachments":[],"mentioned_users":[],"latest_reactions":[]}"#
         static let all = [
             QuoteCase(name: "only quoted, the copy without lists", messages: quoting, attachments: 1, mentions: 1, members: 1),
@@ -155,7 +170,8 @@ struct ChatRefreshTests {
                 #"{"channels":[{"channel":{"cid":"messaging:c1"},"messages":["# + messages + "]"
                     + (members.map { #","members":["# + $0 + "]" } ?? "") + #","read":[]}]}"#
             }
-            let stored = #"{"id":"m1","text":"first","user":{"id":"u1"},"attachments":[{"type":"file","title":"a.pdf"}],"#
+            let stored =
+                #"{"id":"m1","text":"first","user":{"id":"u1"},"attachments":[{"type":"file","title":"a.pdf"}],"#
                 + #""mentioned_users":[{"id":"u2"}],"latest_reactions":[]}"#
             let owner = #"{"user":{"id":"u1"},"role":"owner"}"#
             return (
@@ -172,16 +188,20 @@ struct ChatRefreshTests {
         let directory = try TemporaryDirectory()
         defer { withExtendedLifetime(directory) {} }
         let files = quote.files
-        let preload = directory.path("preload.json"), payload = directory.path("refresh.json")
+        let preload = directory.path("preload.json")
+        let payload = directory.path("refresh.json")
         try Data(files.preload.utf8).write(to: URL(fileURLWithPath: preload))
         try Data(files.payload.utf8).write(to: URL(fileURLWithPath: payload))
         let mapping = BuiltInMappings.path("chat")
         var digests: Set<String> = []
         for scenario in [ChatScenario().reference, .mapping(mapping, sample: nil)] {
-            let outcome = try Benchmark(configuration: BenchmarkConfiguration(
-                spec: RunSpec(scenario: scenario, payload: .file(payload), preload: .file(preload),
-                    options: RunOptions(batchSize: .occurrences(2))),
-                strategies: StrategyCatalog.builtIn.all)).run()
+            let outcome = try Benchmark(
+                configuration: BenchmarkConfiguration(
+                    spec: RunSpec(
+                        scenario: scenario, payload: .file(payload), preload: .file(preload),
+                        options: RunOptions(batchSize: .occurrences(2))),
+                    strategies: StrategyCatalog.builtIn.all)
+            ).run()
             func rows(_ table: String) -> Int? { outcome.expected.digest.tables.first { $0.name == table }?.rows }
             #expect(rows("attachment") == quote.attachments, "\(scenario)")
             #expect(rows("message.mentioned_users") == quote.mentions, "\(scenario)")

@@ -49,7 +49,9 @@ struct CommandProcessTests {
     func placeholders() throws {
         let command = try CommandStrategy(parsing: "mine=cat {payload} > /dev/null && echo {db}")
         #expect(command.name == "mine")
-        #expect(command.resolved(payload: "/tmp/a b/it's.json", database: "/tmp/x.sqlite") == #"cat '/tmp/a b/it'\''s.json' > /dev/null && echo '/tmp/x.sqlite'"#)
+        #expect(
+            command.resolved(payload: "/tmp/a b/it's.json", database: "/tmp/x.sqlite")
+                == #"cat '/tmp/a b/it'\''s.json' > /dev/null && echo '/tmp/x.sqlite'"#)
         #expect(throws: CommandError.malformed("no-equals-sign")) { try CommandStrategy(parsing: "no-equals-sign") }
         #expect(throws: CommandError.invalidName("Mine")) { try CommandStrategy(parsing: "Mine=true") }
     }

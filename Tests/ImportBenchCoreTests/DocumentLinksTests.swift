@@ -14,7 +14,10 @@ struct DocumentLinksTests {
         var pages: [URL] = []
         while let url = enumerator?.nextObject() as? URL {
             let relative = url.path.dropFirst(root.path.count)
-            if relative.contains("/.build") || relative.contains("/.git") { enumerator?.skipDescendants(); continue }
+            if relative.contains("/.build") || relative.contains("/.git") {
+                enumerator?.skipDescendants()
+                continue
+            }
             if url.pathExtension == "md" { pages.append(url) }
         }
         return pages
@@ -69,9 +72,14 @@ struct DocumentLinksTests {
     /// The anchors GitHub gives a page's headings (outside fenced code): lower case, punctuation other
     /// than `-` and `_` dropped, spaces as `-`, and a repeated one numbered (`-1`, `-2`).
     static func anchors(in text: String) -> Set<String> {
-        var anchors: Set<String> = [], seen: [String: Int] = [:], fenced = false
+        var anchors: Set<String> = []
+        var seen: [String: Int] = [:]
+        var fenced = false
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            if line.hasPrefix("```") { fenced.toggle(); continue }
+            if line.hasPrefix("```") {
+                fenced.toggle()
+                continue
+            }
             let level = line.prefix { $0 == "#" }.count
             guard !fenced, (1...6).contains(level), line.dropFirst(level).first == " " else { continue }
             let heading = line.dropFirst(level).trimmingCharacters(in: .whitespaces).lowercased()
@@ -103,7 +111,8 @@ struct DocumentLinksTests {
 
     @Test("headings give GitHub's anchors")
     func anchorFinder() {
-        let page = "# Title\n## Options of `bench run`\n```\n# not a heading\n```\n## The CSV\n## The CSV\n#hashtag\n### seed-db, and C++: what's kept?"
+        let page =
+            "# Title\n## Options of `bench run`\n```\n# not a heading\n```\n## The CSV\n## The CSV\n#hashtag\n### seed-db, and C++: what's kept?"
         #expect(Self.anchors(in: page) == ["title", "options-of-bench-run", "the-csv", "the-csv-1", "seed-db-and-c-whats-kept"])
         #expect(Self.headingLinks(in: "[a](docs/a.md#x), [b](#y), [c](https://x.org/#z), [d](docs/d.md)") == ["docs/a.md#x", "#y"])
     }

@@ -11,7 +11,8 @@ struct FailedImportTests {
     static let strategyNames = StrategyCatalog.builtIn.names
 
     /// The store's digest, and the digest its committed batches must give, worked out from the records.
-    private func committedDigests(of run: ImportRun, after error: RunError, in directory: TemporaryDirectory) throws -> (ContentDigest, ContentDigest) {
+    private func committedDigests(of run: ImportRun, after error: RunError, in directory: TemporaryDirectory) throws -> (ContentDigest, ContentDigest)
+    {
         let store = try Connection(path: run.databasePath)
         let actual = try run.scenario.schema.digest(of: store)
         let expected = try run.committedDigest(
@@ -19,8 +20,9 @@ struct FailedImportTests {
         return (actual, expected)
     }
 
-    @Test("a payload cut short: the run stops at a whole batch, names the byte, and keeps exactly its committed batches",
-          arguments: strategyNames, [0.35, 0.8])
+    @Test(
+        "a payload cut short: the run stops at a whole batch, names the byte, and keeps exactly its committed batches",
+        arguments: strategyNames, [0.35, 0.8])
     func truncatedPayload(strategy: String, fraction: Double) throws {
         let directory = try TemporaryDirectory()
         defer { withExtendedLifetime(directory) {} }
@@ -57,9 +59,10 @@ struct FailedImportTests {
         let payload = directory.path("payload")
         try Data().write(to: URL(fileURLWithPath: payload))
         var units = FixtureScenario.forumUnits
-        units.append(RecordUnit(
-            occurrences: [FixtureScenario.post(7, "orphan reply", author: .keyOnly("bob"), replyTo: .keyOnly(99), tags: [])],
-            path: "posts[3]", byteOffset: 300))
+        units.append(
+            RecordUnit(
+                occurrences: [FixtureScenario.post(7, "orphan reply", author: .keyOnly("bob"), replyTo: .keyOnly(99), tags: [])],
+                path: "posts[3]", byteOffset: 300))
         let run = ImportRun(
             scenario: PathSwitchingScenario(units: [payload: units]), payloadPath: payload,
             strategy: try #require(StrategyCatalog.builtIn.strategy(named: strategy)), batchSize: .occurrences(5),
@@ -90,8 +93,9 @@ struct FailedImportTests {
         return (payload, preload, expected)
     }
 
-    @Test("interrupted, then resumed from its checkpoint: the same content as an uninterrupted refresh",
-          arguments: strategyNames, [true, false])
+    @Test(
+        "interrupted, then resumed from its checkpoint: the same content as an uninterrupted refresh",
+        arguments: strategyNames, [true, false])
     func interruptAndResume(strategy: String, early: Bool) throws {
         let directory = try TemporaryDirectory()
         defer { withExtendedLifetime(directory) {} }
@@ -126,7 +130,8 @@ struct FailedImportTests {
         if isReference {
             let scenario = ChatScenario()
             target = try ExpectedContent.build(
-                schema: scenario.schema, reader: scenario.openReader(path: payload), scratchPath: directory.path("alone.sqlite")).digest
+                schema: scenario.schema, reader: scenario.openReader(path: payload), scratchPath: directory.path("alone.sqlite")
+            ).digest
         }
         #expect(resumed.digest == target, "\(resumed.digest.differences(from: target))")
         #expect(resumed.occurrences == expected.occurrences)
@@ -155,8 +160,10 @@ struct FailedImportTests {
                 databasePath: store, preloadPath: preload, checkpoint: checkpoint, restartCheckpoint: restart)
         }
         let refusal = #expect(throws: RunRequestError.self) { _ = try other(restart: false).execute() }
-        #expect(refusal == .checkpointDiffers(
-            path: store, committed: "2 batches of pass 1", differences: ["batch size: 250 in the checkpoint, 100 now"]))
+        #expect(
+            refusal
+                == .checkpointDiffers(
+                    path: store, committed: "2 batches of pass 1", differences: ["batch size: 250 in the checkpoint, 100 now"]))
         #expect(try ChatScenario().schema.digest(of: Connection(path: store)) == committedBefore)
         // The same import without --checkpoint would start over: refused too.
         var same = first
@@ -188,7 +195,8 @@ struct FailedImportTests {
         try Connection(path: store).execute("UPDATE importbench_import SET identity = \(change)")
         first.stopRequested = { false }
         let refusal = #expect(throws: RunRequestError.self) { _ = try first.execute() }
-        let reason = recorded
+        let reason =
+            recorded
             ? "store layout: \(older) in the checkpoint, \(Schema.storeLayout) now" : "the checkpoint was written by another version of bench"
         #expect(refusal == .checkpointDiffers(path: store, committed: "2 batches of pass 1", differences: [reason]))
     }

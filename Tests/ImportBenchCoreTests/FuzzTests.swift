@@ -29,7 +29,8 @@ struct FuzzTests {
         case .deleteField:
             // From a member's opening quote to just past the next comma: `"name": value,` disappears.
             guard let quote = result[at...].firstIndex(of: UInt8(ascii: "\"")),
-                let comma = result[quote...].firstIndex(of: UInt8(ascii: ",")) else { break }
+                let comma = result[quote...].firstIndex(of: UInt8(ascii: ","))
+            else { break }
             result.removeSubrange(quote...comma)
         case .swapType:
             // The next value after a colon becomes a value of another JSON type.
@@ -62,8 +63,9 @@ struct FuzzTests {
         return sources
     }
 
-    @Test("no crash, no hang: success with the records' content, or an error and exactly the committed batches",
-          .timeLimit(.minutes(5)))
+    @Test(
+        "no crash, no hang: success with the records' content, or an error and exactly the committed batches",
+        .timeLimit(.minutes(5)))
     func fuzz() throws {
         let directory = try TemporaryDirectory()
         defer { withExtendedLifetime(directory) {} }

@@ -175,7 +175,8 @@ struct JSONArrayElementReaderTests {
         MalformedCase(name: "trailing comma", json: #"{"channels":[1,]}"#, byteOffset: 15, found: "']'"),
         MalformedCase(name: "missing colon", json: #"{"channels" []}"#, byteOffset: 12, found: "'['"),
         MalformedCase(name: "binary garbage", json: "\u{01}\u{02}", byteOffset: 0, found: "byte 0x1"),
-        MalformedCase(name: "a second array of the same key", json: #"{"channels":[1],"channels":[2]}"#, byteOffset: 16, found: #"a second "channels""#),
+        MalformedCase(
+            name: "a second array of the same key", json: #"{"channels":[1],"channels":[2]}"#, byteOffset: 16, found: #"a second "channels""#),
         MalformedCase(
             name: "a second array of the same key, nested", json: #"{"data":{"features":[],"features":[]}}"#, byteOffset: 23,
             found: #"a second "features""#, arrayPath: ["data", "features"]),
@@ -190,11 +191,13 @@ struct JSONArrayElementReaderTests {
         #expect(!error.expected.isEmpty)
     }
 
-    @Test("a closer that does not match names the closer its opener needs", arguments: [
-        (#"{"channels":[{"a":[1}]}"#, 20, "']' or a value", "'}'"),
-        (#"{"channels":[{"a":1]]}"#, 19, "'}' or a value", "']'"),
-        (#"{"channels":[[{}}]}"#, 16, "']' or a value", "'}'"),
-    ])
+    @Test(
+        "a closer that does not match names the closer its opener needs",
+        arguments: [
+            (#"{"channels":[{"a":[1}]}"#, 20, "']' or a value", "'}'"),
+            (#"{"channels":[{"a":1]]}"#, 19, "'}' or a value", "']'"),
+            (#"{"channels":[[{}}]}"#, 16, "']' or a value", "'}'"),
+        ])
     func mismatchedCloser(json: String, offset: Int, expected: String, found: String) throws {
         let error = try #require(try splitError(json, chunkSize: 3))
         #expect(error.byteOffset == offset)
@@ -210,16 +213,18 @@ struct JSONArrayElementReaderTests {
         #expect(try splitError(#"{"x":tru,"channels":[]}"#, chunkSize: 2)?.found == "'tru'")
     }
 
-    @Test("an element seam inside a string is found: the sign of a quote out of place", arguments: [
-        (#"{"a":"x"y"},{"b":"z"}"#, true),
-        ("{\"a\":\"x\"y\"\n  },\n  {\"b\":\"z\"}", true),
-        (#"{"a":"[1], [2]"}"#, true),
-        (#"{"a":[{"b":1},{"c":2}]}"#, false),
-        (#"{"a":"},{ and \"},{\" escaped"}"#, true),
-        (#"{"a":"} , x"}"#, false),
-        (#"{"a":"\"},{"}"#, true),
-        (#"{"a":"\\"}"#, false),
-    ])
+    @Test(
+        "an element seam inside a string is found: the sign of a quote out of place",
+        arguments: [
+            (#"{"a":"x"y"},{"b":"z"}"#, true),
+            ("{\"a\":\"x\"y\"\n  },\n  {\"b\":\"z\"}", true),
+            (#"{"a":"[1], [2]"}"#, true),
+            (#"{"a":[{"b":1},{"c":2}]}"#, false),
+            (#"{"a":"},{ and \"},{\" escaped"}"#, true),
+            (#"{"a":"} , x"}"#, false),
+            (#"{"a":"\"},{"}"#, true),
+            (#"{"a":"\\"}"#, false),
+        ])
     func seams(text: String, hasSeam: Bool) {
         let element = JSONArrayElement(index: 0, byteOffset: 0, bytes: Data(text.utf8))
         #expect(element.hasElementSeamInsideString == hasSeam)

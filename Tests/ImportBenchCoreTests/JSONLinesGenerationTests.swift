@@ -31,8 +31,9 @@ struct JSONLinesGenerationTests {
         return try #require(value as? [Any])
     }
 
-    @Test("a built-in scenario's generator writes its elements one per line, the same as the document's",
-          arguments: ["chat", "products", "quakes"], ["jsonl", "ndjson.gz"])
+    @Test(
+        "a built-in scenario's generator writes its elements one per line, the same as the document's",
+        arguments: ["chat", "products", "quakes"], ["jsonl", "ndjson.gz"])
     func builtIn(scenario name: String, suffix: String) throws {
         let arrayPath = ["chat": ["channels"], "products": [], "quakes": ["features"]][name] ?? []
         let directory = try TemporaryDirectory()
@@ -76,8 +77,9 @@ struct JSONLinesGenerationTests {
         let gzipped = directory.path("orders.json.gz")
         try SampleScaler(mapping: mapping, sample: sample).write(scale: 1, to: gzipped)
         try SampleScaler(mapping: mapping, sample: gzipped).write(scale: 2, to: directory.path("from-gz.json"))
-        #expect(try Data(contentsOf: URL(fileURLWithPath: directory.path("from-gz.json")))
-            == Data(contentsOf: URL(fileURLWithPath: directory.path("2x.json"))))
+        #expect(
+            try Data(contentsOf: URL(fileURLWithPath: directory.path("from-gz.json")))
+                == Data(contentsOf: URL(fileURLWithPath: directory.path("2x.json"))))
 
         // A JSON Lines sample has no document to write its copies into.
         let error = #expect(throws: PayloadError.self) {
@@ -87,8 +89,9 @@ struct JSONLinesGenerationTests {
         #expect(!FileManager.default.fileExists(atPath: directory.path("back.json")))
     }
 
-    @Test("a JSON Lines error names the line and the column of its byte, and the member inside the line, parsed in place or not",
-          arguments: ["  ", ""])
+    @Test(
+        "a JSON Lines error names the line and the column of its byte, and the member inside the line, parsed in place or not",
+        arguments: ["  ", ""])
     func lineAndColumn(indent: String) throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("products.jsonl")
@@ -120,7 +123,9 @@ struct JSONLinesGenerationTests {
         try MappedScenario.load(path: mappingPath, sample: payload).generate(scale: 2, seed: 1, to: directory.path("2x.log"))
         #expect(try Self.lines(directory.path("2x.log")).count == 4)
 
-        for (bad, words) in [("format: json-lines\nelements: orders\n", "takes element alone"), ("format: csv\n", "json-lines (one element per line")] {
+        for (bad, words) in [
+            ("format: json-lines\nelements: orders\n", "takes element alone"), ("format: csv\n", "json-lines (one element per line"),
+        ] {
             let text = yaml.replacingOccurrences(of: "format: json-lines\n", with: bad)
             let error = #expect(throws: MappingError.self) { _ = try PayloadMapping(yaml: text, file: "orders.yml") }
             #expect(error.map { "\($0)" }?.contains(words) == true, "\(String(describing: error))")

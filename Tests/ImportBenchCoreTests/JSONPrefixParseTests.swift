@@ -43,9 +43,10 @@ struct JSONPrefixParseTests {
     static func expectAgreement(_ bytes: [UInt8], sourceLocation: SourceLocation = #_sourceLocation) {
         let reference = try? JSONTape(bytes: bytes)
         let fast = prefixParse(bytes)
-        let restIsWhitespace = fast.map { parsed in
-            bytes[parsed.length...].allSatisfy { [0x20, 0x0A, 0x0D, 0x09].contains($0) }
-        } ?? false
+        let restIsWhitespace =
+            fast.map { parsed in
+                bytes[parsed.length...].allSatisfy { [0x20, 0x0A, 0x0D, 0x09].contains($0) }
+            } ?? false
         if let reference {
             #expect(restIsWhitespace, "the reference accepts \(String(decoding: bytes, as: UTF8.self))", sourceLocation: sourceLocation)
             #expect(fast?.tokens == Array(reference.tokens), sourceLocation: sourceLocation)
@@ -68,7 +69,9 @@ struct JSONPrefixParseTests {
     func mutatedBytesAgree() throws {
         try withGeneratedChatPayload(scale: 0.01, seed: 4) { path, _ in
             let reader = try JSONArrayElementReader(path: path, arrayPath: ["channels"])
-            guard let first = try reader.next() else { throw PayloadError(file: path, byteOffset: 0, path: nil, expected: "a channel", found: "none") }
+            guard let first = try reader.next() else {
+                throw PayloadError(file: path, byteOffset: 0, path: nil, expected: "a channel", found: "none")
+            }
             let element = Array(first.text.utf8.prefix(3_000))
             // Cut at the last complete message, closing what is open, so the unmutated text is valid.
             var base = Array(element)

@@ -83,10 +83,12 @@ struct JSONTapeTests {
     func nested() throws {
         let json = #" { "a" : {"b":[1,{"c":[]}],"d":{}},"e":[[[]]],"f":"x","g":[true,false,null] } "#
         let expected = Tree.object([
-            .init(key: "a", value: .object([
-                .init(key: "b", value: .array([.number(1), .object([.init(key: "c", value: .array([]))])])),
-                .init(key: "d", value: .object([])),
-            ])),
+            .init(
+                key: "a",
+                value: .object([
+                    .init(key: "b", value: .array([.number(1), .object([.init(key: "c", value: .array([]))])])),
+                    .init(key: "d", value: .object([])),
+                ])),
             .init(key: "e", value: .array([.array([.array([])])])),
             .init(key: "f", value: .string("x")),
             .init(key: "g", value: .array([.bool(true), .bool(false), .null])),
@@ -196,7 +198,9 @@ struct JSONTapeTests {
         #expect(repeated.tape.tokens[repeated.index].flags.contains(.mayRepeatKeys))
     }
 
-    @Test("an object of more than 64 keys, which the parser flags as maybe repeating one, is still found in one pass: the slots one lookup per name gives, agreeing repeats accepted, a conflicting one refused with the same error")
+    @Test(
+        "an object of more than 64 keys, which the parser flags as maybe repeating one, is still found in one pass: the slots one lookup per name gives, agreeing repeats accepted, a conflicting one refused with the same error"
+    )
     func memberSetInLargeObject() throws {
         let keys = (0..<70).map { "property_\($0)" }
         let wanted = JSONMemberSet(keys.filter { $0.hasSuffix("7") || $0.hasSuffix("2") } + ["absent"])
@@ -295,9 +299,11 @@ struct JSONTapeTests {
         #expect(try object.required("present").string() == "x")
 
         let absent = thrownError { try object.required("absent") }
-        #expect(absent == PayloadError(
-            file: "test.json", byteOffset: 300, path: "channels[2].absent", expected: "a value for key \"absent\"",
-            found: "no such key"))
+        #expect(
+            absent
+                == PayloadError(
+                    file: "test.json", byteOffset: 300, path: "channels[2].absent", expected: "a value for key \"absent\"",
+                    found: "no such key"))
         let null = thrownError { try object.required("nested").object().required("n") }
         #expect(null?.path == "channels[2].nested.n")
         #expect(null?.found == "null")
@@ -376,9 +382,11 @@ struct JSONTapeTests {
             }
         }
         let error = thrownError { try lookup(object) }
-        #expect(error == PayloadError(
-            file: "test.json", byteOffset: try 500 + offset(of: testCase.marker, in: json), path: testCase.path,
-            expected: "one value for key \"\(testCase.key)\" (a repeated key must repeat its value)", found: testCase.found))
+        #expect(
+            error
+                == PayloadError(
+                    file: "test.json", byteOffset: try 500 + offset(of: testCase.marker, in: json), path: testCase.path,
+                    expected: "one value for key \"\(testCase.key)\" (a repeated key must repeat its value)", found: testCase.found))
     }
 
     @Test("a value of the wrong kind names its offset, record path, expectation and what was found")
@@ -389,9 +397,11 @@ struct JSONTapeTests {
         let b = try elements[1].object().required("b")
 
         let notInteger = thrownError { try b.int64() }
-        #expect(notInteger == PayloadError(
-            file: "test.json", byteOffset: try 1000 + offset(of: #""x""#, in: json), path: "doc.a[1].b",
-            expected: "an integer", found: #"the string '"x"'"#))
+        #expect(
+            notInteger
+                == PayloadError(
+                    file: "test.json", byteOffset: try 1000 + offset(of: #""x""#, in: json), path: "doc.a[1].b",
+                    expected: "an integer", found: #"the string '"x"'"#))
         let notObject = thrownError { try elements[0].object() }
         #expect(notObject?.byteOffset == 1000 + 6)
         #expect(notObject?.path == "doc.a[0]")
@@ -505,7 +515,8 @@ struct JSONTapeTests {
     /// Random damage to a realistic document: every outcome is a tape or a PayloadError inside the element.
     @Test("damaged documents never crash and report offsets inside the element")
     func damagedDocuments() throws {
-        let document = Array(#"""
+        let document = Array(
+            #"""
             {"channel":{"cid":"messaging:general","name":"Ada \"A\" Lovelace","created_by":{"id":"u1","online":true}},
              "messages":[{"id":"m1","text":"hi\n\u00e9 \ud83d\ude00 café","score":-1.5e3,"user":{"id":"u2"},
                "attachments":[{"file_size":10},{}],"latest_reactions":null}],"watcher_count":5}

@@ -48,10 +48,11 @@ struct KeyedCollectionsTests {
     func keyedObjects() throws {
         let fixture = try Self.fixture(mapping: Self.events)
         let rows = try fixture.runAll(query: #"SELECT "ref", "event_id", "name", "logo" FROM "event" ORDER BY "ref""#)
-        #expect(rows == [
-            ["ev-138586341", 138_586_341, "30th Anniversary Tour (again)", nil],
-            ["ev-138586345", 138_586_345, "Berliner Philharmoniker", nil],
-        ])
+        #expect(
+            rows == [
+                ["ev-138586341", 138_586_341, "30th Anniversary Tour (again)", nil],
+                ["ev-138586345", 138_586_345, "Berliner Philharmoniker", nil],
+            ])
     }
 
     @Test("a collection of scalars maps its member names and values", arguments: [1, 7, 1 << 20])
@@ -66,12 +67,14 @@ struct KeyedCollectionsTests {
         #expect(try fixture.runAll(query: #"SELECT "code", "name" FROM "venue" ORDER BY "code""#).count == 2)
     }
 
-    @Test("errors name the member: a value of the wrong kind, a name that is not the number asked for", arguments: [
-        (#"{"events": {"7": {"name": {"x": 1}}}}"#, #"events["7"].name"#, "a string"),
-        (#"{"events": {"seven": {"name": "x"}}}"#, #"events["seven"]"#, "an integer as the member name (@key)"),
-        (#"{"events": {"7": {"name": "x"}, "8" {"name": "y"}}}"#, nil, "':' after a member name"),
-        (#"{"events": {"7": {"name": "x"}"#, nil, "end of file"),
-    ] as [(String, String?, String)])
+    @Test(
+        "errors name the member: a value of the wrong kind, a name that is not the number asked for",
+        arguments: [
+            (#"{"events": {"7": {"name": {"x": 1}}}}"#, #"events["7"].name"#, "a string"),
+            (#"{"events": {"seven": {"name": "x"}}}"#, #"events["seven"]"#, "an integer as the member name (@key)"),
+            (#"{"events": {"7": {"name": "x"}, "8" {"name": "y"}}}"#, nil, "':' after a member name"),
+            (#"{"events": {"7": {"name": "x"}"#, nil, "end of file"),
+        ] as [(String, String?, String)])
     func locatedErrors(document: String, path: String?, words: String) throws {
         let fixture = try Self.fixture(mapping: Self.events, document: document)
         let reader = try fixture.scenario.openReader(path: fixture.payloadPath)
@@ -104,7 +107,8 @@ struct KeyedCollectionsTests {
         try MappedScenario.load(path: venues.mappingPath, sample: venues.payloadPath)
             .generate(scale: 2, seed: 1, to: scaledVenues)
         let names = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: scaledVenues))) as? [String: Any]
-        #expect(Set((names?["venueNames"] as? [String: String] ?? [:]).keys) == ["PLEYEL_PLEYEL", "PLEYEL_GRAND", "PLEYEL_PLEYEL~1", "PLEYEL_GRAND~1"])
+        #expect(
+            Set((names?["venueNames"] as? [String: String] ?? [:]).keys) == ["PLEYEL_PLEYEL", "PLEYEL_GRAND", "PLEYEL_PLEYEL~1", "PLEYEL_GRAND~1"])
     }
 }
 

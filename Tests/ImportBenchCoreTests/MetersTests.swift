@@ -1,5 +1,6 @@
-@testable import ImportBenchCore
 import Testing
+
+@testable import ImportBenchCore
 
 @Suite("Meters")
 struct MetersTests {
@@ -57,9 +58,9 @@ struct ProvenanceMeterTests {
     @Test("the build is named: the configuration these tests were built with, the revision git has checked out")
     func buildIdentity() throws {
         #if DEBUG
-        #expect(BuildIdentity.current.configuration == "debug")
+            #expect(BuildIdentity.current.configuration == "debug")
         #else
-        #expect(BuildIdentity.current.configuration == "release")
+            #expect(BuildIdentity.current.configuration == "release")
         #endif
         let revision = BuildIdentity.current.revision
         guard !revision.isEmpty else { return }  // not a git checkout (a source archive)
@@ -72,7 +73,7 @@ struct ProvenanceMeterTests {
     func machineFingerprint() {
         #expect(!MachineEnvironment.current.kernel.isEmpty)
         #if os(Linux) && arch(x86_64)
-        #expect(MachineEnvironment.current.cpuSignature.hasPrefix("family "))
+            #expect(MachineEnvironment.current.cpuSignature.hasPrefix("family "))
         #endif
     }
 }

@@ -81,15 +81,17 @@ struct MissingReferenceTests {
                 defer { statement.reset() }
                 var rows: [String] = []
                 while try statement.step() {
-                    rows.append((0..<statement.columnCount).map { column in
-                        if case .text(let text) = statement.value(at: column) { return text }
-                        return "\(statement.value(at: column))"
-                    }.joined(separator: " "))
+                    rows.append(
+                        (0..<statement.columnCount).map { column in
+                            if case .text(let text) = statement.value(at: column) { return text }
+                            return "\(statement.value(at: column))"
+                        }.joined(separator: " "))
                 }
                 return rows
             }
             let users = try rows("SELECT id, name FROM user ORDER BY id")
-            let posts = try rows("""
+            let posts = try rows(
+                """
                 SELECT p.id, a.id, (SELECT group_concat(u.id, ',') FROM (SELECT u.id FROM post_likers AS j JOIN user AS u ON u.pk = j.target_pk
                 WHERE j.source_pk = p.pk ORDER BY u.id) AS u) FROM post AS p LEFT JOIN user AS a ON a.pk = p.author_pk ORDER BY p.id
                 """)
@@ -104,8 +106,9 @@ struct MissingReferenceTests {
         #expect("\(error.map { String(describing: $0) } ?? "")".contains("author refers to user"))
     }
 
-    @Test("null drops each missing reference: NULL for a to-one, out of the set for a member; every strategy alike",
-          arguments: importingStrategies)
+    @Test(
+        "null drops each missing reference: NULL for a to-one, out of the set for a member; every strategy alike",
+        arguments: importingStrategies)
     func nullDrops(strategyName: String) throws {
         let fixture = try Fixture()
         let strategy = try #require(StrategyCatalog.builtIn.all.first { $0.name == strategyName })
@@ -115,8 +118,9 @@ struct MissingReferenceTests {
         #expect(posts == ["p1 NULL u1", "p2 u1 NULL", "p3 NULL NULL"])
     }
 
-    @Test("placeholder writes a key-only row first and keeps the reference; a later occurrence fills it in",
-          arguments: importingStrategies)
+    @Test(
+        "placeholder writes a key-only row first and keeps the reference; a later occurrence fills it in",
+        arguments: importingStrategies)
     func placeholderStubs(strategyName: String) throws {
         let fixture = try Fixture()
         let strategy = try #require(StrategyCatalog.builtIn.all.first { $0.name == strategyName })
@@ -125,8 +129,9 @@ struct MissingReferenceTests {
         #expect(posts == ["p1 u2 u1,u9", "p2 u1 u2", "p3 u3 NULL"])
     }
 
-    @Test("each policy runs valid with every strategy, at every batch size, and the header counts what it changed",
-          arguments: [MissingReferencePolicy.null, .placeholder], [BatchSize.occurrences(1), .occurrences(3), .all])
+    @Test(
+        "each policy runs valid with every strategy, at every batch size, and the header counts what it changed",
+        arguments: [MissingReferencePolicy.null, .placeholder], [BatchSize.occurrences(1), .occurrences(3), .all])
     func validEverywhere(policy: MissingReferencePolicy, batchSize: BatchSize) throws {
         let fixture = try Fixture()
         let outcome = try fixture.benchmark(policy, batchSize: batchSize)
@@ -138,15 +143,18 @@ struct MissingReferenceTests {
         #expect(outcome.expected.occurrences == (policy == .placeholder ? 9 : 6))
         #expect(outcome.expected.uniqueObjects == (policy == .placeholder ? 7 : 5))
         let note = policy == .placeholder ? "placeholder rows written for missing references" : "missing references dropped"
-        #expect(outcome.readingNotes.contains { $0.hasPrefix(note) && $0.hasSuffix(policy == .placeholder ? ": 3 user" : ": 4 user") },
-                "\(outcome.readingNotes)")
+        #expect(
+            outcome.readingNotes.contains { $0.hasPrefix(note) && $0.hasSuffix(policy == .placeholder ? ": 3 user" : ": 4 user") },
+            "\(outcome.readingNotes)")
     }
 
-    @Test("a refresh's references may name what its preload stored: those are kept under either policy",
-          arguments: [MissingReferencePolicy.null, .placeholder])
+    @Test(
+        "a refresh's references may name what its preload stored: those are kept under either policy",
+        arguments: [MissingReferencePolicy.null, .placeholder])
     func preloadedTargetsAreKnown(policy: MissingReferencePolicy) throws {
         let fixture = try Fixture()
-        let preload = try fixture.write("""
+        let preload = try fixture.write(
+            """
             {"posts": [{"id": "p0", "title": "zero", "editor": {"id": "u3", "name": "Cy"}, "author_id": "u3", "liked_by": ["u9"]}]}
             """, as: "preload.json")
         let outcome = try fixture.benchmark(policy, preload: preload)
@@ -156,8 +164,9 @@ struct MissingReferenceTests {
         #expect(outcome.readingNotes.contains { $0.hasSuffix(counted) }, "\(outcome.readingNotes)")
     }
 
-    @Test("a resolved stream is the same read as owned units (the verifier's path) and through the builder (the strategies')",
-          arguments: [MissingReferencePolicy.null, .placeholder])
+    @Test(
+        "a resolved stream is the same read as owned units (the verifier's path) and through the builder (the strategies')",
+        arguments: [MissingReferencePolicy.null, .placeholder])
     func bothPathsAgree(policy: MissingReferencePolicy) throws {
         let fixture = try Fixture()
         let scenario = try MappedScenario.load(path: fixture.mapping)

@@ -43,7 +43,9 @@ struct NormalizedDocumentTests {
               venue: {entity: venue, key: venueCode}
         """
 
-    static func fixture(mapping: String = NormalizedDocumentTests.mapping, document: String = NormalizedDocumentTests.document) throws
+    static func fixture(
+        mapping: String = NormalizedDocumentTests.mapping, document: String = NormalizedDocumentTests.document
+    ) throws
         -> MappedPayloadFixture
     {
         try MappedPayloadFixture(mapping: mapping, payload: document, payloadName: "catalog.json")
@@ -71,11 +73,12 @@ struct NormalizedDocumentTests {
             var read: [[DatabaseValue]] = []
             while try rows.step() { read.append(rows.row()) }
             rows.reset()
-            #expect(read == [
-                ["339420802", "Berliner Philharmoniker", "Salle Pleyel"],
-                ["339420805", "Berliner Philharmoniker", nil],
-                ["339887544", "30th Anniversary Tour", "Salle Pleyel"],
-            ])
+            #expect(
+                read == [
+                    ["339420802", "Berliner Philharmoniker", "Salle Pleyel"],
+                    ["339420805", "Berliner Philharmoniker", nil],
+                    ["339887544", "30th Anniversary Tour", "Salle Pleyel"],
+                ])
         }
     }
 
@@ -106,8 +109,9 @@ struct NormalizedDocumentTests {
         #expect(named.map { "\($0)" }?.contains("collection 'venueNames' names entity 'place'") == true)
     }
 
-    @Test("--from copies every collection where it lies, references following their targets; a shared entity's collection once",
-          arguments: [false, true])
+    @Test(
+        "--from copies every collection where it lies, references following their targets; a shared entity's collection once",
+        arguments: [false, true])
     func scaled(venuesShared: Bool) throws {
         let mapping = venuesShared ? Self.mapping + "\nshared: [venue]\n" : Self.mapping
         let fixture = try Self.fixture(mapping: mapping)
@@ -135,7 +139,8 @@ struct NormalizedDocumentTests {
         let members = [
             "areaNames": #""areaNames": {"205705993": "Arrière-scène central"}"#,
             "events": #""events": {"138586341": {"name": "30th Anniversary Tour"}, "138586345": {"name": "Berliner Philharmoniker"}}"#,
-            "performances": #""performances": [{"id": 1, "eventId": 138586341, "start": 10, "venueCode": "P"}, {"id": 2, "eventId": 138586345, "start": 20, "venueCode": null}]"#,
+            "performances":
+                #""performances": [{"id": 1, "eventId": 138586341, "start": 10, "venueCode": "P"}, {"id": 2, "eventId": 138586345, "start": 20, "venueCode": null}]"#,
             "venueNames": #""venueNames": {"P": "Salle Pleyel", "G": "Gaveau"}"#,
         ]
         return "{" + order.compactMap { members[$0] }.joined(separator: ",\n ") + "}"
@@ -146,8 +151,9 @@ struct NormalizedDocumentTests {
         ["performances", "areaNames", "venueNames", "events"], ["events", "venueNames", "performances"],
     ]
 
-    @Test("one pass in any file order: the same occurrences, in the mapping's order, in any chunk size",
-          arguments: orders, [1, 5, 1 << 20])
+    @Test(
+        "one pass in any file order: the same occurrences, in the mapping's order, in any chunk size",
+        arguments: orders, [1, 5, 1 << 20])
     func anyOrder(order: [String], chunkSize: Int) throws {
         let fixture = try Self.fixture(document: Self.document(order: order))
         let scenario = try fixture.scenario
@@ -169,9 +175,11 @@ struct NormalizedDocumentTests {
         #expect(measurement.digest == expected.digest)
     }
 
-    @Test("an error in a collection set aside names its place in the file", arguments: [
-        ["performances", "venueNames", "events"], ["venueNames", "events", "performances"],
-    ])
+    @Test(
+        "an error in a collection set aside names its place in the file",
+        arguments: [
+            ["performances", "venueNames", "events"], ["venueNames", "events", "performances"],
+        ])
     func errorsInSetAside(order: [String]) throws {
         let document = Self.document(order: order).replacingOccurrences(of: #""start": 20"#, with: #""start": "soon""#)
         let fixture = try Self.fixture(document: document)
@@ -186,7 +194,8 @@ struct NormalizedDocumentTests {
     func differentParents() throws {
         let mapping = Self.mapping
             .replacingOccurrences(of: "{path: venueNames, entity: venue}", with: "{path: places.venueNames, entity: venue}")
-        let document = #"{"data": {"events": {"7": {"name": "E"}}, "performances": [{"id": 1, "eventId": 7, "venueCode": "P"}]}, "places": {"venueNames": {"P": "Pleyel"}}}"#
+        let document =
+            #"{"data": {"events": {"7": {"name": "E"}}, "performances": [{"id": 1, "eventId": 7, "venueCode": "P"}]}, "places": {"venueNames": {"P": "Pleyel"}}}"#
         let fixture = try Self.fixture(
             mapping: mapping.replacingOccurrences(of: "{path: events,", with: "{path: data.events,")
                 .replacingOccurrences(of: "{path: performances,", with: "{path: data.performances,"),

@@ -37,7 +37,8 @@ struct PayloadHasherTests {
         }
         #expect(seen.insert(Self.digest(bytes + [0], splits: [])).inserted)
         #expect(seen.insert(Self.digest(Array(bytes.dropLast()), splits: [])).inserted)
-        let first = PayloadHasher(), second = PayloadHasher()
+        let first = PayloadHasher()
+        let second = PayloadHasher()
         first.beginFile(named: "stops.txt")
         second.beginFile(named: "trips.txt")
         #expect(first.digest != second.digest)
@@ -48,7 +49,8 @@ struct PayloadHasherTests {
         try withTemporaryPayloadDirectory { directory in
             let json = Array("{\"channels\":[{\"id\":1},{\"id\":2}],\"after\":true}\n".utf8)
             let csv = [0xEF, 0xBB, 0xBF] + Array("stop_id,name\r\n1,\"A, B\"\r\n2,C\r\n".utf8)
-            let jsonPath = directory.path("payload.json"), csvPath = directory.path("stops.txt")
+            let jsonPath = directory.path("payload.json")
+            let csvPath = directory.path("stops.txt")
             try Data(json).write(to: URL(fileURLWithPath: jsonPath))
             try Data(csv).write(to: URL(fileURLWithPath: csvPath))
 

@@ -52,7 +52,9 @@ struct PayloadInputTests {
         try bytes.write(to: compressed)
         let error = #expect(throws: PayloadError.self) { _ = try readAll(compressed.path, chunk: 4096) }
         #expect(error?.file == compressed.path)
-        #expect(error?.description.contains("compressed byte") == true || error?.description.contains("truncated") == true, "\(String(describing: error))")
+        #expect(
+            error?.description.contains("compressed byte") == true || error?.description.contains("truncated") == true, "\(String(describing: error))"
+        )
     }
 
     /// A small gzip file that inflates to `megabytes` of one never-ending element after `prefix`.
@@ -60,15 +62,18 @@ struct PayloadInputTests {
         let path = folder.appendingPathComponent(name).path
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "(printf '%s' \"$0\"; head -c \"$1\" /dev/zero | tr '\\0' a) | gzip -1 > \"$2\"", prefix, "\(megabytes << 20)", path]
+        process.arguments = [
+            "-c", "(printf '%s' \"$0\"; head -c \"$1\" /dev/zero | tr '\\0' a) | gzip -1 > \"$2\"", prefix, "\(megabytes << 20)", path,
+        ]
         try process.run()
         process.waitUntilExit()
         try #require(process.terminationStatus == 0)
         return path
     }
 
-    @Test("a gzip bomb (a small file inflating to one endless element) stops at the element limit, not at the end of the stream",
-          arguments: ["bomb.json.gz", "bomb.jsonl.gz"])
+    @Test(
+        "a gzip bomb (a small file inflating to one endless element) stops at the element limit, not at the end of the stream",
+        arguments: ["bomb.json.gz", "bomb.jsonl.gz"])
     func gzipBomb(name: String) throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("importbench-bomb-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

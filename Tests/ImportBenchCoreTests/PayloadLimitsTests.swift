@@ -68,7 +68,12 @@ struct PayloadLimitsTests {
     func unclosedElement() throws {
         try withTemporaryPayloadDirectory { directory in
             let file = directory.path("endless.json")
-            let handle = try #require(FileHandle(forWritingAtPath: { _ = FileManager.default.createFile(atPath: file, contents: nil); return file }()))
+            let handle = try #require(
+                FileHandle(
+                    forWritingAtPath: {
+                        _ = FileManager.default.createFile(atPath: file, contents: nil)
+                        return file
+                    }()))
             try handle.write(contentsOf: Data("[\"".utf8))
             try handle.truncate(atOffset: 64 << 20)  // sparse: 64 MB of NUL bytes inside an open string
             try handle.close()
@@ -79,11 +84,22 @@ struct PayloadLimitsTests {
         }
     }
 
-    @Test("a string or number past its limit: the fast parse declines the element, the checked parse locates it", arguments: [
-        ("{\"id\":1,\"name\":\"" + String(repeating: "n", count: 100) + "\"}", 15, "[0].name", "a string of at most 64 bytes (raise the limit with --max-json-string-bytes)", "one of 102 bytes"),
-        ("{\"" + String(repeating: "k", count: 70) + "\":1}", 1, "[0]", "a string of at most 64 bytes (raise the limit with --max-json-string-bytes)", "one of 72 bytes"),
-        ("{\"id\":" + String(repeating: "7", count: 40) + "}", 6, "[0].id", "a number of at most 32 characters (raise the limit with --max-json-number-bytes)", "one of 40"),
-    ])
+    @Test(
+        "a string or number past its limit: the fast parse declines the element, the checked parse locates it",
+        arguments: [
+            (
+                "{\"id\":1,\"name\":\"" + String(repeating: "n", count: 100) + "\"}", 15, "[0].name",
+                "a string of at most 64 bytes (raise the limit with --max-json-string-bytes)", "one of 102 bytes"
+            ),
+            (
+                "{\"" + String(repeating: "k", count: 70) + "\":1}", 1, "[0]",
+                "a string of at most 64 bytes (raise the limit with --max-json-string-bytes)", "one of 72 bytes"
+            ),
+            (
+                "{\"id\":" + String(repeating: "7", count: 40) + "}", 6, "[0].id",
+                "a number of at most 32 characters (raise the limit with --max-json-number-bytes)", "one of 40"
+            ),
+        ])
     func scalars(element: String, offset: Int, path: String, expected: String, found: String) throws {
         let limits = Self.limits(string: 64, number: 32)
         try withTemporaryPayloadDirectory { directory in

@@ -14,8 +14,9 @@ struct PayloadMappingTests {
         #expect(mapped.name == name)
     }
 
-    @Test("a payload read through its mapping gives the built-in reader's occurrences and, with every strategy, its digest",
-          arguments: mapped)
+    @Test(
+        "a payload read through its mapping gives the built-in reader's occurrences and, with every strategy, its digest",
+        arguments: mapped)
     func sameDigest(name: String) throws {
         let builtIn = try #require(ScenarioRegistry.scenario(named: name))
         let mappingPath = BuiltInMappings.path(name)
@@ -24,10 +25,14 @@ struct PayloadMappingTests {
         let payload = directory.path("payload.json")
         try builtIn.generate(scale: 0.05, seed: 4, to: payload)
 
-        let reference = try Benchmark(configuration: BenchmarkConfiguration(
-            spec: RunSpec(scenario: builtIn.reference, payload: .file(payload)), strategies: [CeilingStrategy.self])).run()
-        let outcome = try Benchmark(configuration: BenchmarkConfiguration(
-            spec: RunSpec(scenario: .mapping(mappingPath, sample: nil), payload: .file(payload)), strategies: StrategyCatalog.builtIn.all)).run()
+        let reference = try Benchmark(
+            configuration: BenchmarkConfiguration(
+                spec: RunSpec(scenario: builtIn.reference, payload: .file(payload)), strategies: [CeilingStrategy.self])
+        ).run()
+        let outcome = try Benchmark(
+            configuration: BenchmarkConfiguration(
+                spec: RunSpec(scenario: .mapping(mappingPath, sample: nil), payload: .file(payload)), strategies: StrategyCatalog.builtIn.all)
+        ).run()
         let digest = try #require(reference.results.first?.digest)
         #expect(outcome.results.count == StrategyCatalog.builtIn.all.count)
         for result in outcome.results {
@@ -100,11 +105,16 @@ struct PayloadMappingTests {
         ("path: amount.total", "path: amount..total", 11, 33, "empty member name"),
         ("{sku: text, quantity: integer}", "{sku: text, sku: integer}", 18, 18, "'sku' appears twice"),
         ("{name: text}", "{name: text, pk: integer}", 7, 30, "bench's own"),
-        ("  customer:\n    key: email", "  customer:\n    key: email\n    to_one:\n      latest: {entity: order, key: last_order}", 8, 7, "declared later"),
+        (
+            "  customer:\n    key: email", "  customer:\n    key: email\n    to_one:\n      latest: {entity: order, key: last_order}", 8, 7,
+            "declared later"
+        ),
         ("    key: id\n", "    key: {compose: \"{customer}-o\", fallback: \"{ref}\"}\n", 9, nil, "a fallback is for a key read at a path"),
         ("    key: id\n", "    key: {path: id, fallback: \"{ref\"}\n", 9, nil, "'{' without '}'"),
-        ("      order: {entity: order, owner: true}", "      order: {entity: order, owner: true}\n  Order_Customer_PK:\n    key: id", 21, 3,
-         "named 'Order_Customer_PK', which order.customer already takes"),
+        (
+            "      order: {entity: order, owner: true}", "      order: {entity: order, owner: true}\n  Order_Customer_PK:\n    key: id", 21, 3,
+            "named 'Order_Customer_PK', which order.customer already takes"
+        ),
     ]
 
     @Test("a bad mapping is refused with its file, line and column and what is wrong", arguments: 0..<badCases.count)
@@ -140,14 +150,16 @@ struct PayloadMappingTests {
         defer { withExtendedLifetime(directory) {} }
         let scenario = MappedScenario(mapping: try PayloadMapping(yaml: Self.valid, file: "shop.yml"), file: "shop.yml")
         let payload = directory.path("orders.json")
-        try Data("""
+        try Data(
+            """
             {"orders": [
               {"id": "o1", "amount": {"total": 9.5}, "customer": {"email": "a@x", "name": "Ann"}, "lines": [{"sku": "s1", "quantity": 2}]},
               {"amount": {"total": 3}, "customer": {"email": "b@x"}},
               {"id": 3, "amount": "free", "customer": {"email": "b@x"}},
               {"id": "o4", "customer": {"email": "b@x", "name": "Bo"}, "lines": [{"sku": "s2"}, {"sku": "s3", "quantity": 1}]}
             ]}
-            """.utf8).write(to: URL(fileURLWithPath: payload))
+            """.utf8
+        ).write(to: URL(fileURLWithPath: payload))
 
         let failing = try scenario.openReader(path: payload)
         _ = try failing.nextUnit()

@@ -10,8 +10,11 @@ struct PayloadPathTests {
         try withTemporaryPayloadDirectory { directory in
             let fifo = directory.path("payload.json")
             #expect(mkfifo(fifo, 0o644) == 0)
-            #expect(throws: PayloadError(file: fifo, byteOffset: nil, path: nil, expected: "a regular file or a directory of them",
-                                         found: "a FIFO (a named pipe), which could keep bench waiting forever")) { try PayloadPath.check(fifo) }
+            #expect(
+                throws: PayloadError(
+                    file: fifo, byteOffset: nil, path: nil, expected: "a regular file or a directory of them",
+                    found: "a FIFO (a named pipe), which could keep bench waiting forever")
+            ) { try PayloadPath.check(fifo) }
             #expect(throws: PayloadError.self) { try PayloadPath.check("/dev/zero") }
             #expect(throws: PayloadError.self) { try PayloadPath.check(directory.path("absent.json")) }
             let feed = directory.path("feed")

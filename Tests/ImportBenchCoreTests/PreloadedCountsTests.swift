@@ -27,11 +27,15 @@ struct PreloadedCountsTests {
         var steps = [
             Step(sql: "PRAGMA foreign_keys = ON", parameters: []),
             Step(sql: "CREATE TABLE parent (pk INTEGER PRIMARY KEY, k TEXT UNIQUE NOT NULL, v TEXT)", parameters: []),
-            Step(sql: "CREATE TABLE child (pk INTEGER PRIMARY KEY, parent_pk INTEGER REFERENCES parent(pk) ON DELETE CASCADE, n TEXT)", parameters: []),
+            Step(
+                sql: "CREATE TABLE child (pk INTEGER PRIMARY KEY, parent_pk INTEGER REFERENCES parent(pk) ON DELETE CASCADE, n TEXT)", parameters: []),
             Step(sql: "BEGIN IMMEDIATE", parameters: []),
         ]
         for index in 0..<20 {
-            steps.append(Step(sql: "INSERT INTO parent (k, v) VALUES (?, ?) ON CONFLICT(k) DO UPDATE SET v = excluded.v", parameters: ["k\(index % 7)", "\(index)"]))
+            steps.append(
+                Step(
+                    sql: "INSERT INTO parent (k, v) VALUES (?, ?) ON CONFLICT(k) DO UPDATE SET v = excluded.v",
+                    parameters: ["k\(index % 7)", "\(index)"]))
             steps.append(Step(sql: "SELECT pk, v FROM parent WHERE k = ?", parameters: ["k\(index % 5)"]))
         }
         steps += [
@@ -94,7 +98,8 @@ struct PreloadedCountsTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let countsFile = directory.appendingPathComponent("counts").path
         let ran = try Self.python(
-            Self.workload, database: directory.appendingPathComponent("python.sqlite").path, countsFile: countsFile, preload: try #require(Self.library))
+            Self.workload, database: directory.appendingPathComponent("python.sqlite").path, countsFile: countsFile,
+            preload: try #require(Self.library))
         try #require(ran.status == 0, "\(ran.output)")
         let preloaded = try #require(try PreloadedCounts.read(countsFile), "python3 reported no counts")
         let (store, counted) = try Self.bench(Self.workload, database: directory.appendingPathComponent("bench.sqlite").path)
@@ -148,9 +153,9 @@ struct PreloadedCountsTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("counts").path
         try """
-            importbench-sql-counts 1 pid=1 connections=1 closed=1 fetches=3 inserts=2 vm_steps=10 rows_written=2
-            importbench-sql-counts 1 pid=2 connections=2 closed=1 fetches=4 transactions=1 vm_steps=5
-            """.write(toFile: path, atomically: true, encoding: .utf8)
+        importbench-sql-counts 1 pid=1 connections=1 closed=1 fetches=3 inserts=2 vm_steps=10 rows_written=2
+        importbench-sql-counts 1 pid=2 connections=2 closed=1 fetches=4 transactions=1 vm_steps=5
+        """.write(toFile: path, atomically: true, encoding: .utf8)
         let counts = try #require(try PreloadedCounts.read(path))
         #expect(counts.statements.fetches == 7 && counts.statements.inserts == 2 && counts.statements.transactions == 1)
         #expect(counts.statements.vmSteps == 15 && counts.rowsWritten == 2 && counts.connectionsUnreported == 1)

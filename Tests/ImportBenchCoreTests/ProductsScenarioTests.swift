@@ -20,10 +20,11 @@ struct ProductsScenarioTests {
     func handWritten() throws {
         let directory = try TemporaryDirectory()
         defer { withExtendedLifetime(directory) {} }
-        let read = try occurrences(in: """
-            [{"serialCode":"SN-1","name":"Kettle","price":19.5,"stock":3,"active":true,"warehouse":{"bin":"A1"}},
-             {"serialCode":"SN-2","price":7,"active":false,"description":null}]
-            """, directory: directory)
+        let read = try occurrences(
+            in: """
+                [{"serialCode":"SN-1","name":"Kettle","price":19.5,"stock":3,"active":true,"warehouse":{"bin":"A1"}},
+                 {"serialCode":"SN-2","price":7,"active":false,"description":null}]
+                """, directory: directory)
         let names = scenario.schema.entities[0].attributes.map(\.name)
         func value(_ occurrence: RecordOccurrence, _ name: String) -> DatabaseValue {
             occurrence.attributes[names.firstIndex(of: name) ?? 0]
@@ -49,18 +50,22 @@ struct ProductsScenarioTests {
         #expect(error?.byteOffset == 24)
     }
 
-    @Test("the import's path, nextUnit and the generic reader read the same: members in any order, an escaped key, a repeated key; a null serial code or a key repeated with another value skipped")
+    @Test(
+        "the import's path, nextUnit and the generic reader read the same: members in any order, an escaped key, a repeated key; a null serial code or a key repeated with another value skipped"
+    )
     func bothPathsAgree() throws {
         let directory = try TemporaryDirectory()
         defer { withExtendedLifetime(directory) {} }
         let path = directory.path("p.json")
-        try Data(#"""
+        try Data(
+            #"""
             [{"description":"last first","active":true,"stock":2,"price":3.5,"serialCode":"SN-1"},
              {"serial\u0043ode":"SN-2","na\u006de":"escaped"},
              {"serialCode":null,"name":"no code"},
              {"serialCode":"SN-3","brand":"Acme","brand":"Acme","currency":"EUR"},
              {"serialCode":"SN-4","brand":"Acme","brand":"Globex"}]
-            """#.utf8).write(to: URL(fileURLWithPath: path))
+            """#.utf8
+        ).write(to: URL(fileURLWithPath: path))
         let reader = try scenario.openReader(path: path, onError: .skip)
         var owned: [RecordOccurrence] = []
         while let unit = try reader.nextUnit() { owned += unit.occurrences }
@@ -68,7 +73,8 @@ struct ProductsScenarioTests {
         // A key repeated with the same value is one value; with another, the product is left out.
         #expect(reader.skippedErrors.map(\.path) == ["[2].serialCode", "[4].brand"])
         let names = scenario.schema.entities[0].attributes.map(\.name)
-        let name = try #require(names.firstIndex(of: "name")), brand = try #require(names.firstIndex(of: "brand"))
+        let name = try #require(names.firstIndex(of: "name"))
+        let brand = try #require(names.firstIndex(of: "brand"))
         #expect(owned[0].attributes[try #require(names.firstIndex(of: "price"))] == .real(3.5))
         #expect(owned[1].attributes[name] == .text("escaped"))
         #expect(owned[2].attributes[brand] == .text("Acme"))
@@ -91,14 +97,18 @@ struct ProductsScenarioTests {
     func generatedImport(strategy: String) throws {
         let directory = try TemporaryDirectory()
         defer { withExtendedLifetime(directory) {} }
-        let outcome = try Benchmark(configuration: BenchmarkConfiguration(
-            spec: RunSpec(scenario: scenario.reference, payload: .generated(scale: try #require(Scale(factor: 0.05)), seed: 2),
-                options: RunOptions(batchSize: .occurrences(128))),
-            strategies: [try #require(StrategyCatalog.builtIn.strategy(named: strategy))])).run()
+        let outcome = try Benchmark(
+            configuration: BenchmarkConfiguration(
+                spec: RunSpec(
+                    scenario: scenario.reference, payload: .generated(scale: try #require(Scale(factor: 0.05)), seed: 2),
+                    options: RunOptions(batchSize: .occurrences(128))),
+                strategies: [try #require(StrategyCatalog.builtIn.strategy(named: strategy))])
+        ).run()
         #expect(outcome.expected.occurrences == 500)
         #expect(outcome.expected.uniqueObjects == 500)
         for result in outcome.results { #expect(result.valid, "\(result.strategy): \(result.differences)") }
-        let a = directory.path("a.json"), b = directory.path("b.json")
+        let a = directory.path("a.json")
+        let b = directory.path("b.json")
         try scenario.generate(scale: 0.05, seed: 2, to: a)
         try scenario.generate(scale: 0.05, seed: 2, to: b)
         #expect(try Data(contentsOf: URL(fileURLWithPath: a)) == Data(contentsOf: URL(fileURLWithPath: b)))

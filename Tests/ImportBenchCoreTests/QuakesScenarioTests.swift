@@ -51,9 +51,10 @@ struct QuakesScenarioTests {
         #expect(occurrence.attributes.suffix(3).map { $0 } == coordinates.map { DatabaseValue.real($0) })
     }
 
-    @Test("the real USGS feeds read completely, nulls and whole-number magnitudes included",
-          .enabled(if: SharedDatasets.available, SharedDatasets.skipReason),
-          arguments: [("usgs/all_day-2014-04-15.geojson", 146), ("usgs/all_week-2014-04-15.geojson", 1513)])
+    @Test(
+        "the real USGS feeds read completely, nulls and whole-number magnitudes included",
+        .enabled(if: SharedDatasets.available, SharedDatasets.skipReason),
+        arguments: [("usgs/all_day-2014-04-15.geojson", 146), ("usgs/all_week-2014-04-15.geojson", 1513)])
     func realFeeds(file: String, count: Int) throws {
         let read = try units(at: SharedDatasets.path(file))
         #expect(read.count == count)
@@ -69,14 +70,16 @@ struct QuakesScenarioTests {
         let directory = try TemporaryDirectory()
         defer { withExtendedLifetime(directory) {} }
         let path = directory.path("mirror.geojson")
-        try Data("""
+        try Data(
+            """
             {"type": "FeatureCollection", "features": [
               {"id": "nc1", "properties": {"net": "nc", "code": "9"}},
               {"properties": {"net": "nc", "code": "2"}},
               {"id": null, "properties": {"net": "ak", "code": "77"}},
               {"properties": {"code": "5"}}
             ]}
-            """.utf8).write(to: URL(fileURLWithPath: path))
+            """.utf8
+        ).write(to: URL(fileURLWithPath: path))
         let mapping = BuiltInMappings.path("quakes")
         for source in [scenario as any Scenario, try MappedScenario.load(path: mapping)] {
             let reader = try source.openReader(path: path, onError: .skip)
@@ -91,8 +94,9 @@ struct QuakesScenarioTests {
         #expect(batch.occurrences.map { $0.key.databaseValue } == [.text("nc1"), .text("nc2"), .text("ak77")])
     }
 
-    @Test("a mirror of the feed without feature ids imports as the feed does: the key is made of net and code, as USGS makes the id",
-          .enabled(if: SharedDatasets.available, SharedDatasets.skipReason))
+    @Test(
+        "a mirror of the feed without feature ids imports as the feed does: the key is made of net and code, as USGS makes the id",
+        .enabled(if: SharedDatasets.available, SharedDatasets.skipReason))
     func mirrorWithoutIDs() throws {
         let directory = try TemporaryDirectory()
         defer { withExtendedLifetime(directory) {} }
@@ -104,8 +108,10 @@ struct QuakesScenarioTests {
         try JSONSerialization.data(withJSONObject: document).write(to: URL(fileURLWithPath: mirror))
 
         func digests(_ reference: ScenarioReference, _ payload: String) throws -> Set<String> {
-            let outcome = try Benchmark(configuration: BenchmarkConfiguration(
-                spec: RunSpec(scenario: reference, payload: .file(payload)), strategies: StrategyCatalog.builtIn.all)).run()
+            let outcome = try Benchmark(
+                configuration: BenchmarkConfiguration(
+                    spec: RunSpec(scenario: reference, payload: .file(payload)), strategies: StrategyCatalog.builtIn.all)
+            ).run()
             for result in outcome.results { #expect(result.valid, "\(result.strategy): \(result.differences)") }
             #expect(outcome.expected.uniqueObjects == 146)
             return Set(outcome.results.map(\.digest))
@@ -121,13 +127,17 @@ struct QuakesScenarioTests {
         #expect(refusal?.path == "features[0]")
     }
 
-    @Test("refreshing the week's feed with the day's: 142 features stored before, every strategy valid",
-          .enabled(if: SharedDatasets.available, SharedDatasets.skipReason))
+    @Test(
+        "refreshing the week's feed with the day's: 142 features stored before, every strategy valid",
+        .enabled(if: SharedDatasets.available, SharedDatasets.skipReason))
     func realRefresh() throws {
-        let outcome = try Benchmark(configuration: BenchmarkConfiguration(
-            spec: RunSpec(scenario: scenario.reference, payload: .file(SharedDatasets.path("usgs/all_day-2014-04-15.geojson")),
-                preload: .file(SharedDatasets.path("usgs/all_week-2014-04-15.geojson"))),
-            strategies: StrategyCatalog.builtIn.all)).run()
+        let outcome = try Benchmark(
+            configuration: BenchmarkConfiguration(
+                spec: RunSpec(
+                    scenario: scenario.reference, payload: .file(SharedDatasets.path("usgs/all_day-2014-04-15.geojson")),
+                    preload: .file(SharedDatasets.path("usgs/all_week-2014-04-15.geojson"))),
+                strategies: StrategyCatalog.builtIn.all)
+        ).run()
         let change = outcome.expected.outcome
         #expect(change.inserted == 146 - 142)
         #expect(change.updated + change.unchanged == 142)
@@ -139,15 +149,19 @@ struct QuakesScenarioTests {
 
 @Suite("Generated refreshes")
 struct GeneratedRefreshTests {
-    @Test("overlap and changed shares shape the refresh; every strategy stays valid",
-          arguments: [("quakes", 0.9, 0.2), ("products", 0.5, 1.0), ("products", 1.0, 0.0)])
+    @Test(
+        "overlap and changed shares shape the refresh; every strategy stays valid",
+        arguments: [("quakes", 0.9, 0.2), ("products", 0.5, 1.0), ("products", 1.0, 0.0)])
     // quakes and products: one object per record, so the shares apply to objects directly.
     func generatedRefresh(scenarioName: String, overlap: Double, changed: Double) throws {
         let scenario = try #require(ScenarioRegistry.scenario(named: scenarioName))
-        let outcome = try Benchmark(configuration: BenchmarkConfiguration(
-            spec: RunSpec(scenario: scenario.reference, payload: .generated(scale: try #require(Scale(factor: 0.04)), seed: 3),
-                preload: .generated(overlap: overlap, changed: changed), options: RunOptions(batchSize: .occurrences(100))),
-            strategies: StrategyCatalog.builtIn.all)).run()
+        let outcome = try Benchmark(
+            configuration: BenchmarkConfiguration(
+                spec: RunSpec(
+                    scenario: scenario.reference, payload: .generated(scale: try #require(Scale(factor: 0.04)), seed: 3),
+                    preload: .generated(overlap: overlap, changed: changed), options: RunOptions(batchSize: .occurrences(100))),
+                strategies: StrategyCatalog.builtIn.all)
+        ).run()
         let objects = outcome.expected.occurrences  // 400 distinct objects, each met once
         let shared = Int((Double(objects) * overlap).rounded())
         let change = outcome.expected.outcome
@@ -164,21 +178,28 @@ struct GeneratedRefreshTests {
     @Test("the measured payload is the same with or without a generated preload")
     func payloadUnchangedByPreload() throws {
         let scenario = QuakesScenario()
-        let plain = try Benchmark(configuration: BenchmarkConfiguration(
-            spec: RunSpec(scenario: scenario.reference, payload: .generated(scale: try #require(Scale(factor: 0.02)), seed: 8)),
-            strategies: [CeilingStrategy.self])).run()
-        let refreshed = try Benchmark(configuration: BenchmarkConfiguration(
-            spec: RunSpec(scenario: scenario.reference, payload: .generated(scale: try #require(Scale(factor: 0.02)), seed: 8),
-                preload: .generated(overlap: 0.5, changed: 0.5)),
-            strategies: [CeilingStrategy.self])).run()
+        let plain = try Benchmark(
+            configuration: BenchmarkConfiguration(
+                spec: RunSpec(scenario: scenario.reference, payload: .generated(scale: try #require(Scale(factor: 0.02)), seed: 8)),
+                strategies: [CeilingStrategy.self])
+        ).run()
+        let refreshed = try Benchmark(
+            configuration: BenchmarkConfiguration(
+                spec: RunSpec(
+                    scenario: scenario.reference, payload: .generated(scale: try #require(Scale(factor: 0.02)), seed: 8),
+                    preload: .generated(overlap: 0.5, changed: 0.5)),
+                strategies: [CeilingStrategy.self])
+        ).run()
         #expect(plain.results.first?.digest == refreshed.results.first?.digest)
     }
 
-    @Test("preload specs parse, and bad ones are refused", arguments: [
-        ("overlap=0.9,changed=0.2", PreloadSpec.generated(overlap: 0.9, changed: 0.2)),
-        ("overlap=1", .generated(overlap: 1, changed: 0)),
-        ("feeds/week.geojson", .file("feeds/week.geojson")),
-    ])
+    @Test(
+        "preload specs parse, and bad ones are refused",
+        arguments: [
+            ("overlap=0.9,changed=0.2", PreloadSpec.generated(overlap: 0.9, changed: 0.2)),
+            ("overlap=1", .generated(overlap: 1, changed: 0)),
+            ("feeds/week.geojson", .file("feeds/week.geojson")),
+        ])
     func parsing(text: String, spec: PreloadSpec) throws {
         #expect(try PreloadSpec(parsing: text) == spec)
     }
@@ -193,10 +214,13 @@ struct GeneratedRefreshTests {
     func transitRefresh() throws {
         let scenario = TransitScenario()
         let scale = try #require(Scale(factor: 0.01))
-        let outcome = try Benchmark(configuration: BenchmarkConfiguration(
-            spec: RunSpec(scenario: scenario.reference, payload: .generated(scale: scale, seed: 6),
-                preload: .generated(overlap: 0.5, changed: 1), options: RunOptions(batchSize: .occurrences(100))),
-            strategies: StrategyCatalog.builtIn.all)).run()
+        let outcome = try Benchmark(
+            configuration: BenchmarkConfiguration(
+                spec: RunSpec(
+                    scenario: scenario.reference, payload: .generated(scale: scale, seed: 6),
+                    preload: .generated(overlap: 0.5, changed: 1), options: RunOptions(batchSize: .occurrences(100))),
+                strategies: StrategyCatalog.builtIn.all)
+        ).run()
         for result in outcome.results { #expect(result.valid, "\(result.strategy): \(result.differences)") }
         let generator = TransitPayloadGenerator(scale: scale.factor, seed: 6)
         let change = outcome.expected.outcome
@@ -212,18 +236,23 @@ struct GeneratedRefreshTests {
     func chatRefresh() throws {
         let scenario = ChatScenario()
         let scale = try #require(Scale(factor: 0.08))  // 4 channels
-        let outcome = try Benchmark(configuration: BenchmarkConfiguration(
-            spec: RunSpec(scenario: scenario.reference, payload: .generated(scale: scale, seed: 6),
-                preload: .generated(overlap: 0.5, changed: 1), options: RunOptions(batchSize: .occurrences(500))),
-            strategies: StrategyCatalog.builtIn.all)).run()
+        let outcome = try Benchmark(
+            configuration: BenchmarkConfiguration(
+                spec: RunSpec(
+                    scenario: scenario.reference, payload: .generated(scale: scale, seed: 6),
+                    preload: .generated(overlap: 0.5, changed: 1), options: RunOptions(batchSize: .occurrences(500))),
+                strategies: StrategyCatalog.builtIn.all)
+        ).run()
         for result in outcome.results { #expect(result.valid, "\(result.strategy): \(result.differences)") }
         // 2 of 4 channels (400 messages) were stored, all revised; the other 2 channels' messages are new.
         let change = outcome.expected.outcome
         #expect(change.updated >= 2 + 400)
         #expect(change.inserted >= 2 + 400)
-        let plain = try Benchmark(configuration: BenchmarkConfiguration(
-            spec: RunSpec(scenario: scenario.reference, payload: .generated(scale: scale, seed: 6)),
-            strategies: [CeilingStrategy.self])).run()
+        let plain = try Benchmark(
+            configuration: BenchmarkConfiguration(
+                spec: RunSpec(scenario: scenario.reference, payload: .generated(scale: scale, seed: 6)),
+                strategies: [CeilingStrategy.self])
+        ).run()
         #expect(plain.results.first?.digest == outcome.results.first { $0.strategy == "ceiling" }?.digest)
     }
 }

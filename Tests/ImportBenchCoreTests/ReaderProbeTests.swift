@@ -1,8 +1,9 @@
 import Foundation
+import ImportBenchStore
 import Synchronization
 import Testing
+
 @testable import ImportBenchCore
-import ImportBenchStore
 
 @Suite("reader probe")
 struct ReaderProbeTests {
@@ -24,8 +25,9 @@ struct ReaderProbeTests {
         #expect(summary.longestBlockedSeconds == 0.095)
     }
 
-    @Test("percentiles never exceed the exact maximum: p50 <= p99 <= max, though the histogram rounds to the microsecond and answers with bucket bounds",
-          arguments: [0.123_456_7, 0.000_777_8, 2.345_678_9])
+    @Test(
+        "percentiles never exceed the exact maximum: p50 <= p99 <= max, though the histogram rounds to the microsecond and answers with bucket bounds",
+        arguments: [0.123_456_7, 0.000_777_8, 2.345_678_9])
     func percentilesWithinMax(latency: Double) {
         var latencies = ReaderLatencies(hz: 10)
         for _ in 0..<3 { latencies.record(latency: latency, blocked: 0) }
@@ -51,7 +53,8 @@ struct ReaderProbeTests {
         let writer = try Connection(path: path)
         try writer.execute("PRAGMA journal_mode = \(journal.rawValue.uppercased()); PRAGMA busy_timeout = 60000")
         try writer.execute("CREATE TABLE item (pk INTEGER PRIMARY KEY, name TEXT)")
-        try writer.execute("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 100) INSERT INTO item (name) SELECT 'item ' || i FROM n")
+        try writer.execute(
+            "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 100) INSERT INTO item (name) SELECT 'item ' || i FROM n")
         return (writer, path)
     }
 
@@ -65,8 +68,9 @@ struct ReaderProbeTests {
         return true
     }
 
-    @Test("a writer's exclusive lock blocks the reader with a rollback journal, for as long as it is held; never in WAL mode",
-          arguments: StoreSettings.Journal.allCases)
+    @Test(
+        "a writer's exclusive lock blocks the reader with a rollback journal, for as long as it is held; never in WAL mode",
+        arguments: StoreSettings.Journal.allCases)
     func writerLockAndTheReader(journal: StoreSettings.Journal) throws {
         let directory = try TemporaryDirectory()
         let (writer, path) = try store(journal: journal, in: directory)
@@ -170,8 +174,9 @@ struct ReaderProbeTests {
         #expect(rows > 0)
     }
 
-    @Test("probing changes no count and no data: the reader's statements run on its own connection",
-          arguments: [StoreSettings.Journal.delete, .wal])
+    @Test(
+        "probing changes no count and no data: the reader's statements run on its own connection",
+        arguments: [StoreSettings.Journal.delete, .wal])
     func probedRunMatchesUnprobed(journal: StoreSettings.Journal) throws {
         let directory = try TemporaryDirectory()
         let scenario = ChatScenario()

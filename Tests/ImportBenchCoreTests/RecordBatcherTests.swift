@@ -40,8 +40,9 @@ struct RecordBatcherTests {
         func nextUnit() throws -> RecordUnit? { try reader.nextUnit() }
     }
 
-    @Test("batches of any size hold the same occurrences, cut exactly at the batch size, units straddling them",
-          arguments: [BatchSize.occurrences(1), .occurrences(7), .occurrences(250)])
+    @Test(
+        "batches of any size hold the same occurrences, cut exactly at the batch size, units straddling them",
+        arguments: [BatchSize.occurrences(1), .occurrences(7), .occurrences(250)])
     func anyBatchSize(batchSize: BatchSize) throws {
         try withGeneratedChatPayload(scale: 0.04, seed: 3) { path, _ in
             let whole = try batches(chat.openReader(path: path), .all)
@@ -55,8 +56,9 @@ struct RecordBatcherTests {
         }
     }
 
-    @Test("batches share storage without copying: kept until the end, each still reads what it was cut with",
-          arguments: [1, 7, 250])
+    @Test(
+        "batches share storage without copying: kept until the end, each still reads what it was cut with",
+        arguments: [1, 7, 250])
     func batchesKeptAliveReadTheSame(size: Int) throws {
         try withGeneratedChatPayload(scale: 0.04, seed: 3) { path, _ in
             let whole = try batches(chat.openReader(path: path), .all)

@@ -34,10 +34,12 @@ struct RunDirectoryTests {
         #expect(!FileManager.default.fileExists(atPath: mine.url.path))
     }
 
-    @Test("names", arguments: [
-        ("importbench-123-0a1b2c3d", 123), ("importbench-0-0a1b2c3d", nil), ("importbench-12-0a1b2c3", nil),
-        ("importbench-x1-0a1b2c3d", nil), ("importbench-test-ABCDEF12", nil), ("other-123-0a1b2c3d", nil),
-    ] as [(String, Int32?)])
+    @Test(
+        "names",
+        arguments: [
+            ("importbench-123-0a1b2c3d", 123), ("importbench-0-0a1b2c3d", nil), ("importbench-12-0a1b2c3", nil),
+            ("importbench-x1-0a1b2c3d", nil), ("importbench-test-ABCDEF12", nil), ("other-123-0a1b2c3d", nil),
+        ] as [(String, Int32?)])
     func names(name: String, pid: Int32?) {
         #expect(RunDirectory.processID(inName: name) == pid)
     }

@@ -12,8 +12,10 @@ struct FailureWordingTests {
             strategy: "naive", stage: .committing, pass: 0, batch: nil, batchIndex: 12, committedBatches: 12, committedOccurrences: 6_000,
             databasePath: "/data/store-naive.sqlite", checkpointed: true, underlying: error)
         #expect(committing.description.hasPrefix("naive: committing batch 12 failed: "))
-        #expect(committing.description.hasSuffix(
-            "The failed batch was rolled back; batches 0-11 (6000 occurrences) stay committed in /data/store-naive.sqlite; run the same command again to resume."))
+        #expect(
+            committing.description.hasSuffix(
+                "The failed batch was rolled back; batches 0-11 (6000 occurrences) stay committed in /data/store-naive.sqlite; run the same command again to resume."
+            ))
         let creating = RunError(
             strategy: "naive", stage: .creating, pass: 0, batch: nil, batchIndex: nil, committedBatches: 0, committedOccurrences: 0,
             databasePath: "/data/store-naive.sqlite", checkpointed: true, underlying: error)

@@ -17,16 +17,23 @@ struct RunnerShapeTests {
     /// its closing brace. Braces in string literals and comments do not count.
     static func functionLengths(in text: String) -> [(line: Int, lines: Int)] {
         let lines = text.components(separatedBy: "\n").map { line in
-            line.replacing(/"(\\.|[^"\\])*"/, with: "\"\"").split(separator: "//", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+            line.replacing(/"(\\.|[^"\\])*"/, with: "\"\"").split(separator: "//", maxSplits: 1, omittingEmptySubsequences: false).first.map(
+                String.init) ?? ""
         }
         var lengths: [(line: Int, lines: Int)] = []
-        let declaration = /^\s*(@\w+\s+)*((private|fileprivate|internal|package|public|static|mutating|override|required|convenience)(\(set\))?\s+)*(func\s+[^\s(<]+|init[?!]?)\s*[(<]/
+        let declaration =
+            /^\s*(@\w+\s+)*((private|fileprivate|internal|package|public|static|mutating|override|required|convenience)(\(set\))?\s+)*(func\s+[^\s(<]+|init[?!]?)\s*[(<]/
         for (start, line) in lines.enumerated() where line.contains(declaration) {
             var depth = 0
             var opened = false
             for index in start..<lines.count {
                 for character in lines[index] {
-                    if character == "{" { depth += 1; opened = true } else if character == "}" { depth -= 1 }
+                    if character == "{" {
+                        depth += 1
+                        opened = true
+                    } else if character == "}" {
+                        depth -= 1
+                    }
                 }
                 if opened && depth <= 0 {
                     lengths.append((start + 1, index - start + 1))

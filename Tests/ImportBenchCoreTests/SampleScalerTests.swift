@@ -45,7 +45,9 @@ struct SampleScalerTests {
         try scenario.generate(scale: 2.5, seed: 99, to: directory.path("again.json"))
 
         #expect(try Data(contentsOf: URL(fileURLWithPath: directory.path("1.0.json"))) == Data(contentsOf: URL(fileURLWithPath: sample)))
-        #expect(try Data(contentsOf: URL(fileURLWithPath: directory.path("2.5.json"))) == Data(contentsOf: URL(fileURLWithPath: directory.path("again.json"))))
+        #expect(
+            try Data(contentsOf: URL(fileURLWithPath: directory.path("2.5.json")))
+                == Data(contentsOf: URL(fileURLWithPath: directory.path("again.json"))))
 
         let original = try Self.channels(sample)
         let half = try Self.channels(directory.path("0.5.json"))
@@ -54,7 +56,8 @@ struct SampleScalerTests {
 
         let scaled = try Self.channels(directory.path("2.5.json"))
         #expect(scaled.count == 2 * original.count + half.count)
-        let expectedCIDs = original.map(Self.cid) + original.map { Self.cid($0).map { "\($0)~1" } }
+        let expectedCIDs =
+            original.map(Self.cid) + original.map { Self.cid($0).map { "\($0)~1" } }
             + original.prefix(half.count).map { Self.cid($0).map { "\($0)~2" } }
         #expect(scaled.map(Self.cid) == expectedCIDs)
         #expect(try Self.userIDs(directory.path("2.5.json")) == Self.userIDs(sample))
@@ -68,9 +71,11 @@ struct SampleScalerTests {
         try ChatScenario().generate(scale: 0.05, seed: 2, to: sample)
         let reference = ScenarioReference.mapping(chatMapping, sample: sample)
         func run(_ scale: Double, _ strategies: [ImportMethod]) throws -> BenchmarkOutcome {
-            try Benchmark(configuration: BenchmarkConfiguration(
-                spec: RunSpec(scenario: reference, payload: .generated(scale: try #require(Scale(factor: scale)), seed: 1)),
-                strategies: strategies)).run()
+            try Benchmark(
+                configuration: BenchmarkConfiguration(
+                    spec: RunSpec(scenario: reference, payload: .generated(scale: try #require(Scale(factor: scale)), seed: 1)),
+                    strategies: strategies)
+            ).run()
         }
         let once = try run(1, [ImportMethod(CeilingStrategy.self)])
         let thrice = try run(3, StrategyCatalog.builtIn.all)
@@ -93,17 +98,20 @@ struct SampleScalerTests {
         ("catalog", "catalog.json", "performances", "performance"),
     ]
 
-    @Test("the worked examples (Scenarios/examples) import valid with every strategy, at 1x and through --from at 10x",
-          arguments: workedExamples, [1.0, 10.0])
+    @Test(
+        "the worked examples (Scenarios/examples) import valid with every strategy, at 1x and through --from at 10x",
+        arguments: workedExamples, [1.0, 10.0])
     func workedExample(example: (String, String, String, String), scale: Double) throws {
         let (name, sampleName, collection, table) = example
         let folder = URL(fileURLWithPath: chatMapping).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("examples/\(name)")
         let reference = ScenarioReference.mapping(
             folder.appendingPathComponent("mapping.yml").path, sample: folder.appendingPathComponent(sampleName).path)
-        let outcome = try Benchmark(configuration: BenchmarkConfiguration(
-            spec: RunSpec(scenario: reference, payload: .generated(scale: try #require(Scale(factor: scale)), seed: 1)),
-            strategies: StrategyCatalog.builtIn.all)).run()
+        let outcome = try Benchmark(
+            configuration: BenchmarkConfiguration(
+                spec: RunSpec(scenario: reference, payload: .generated(scale: try #require(Scale(factor: scale)), seed: 1)),
+                strategies: StrategyCatalog.builtIn.all)
+        ).run()
         #expect(outcome.results.count == StrategyCatalog.builtIn.all.count)
         #expect(outcome.results.allSatisfy { $0.valid }, "\(outcome.results.filter { !$0.valid }.map(\.differences))")
         #expect(Set(outcome.results.map(\.digest)).count == 1)
@@ -119,12 +127,14 @@ struct SampleScalerTests {
         let directory = try TemporaryDirectory()
         defer { withExtendedLifetime(directory) {} }
         let sample = directory.path("tweets.json")
-        try Data(#"""
+        try Data(
+            #"""
             [{"id": 146829742638374502, "reply": null},
              {"id": 146829742638375003, "reply": 146829742638374502},
              {"id": "146829742638399999", "reply": "146829742638375003"},
              {"id": 146829742638400000, "reply": 146829742638399999}]
-            """#.utf8).write(to: URL(fileURLWithPath: sample))
+            """#.utf8
+        ).write(to: URL(fileURLWithPath: sample))
         let yaml = "name: tweets\nelement: tweet\nentities:\n  tweet:\n    key: id\n    to_one:\n      reply: {entity: tweet, key: reply}\n"
         let mapping = try PayloadMapping(yaml: yaml, file: "t.yml")
         let scaled = directory.path("10x.json")
@@ -180,20 +190,25 @@ struct SampleScalerTests {
         defer { withExtendedLifetime(directory) {} }
         let sample = directory.path("orders.json")
         try Data(#"[{"id": 7, "note": "a"}, {"id": 8, "note": "b"}]"#.utf8).write(to: URL(fileURLWithPath: sample))
-        let mapping = try PayloadMapping(yaml: "name: orders\nelement: order\nentities:\n  order:\n    key: id\n    attributes: {note: text}\n", file: "o.yml")
+        let mapping = try PayloadMapping(
+            yaml: "name: orders\nelement: order\nentities:\n  order:\n    key: id\n    attributes: {note: text}\n", file: "o.yml")
         try SampleScaler(mapping: mapping, sample: sample).write(scale: 2, to: directory.path("2x.json"))
-        #expect(try String(contentsOfFile: directory.path("2x.json"), encoding: .utf8)
-            == #"[{"id": 7, "note": "a"},{"id": 8, "note": "b"},{"id": 1000000000007, "note": "a"},{"id": 1000000000008, "note": "b"}]"#)
+        #expect(
+            try String(contentsOfFile: directory.path("2x.json"), encoding: .utf8)
+                == #"[{"id": 7, "note": "a"},{"id": 8, "note": "b"},{"id": 1000000000007, "note": "a"},{"id": 1000000000008, "note": "b"}]"#)
 
         // A key written as digits in text is the same key as the number: both move alike.
         try Data(#"[{"id": 7, "note": "a"}, {"id": "8", "note": "b"}]"#.utf8).write(to: URL(fileURLWithPath: sample))
         try SampleScaler(mapping: mapping, sample: sample).write(scale: 2, to: directory.path("mixed.json"))
-        #expect(try String(contentsOfFile: directory.path("mixed.json"), encoding: .utf8)
-            == #"[{"id": 7, "note": "a"},{"id": "8", "note": "b"},{"id": 1000000000007, "note": "a"},{"id": "1000000000008", "note": "b"}]"#)
+        #expect(
+            try String(contentsOfFile: directory.path("mixed.json"), encoding: .utf8)
+                == #"[{"id": 7, "note": "a"},{"id": "8", "note": "b"},{"id": 1000000000007, "note": "a"},{"id": "1000000000008", "note": "b"}]"#)
         // Keys a copy's could equal are refused, naming where they are; at 1x nothing is copied.
         for clash in [#"[{"id": "a~1"}]"#] {
             try Data(clash.utf8).write(to: URL(fileURLWithPath: sample))
-            let error = #expect(throws: PayloadError.self) { try SampleScaler(mapping: mapping, sample: sample).write(scale: 2, to: directory.path("clash.json")) }
+            let error = #expect(throws: PayloadError.self) {
+                try SampleScaler(mapping: mapping, sample: sample).write(scale: 2, to: directory.path("clash.json"))
+            }
             #expect(error?.path == "[0].id", "\(clash)")
             try SampleScaler(mapping: mapping, sample: sample).write(scale: 1, to: directory.path("one.json"))
         }

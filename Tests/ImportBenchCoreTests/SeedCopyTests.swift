@@ -14,7 +14,9 @@ struct SeedCopyTests {
     }
 
     /// A seed store built by the builder, as `bench seed-db` would, from the generator at 0.05x.
-    static func seedStore(_ scenario: any Scenario = ChatScenario(), seed: UInt64, at path: String, in directory: TemporaryDirectory) throws -> SeedStoreReport {
+    static func seedStore(
+        _ scenario: any Scenario = ChatScenario(), seed: UInt64, at path: String, in directory: TemporaryDirectory
+    ) throws -> SeedStoreReport {
         let payload = try SeedStoreBuilderTests.payload(scenario, seed: seed, in: directory)
         return try SeedStoreBuilderTests.builder(scenario, payload: payload, seed: seed).build(at: path)
     }
@@ -55,13 +57,16 @@ struct SeedCopyTests {
         configuration.adopt(seedPath)
         configuration.databasePath = kept + "/store.sqlite"
         var specs: [ImportRunSpec] = []
-        let outcome = try Benchmark(configuration: configuration, executor: { run, progress in
-            specs.append(ImportRunSpec(run))
-            let rebuilt = try ImportRunSpec(run).makeRun()
-            #expect(rebuilt.spec == run.spec && rebuilt.strategy.name == run.strategy.name && rebuilt.databasePath == run.databasePath)
-            #expect(rebuilt.strategy.settings == run.strategy.settings)
-            return try rebuilt.execute(progress: progress)
-        }).run()
+        let outcome = try Benchmark(
+            configuration: configuration,
+            executor: { run, progress in
+                specs.append(ImportRunSpec(run))
+                let rebuilt = try ImportRunSpec(run).makeRun()
+                #expect(rebuilt.spec == run.spec && rebuilt.strategy.name == run.strategy.name && rebuilt.databasePath == run.databasePath)
+                #expect(rebuilt.strategy.settings == run.strategy.settings)
+                return try rebuilt.execute(progress: progress)
+            }
+        ).run()
         for result in outcome.results { #expect(result.valid, "\(result.strategy): \(result.differences)") }
         #expect(outcome.seedStore?.path == seedPath && outcome.seedStore?.buildTimes == nil)
         // The store reaches the child in the method's settings, never in the run's spec.
@@ -94,8 +99,9 @@ struct SeedCopyTests {
         #expect(started.isEmpty)
     }
 
-    @Test("a seed store is adopted only by a run that reads its payload as the build did; one read otherwise, or by a bench that did not record how, is refused with the command that builds a matching one",
-          arguments: [(PayloadErrorPolicy.skip, PayloadErrorPolicy.fail), (.fail, .skip), (.skip, .skip)])
+    @Test(
+        "a seed store is adopted only by a run that reads its payload as the build did; one read otherwise, or by a bench that did not record how, is refused with the command that builds a matching one",
+        arguments: [(PayloadErrorPolicy.skip, PayloadErrorPolicy.fail), (.fail, .skip), (.skip, .skip)])
     func readingRecorded(built: PayloadErrorPolicy, run: PayloadErrorPolicy) throws {
         let directory = try TemporaryDirectory()
         defer { withExtendedLifetime(directory) {} }
@@ -125,14 +131,17 @@ struct SeedCopyTests {
         }
         let error = #expect(throws: ImportError.self) { try Benchmark(configuration: configuration).run() }
         let message = error?.description ?? ""
-        #expect(message.contains("reading: built with \(PayloadReading(onError: built).contentOptions()), "
-            + "the run reads with \(PayloadReading(onError: run).contentOptions())"), "\(message)")
+        #expect(
+            message.contains(
+                "reading: built with \(PayloadReading(onError: built).contentOptions()), "
+                    + "the run reads with \(PayloadReading(onError: run).contentOptions())"), "\(message)")
         let flags = run == .skip ? " --on-error skip" : ""
         #expect(message.contains("bench seed-db --scenario chat --scale 0.05x --seed 1\(flags) --out \(seedPath)"), "\(message)")
     }
 
-    @Test("options count only for the files they apply to: a chat seed built with latin-1 and a CSV row limit records neither and is adopted; a transit one built with latin-1 and a JSON limit records only the encoding and is refused",
-          arguments: ["chat", "transit"])
+    @Test(
+        "options count only for the files they apply to: a chat seed built with latin-1 and a CSV row limit records neither and is adopted; a transit one built with latin-1 and a JSON limit records only the encoding and is refused",
+        arguments: ["chat", "transit"])
     func readingOptionsOnlyWhereTheyApply(scenarioName: String) throws {
         let scenario = try #require(ScenarioRegistry.scenario(named: scenarioName))
         let directory = try TemporaryDirectory()
@@ -163,8 +172,9 @@ struct SeedCopyTests {
         }
     }
 
-    @Test("a store whose recorded options include one without effect on its scenario, as an earlier bench wrote them (--encoding latin-1 for chat), is adopted by a run with or without it; for transit the encoding still counts",
-          arguments: ["chat", "transit"])
+    @Test(
+        "a store whose recorded options include one without effect on its scenario, as an earlier bench wrote them (--encoding latin-1 for chat), is adopted by a run with or without it; for transit the encoding still counts",
+        arguments: ["chat", "transit"])
     func earlierRecordedOptions(scenarioName: String) throws {
         let scenario = try #require(ScenarioRegistry.scenario(named: scenarioName))
         let directory = try TemporaryDirectory()
@@ -180,7 +190,9 @@ struct SeedCopyTests {
             configuration.spec.options.encoding = encoding
             if scenario.readsCSV {
                 let error = #expect(throws: ImportError.self) { try Benchmark(configuration: configuration).run() }
-                #expect(error?.description.contains("built with --on-error fail --missing-reference fail --encoding latin-1") == true, "\(String(describing: error))")
+                #expect(
+                    error?.description.contains("built with --on-error fail --missing-reference fail --encoding latin-1") == true,
+                    "\(String(describing: error))")
             } else {
                 let outcome = try Benchmark(configuration: configuration).run()
                 #expect(outcome.results.contains { $0.strategy == SeedCopyStrategy.name && $0.valid }, "\(encoding)")
@@ -199,7 +211,8 @@ struct SeedCopyTests {
         var limits = PayloadLimits.default
         limits.longestJSONStringBytes = 100
         #expect(PayloadReading(limits: limits).contentOptions(omittingDefaults: true) == "")
-        #expect(PayloadReading(onError: .skip, limits: limits).contentOptions(omittingDefaults: true) == "--on-error skip --max-json-string-bytes 100")
+        #expect(
+            PayloadReading(onError: .skip, limits: limits).contentOptions(omittingDefaults: true) == "--on-error skip --max-json-string-bytes 100")
     }
 
     @Test("a seed store built under --on-error skip says what it left out, and one of nothing is refused")
@@ -225,7 +238,9 @@ struct SeedCopyTests {
         let error = #expect(throws: ImportError.self) {
             try SeedStoreBuilder(scenario: TransitScenario(), payloadPath: feed("none", stops: ["s1,north"]), reading: reading).build(at: none)
         }
-        #expect(error?.description.contains("every record skipped under --on-error skip (1 stops.txt: malformed row)") == true, "\(String(describing: error))")
+        #expect(
+            error?.description.contains("every record skipped under --on-error skip (1 stops.txt: malformed row)") == true,
+            "\(String(describing: error))")
         #expect(!FileManager.default.fileExists(atPath: none))
     }
 

@@ -37,8 +37,9 @@ struct SeedStoreBuilderTests {
         return value
     }
 
-    @Test("the seed holds what a live import and the expected content hold, with every index, analysed, in one file",
-          arguments: scenarios)
+    @Test(
+        "the seed holds what a live import and the expected content hold, with every index, analysed, in one file",
+        arguments: scenarios)
     func matchesLiveImport(scenarioName: String) throws {
         let scenario = try #require(ScenarioRegistry.scenario(named: scenarioName))
         let directory = try TemporaryDirectory()

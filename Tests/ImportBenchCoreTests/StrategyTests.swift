@@ -107,9 +107,11 @@ struct StrategyTests {
     @Test("a reference to an object that never appears fails the batch and keeps earlier batches", arguments: strategyNames)
     func danglingReference(strategy: String) throws {
         var units = FixtureScenario.forumUnits
-        units.append(RecordUnit(occurrences: [
-            FixtureScenario.post(3, "orphan reply", author: .keyOnly("alice"), replyTo: .keyOnly(99), tags: []),
-        ], path: "posts[3]", byteOffset: 300))
+        units.append(
+            RecordUnit(
+                occurrences: [
+                    FixtureScenario.post(3, "orphan reply", author: .keyOnly("alice"), replyTo: .keyOnly(99), tags: [])
+                ], path: "posts[3]", byteOffset: 300))
         let scenario = FixtureScenario(units: units)
         let directory = try TemporaryDirectory()
         defer { withExtendedLifetime(directory) {} }
@@ -137,13 +139,17 @@ struct StrategyTests {
 
     @Test("the expected content rejects a payload whose reference never resolves")
     func expectedContentRejectsDangling() throws {
-        let units = [RecordUnit(occurrences: [
-            FixtureScenario.post(3, "orphan", author: .keyOnly("nobody"), tags: []),
-        ], path: "posts[0]", byteOffset: 0)]
+        let units = [
+            RecordUnit(
+                occurrences: [
+                    FixtureScenario.post(3, "orphan", author: .keyOnly("nobody"), tags: [])
+                ], path: "posts[0]", byteOffset: 0)
+        ]
         let directory = try TemporaryDirectory()
         defer { withExtendedLifetime(directory) {} }
-        #expect(throws: ImportError.danglingReference(
-            source: "post", sourceKey: .integer(3), relationship: "author", target: "author", targetKey: .text("nobody"))
+        #expect(
+            throws: ImportError.danglingReference(
+                source: "post", sourceKey: .integer(3), relationship: "author", target: "author", targetKey: .text("nobody"))
         ) {
             _ = try ExpectedContent.build(
                 schema: FixtureScenario.schema, reader: ArrayRecordReader(units), scratchPath: directory.path("x.sqlite"))
@@ -183,12 +189,13 @@ struct StrategyTests {
 struct RefreshTests {
     /// The forum payload again, a day later: alice's karma changed, post 1 retitled, a new post, bob as before.
     static let refresh: [RecordUnit] = [
-        RecordUnit(occurrences: [
-            FixtureScenario.author("alice", karma: 9),
-            FixtureScenario.author("bob", karma: 6),
-            FixtureScenario.post(1, "first, edited", author: .keyOnly("bob"), tags: [.keyOnly("sql")]),
-            FixtureScenario.post(4, "fourth", author: .embedded("alice", at: 0), replyTo: .keyOnly(2), tags: []),
-        ], path: "posts[0]", byteOffset: 0),
+        RecordUnit(
+            occurrences: [
+                FixtureScenario.author("alice", karma: 9),
+                FixtureScenario.author("bob", karma: 6),
+                FixtureScenario.post(1, "first, edited", author: .keyOnly("bob"), tags: [.keyOnly("sql")]),
+                FixtureScenario.post(4, "fourth", author: .embedded("alice", at: 0), replyTo: .keyOnly(2), tags: []),
+            ], path: "posts[0]", byteOffset: 0)
     ]
 
     @Test("the expected outcome counts inserted, updated and unchanged objects")
@@ -215,10 +222,13 @@ struct RefreshTests {
         let payload = directory.path("refresh.payload")
         for path in [preload, payload] { try Data().write(to: URL(fileURLWithPath: path)) }
         let scenario = PathSwitchingScenario(units: [preload: FixtureScenario.forumUnits, payload: Self.refresh])
-        let outcome = try Benchmark(configuration: BenchmarkConfiguration(
-            spec: RunSpec(scenario: scenario.reference, payload: .file(payload),
-                preload: .file(preload), options: RunOptions(batchSize: .occurrences(3))),
-            strategies: [try #require(StrategyCatalog.builtIn.strategy(named: strategy))]), scenario: scenario).run()
+        let outcome = try Benchmark(
+            configuration: BenchmarkConfiguration(
+                spec: RunSpec(
+                    scenario: scenario.reference, payload: .file(payload),
+                    preload: .file(preload), options: RunOptions(batchSize: .occurrences(3))),
+                strategies: [try #require(StrategyCatalog.builtIn.strategy(named: strategy))]), scenario: scenario
+        ).run()
         for result in outcome.results {
             #expect(result.valid, "\(result.strategy): \(result.differences)")
             #expect(result.records == 4)
@@ -242,9 +252,11 @@ struct RefreshTests {
         for path in [preload, payload] { try Data().write(to: URL(fileURLWithPath: path)) }
         let selfContained = [RecordUnit(occurrences: Array(Self.refresh[0].occurrences.prefix(2)), path: "posts[0]", byteOffset: 0)]
         let scenario = PathSwitchingScenario(units: [preload: FixtureScenario.forumUnits, payload: selfContained])
-        let outcome = try Benchmark(configuration: BenchmarkConfiguration(
-            spec: RunSpec(scenario: scenario.reference, payload: .file(payload), preload: .file(preload)),
-            strategies: [UpsertStrategy.self]), scenario: scenario).run()
+        let outcome = try Benchmark(
+            configuration: BenchmarkConfiguration(
+                spec: RunSpec(scenario: scenario.reference, payload: .file(payload), preload: .file(preload)),
+                strategies: [UpsertStrategy.self]), scenario: scenario
+        ).run()
         let ceiling = try #require(outcome.results.first { $0.strategy == "ceiling" })
         #expect(ceiling.valid)
         #expect(ceiling.preload == nil)

@@ -44,8 +44,9 @@ struct TextEncodingTests {
         return feed
     }
 
-    @Test("a Windows-1252 GTFS feed imports with --encoding windows-1252 and auto (which says so), its names read back right; latin-1 reads the same letters",
-          arguments: [TextEncoding.windows1252, .auto, .latin1])
+    @Test(
+        "a Windows-1252 GTFS feed imports with --encoding windows-1252 and auto (which says so), its names read back right; latin-1 reads the same letters",
+        arguments: [TextEncoding.windows1252, .auto, .latin1])
     func latinFeed(encoding: TextEncoding) throws {
         let directory = try TemporaryDirectory()
         let feed = try Self.latinFeed(in: directory)

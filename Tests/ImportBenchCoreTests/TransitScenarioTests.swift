@@ -9,7 +9,9 @@ struct TransitScenarioTests {
 
     private static let files = ["stops.txt", "trips.txt", "stop_times.txt"]
 
-    private func occurrences(in directory: String, chunkSize: Int = 1 << 20) throws -> (occurrences: [RecordOccurrence], units: [RecordUnit], reader: TransitPayloadReader) {
+    private func occurrences(
+        in directory: String, chunkSize: Int = 1 << 20
+    ) throws -> (occurrences: [RecordOccurrence], units: [RecordUnit], reader: TransitPayloadReader) {
         let reader = try TransitPayloadReader(directory: directory, schema: scenario.schema, chunkSize: chunkSize)
         var units: [RecordUnit] = []
         while let unit = try reader.nextUnit() { units.append(unit) }
@@ -68,7 +70,9 @@ struct TransitScenarioTests {
     }
 
     /// Per trip, its headsign and its stop_times' keys, as the transit reader reports them.
-    private func stopTimesByTrip(in feed: String) throws -> (headsigns: [DatabaseValue: DatabaseValue], stopTimes: [DatabaseValue: Set<DatabaseValue>]) {
+    private func stopTimesByTrip(
+        in feed: String
+    ) throws -> (headsigns: [DatabaseValue: DatabaseValue], stopTimes: [DatabaseValue: Set<DatabaseValue>]) {
         let read = try occurrences(in: feed)
         let headsign = try #require(scenario.schema.entities[1].attributes.firstIndex { $0.name == "trip_headsign" })
         var stops: Set<DatabaseValue> = []
@@ -81,8 +85,9 @@ struct TransitScenarioTests {
                 headsigns[occurrence.key] = occurrence.attributes[headsign]
                 stopTimes[occurrence.key] = []
             } else if occurrence.entity == 2, let trip = occurrence.toOne[0]?.key {
-                #expect(headsigns[trip] != nil && occurrence.toOne[1].map { stops.contains($0.key) } == true,
-                        "every stop_time names a stop and a trip of its feed")
+                #expect(
+                    headsigns[trip] != nil && occurrence.toOne[1].map { stops.contains($0.key) } == true,
+                    "every stop_time names a stop and a trip of its feed")
                 stopTimes[trip, default: []].insert(occurrence.key)
             }
         }
@@ -141,13 +146,18 @@ struct TransitScenarioTests {
     @Test("generated refresh over a preload with dropped stop_times: the measured data is a plain run's")
     func refreshMeasuresPlainFeed() throws {
         let scale = try #require(Scale(factor: 0.02))
-        let plain = try Benchmark(configuration: BenchmarkConfiguration(
-            spec: RunSpec(scenario: scenario.reference, payload: .generated(scale: scale, seed: 3)),
-            strategies: [CeilingStrategy.self])).run()
-        let refreshed = try Benchmark(configuration: BenchmarkConfiguration(
-            spec: RunSpec(scenario: scenario.reference, payload: .generated(scale: scale, seed: 3),
-                preload: .generated(overlap: 1, changed: 0.5)),
-            strategies: [CeilingStrategy.self])).run()
+        let plain = try Benchmark(
+            configuration: BenchmarkConfiguration(
+                spec: RunSpec(scenario: scenario.reference, payload: .generated(scale: scale, seed: 3)),
+                strategies: [CeilingStrategy.self])
+        ).run()
+        let refreshed = try Benchmark(
+            configuration: BenchmarkConfiguration(
+                spec: RunSpec(
+                    scenario: scenario.reference, payload: .generated(scale: scale, seed: 3),
+                    preload: .generated(overlap: 1, changed: 0.5)),
+                strategies: [CeilingStrategy.self])
+        ).run()
         #expect(plain.results.first?.digest == refreshed.results.first?.digest)
     }
 
@@ -178,20 +188,22 @@ struct TransitScenarioTests {
     func headerMapping(chunkSize: Int) throws {
         let directory = try TemporaryDirectory()
         defer { withExtendedLifetime(directory) {} }
-        let seattleOrder = try writeFeed([
-            "stops.txt": Self.stops, "trips.txt": Self.trips,
-            "stop_times.txt": [
-                "trip_id,arrival_time,departure_time,stop_id,stop_sequence,stop_headsign,pickup_type,drop_off_type,shape_dist_traveled",
-                "t1,08:00:00,08:00:00,s1,1,,0,1,0.0", "t1,24:05:30,24:06:00,s2,2,\"Downtown, via \"\"Main\"\"\",1,0,3",
-            ],
-        ], in: directory, named: "seattle")
-        let otherOrder = try writeFeed([
-            "stops.txt": Self.stops, "trips.txt": Self.trips,
-            "stop_times.txt": [
-                "\u{FEFF}shape_dist_traveled,stop_sequence,timepoint,drop_off_type,stop_id,pickup_type,trip_id,departure_time,arrival_time,stop_headsign",
-                "0.0,1,1,1,s1,0,t1,08:00:00,08:00:00,", "3,2,,0,s2,1,t1,24:06:00,24:05:30,\"Downtown, via \"\"Main\"\"\"",
-            ].map { $0 + "\r" },
-        ], in: directory, named: "other")
+        let seattleOrder = try writeFeed(
+            [
+                "stops.txt": Self.stops, "trips.txt": Self.trips,
+                "stop_times.txt": [
+                    "trip_id,arrival_time,departure_time,stop_id,stop_sequence,stop_headsign,pickup_type,drop_off_type,shape_dist_traveled",
+                    "t1,08:00:00,08:00:00,s1,1,,0,1,0.0", "t1,24:05:30,24:06:00,s2,2,\"Downtown, via \"\"Main\"\"\",1,0,3",
+                ],
+            ], in: directory, named: "seattle")
+        let otherOrder = try writeFeed(
+            [
+                "stops.txt": Self.stops, "trips.txt": Self.trips,
+                "stop_times.txt": [
+                    "\u{FEFF}shape_dist_traveled,stop_sequence,timepoint,drop_off_type,stop_id,pickup_type,trip_id,departure_time,arrival_time,stop_headsign",
+                    "0.0,1,1,1,s1,0,t1,08:00:00,08:00:00,", "3,2,,0,s2,1,t1,24:06:00,24:05:30,\"Downtown, via \"\"Main\"\"\"",
+                ].map { $0 + "\r" },
+            ], in: directory, named: "other")
         let first = try occurrences(in: seattleOrder, chunkSize: chunkSize).occurrences
         let second = try occurrences(in: otherOrder, chunkSize: chunkSize).occurrences
         #expect(first.count == 5)
@@ -199,9 +211,10 @@ struct TransitScenarioTests {
         #expect(first.map(\.attributes) == second.map(\.attributes))
         #expect(first.map(\.toOne) == second.map(\.toOne))
         #expect(first[4].key == "t1/2")
-        #expect(first[4].attributes == [
-            "24:05:30", "24:06:00", .integer(2), "Downtown, via \"Main\"", .integer(1), .integer(0), .real(3),
-        ])
+        #expect(
+            first[4].attributes == [
+                "24:05:30", "24:06:00", .integer(2), "Downtown, via \"Main\"", .integer(1), .integer(0), .real(3),
+            ])
         #expect(first[4].toOne == [.keyOnly("t1"), .keyOnly("s2")])
         // Absent columns are NULL: the trips file has no service_id, headsign and so on.
         #expect(first[2].attributes == ["R", .null, .null, .null, .integer(1), .null, .null])
@@ -209,15 +222,17 @@ struct TransitScenarioTests {
         #expect(Array(first[1].attributes[3...4]) == [.real(0), .real(3)])
     }
 
-    @Test("stop_times naming a stop or trip their feed lacks are left to --missing-reference: fail stops at the first, null and placeholder import them with every strategy valid",
-          arguments: MissingReferencePolicy.allCases)
+    @Test(
+        "stop_times naming a stop or trip their feed lacks are left to --missing-reference: fail stops at the first, null and placeholder import them with every strategy valid",
+        arguments: MissingReferencePolicy.allCases)
     func danglingRows(policy: MissingReferencePolicy) throws {
         let directory = try TemporaryDirectory()
         defer { withExtendedLifetime(directory) {} }
-        let feed = try writeFeed([
-            "stops.txt": Self.stops, "trips.txt": Self.trips + ["t1,R,0"],  // t1 twice: the last row wins
-            "stop_times.txt": ["trip_id,stop_id,stop_sequence", "t1,s1,1", "t9,s1,1", "t1,s7,2", "t9,s7,3", "t1,s2,2"],
-        ], in: directory)
+        let feed = try writeFeed(
+            [
+                "stops.txt": Self.stops, "trips.txt": Self.trips + ["t1,R,0"],  // t1 twice: the last row wins
+                "stop_times.txt": ["trip_id,stop_id,stop_sequence", "t1,s1,1", "t9,s1,1", "t1,s7,2", "t9,s7,3", "t1,s2,2"],
+            ], in: directory)
         // The reader passes every row on, its references by key alone.
         let read = try occurrences(in: feed)
         #expect(entityCounts(read.occurrences) == [2, 2, 5])
@@ -241,14 +256,17 @@ struct TransitScenarioTests {
         #expect(outcome.readingNotes.contains { $0.hasSuffix(counted) }, "\(outcome.readingNotes)")
     }
 
-    @Test("under --on-error skip a stop that does not read is left out and counted; the stop_time naming it is a missing reference, which null imports in every run")
+    @Test(
+        "under --on-error skip a stop that does not read is left out and counted; the stop_time naming it is a missing reference, which null imports in every run"
+    )
     func skippedStopThenMissing() throws {
         let directory = try TemporaryDirectory()
         defer { withExtendedLifetime(directory) {} }
-        let feed = try writeFeed([
-            "stops.txt": Self.stops + ["s3,Third,north,1"], "trips.txt": Self.trips,
-            "stop_times.txt": ["trip_id,stop_id,stop_sequence", "t1,s1,1", "t1,s3,2", "t1,s2,3"],
-        ], in: directory)
+        let feed = try writeFeed(
+            [
+                "stops.txt": Self.stops + ["s3,Third,north,1"], "trips.txt": Self.trips,
+                "stop_times.txt": ["trip_id,stop_id,stop_sequence", "t1,s1,1", "t1,s3,2", "t1,s2,3"],
+            ], in: directory)
         var spec = RunSpec(scenario: scenario.reference, payload: .file(feed))
         spec.options.onError = .skip
         spec.options.missingReference = .null
@@ -259,18 +277,21 @@ struct TransitScenarioTests {
         for result in outcome.results { #expect(result.valid, "\(result.strategy): \(result.differences)") }
     }
 
-    @Test("bad rows throw PayloadError naming file, line and column", arguments: [
-        ("t1,s1,abc", 44, "stop_times.txt line 3, column stop_sequence", "an integer", "'abc'"),
-        ("t1,,2", 41, "stop_times.txt line 3, column stop_id", "a non-empty stop_id", "an empty field"),
-        ("t1,s1", 43, "stop_times.txt line 3", "3 fields, as in the header", "2 fields and the end of the row"),
-    ])
+    @Test(
+        "bad rows throw PayloadError naming file, line and column",
+        arguments: [
+            ("t1,s1,abc", 44, "stop_times.txt line 3, column stop_sequence", "an integer", "'abc'"),
+            ("t1,,2", 41, "stop_times.txt line 3, column stop_id", "a non-empty stop_id", "an empty field"),
+            ("t1,s1", 43, "stop_times.txt line 3", "3 fields, as in the header", "2 fields and the end of the row"),
+        ])
     func badRows(row: String, offset: Int, path: String, expected: String, found: String) throws {
         let directory = try TemporaryDirectory()
         defer { withExtendedLifetime(directory) {} }
-        let feed = try writeFeed([
-            "stops.txt": Self.stops, "trips.txt": Self.trips,
-            "stop_times.txt": ["trip_id,stop_id,stop_sequence", "t1,s1,1", row],
-        ], in: directory)
+        let feed = try writeFeed(
+            [
+                "stops.txt": Self.stops, "trips.txt": Self.trips,
+                "stop_times.txt": ["trip_id,stop_id,stop_sequence", "t1,s1,1", row],
+            ], in: directory)
         let error = #expect(throws: PayloadError.self) { _ = try occurrences(in: feed) }
         let file = (feed as NSString).appendingPathComponent("stop_times.txt")
         #expect(error == PayloadError(file: file, byteOffset: offset, path: path, expected: expected, found: found))
@@ -280,7 +301,8 @@ struct TransitScenarioTests {
     func gzippedFiles() throws {
         let directory = try TemporaryDirectory()
         defer { withExtendedLifetime(directory) {} }
-        let plain = directory.path("plain"), gzipped = directory.path("gzipped")
+        let plain = directory.path("plain")
+        let gzipped = directory.path("gzipped")
         try scenario.generate(scale: 0.04, seed: 4, to: plain)
         try scenario.generate(scale: 0.04, seed: 4, to: gzipped)
         for file in ["stops.txt", "stop_times.txt"] {
@@ -292,7 +314,8 @@ struct TransitScenarioTests {
             try #require(gzip.terminationStatus == 0)
         }
         #expect(!FileManager.default.fileExists(atPath: (gzipped as NSString).appendingPathComponent("stops.txt")))
-        let fromPlain = try occurrences(in: plain).occurrences, fromGzipped = try occurrences(in: gzipped).occurrences
+        let fromPlain = try occurrences(in: plain).occurrences
+        let fromGzipped = try occurrences(in: gzipped).occurrences
         #expect(fromPlain.count > 100)
         #expect(fromGzipped.map(\.key) == fromPlain.map(\.key))
         #expect(fromGzipped.map(\.attributes) == fromPlain.map(\.attributes))
@@ -312,16 +335,19 @@ struct TransitScenarioTests {
         let noSequence = try writeFeed(
             ["stops.txt": Self.stops, "trips.txt": Self.trips, "stop_times.txt": ["trip_id,stop_id,arrival_time"]], in: directory, named: "b")
         let error = #expect(throws: PayloadError.self) { _ = try scenario.openReader(path: noSequence) }
-        #expect(error == PayloadError(
-            file: (noSequence as NSString).appendingPathComponent("stop_times.txt"), byteOffset: 0, path: "stop_times.txt line 1",
-            expected: "a column named stop_sequence in the header",
-            found: "only the columns trip_id, stop_id, arrival_time: add a stop_sequence column to stop_times.txt"))
+        #expect(
+            error
+                == PayloadError(
+                    file: (noSequence as NSString).appendingPathComponent("stop_times.txt"), byteOffset: 0, path: "stop_times.txt line 1",
+                    expected: "a column named stop_sequence in the header",
+                    found: "only the columns trip_id, stop_id, arrival_time: add a stop_sequence column to stop_times.txt"))
         #expect(throws: PayloadError.self) { _ = try scenario.openReader(path: directory.path("absent")) }
     }
 
-    @Test("the real GTFS feeds read completely, every stop_time naming a stop and a trip of its feed",
-          .enabled(if: SharedDatasets.available, SharedDatasets.skipReason),
-          arguments: [("gtfs/caltrain-2017-07-24", [64, 188, 2_697]), ("gtfs/seattle-area-2017-11-16", [259, 3_888, 57_205])])
+    @Test(
+        "the real GTFS feeds read completely, every stop_time naming a stop and a trip of its feed",
+        .enabled(if: SharedDatasets.available, SharedDatasets.skipReason),
+        arguments: [("gtfs/caltrain-2017-07-24", [64, 188, 2_697]), ("gtfs/seattle-area-2017-11-16", [259, 3_888, 57_205])])
     func realFeeds(feed: String, counts: [Int]) throws {
         let read = try occurrences(in: SharedDatasets.path(feed))
         #expect(entityCounts(read.occurrences) == counts)
@@ -340,8 +366,9 @@ struct TransitScenarioTests {
         try checkStrategiesAgree(payloadPath: nil, stopTimes: 1_500)
     }
 
-    @Test("every strategy writes the same Caltrain data; naive fetches once per row and once per key-only reference",
-          .enabled(if: SharedDatasets.available, SharedDatasets.skipReason))
+    @Test(
+        "every strategy writes the same Caltrain data; naive fetches once per row and once per key-only reference",
+        .enabled(if: SharedDatasets.available, SharedDatasets.skipReason))
     func strategiesAgreeOnCaltrain() throws {
         try checkStrategiesAgree(payloadPath: SharedDatasets.path("gtfs/caltrain-2017-07-24"), stopTimes: 2_697)
     }

@@ -1,7 +1,8 @@
 import Foundation
 import ImportBenchCore
-@testable import ImportBenchReport
 import Testing
+
+@testable import ImportBenchReport
 
 /// Runs built in memory: each strategy's wall time per repetition, its role and verdict, so every
 /// expectation below is computed from the inputs rather than copied from the output.
@@ -15,15 +16,18 @@ private struct Runs {
     ) throws {
         let size = RunSize(try #require(Scale(parsing: scale)))
         for (index, factor) in factors.enumerated() {
-            runs.append(ReportRun(
-                scenario: "chat", strategy: strategy, role: role.rawValue, scale: size, preload: preload, batchSize: batch,
-                repetition: index + 1, journalMode: "wal", synchronous: "normal", pragmas: pragmas,
-                valid: invalidRepetition != index + 1, values: ["wall_s": wall * factor, "fetch_count": fetches * factor]))
+            runs.append(
+                ReportRun(
+                    scenario: "chat", strategy: strategy, role: role.rawValue, scale: size, preload: preload, batchSize: batch,
+                    repetition: index + 1, journalMode: "wal", synchronous: "normal", pragmas: pragmas,
+                    valid: invalidRepetition != index + 1, values: ["wall_s": wall * factor, "fetch_count": fetches * factor]))
         }
     }
 
     /// The ceiling and `walls`' strategies at one setting; the ceiling's role is what marks it.
-    static func group(_ walls: [(String, Double)], ceiling: Double = 1, scale: String = "1x", batch: String = "1000", pragmas: String = "") throws -> Runs {
+    static func group(
+        _ walls: [(String, Double)], ceiling: Double = 1, scale: String = "1x", batch: String = "1000", pragmas: String = ""
+    ) throws -> Runs {
         var runs = Runs()
         for (strategy, wall) in walls { try runs.add(strategy, wall: wall, scale: scale, batch: batch, pragmas: pragmas) }
         try runs.add("ceiling", role: .reference, wall: ceiling, scale: scale, batch: batch, pragmas: pragmas)
@@ -71,8 +75,9 @@ struct AnswerReportTests {
         #expect(runs.html.contains("<tr class=\"invalid\" data-strategy=\"replace\">"))
     }
 
-    @Test("multiples of the fastest and of the ceiling are the medians' ratios",
-          arguments: [[0.9, 1.0, 1.2], [1.0, 3.0, 2.0, 1.5], [2.0]])
+    @Test(
+        "multiples of the fastest and of the ceiling are the medians' ratios",
+        arguments: [[0.9, 1.0, 1.2], [1.0, 3.0, 2.0, 1.5], [2.0]])
     func multiples(factors: [Double]) throws {
         var runs = Runs()
         for (strategy, wall) in Self.walls { try runs.add(strategy, wall: wall, factors: factors) }
@@ -129,7 +134,9 @@ struct AnswerReportTests {
         let sentences = runs.answer.sentences
         #expect(sentences.contains("At batch 100, prewarm is fastest up to 2x; from 4x idcache is."))
         #expect(sentences.contains("At batch all, prewarm is fastest up to 2x; from 4x idcache is."))
-        #expect(sentences.contains("The winner does not change with batch size: at every batch size, prewarm is fastest at 1x and 2x; idcache at 4x and 8x."))
+        #expect(
+            sentences.contains(
+                "The winner does not change with batch size: at every batch size, prewarm is fastest at 1x and 2x; idcache at 4x and 8x."))
         #expect(sentences.count == 3)
         #expect(runs.html.contains("<li>At batch 100, prewarm is fastest up to 2x; from 4x idcache is.</li>"))
     }

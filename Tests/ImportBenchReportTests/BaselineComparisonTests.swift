@@ -28,7 +28,9 @@ struct BaselineComparisonTests {
             baselinePath: write(baseline(), to: "base.csv", in: directory), currentPath: write(current, to: "now.csv", in: directory))
     }
 
-    @Test("a command's counts not observed: read, unjudged where neither side observed them, a regression where the baseline did", arguments: [true, false])
+    @Test(
+        "a command's counts not observed: read, unjudged where neither side observed them, a regression where the baseline did",
+        arguments: [true, false])
     func countsNotObserved(onBothSides: Bool) throws {
         let comparison = try compare { current in
             current[1].measurement.countedAt = .notObserved
@@ -86,9 +88,11 @@ struct BaselineComparisonTests {
         #expect(better.verdict.rawValue == 4)
     }
 
-    @Test("time is judged as a multiple of the ceiling, within the tolerance", arguments: [
-        (1.05, BaselineComparison.Verdict.unchanged), (1.3, .regression), (0.7, .improvementsOnly),
-    ])
+    @Test(
+        "time is judged as a multiple of the ceiling, within the tolerance",
+        arguments: [
+            (1.05, BaselineComparison.Verdict.unchanged), (1.3, .regression), (0.7, .improvementsOnly),
+        ])
     func timeTolerance(factor: Double, verdict: BaselineComparison.Verdict) throws {
         let comparison = try compare { $0[1].measurement.wallSeconds *= factor }
         #expect(comparison.verdict == verdict)
@@ -122,7 +126,9 @@ struct BaselineComparisonTests {
         let good = try write(baseline(), to: "base.csv", in: directory)
         #expect(throws: (any Error).self) { _ = try BaselineComparison(baselinePath: "/nonexistent.csv", currentPath: good) }
         let other = try write([sampleResult(strategy: "naive", wall: 1, scenario: "quakes")], to: "other.csv", in: directory)
-        #expect(throws: ResultsInputError.nothingInCommon(baseline: good, current: other)) { _ = try BaselineComparison(baselinePath: good, currentPath: other) }
+        #expect(throws: ResultsInputError.nothingInCommon(baseline: good, current: other)) {
+            _ = try BaselineComparison(baselinePath: good, currentPath: other)
+        }
         let headerless = directory.appendingPathComponent("x.csv").path
         try Data("a,b\n1,2\n".utf8).write(to: URL(fileURLWithPath: headerless))
         let error = #expect(throws: ResultsInputError.self) { _ = try BaselineComparison(baselinePath: good, currentPath: headerless) }
@@ -131,9 +137,11 @@ struct BaselineComparisonTests {
         #expect(error?.description.contains("scenario") == true)
     }
 
-    @Test("tolerances parse as percent or fraction, only for measured columns", arguments: [
-        ("wall_s=25%", 0.25), ("peak_rss_bytes=0.3", 0.3),
-    ])
+    @Test(
+        "tolerances parse as percent or fraction, only for measured columns",
+        arguments: [
+            ("wall_s=25%", 0.25), ("peak_rss_bytes=0.3", 0.3),
+        ])
     func tolerances(text: String, value: Double) {
         #expect(BaselineComparison.parseTolerance(text)?.1 == value)
     }
@@ -152,7 +160,8 @@ struct BaselineComparisonTests {
         } throws: { "\($0)".contains("share no (scenario, strategy, scale, batch size, preload, journal, synchronous, probe rate) row") }
         let probed = try compare { current in
             current[0].settings = StoreSettings(journal: .delete)
-            current[0].measurement.readerProbe = ReaderProbeSummary(hz: 60, queries: 1, p50Seconds: 0, p99Seconds: 0, maxSeconds: 0, longestBlockedSeconds: 0)
+            current[0].measurement.readerProbe = ReaderProbeSummary(
+                hz: 60, queries: 1, p50Seconds: 0, p99Seconds: 0, maxSeconds: 0, longestBlockedSeconds: 0)
         }
         #expect(probed.compared == 2)
         #expect(probed.missing.map(\.description) == ["chat naive 1x batch 1000"])

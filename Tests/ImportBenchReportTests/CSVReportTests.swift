@@ -14,22 +14,33 @@ func parseCSV(_ text: String) -> [[String]] {
     while let character = characters.popFirst() {
         if quoted {
             if character == "\"" {
-                if characters.first == "\"" { field.append("\""); characters.removeFirst() } else { quoted = false }
+                if characters.first == "\"" {
+                    field.append("\"")
+                    characters.removeFirst()
+                } else {
+                    quoted = false
+                }
             } else {
                 field.append(character)
             }
         } else if character == "\"" {
             quoted = true
         } else if character == "," {
-            record.append(field); field = ""
+            record.append(field)
+            field = ""
         } else if character == "\r\n" || character == "\n" {
-            record.append(field); field = ""
-            records.append(record); record = []
+            record.append(field)
+            field = ""
+            records.append(record)
+            record = []
         } else {
             field.append(character)
         }
     }
-    if !field.isEmpty || !record.isEmpty { record.append(field); records.append(record) }
+    if !field.isEmpty || !record.isEmpty {
+        record.append(field)
+        records.append(record)
+    }
     return records
 }
 
@@ -41,7 +52,8 @@ func sampleResult(strategy: String, wall: Double, repetition: Int = 1, scenario:
     measurement.peakRSSBytes = 50 * 1_048_576
     var result = RunResult(
         scenario: scenario, strategy: strategy, scale: "1x", seed: 1, batchSize: .default, repetition: repetition,
-        measurement: measurement, uniqueRecords: 40, outcome: RefreshOutcome(inserted: 40), preload: nil, digest: "00000000deadbeef", valid: true, differences: [],
+        measurement: measurement, uniqueRecords: 40, outcome: RefreshOutcome(inserted: 40), preload: nil, digest: "00000000deadbeef", valid: true,
+        differences: [],
         sqliteVersion: "3.40.1", benchVersion: BenchVersion.current)
     result.role = StrategyCatalog.builtIn.strategy(named: strategy)?.role ?? .user
     return result
@@ -49,9 +61,11 @@ func sampleResult(strategy: String, wall: Double, repetition: Int = 1, scenario:
 
 @Suite("CSV report")
 struct CSVReportTests {
-    @Test("fields with commas, quotes and line breaks survive a round trip", arguments: [
-        "plain", "a,b", "say \"hi\"", "two\nlines", "cr\rlf", "", "\"", ",\"\n",
-    ])
+    @Test(
+        "fields with commas, quotes and line breaks survive a round trip",
+        arguments: [
+            "plain", "a,b", "say \"hi\"", "two\nlines", "cr\rlf", "", "\"", ",\"\n",
+        ])
     func quotingRoundTrip(text: String) {
         let line = CSVWriter.record(["x", text, "y"])
         #expect(parseCSV(line) == [["x", text, "y"]])
@@ -60,18 +74,19 @@ struct CSVReportTests {
 
     @Test("the header is the versioned contract")
     func headerIsStable() {
-        #expect(ResultColumns.names == [
-            "scenario", "strategy", "scale", "seed", "preload", "batch_size", "repetition", "records", "unique_records",
-            "objects_inserted", "objects_updated", "objects_unchanged",
-            "fetch_count", "insert_count", "update_count", "upsert_count", "delete_count", "statement_count",
-            "transaction_count", "rows_written", "vm_steps", "wall_s", "wall_ratio_to_ceiling", "cpu_user_s", "cpu_sys_s",
-            "decode_s", "write_s", "commit_s", "peak_rss_bytes", "allocated_bytes", "peak_allocated_bytes",
-            "malloc_count", "db_bytes", "digest", "valid", "sqlite_version", "bench_version", "swift_version", "cpu_model",
-            "cpu_count", "os", "sqlite_compile_options", "csv_version", "resumed_from", "journal_mode", "synchronous",
-            "longest_write_txn_s", "probe_reads_hz", "reader_queries", "reader_p50_s", "reader_p99_s", "reader_max_s",
-            "reader_longest_blocked_s", "c_reference_s", "payload_bytes", "role", "c_reference_cpu_s",
-            "build_config", "git_revision", "kernel", "cpu_signature", "instructions", "instructions_note", "counted_at", "pragmas",
-        ])
+        #expect(
+            ResultColumns.names == [
+                "scenario", "strategy", "scale", "seed", "preload", "batch_size", "repetition", "records", "unique_records",
+                "objects_inserted", "objects_updated", "objects_unchanged",
+                "fetch_count", "insert_count", "update_count", "upsert_count", "delete_count", "statement_count",
+                "transaction_count", "rows_written", "vm_steps", "wall_s", "wall_ratio_to_ceiling", "cpu_user_s", "cpu_sys_s",
+                "decode_s", "write_s", "commit_s", "peak_rss_bytes", "allocated_bytes", "peak_allocated_bytes",
+                "malloc_count", "db_bytes", "digest", "valid", "sqlite_version", "bench_version", "swift_version", "cpu_model",
+                "cpu_count", "os", "sqlite_compile_options", "csv_version", "resumed_from", "journal_mode", "synchronous",
+                "longest_write_txn_s", "probe_reads_hz", "reader_queries", "reader_p50_s", "reader_p99_s", "reader_max_s",
+                "reader_longest_blocked_s", "c_reference_s", "payload_bytes", "role", "c_reference_cpu_s",
+                "build_config", "git_revision", "kernel", "cpu_signature", "instructions", "instructions_note", "counted_at", "pragmas",
+            ])
         #expect(ResultColumns.version == 9)
     }
 
@@ -97,7 +112,7 @@ struct CSVReportTests {
         let walls: [(setting: String, naive: Double, ceiling: Double)] = [("default", 3, 0.5), ("memory", 2, 1.6)]
         var results: [RunResult] = []
         for (setting, naive, ceiling) in walls {
-            let pragmas = [try StorePragma(name: .temp_store, value: setting)]
+            let pragmas = [try StorePragma(name: .tempStore, value: setting)]
             for (strategy, wall) in [("naive", naive), ("ceiling", ceiling)] {
                 var result = sampleResult(strategy: strategy, wall: wall)
                 result.settings.pragmas = pragmas
@@ -202,8 +217,9 @@ struct ResultCatalogueTests {
     @Test("the table's headings are the declared ones, ratios after the time, probe columns only when probed, verdict last")
     func tableHeadings() throws {
         let plain = try #require(SummaryTable.render([sampleResult(strategy: "naive", wall: 2)]).split(separator: "\n").first)
-        #expect(plain.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
-            == "strategy records unique fetches statements txns wall s x reference x naive peak RSS MB valid")
+        #expect(
+            plain.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
+                == "strategy records unique fetches statements txns wall s x reference x naive peak RSS MB valid")
         var probed = sampleResult(strategy: "naive", wall: 2)
         probed.measurement.readerProbe = ReaderProbeSummary(
             hz: 60, queries: 10, p50Seconds: 0.001, p99Seconds: 0.002, maxSeconds: 0.004, longestBlockedSeconds: 0)

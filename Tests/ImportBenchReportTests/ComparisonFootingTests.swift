@@ -33,10 +33,11 @@ struct ComparisonFootingTests {
     func otherBuildRefused() throws {
         let folder = try TemporaryFolder()
         let baseline = try write(results(), "baseline.csv", in: folder)
-        let current = try write(results(cpu: 0.01) { result in
-            result.build = BuildIdentity(configuration: "release", revision: result.build.revision)
-            if result.strategy == "naive" { result.measurement.counts.fetches += 1 }
-        }, "current.csv", in: folder)
+        let current = try write(
+            results(cpu: 0.01) { result in
+                result.build = BuildIdentity(configuration: "release", revision: result.build.revision)
+                if result.strategy == "naive" { result.measurement.counts.fetches += 1 }
+            }, "current.csv", in: folder)
         let comparison = try BaselineComparison(baselinePath: baseline, currentPath: current)
         #expect(comparison.timingsRefused?.contains("debug build") == true)
         #expect(comparison.timingsRefused?.contains("release build") == true)
@@ -86,7 +87,12 @@ struct ComparisonFootingTests {
         let folder = try TemporaryFolder()
         let all = results()
         let paths = try (1...9).map { repetition in
-            try write(all.filter { $0.repetition == repetition }.map { var one = $0; one.repetition = 1; return one }, "rep-\(repetition).csv", in: folder)
+            try write(
+                all.filter { $0.repetition == repetition }.map {
+                    var one = $0
+                    one.repetition = 1
+                    return one
+                }, "rep-\(repetition).csv", in: folder)
         }
         let spread = try ResultTable(paths: paths, columns: ["wall_s"])
         let whole = try ResultTable(path: try write(all, "whole.csv", in: folder), columns: ["wall_s"])
@@ -97,12 +103,14 @@ struct ComparisonFootingTests {
         }
     }
 
-    @Test("side by side: CPU time judged directly, a 25 % slower strategy caught, counts and missing rows left to the baseline", arguments: [1.0, 1.25])
+    @Test(
+        "side by side: CPU time judged directly, a 25 % slower strategy caught, counts and missing rows left to the baseline", arguments: [1.0, 1.25])
     func sideBySide(factor: Double) throws {
         let folder = try TemporaryFolder()
         let base = try write(results(), "base.csv", in: folder)
         // The current build also counts differently and lacks naive's row: neither is this comparison's to judge.
-        let current = try write(results(cpu: 0.036 * factor) { $0.measurement.counts.fetches += 7 }.filter { $0.strategy == "prewarm" }, "current.csv", in: folder)
+        let current = try write(
+            results(cpu: 0.036 * factor) { $0.measurement.counts.fetches += 7 }.filter { $0.strategy == "prewarm" }, "current.csv", in: folder)
         let comparison = try BaselineComparison(
             baselinePaths: [base], currentPaths: [current], tolerances: BaselineComparison.defaultTolerances, scope: .sideBySide)
         #expect(comparison.missing.isEmpty)

@@ -1,10 +1,12 @@
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 import ImportBenchCore
-@testable import ImportBenchReport
 import Testing
+
+@testable import ImportBenchReport
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
 
 /// A results CSV written by hand: every column of the contract, or only those an older version had.
 private struct SyntheticCSV {
@@ -56,17 +58,20 @@ private struct SyntheticCSV {
     /// Counts the sweep leaves out are 0, the digest a constant; `csv_version` is the newest whose
     /// columns are all there, as bench would have written it.
     func text(columns: [String] = ResultColumns.names) -> String {
-        let version = (1...ResultColumns.version).last { version in
-            ResultColumns.columns.allSatisfy { $0.since > version || columns.contains($0.name) }
-        } ?? 1
+        let version =
+            (1...ResultColumns.version).last { version in
+                ResultColumns.columns.allSatisfy { $0.since > version || columns.contains($0.name) }
+            } ?? 1
         var defaults: [String: String] = ["csv_version": String(version), "digest": "00000000deadbeef", "valid": "true"]
         for column in ResultColumns.columns where column.requiresValue && column.unit.isNumeric { defaults[column.name] = "0" }
-        return CSVWriter.record(columns) + rows.map { row in
-            CSVWriter.record(columns.map { name in
-                if name == "csv_version" { return String(version) }
-                return row[name] ?? defaults[name] ?? ""
-            })
-        }.joined()
+        return CSVWriter.record(columns)
+            + rows.map { row in
+                CSVWriter.record(
+                    columns.map { name in
+                        if name == "csv_version" { return String(version) }
+                        return row[name] ?? defaults[name] ?? ""
+                    })
+            }.joined()
     }
 
     /// The columns of csv_version 2 (up to synchronous) and 1 (up to csv_version).
@@ -114,8 +119,9 @@ struct ReportChartTests {
         // Time, fetches and memory: a panel per batch size (100, all) and journal (wal, delete); reader p99: one per scale.
         #expect(svgs.count == 4 * 3 + SyntheticCSV.scales.count)
         #expect(svgs.count == report.charts.count)
-        #expect(svgs.map(chartKind) == Array(repeating: "time", count: 4) + Array(repeating: "fetches", count: 4)
-            + Array(repeating: "memory", count: 4) + Array(repeating: "reader-p99", count: SyntheticCSV.scales.count))
+        #expect(
+            svgs.map(chartKind) == Array(repeating: "time", count: 4) + Array(repeating: "fetches", count: 4)
+                + Array(repeating: "memory", count: 4) + Array(repeating: "reader-p99", count: SyntheticCSV.scales.count))
         for svg in svgs {
             #expect(isWellFormedXML(svg), "not well-formed: \(svg.prefix(200))")
             #expect(occurrences(of: "class=\"axis-label\"", in: svg) == 2)
@@ -129,9 +135,10 @@ struct ReportChartTests {
         for svg in svgs {
             for title in titles[chartKind(svg) ?? ""] ?? [] { #expect(svg.contains(">\(title)</text>"), "\(chartKind(svg) ?? "?") lacks \(title)") }
         }
-        #expect(report.charts.map(\.fileName).prefix(4) == [
-            "chat-time-batch-100-wal.svg", "chat-time-batch-100-delete.svg", "chat-time-batch-all-wal.svg", "chat-time-batch-all-delete.svg",
-        ])
+        #expect(
+            report.charts.map(\.fileName).prefix(4) == [
+                "chat-time-batch-100-wal.svg", "chat-time-batch-100-delete.svg", "chat-time-batch-all-wal.svg", "chat-time-batch-all-delete.svg",
+            ])
     }
 
     @Test("exactly one series per strategy in every chart; per strategy and journal in the reader chart")
@@ -312,9 +319,10 @@ struct ReportChartTests {
         let path = try folder.write(SyntheticCSV.sweep(batchSizes: ["all"], journals: ["wal"]).text(), to: "results.csv")
         let out = folder.url.appendingPathComponent("charts/nested").path
         let written = try ChartReport(try ReportInput(paths: [path])).writeSVGFiles(into: out)
-        #expect(written.map { URL(fileURLWithPath: $0).lastPathComponent } == [
-            "chat-time.svg", "chat-fetches.svg", "chat-memory.svg",
-        ] + SyntheticCSV.scales.map { "chat-reader-p99-\($0.0).svg" })
+        #expect(
+            written.map { URL(fileURLWithPath: $0).lastPathComponent } == [
+                "chat-time.svg", "chat-fetches.svg", "chat-memory.svg",
+            ] + SyntheticCSV.scales.map { "chat-reader-p99-\($0.0).svg" })
         for file in written {
             let text = try String(contentsOfFile: file, encoding: .utf8)
             #expect(text.hasPrefix("<svg"))
@@ -333,11 +341,12 @@ struct ReportChartTests {
         }
         let (_, report) = try render(csv.text())
         #expect(report.sections.map(\.title) == ["chat", "quakes, refresh over overlap=0.5,changed=0.1"])
-        #expect(report.charts.map(\.fileName) == [
-            "chat-time.svg", "chat-fetches.svg", "chat-memory.svg",
-            "quakes-preload-overlap-0.5-changed-0.1-time.svg", "quakes-preload-overlap-0.5-changed-0.1-fetches.svg",
-            "quakes-preload-overlap-0.5-changed-0.1-memory.svg",
-        ])
+        #expect(
+            report.charts.map(\.fileName) == [
+                "chat-time.svg", "chat-fetches.svg", "chat-memory.svg",
+                "quakes-preload-overlap-0.5-changed-0.1-time.svg", "quakes-preload-overlap-0.5-changed-0.1-fetches.svg",
+                "quakes-preload-overlap-0.5-changed-0.1-memory.svg",
+            ])
     }
 
     @Test("a recorded payload's runs (scale recorded) are drawn, placed by their records and named so")

@@ -32,7 +32,10 @@ struct ResultsContractTests {
     }
 
     private func set(_ column: String, to value: String, in header: [String], _ rows: inout [[String]], row: Int? = nil) {
-        guard let index = header.firstIndex(of: column) else { Issue.record("no column \(column)"); return }
+        guard let index = header.firstIndex(of: column) else {
+            Issue.record("no column \(column)")
+            return
+        }
         for position in rows.indices where row == nil || row == position { rows[position][index] = value }
     }
 
@@ -49,19 +52,21 @@ struct ResultsContractTests {
         #expect(try ResultsFile(results: older).rows.count == 3)
     }
 
-    @Test("each breach of the contract is refused with the file, line and column", arguments: [
-        ("wall_s is nan in every row", "line 2, column wall_s", "a finite number, 0 or more"),
-        ("no fetch_count, digest or valid column", "line 1", "no column named fetch_count, digest, valid"),
-        ("a newer csv_version", "line 2, column csv_version", "a newer bench wrote it"),
-        ("two csv_versions", "line 3, column csv_version", "two versions in one file"),
-        ("a negative count", "line 2, column fetch_count", "a whole number, 0 or more"),
-        ("text in a count", "line 3, column records", "found 'many'"),
-        ("an empty count", "line 4, column statement_count", "an empty field"),
-        ("a verdict that is neither", "line 2, column valid", "true or false"),
-        ("an infinite time", "line 2, column cpu_user_s", "found 'inf'"),
-        ("a fraction of a byte", "line 2, column peak_rss_bytes", "a whole number"),
-        ("the same run twice", "line 4", "the run and repetition of line 2 again"),
-    ])
+    @Test(
+        "each breach of the contract is refused with the file, line and column",
+        arguments: [
+            ("wall_s is nan in every row", "line 2, column wall_s", "a finite number, 0 or more"),
+            ("no fetch_count, digest or valid column", "line 1", "no column named fetch_count, digest, valid"),
+            ("a newer csv_version", "line 2, column csv_version", "a newer bench wrote it"),
+            ("two csv_versions", "line 3, column csv_version", "two versions in one file"),
+            ("a negative count", "line 2, column fetch_count", "a whole number, 0 or more"),
+            ("text in a count", "line 3, column records", "found 'many'"),
+            ("an empty count", "line 4, column statement_count", "an empty field"),
+            ("a verdict that is neither", "line 2, column valid", "true or false"),
+            ("an infinite time", "line 2, column cpu_user_s", "found 'inf'"),
+            ("a fraction of a byte", "line 2, column peak_rss_bytes", "a whole number"),
+            ("the same run twice", "line 4", "the run and repetition of line 2 again"),
+        ])
     func refused(breach: String, location: String, words: String) throws {
         let error = try refusal { header, rows in
             switch breach {
@@ -83,7 +88,10 @@ struct ResultsContractTests {
             default: rows[2] = rows[0]
             }
         }
-        guard case .malformed(_, let where_, let expected, let found)? = error else { Issue.record("not refused: \(breach)"); return }
+        guard case .malformed(_, let where_, let expected, let found)? = error else {
+            Issue.record("not refused: \(breach)")
+            return
+        }
         #expect(where_?.hasSuffix(location) == true, "\(breach): \(where_ ?? "")")
         #expect("expected \(expected), found \(found)".contains(words), "\(breach): \(expected) / \(found)")
     }
@@ -94,7 +102,9 @@ struct ColumnKindTests {
     private func compare(_ edit: (inout [RunResult]) -> Void) throws -> BaselineComparison {
         let folder = try TemporaryFolder()
         func results() -> [RunResult] {
-            var results = [sampleResult(strategy: "naive", wall: 2), sampleResult(strategy: "prewarm", wall: 1), sampleResult(strategy: "ceiling", wall: 0.5)]
+            var results = [
+                sampleResult(strategy: "naive", wall: 2), sampleResult(strategy: "prewarm", wall: 1), sampleResult(strategy: "ceiling", wall: 0.5),
+            ]
             for index in results.indices { results[index].measurement.rowsWritten = 140 }
             return results
         }
@@ -132,9 +142,11 @@ struct ColumnKindTests {
         #expect(more.verdict == .regression)
     }
 
-    @Test("a tolerance is 25% or 0.25; a bare number above 1 is refused", arguments: [
-        ("wall_s=25%", 0.25), ("wall_s=0.25", 0.25), ("wall_s=1", 1), ("wall_s=250%", 2.5),
-    ])
+    @Test(
+        "a tolerance is 25% or 0.25; a bare number above 1 is refused",
+        arguments: [
+            ("wall_s=25%", 0.25), ("wall_s=0.25", 0.25), ("wall_s=1", 1), ("wall_s=250%", 2.5),
+        ])
     func tolerance(text: String, value: Double) {
         #expect(BaselineComparison.parseTolerance(text)?.1 == value)
     }

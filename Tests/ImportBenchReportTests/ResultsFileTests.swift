@@ -8,7 +8,8 @@ struct ResultsFileTests {
     @Test("quoted fields keep their commas, quotes and line breaks; rows are found by column name and line")
     func quotedFields() throws {
         let folder = try TemporaryFolder()
-        let text = CSVWriter.record(["scenario", "cpu_model", "wall_s"])
+        let text =
+            CSVWriter.record(["scenario", "cpu_model", "wall_s"])
             + CSVWriter.record(["chat", "Intel, \"Xeon\"\nrev 2", "0.5"]) + "\n" + CSVWriter.record(["quakes", "", "1"])
         let file = try ResultsFile(path: try folder.write(text, to: "quoted.csv"), required: ["scenario"])
         #expect(file.columns == ["scenario", "cpu_model", "wall_s"])
@@ -20,13 +21,15 @@ struct ResultsFileTests {
         #expect(file.rows[1].text("absent") == nil)
     }
 
-    @Test("what is not a results file is refused with the file and line", arguments: [
-        ("a,b\r\n1,2,3\r\n", "results file", "line 2): expected 2 fields, as the header has, found 3"),
-        ("a,b\r\n\"open,2\r\n", "results file", "line 2): expected a closing quote, found the end of the file"),
-        ("a,wall_s\r\n1,fast\r\n", "results file", "line 2, column wall_s): expected a number, found 'fast'"),
-        ("a,wall_s\r\n1,nan\r\n", "results file", "line 2, column wall_s): expected a number, found 'nan'"),
-        ("", "results file", "line 1): expected a results CSV header, found an empty file"),
-    ])
+    @Test(
+        "what is not a results file is refused with the file and line",
+        arguments: [
+            ("a,b\r\n1,2,3\r\n", "results file", "line 2): expected 2 fields, as the header has, found 3"),
+            ("a,b\r\n\"open,2\r\n", "results file", "line 2): expected a closing quote, found the end of the file"),
+            ("a,wall_s\r\n1,fast\r\n", "results file", "line 2, column wall_s): expected a number, found 'fast'"),
+            ("a,wall_s\r\n1,nan\r\n", "results file", "line 2, column wall_s): expected a number, found 'nan'"),
+            ("", "results file", "line 1): expected a results CSV header, found an empty file"),
+        ])
     func refusals(text: String, prefix: String, ending: String) throws {
         let folder = try TemporaryFolder()
         let path = try folder.write(text, to: "bad.csv")
@@ -45,9 +48,11 @@ struct ResultsFileTests {
     func endlessRow() throws {
         let folder = try TemporaryFolder()
         let path = try folder.write("a,b\r\n" + String(repeating: "x", count: ResultsFile.longestRowBytes + 10), to: "endless.csv")
-        #expect(throws: ResultsInputError.malformed(
-            file: path, location: "endless.csv line 2", expected: "a row of at most \(ResultsFile.longestRowBytes) bytes", found: "a longer one"
-        )) { _ = try ResultsFile(path: path, required: []) }
+        #expect(
+            throws: ResultsInputError.malformed(
+                file: path, location: "endless.csv line 2", expected: "a row of at most \(ResultsFile.longestRowBytes) bytes", found: "a longer one"
+            )
+        ) { _ = try ResultsFile(path: path, required: []) }
         let long = try folder.write("wall_s\r\n" + String(repeating: "9", count: 5_000) + "z\r\n", to: "long.csv")
         do {
             _ = try ResultsFile(path: long, required: []).rows.map { try $0.number("wall_s") }

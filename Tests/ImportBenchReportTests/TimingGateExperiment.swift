@@ -13,7 +13,8 @@ import Testing
 struct TimingGateExperiment {
     static let comparisons = ProcessInfo.processInfo.environment["IMPORTBENCH_GATE_EXPERIMENT"].flatMap(Int.init)
 
-    @Test("a 25 % slower naive is flagged a regression under naive's row", .enabled(if: comparisons != nil, "set IMPORTBENCH_GATE_EXPERIMENT=N to run"))
+    @Test(
+        "a 25 % slower naive is flagged a regression under naive's row", .enabled(if: comparisons != nil, "set IMPORTBENCH_GATE_EXPERIMENT=N to run"))
     func slowdownCaught() throws {
         let comparisons = Self.comparisons ?? 0
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -60,22 +61,26 @@ struct TimingGateExperiment {
             for (number, rule) in rules.enumerated() {
                 let runs = rule.repetitions * rule.passes
                 let comparison = try BaselineComparison(
-                    baselinePaths: Array(files.base.prefix(runs)), currentPaths: Array(files.slow.prefix(runs)), scope: .sideBySide, passes: rule.passes)
+                    baselinePaths: Array(files.base.prefix(runs)), currentPaths: Array(files.slow.prefix(runs)), scope: .sideBySide,
+                    passes: rule.passes)
                 let time = comparison.changes.first(where: Self.isSlowed)
                 if time?.isRegression == true { caught[number] += 1 }
                 others[number] += comparison.changes.filter { $0.isRegression && !Self.isSlowed($0) }.count
                 let unchanged = try Self.largestUnchangedMove(files.base, rule: rule)
                 unchangedMoves[number].append(abs(unchanged))
-                line += "\n  \(rule.name): chat naive " + (time.map { "\($0.difference) \($0.verdictWord)" } ?? "no change")
+                line +=
+                    "\n  \(rule.name): chat naive " + (time.map { "\($0.difference) \($0.verdictWord)" } ?? "no change")
                     + String(format: "; unchanged halves, largest move %+.1f%%", unchanged * 100)
             }
             print(line)
         }
         for (number, rule) in rules.enumerated() {
-            print("timing gate experiment, \(rule.name): a 25 % slower naive flagged a regression in \(caught[number]) of \(comparisons) comparisons "
-                + "(interleaved, the whole ci preset compared side by side); \(others[number]) regressions flagged in other rows; "
-                + String(format: "unchanged code, odd repetitions against even: largest move of a row's median, median %.1f%%, at most %.1f%%",
-                    median(unchangedMoves[number]) * 100, (unchangedMoves[number].max() ?? 0) * 100))
+            print(
+                "timing gate experiment, \(rule.name): a 25 % slower naive flagged a regression in \(caught[number]) of \(comparisons) comparisons "
+                    + "(interleaved, the whole ci preset compared side by side); \(others[number]) regressions flagged in other rows; "
+                    + String(
+                        format: "unchanged code, odd repetitions against even: largest move of a row's median, median %.1f%%, at most %.1f%%",
+                        median(unchangedMoves[number]) * 100, (unchangedMoves[number].max() ?? 0) * 100))
         }
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
 import ImportBenchCore
-@testable import ImportBenchReport
 import Testing
+
+@testable import ImportBenchReport
 
 @Suite("Rank test")
 struct RankTestTests {
@@ -62,7 +63,8 @@ struct TimingVerdictTests {
         var generator = SeededGenerator(seed: seed)
         return (1...repetitions).flatMap { repetition in
             [("naive", 2.0), ("prewarm", 1.0 * factor), ("ceiling", 0.5)].map { name, wall in
-                var result = sampleResult(strategy: name, wall: wall * (1 + Double.random(in: -jitter...jitter, using: &generator)), repetition: repetition)
+                var result = sampleResult(
+                    strategy: name, wall: wall * (1 + Double.random(in: -jitter...jitter, using: &generator)), repetition: repetition)
                 result.cReferenceSeconds = 0.4 * (1 + Double.random(in: -jitter...jitter, using: &generator))
                 return result
             }
@@ -122,8 +124,9 @@ struct TimingVerdictTests {
 }
 
 extension TimingVerdictTests {
-    @Test("too few repetitions for a test to prove anything (3 against 3): the medians are held to the tolerance, and shown",
-          arguments: [3, 1])
+    @Test(
+        "too few repetitions for a test to prove anything (3 against 3): the medians are held to the tolerance, and shown",
+        arguments: [3, 1])
     func fewRepetitions(repetitions: Int) throws {
         let comparison = try compare(results(seed: 21, repetitions: repetitions), results(prewarmFactor: 1.5, seed: 22, repetitions: repetitions))
         #expect(comparison.verdict == .regression)
@@ -148,7 +151,9 @@ extension TimingVerdictTests {
 extension TimingVerdictTests {
     /// As `results`, with CPU times: the imports' CPU scatters by `jitter`, the C reference's
     /// replay, a few milliseconds, by `referenceJitter`.
-    private func cpuResults(prewarmFactor factor: Double = 1, jitter: Double = 0.01, referenceJitter: Double = 0.08, seed: UInt64, repetitions: Int = 9)
+    private func cpuResults(
+        prewarmFactor factor: Double = 1, jitter: Double = 0.01, referenceJitter: Double = 0.08, seed: UInt64, repetitions: Int = 9
+    )
         -> [RunResult]
     {
         var generator = SeededGenerator(seed: seed)
@@ -202,7 +207,9 @@ extension TimingVerdictTests {
             let tolerance = try #require(BaselineComparison.defaultTolerances["wall_s"])
             #expect(largest.change.key.strategy == "prewarm" && largest.tolerance == tolerance)
             #expect(abs((largest.change.test?.change ?? 0) - (factor - 1)) < 0.02)
-            #expect(comparison.markdown.contains("- \(ResultTable.cpuPerCReference): \(largest.change.key) \(largest.change.difference); tolerance \(Int(tolerance * 100))%"))
+            #expect(
+                comparison.markdown.contains(
+                    "- \(ResultTable.cpuPerCReference): \(largest.change.key) \(largest.change.difference); tolerance \(Int(tolerance * 100))%"))
             // The move is real and significant: a tighter tolerance, asked for, judges it.
             var tighter = BaselineComparison.defaultTolerances
             tighter["wall_s"] = 0.10
@@ -227,7 +234,8 @@ extension TimingVerdictTests {
             }
         }
         let comparison = try compare(
-            withMemory(cpuResults(seed: 51, repetitions: 5), seed: 52), withMemory(cpuResults(prewarmFactor: 1.25, seed: 53, repetitions: 5), seed: 54))
+            withMemory(cpuResults(seed: 51, repetitions: 5), seed: 52),
+            withMemory(cpuResults(prewarmFactor: 1.25, seed: 53, repetitions: 5), seed: 54))
         #expect(comparison.timingsTested == 9 && comparison.timingsByMedians == 0, "\(comparison.markdown)")
         let change = try #require(comparison.changes.first { $0.key.strategy == "prewarm" && $0.metric == ResultTable.cpuPerCReference })
         let test = try #require(change.test)
@@ -238,7 +246,9 @@ extension TimingVerdictTests {
 }
 
 extension TimingVerdictTests {
-    @Test("a burst that slowed four of the base's runs in one pass hides a 25 % slowdown; judged by each repetition's fastest of two passes, it is caught")
+    @Test(
+        "a burst that slowed four of the base's runs in one pass hides a 25 % slowdown; judged by each repetition's fastest of two passes, it is caught"
+    )
     func fastestOfPasses() throws {
         // Twelve repetitions in two passes: repetitions 1-12 of each file are pass 1, 13-24 pass 2.
         var base = cpuResults(seed: 61, repetitions: 24)
@@ -250,7 +260,8 @@ extension TimingVerdictTests {
         let (before, after) = (folder.url.appendingPathComponent("base.csv").path, folder.url.appendingPathComponent("current.csv").path)
         try CSVReport.write(base, to: before)
         try CSVReport.write(current, to: after)
-        let firstPass = folder.url.appendingPathComponent("base-pass-1.csv").path, currentFirstPass = folder.url.appendingPathComponent("current-pass-1.csv").path
+        let firstPass = folder.url.appendingPathComponent("base-pass-1.csv").path
+        let currentFirstPass = folder.url.appendingPathComponent("current-pass-1.csv").path
         try CSVReport.write(base.filter { $0.repetition <= 12 }, to: firstPass)
         try CSVReport.write(current.filter { $0.repetition <= 12 }, to: currentFirstPass)
         func prewarm(_ comparison: BaselineComparison) -> BaselineComparison.Change? {

@@ -16,7 +16,8 @@ struct SQLiteCounterTests {
     /// What an import does: schema with a trigger and a cascade, inserts, finds, updates, upserts,
     /// deletes, one-off statements finalized at once, a rolled-back transaction, committed ones.
     private func workload(_ store: Connection) throws {
-        try store.execute("""
+        try store.execute(
+            """
             CREATE TABLE parent (pk INTEGER PRIMARY KEY, k TEXT UNIQUE NOT NULL, v INTEGER);
             CREATE TABLE child (pk INTEGER PRIMARY KEY, parent_pk INTEGER REFERENCES parent(pk) ON DELETE CASCADE, n INTEGER);
             CREATE TABLE audit (n INTEGER);

@@ -10,18 +10,20 @@ struct StatementCounterTests {
         return (try Connection(path: directory.appendingPathComponent("s.sqlite").path), directory)
     }
 
-    @Test("statement kinds are classified from their SQL", arguments: [
-        ("SELECT pk FROM t WHERE k = ?", StatementKind.fetch),
-        ("  -- comment\n select 1", .fetch),
-        ("/* x */ INSERT INTO t (k) VALUES (?)", .insert),
-        ("INSERT INTO t (k) VALUES (?) ON CONFLICT DO NOTHING", .insert),
-        ("INSERT INTO t (k) VALUES (?) ON CONFLICT(k) DO UPDATE SET k = excluded.k RETURNING pk", .upsert),
-        ("UPDATE t SET a = ? WHERE pk = ?", .update),
-        ("DELETE FROM t", .delete),
-        ("BEGIN IMMEDIATE", .other),
-        ("PRAGMA foreign_keys = ON", .other),
-        ("WITH x AS (SELECT 1) SELECT * FROM x", .fetch),
-    ])
+    @Test(
+        "statement kinds are classified from their SQL",
+        arguments: [
+            ("SELECT pk FROM t WHERE k = ?", StatementKind.fetch),
+            ("  -- comment\n select 1", .fetch),
+            ("/* x */ INSERT INTO t (k) VALUES (?)", .insert),
+            ("INSERT INTO t (k) VALUES (?) ON CONFLICT DO NOTHING", .insert),
+            ("INSERT INTO t (k) VALUES (?) ON CONFLICT(k) DO UPDATE SET k = excluded.k RETURNING pk", .upsert),
+            ("UPDATE t SET a = ? WHERE pk = ?", .update),
+            ("DELETE FROM t", .delete),
+            ("BEGIN IMMEDIATE", .other),
+            ("PRAGMA foreign_keys = ON", .other),
+            ("WITH x AS (SELECT 1) SELECT * FROM x", .fetch),
+        ])
     func classification(sql: String, kind: StatementKind) {
         #expect(StatementKind(sql: sql) == kind)
     }
@@ -107,9 +109,11 @@ struct StatementCounterTests {
         #expect(store.isAutocommit)
     }
 
-    @Test("text, integer, real and null round-trip, the empty string included", arguments: [
-        DatabaseValue.text(""), .text("héllo \"quoted\""), .integer(-7), .real(2.5), .null,
-    ])
+    @Test(
+        "text, integer, real and null round-trip, the empty string included",
+        arguments: [
+            DatabaseValue.text(""), .text("héllo \"quoted\""), .integer(-7), .real(2.5), .null,
+        ])
     func valuesRoundTrip(value: DatabaseValue) throws {
         let (store, directory) = try freshConnection()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -14,17 +14,21 @@ struct PluginStrategyTests {
         }
     }()
 
-    @Test("is valid on a refresh of chat (overlap 0.9, changed 0.2), with the built-ins' digest", arguments: [
-        BatchSize.occurrences(1), .occurrences(500), .all,
-    ])
+    @Test(
+        "is valid on a refresh of chat (overlap 0.9, changed 0.2), with the built-ins' digest",
+        arguments: [
+            BatchSize.occurrences(1), .occurrences(500), .all,
+        ])
     func refresh(batchSize: BatchSize) throws {
         let catalog = Self.catalog
         let strategies = try ["naive", "upsert", OneUpsertStrategy.name].map { try #require(catalog.strategy(named: $0)) }
-        let outcome = try Benchmark(configuration: BenchmarkConfiguration(
-            spec: RunSpec(
-                scenario: ChatScenario().reference, payload: .generated(scale: try #require(Scale(factor: 0.05)), seed: 3),
-                preload: try PreloadSpec(parsing: "overlap=0.9,changed=0.2"), options: RunOptions(batchSize: batchSize)),
-            strategies: strategies, catalog: catalog)).run()
+        let outcome = try Benchmark(
+            configuration: BenchmarkConfiguration(
+                spec: RunSpec(
+                    scenario: ChatScenario().reference, payload: .generated(scale: try #require(Scale(factor: 0.05)), seed: 3),
+                    preload: try PreloadSpec(parsing: "overlap=0.9,changed=0.2"), options: RunOptions(batchSize: batchSize)),
+                strategies: strategies, catalog: catalog)
+        ).run()
         let plugIn = try #require(outcome.results.first { $0.strategy == OneUpsertStrategy.name })
         #expect(plugIn.valid, "\(plugIn.differences)")
         let naive = try #require(outcome.results.first { $0.strategy == "naive" })
@@ -42,9 +46,11 @@ struct PluginStrategyTests {
         let payload = directory.appendingPathComponent("products.json").path
         try #"[{"serialCode": "p1", "name": "Lamp", "stock": 3, "description": "Bright"}, {"serialCode": "p1", "stock": null}]"#
             .write(toFile: payload, atomically: true, encoding: .utf8)
-        let outcome = try Benchmark(configuration: BenchmarkConfiguration(
-            spec: RunSpec(scenario: .builtIn("products"), payload: .file(payload), options: RunOptions(batchSize: batchSize)),
-            strategies: [try #require(Self.catalog.strategy(named: OneUpsertStrategy.name))], catalog: Self.catalog)).run()
+        let outcome = try Benchmark(
+            configuration: BenchmarkConfiguration(
+                spec: RunSpec(scenario: .builtIn("products"), payload: .file(payload), options: RunOptions(batchSize: batchSize)),
+                strategies: [try #require(Self.catalog.strategy(named: OneUpsertStrategy.name))], catalog: Self.catalog)
+        ).run()
         let plugIn = try #require(outcome.results.first { $0.strategy == OneUpsertStrategy.name })
         #expect(plugIn.valid, "\(plugIn.differences)")
     }

@@ -43,7 +43,9 @@ struct PublicSurfaceTests {
             let isCase = enumDepth == depth - 1 && code.hasPrefix("case ")
             if isPublic || isCase {
                 var above = index - 1
-                while above >= 0, lines[above].trimmingCharacters(in: .whitespaces).range(of: #"^@\w+(\([^)]*\))?$"#, options: .regularExpression) != nil {
+                while above >= 0,
+                    lines[above].trimmingCharacters(in: .whitespaces).range(of: #"^@\w+(\([^)]*\))?$"#, options: .regularExpression) != nil
+                {
                     above -= 1
                 }
                 let documented = above >= 0 && lines[above].trimmingCharacters(in: .whitespaces).hasPrefix("///")

@@ -2,7 +2,7 @@ import CProcess
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// How a command's process ended, measured as a whole: its start-up included, its children's

@@ -24,11 +24,13 @@ package enum CounterLibrary {
         let library = folder.appendingPathComponent("libImportBenchSQLCounts-\(String(hash, radix: 16)).so").path
         // LD_PRELOAD splits its list at spaces and colons: such a path would preload nothing, silently.
         guard !library.contains(where: { $0 == " " || $0 == ":" }) else {
-            throw .counterMissing(path: library, reason: "LD_PRELOAD cannot take a path with a space or a colon; build bench in a folder without them")
+            throw .counterMissing(
+                path: library, reason: "LD_PRELOAD cannot take a path with a space or a colon; build bench in a folder without them")
         }
         if FileManager.default.fileExists(atPath: library) { return library }
         let staging = library + ".\(getpid()).tmp"
-        let arguments = ["-shared", "-fPIC", "-O2", "-I", sourceRoot.appendingPathComponent(includes).path]
+        let arguments =
+            ["-shared", "-fPIC", "-O2", "-I", sourceRoot.appendingPathComponent(includes).path]
             + sources.map { sourceRoot.appendingPathComponent($0).path } + ["-o", staging, "-lsqlite3", "-lpthread"]
         let compiled = try compile(arguments)
         guard compiled.status == 0, rename(staging, library) == 0 else {

@@ -35,8 +35,10 @@ extension ImportRun {
             throw creationFailure(error)
         }
         defer { folder.remove() }
-        let files = (output: folder.url.appendingPathComponent("stdout").path, error: folder.url.appendingPathComponent("stderr").path,
-                     counts: folder.url.appendingPathComponent("counts").path)
+        let files = (
+            output: folder.url.appendingPathComponent("stdout").path, error: folder.url.appendingPathComponent("stderr").path,
+            counts: folder.url.appendingPathComponent("counts").path
+        )
         let ending: CommandEnding
         do {
             ending = try CommandProcess.run(
@@ -51,7 +53,9 @@ extension ImportRun {
         let tail = CommandProcess.tail(of: files.error)
         if ending.timedOut { throw failure(of: command, CommandError.timedOut(name: command.name, seconds: timeout ?? 0, errorTail: tail)) }
         if let signal = ending.signal { throw failure(of: command, CommandError.killed(name: command.name, signal: signal, errorTail: tail)) }
-        if let status = ending.status, status != 0 { throw failure(of: command, CommandError.failed(name: command.name, status: status, errorTail: tail)) }
+        if let status = ending.status, status != 0 {
+            throw failure(of: command, CommandError.failed(name: command.name, status: status, errorTail: tail))
+        }
         var measurement = ImportMeasurement()
         measurement.wallSeconds = ending.wallSeconds
         measurement.cpuUserSeconds = ending.userSeconds

@@ -33,7 +33,8 @@ final class HeaderRowElements: JSONElementSource {
 
     /// Throws, located by `elements`, unless the element is an array of strings.
     static func check(_ header: JSONArrayElementReader.Element, of elements: any JSONElementSource) throws {
-        let path = elements.path, limits = elements.limits
+        let path = elements.path
+        let limits = elements.limits
         func elementPath(_ index: Int) -> String { elements.elementPath(index) }
         func locate(_ error: PayloadError, _ header: JSONArrayElementReader.Element) -> PayloadError {
             switch header {

@@ -49,7 +49,9 @@ package struct JSONPath: Sendable, Hashable, CustomStringConvertible {
                 name.append(character)
             }
         }
-        if !name.isEmpty { segments.append(.member(name)) } else if text.last == "." {
+        if !name.isEmpty {
+            segments.append(.member(name))
+        } else if text.last == "." {
             return .failure(PathSyntaxError("'\(text)' ends with '.'"))
         }
         return .success(JSONPath(segments))

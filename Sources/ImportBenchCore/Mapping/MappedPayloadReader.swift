@@ -58,11 +58,11 @@ package final class MappedPayloadReader: RecordReader {
                 path: path, collections: collections, chunkSize: chunkSize, limits: reading.limits, hasher: reading.hasher)
         } else {
             elements = try CollectionElements(count: collections.count) { index in
-            // The first reader reads the whole file (it checks the document after its collection): it alone feeds the hash.
-            let source = try JSONElements.open(
-                path: path, arrayPath: collections[index].arrayPath, chunkSize: chunkSize, limits: reading.limits,
-                hasher: index == 0 ? reading.hasher : nil, acceptsObject: true, lines: lines)
-            return collections[index].headerRow ? HeaderRowElements(source) : source
+                // The first reader reads the whole file (it checks the document after its collection): it alone feeds the hash.
+                let source = try JSONElements.open(
+                    path: path, arrayPath: collections[index].arrayPath, chunkSize: chunkSize, limits: reading.limits,
+                    hasher: index == 0 ? reading.hasher : nil, acceptsObject: true, lines: lines)
+                return collections[index].headerRow ? HeaderRowElements(source) : source
             }
         }
         self.elements = elements
@@ -219,7 +219,11 @@ package final class MappedPayloadReader: RecordReader {
         for (relationship, source) in plan.toOne.enumerated() {
             switch source {
             case .owner:
-                if let handle = ownerHandle(relationship, listedBy: owner, entity: entity) { builder.reference(to: handle) } else { builder.noReference() }
+                if let handle = ownerHandle(relationship, listedBy: owner, entity: entity) {
+                    builder.reference(to: handle)
+                } else {
+                    builder.noReference()
+                }
             case .embedded, .key, .embeddedOrKey:
                 let ordinal = targets[firstTarget + relationship]
                 if ordinal >= 0 {
@@ -263,7 +267,8 @@ package final class MappedPayloadReader: RecordReader {
                 let index = value(path)
                 guard index >= 0 else { continue }
                 for (childPosition, child) in try JSONValue(tape: tape, index: index).array().enumerated() {
-                    _ = try read(tape, child.index, entity: list.entity, listedBy: (handle, list.ownerRelationship), position: childPosition, into: builder)
+                    _ = try read(
+                        tape, child.index, entity: list.entity, listedBy: (handle, list.ownerRelationship), position: childPosition, into: builder)
                 }
             }
             owners.removeLast()
@@ -291,7 +296,9 @@ package final class MappedPayloadReader: RecordReader {
     }
 
     private func memberNameMismatch(_ name: String, expected: String, _ tape: JSONTape) -> PayloadError {
-        PayloadError(file: tape.file, byteOffset: tape.baseOffset, path: tape.recordPath, expected: "\(expected) as the member name (@key)", found: "\"\(name)\"")
+        PayloadError(
+            file: tape.file, byteOffset: tape.baseOffset, path: tape.recordPath, expected: "\(expected) as the member name (@key)",
+            found: "\"\(name)\"")
     }
 
     /// A key given by value: a string, or an integer as decimal text.

@@ -101,9 +101,10 @@ final class PathWalk {
         /// Lays out `step` and everything under it; returns its index.
         func layOut(_ step: PathPlan.Step) -> Int {
             let index = steps.count
-            steps.append(Step(
-                path: step.path ?? -1, members: nil, slots: 0, firstMember: 0, memberCount: 0, firstPosition: 0,
-                firstPositionChild: 0, positionCount: 0))
+            steps.append(
+                Step(
+                    path: step.path ?? -1, members: nil, slots: 0, firstMember: 0, memberCount: 0, firstPosition: 0,
+                    firstPositionChild: 0, positionCount: 0))
             let under = step.memberSteps.map(layOut)
             let underPositions = step.positionSteps.map(layOut)
             if !step.memberNames.isEmpty {

@@ -73,12 +73,14 @@ private struct MappingParser {
             guard let entity = schema.index(of: declared.entity) else {
                 throw fail(
                     declared.node,
-                    "\(declared.what) names entity '\(declared.entity)', which entities does not declare (\(schema.entities.map(\.name).joined(separator: ", ")))")
+                    "\(declared.what) names entity '\(declared.entity)', which entities does not declare (\(schema.entities.map(\.name).joined(separator: ", ")))"
+                )
             }
             if let owner = declarations[entity].toOne.firstIndex(where: { $0.source == .owner }) {
                 throw fail(
                     declarations[entity].toOne[owner].node,
-                    "'\(declared.entity)' is a top-level element, so it has no owner: its relationship '\(schema.entities[entity].toOne[owner].name)' can never be set")
+                    "'\(declared.entity)' is a top-level element, so it has no owner: its relationship '\(schema.entities[entity].toOne[owner].name)' can never be set"
+                )
             }
             collections.append(ElementCollection(path: declared.path, entity: entity, headerRow: declared.headerRow))
         }
@@ -92,7 +94,9 @@ private struct MappingParser {
             guard case .sequence(let names) = entry.value else { throw fail(entry.value, "shared must be a list of entity names") }
             for node in names {
                 let entityName = try string(node, "a shared entity")
-                guard let index = schema.index(of: entityName) else { throw fail(node, "shared names entity '\(entityName)', which entities does not declare") }
+                guard let index = schema.index(of: entityName) else {
+                    throw fail(node, "shared names entity '\(entityName)', which entities does not declare")
+                }
                 shared.append(index)
             }
         }
@@ -109,7 +113,9 @@ private struct MappingParser {
                 }
                 mapping.jsonLines = true
             case let other:
-                throw fail(format.value, "format must be json (one document, the default) or json-lines (one element per line, whatever the file's name), not '\(other)'")
+                throw fail(
+                    format.value,
+                    "format must be json (one document, the default) or json-lines (one element per line, whatever the file's name), not '\(other)'")
             }
         }
         return mapping
@@ -139,11 +145,14 @@ private struct MappingParser {
             let elements = try top.first { $0.key == "elements" }.map { try elementsPath($0.value, "elements") } ?? JSONPath([])
             let elementNode = try required(top, "element", in: root)
             let headerRow = try top.first { $0.key == "header_row" }.map { try bool($0.value, "header_row") } ?? false
-            return [CollectionDeclaration(
-                path: elements, entity: try string(elementNode, "element"), headerRow: headerRow, node: elementNode, what: "element")]
+            return [
+                CollectionDeclaration(
+                    path: elements, entity: try string(elementNode, "element"), headerRow: headerRow, node: elementNode, what: "element")
+            ]
         }
         if let single = top.first(where: { ["elements", "element", "header_row"].contains($0.key) }) {
-            throw fail(single.keyNode, "'\(single.key)' is for a document of one collection; with collections, give each its path, entity and header_row")
+            throw fail(
+                single.keyNode, "'\(single.key)' is for a document of one collection; with collections, give each its path, entity and header_row")
         }
         guard case .sequence(let items) = listed.value, !items.isEmpty else {
             throw fail(listed.value, "collections must be a list of {path: MEMBERS, entity: NAME}, in the order to read them (targets first)")
@@ -156,8 +165,9 @@ private struct MappingParser {
             if declared.contains(where: { $0.path == path }) { throw fail(pathNode, "collection '\(path)' is listed twice") }
             let entityNode = try required(fields, "entity", in: item)
             let headerRow = try fields.first { $0.key == "header_row" }.map { try bool($0.value, "header_row") } ?? false
-            declared.append(CollectionDeclaration(
-                path: path, entity: try string(entityNode, "entity"), headerRow: headerRow, node: entityNode, what: "collection '\(path)'"))
+            declared.append(
+                CollectionDeclaration(
+                    path: path, entity: try string(entityNode, "entity"), headerRow: headerRow, node: entityNode, what: "collection '\(path)'"))
         }
         return declared
     }
@@ -202,7 +212,9 @@ private struct MappingParser {
         switch keyNode {
         case .scalar:
             let keyPath = try path(keyNode, "key")
-            guard let column = keyPath.lastMember else { throw fail(keyNode, "the key's path names no member to name its column after; write key: {column: ..., path: ...}") }
+            guard let column = keyPath.lastMember else {
+                throw fail(keyNode, "the key's path names no member to name its column after; write key: {column: ..., path: ...}")
+            }
             keyColumn = column
             key = .path(keyPath, fallback: nil)
         default:
@@ -216,7 +228,9 @@ private struct MappingParser {
                 key = .path(keyPath, fallback: try fallbackNode.map { (try string($0, "fallback"), $0) })
                 keyColumn = try keyFields.first { $0.key == "column" }.map { try string($0.value, "column") } ?? keyPath.lastMember ?? "key"
             case (nil, let composeNode?):
-                if let fallbackNode { throw fail(fallbackNode, "a fallback is for a key read at a path: compose already builds the key of '\(name)'") }
+                if let fallbackNode {
+                    throw fail(fallbackNode, "a fallback is for a key read at a path: compose already builds the key of '\(name)'")
+                }
                 key = .template(try string(composeNode, "compose"), composeNode)
                 keyColumn = try keyFields.first { $0.key == "column" }.map { try string($0.value, "column") } ?? "key"
             default:
@@ -237,7 +251,8 @@ private struct MappingParser {
                 default:
                     let spec = try entries(attribute.value, "attribute '\(attribute.key)'", allowed: ["type", "path"])
                     attributes.append(Attribute(attribute.key, try type(required(spec, "type", in: attribute.value))))
-                    attributePaths.append(try spec.first { $0.key == "path" }.map { try path($0.value, "path") } ?? JSONPath([.member(attribute.key)]))
+                    attributePaths.append(
+                        try spec.first { $0.key == "path" }.map { try path($0.value, "path") } ?? JSONPath([.member(attribute.key)]))
                 }
             }
         }
@@ -246,7 +261,8 @@ private struct MappingParser {
         var toOneSources: [(node: Node, source: ToOneSource)] = []
         if let toOneNode = fields.first(where: { $0.key == "to_one" })?.value {
             for relationship in try entries(toOneNode, "the to_one relationships of '\(name)'", allowed: nil) {
-                let spec = try entries(relationship.value, "to_one '\(relationship.key)'", allowed: ["entity", "owner", "embedded", "key", "listing"])
+                let spec = try entries(
+                    relationship.value, "to_one '\(relationship.key)'", allowed: ["entity", "owner", "embedded", "key", "listing"])
                 let target = try string(required(spec, "entity", in: relationship.value), "entity")
                 let owner = try spec.first { $0.key == "owner" }.map { try bool($0.value, "owner") } ?? false
                 let embedded = try spec.first { $0.key == "embedded" }.map { try path($0.value, "embedded") }
@@ -258,10 +274,15 @@ private struct MappingParser {
                 case (false, nil, let keyPath?): source = .key(keyPath)
                 case (false, let embedded?, let keyPath?): source = .embeddedOrKey(embedded, key: keyPath)
                 default:
-                    throw fail(relationship.value, "to_one '\(relationship.key)' needs owner: true (the object whose children list holds it), or embedded: PATH (an object), key: PATH (the target's key) or both (the object when present, else the key)")
+                    throw fail(
+                        relationship.value,
+                        "to_one '\(relationship.key)' needs owner: true (the object whose children list holds it), or embedded: PATH (an object), key: PATH (the target's key) or both (the object when present, else the key)"
+                    )
                 }
                 let listing = try spec.first { $0.key == "listing" }.map { try self.listing($0.value) }
-                if listing != nil, !owner { throw fail(relationship.value, "listing applies to an owner relationship (is the owner's children list complete or a page?)") }
+                if listing != nil, !owner {
+                    throw fail(relationship.value, "listing applies to an owner relationship (is the owner's children list complete or a page?)")
+                }
                 let relationshipModel = ToOneRelationship(relationship.key, to: target, owner: owner, listing: listing ?? .complete)
                 try claim(relationshipModel.column, relationship.keyNode)
                 toOne.append(relationshipModel)
@@ -282,10 +303,15 @@ private struct MappingParser {
                 case (let embedded?, nil): source = .embedded(embedded)
                 case (nil, let keys?): source = .keys(keys)
                 default:
-                    throw fail(relationship.value, "many_to_many '\(relationship.key)' needs exactly one of embedded: PATH (an array of objects) or keys: PATH (an array of keys)")
+                    throw fail(
+                        relationship.value,
+                        "many_to_many '\(relationship.key)' needs exactly one of embedded: PATH (an array of objects) or keys: PATH (an array of keys)"
+                    )
                 }
                 let listing = try spec.first { $0.key == "listing" }.map { try self.listing($0.value) } ?? .complete
-                if manyToMany.contains(where: { $0.name == relationship.key }) { throw fail(relationship.keyNode, "'\(name)' has two many_to_many relationships named '\(relationship.key)'") }
+                if manyToMany.contains(where: { $0.name == relationship.key }) {
+                    throw fail(relationship.keyNode, "'\(name)' has two many_to_many relationships named '\(relationship.key)'")
+                }
                 manyToMany.append(ManyToManyRelationship(relationship.key, to: target, listing: listing))
                 setSources.append((relationship.keyNode, source))
             }
@@ -357,7 +383,8 @@ private struct MappingParser {
             if mapping.key.composedParts.contains(.position), readAlone.contains(entity) {
                 throw fail(
                     node,
-                    "the key of '\(schema.entities[entity].name)' uses {@index}, but it is also read on its own (as the element, or embedded as a to_one), where it has no position; compose it from a key or a value")
+                    "the key of '\(schema.entities[entity].name)' uses {@index}, but it is also read on its own (as the element, or embedded as a to_one), where it has no position; compose it from a key or a value"
+                )
             }
             var paths = mapping.attributes + mapping.children.map(\.path)
             if case .path(let path, _) = mapping.key { paths.append(path) }
@@ -383,7 +410,8 @@ private struct MappingParser {
             if let (prefix, names) = members.first(where: { $0.value.count > 64 }) {
                 throw fail(
                     node,
-                    "'\(schema.entities[entity].name)' reads \(names.count) members of one object (\(prefix.isEmpty ? "the object itself" : JSONPath(prefix).description)); a mapping reads at most 64 from one object")
+                    "'\(schema.entities[entity].name)' reads \(names.count) members of one object (\(prefix.isEmpty ? "the object itself" : JSONPath(prefix).description)); a mapping reads at most 64 from one object"
+                )
             }
         }
     }
@@ -431,7 +459,9 @@ private struct MappingParser {
         case .duplicateEntity(let name):
             return fail(declarations.first { $0.entity.name == name }?.node, "entity '\(name)' is declared twice")
         case .unknownTarget(let entity, let relationship, let target):
-            return fail(relationshipNode(entity, relationship, declarations), "\(entity).\(relationship) points to entity '\(target)', which entities does not declare")
+            return fail(
+                relationshipNode(entity, relationship, declarations),
+                "\(entity).\(relationship) points to entity '\(target)', which entities does not declare")
         case .targetAfterSource(let entity, let relationship, let target):
             return fail(
                 relationshipNode(entity, relationship, declarations),

@@ -70,7 +70,8 @@ package struct SampleScaler {
             if !follows {
                 throw MappingError(
                     file: samplePath,
-                    "the key of \(mapping.schema.entities[entity].name) is composed of values and shared keys only, so copies of the sample would repeat its keys: compose it with a key of an entity that is not shared, or mark it shared")
+                    "the key of \(mapping.schema.entities[entity].name) is composed of values and shared keys only, so copies of the sample would repeat its keys: compose it with a key of an entity that is not shared, or mark it shared"
+                )
             }
         }
     }
@@ -179,7 +180,8 @@ package struct SampleScaler {
             count += 1
         }
         return Frame(
-            collection: collection, start: first ?? 0, end: end, elements: count, isObject: elements.currentMemberName != nil || reader?.readsMembers == true)
+            collection: collection, start: first ?? 0, end: end, elements: count,
+            isObject: elements.currentMemberName != nil || reader?.readsMembers == true)
     }
 
     private func openElements(_ collection: Int) throws -> any JSONElementSource {
@@ -206,7 +208,9 @@ package struct SampleScaler {
                 output.append(byte)
             case ..<0x20:
                 let hex = Array("0123456789abcdef".utf8)
-                for escaped in [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]] {
+                for escaped in [
+                    UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)],
+                ] {
                     output.append(escaped)
                 }
             default:
@@ -264,7 +268,9 @@ package struct SampleScaler {
             let wanted = position < range.lowerBound ? min(range.lowerBound - position, 1 << 20) : min(range.upperBound - position, 1 << 20)
             let received = try input.read(into: chunk, count: wanted, offset: position)
             guard received > 0 else {
-                throw PayloadError(file: samplePath, byteOffset: position, path: nil, expected: "more bytes", found: "the end of the file (did it change meanwhile?)")
+                throw PayloadError(
+                    file: samplePath, byteOffset: position, path: nil, expected: "more bytes", found: "the end of the file (did it change meanwhile?)"
+                )
             }
             if position >= range.lowerBound { output.append(UnsafeBufferPointer(start: chunk, count: received)) }
             position += received

@@ -134,7 +134,8 @@ final class SiblingCollectionElements: CollectionElementSource {
         let start = spooled[collection]?.start ?? spool.end
         switch element {
         case .parsed(let tape, let index):
-            try spool.write(index: index, byteOffset: tape.baseOffset, memberName: reader.currentMemberName, bytes: UnsafeRawBufferPointer(tape.bytes))
+            try spool.write(
+                index: index, byteOffset: tape.baseOffset, memberName: reader.currentMemberName, bytes: UnsafeRawBufferPointer(tape.bytes))
         case .delimited(let delimited):
             try delimited.bytes.withUnsafeBytes { bytes in
                 try spool.write(index: delimited.index, byteOffset: delimited.byteOffset, memberName: reader.currentMemberName, bytes: bytes)

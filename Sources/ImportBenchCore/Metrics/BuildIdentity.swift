@@ -30,15 +30,16 @@ package struct BuildIdentity: Sendable, Equatable {
 
     static var compiledConfiguration: String {
         #if DEBUG
-        return "debug"
+            return "debug"
         #else
-        return "release"
+            return "release"
         #endif
     }
 
     /// The package's root, from this file's path at compile time.
     package static var sourceRoot: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
     }
 
     /// The package whose build made this executable: the folder holding the `.build` it lies in (a
@@ -69,10 +70,14 @@ package struct BuildIdentity: Sendable, Equatable {
             let changes = git(["-C", root, "status", "--porcelain", "--", "Sources", "Package.swift"])
         else { return "" }
         var roots = [root]
-        if sourceRoot.path != root, git(["-C", sourceRoot.path, "rev-parse", "--show-toplevel"]) == git(["-C", root, "rev-parse", "--show-toplevel"]) {
+        if sourceRoot.path != root,
+            git(["-C", sourceRoot.path, "rev-parse", "--show-toplevel"]) == git(["-C", root, "rev-parse", "--show-toplevel"])
+        {
             roots.append(sourceRoot.path)
         }
-        let dirty = !changes.isEmpty || roots.dropFirst().contains { git(["-C", $0, "status", "--porcelain", "--", "Sources", "Package.swift"])?.isEmpty == false }
+        let dirty =
+            !changes.isEmpty
+            || roots.dropFirst().contains { git(["-C", $0, "status", "--porcelain", "--", "Sources", "Package.swift"])?.isEmpty == false }
         return head + (dirty ? dirtySuffix : "")
     }
 

@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import CCounters
 import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// User-space instructions the calling thread retires, from the kernel's performance counters:
 /// a cost that repeats where times scatter (CodSpeed and iai-callgrind gate on it for that reason).

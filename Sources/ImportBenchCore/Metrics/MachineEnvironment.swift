@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
 import ImportBenchStore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Where a result was measured, recorded with every row so numbers from two machines are never
 /// compared unknowingly.
@@ -21,22 +22,23 @@ package struct MachineEnvironment: Sendable, Equatable {
     package var cpuSignature: String = ""
 
     package static let current = MachineEnvironment(
-        sqliteVersion: Connection.sqliteVersion, sqliteCompileOptions: Connection.compileOptions, swiftVersion: compilerVersion, cpuModel: readCPUModel(),
+        sqliteVersion: Connection.sqliteVersion, sqliteCompileOptions: Connection.compileOptions, swiftVersion: compilerVersion,
+        cpuModel: readCPUModel(),
         cpuCount: ProcessInfo.processInfo.activeProcessorCount,
         operatingSystem: ProcessInfo.processInfo.operatingSystemVersionString, kernel: readKernel(), cpuSignature: readCPUSignature())
 
     /// The compiler that built bench, to a minor version.
     static var compilerVersion: String {
         #if compiler(>=6.4)
-        return "6.4+"
+            return "6.4+"
         #elseif compiler(>=6.3)
-        return "6.3"
+            return "6.3"
         #elseif compiler(>=6.2)
-        return "6.2"
+            return "6.2"
         #elseif compiler(>=6.1)
-        return "6.1"
+            return "6.1"
         #else
-        return "6.0"
+            return "6.0"
         #endif
     }
 
@@ -57,7 +59,9 @@ package struct MachineEnvironment: Sendable, Equatable {
     /// The first processor's value for `field` in /proc/cpuinfo.
     private static func cpuInfo(_ field: String) -> String? {
         guard let info = cpuInfoText,
-            let line = info.split(separator: "\n").first(where: { $0.split(separator: ":", maxSplits: 1).first?.trimmingCharacters(in: .whitespaces) == field }),
+            let line = info.split(separator: "\n").first(where: {
+                $0.split(separator: ":", maxSplits: 1).first?.trimmingCharacters(in: .whitespaces) == field
+            }),
             let value = line.split(separator: ":", maxSplits: 1).last
         else { return nil }
         return value.trimmingCharacters(in: .whitespaces)

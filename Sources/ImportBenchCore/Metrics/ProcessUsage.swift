@@ -1,16 +1,17 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 #if os(Linux)
-private let rusageSelf = RUSAGE_SELF.rawValue
-/// RUSAGE_THREAD, which Glibc's module leaves out (it is behind _GNU_SOURCE).
-private let rusageThread: Int32 = 1
+    private let rusageSelf = RUSAGE_SELF.rawValue
+    /// RUSAGE_THREAD, which Glibc's module leaves out (it is behind _GNU_SOURCE).
+    private let rusageThread: Int32 = 1
 #else
-private let rusageSelf = RUSAGE_SELF
+    private let rusageSelf = RUSAGE_SELF
 #endif
 
 /// CPU time of this process, from getrusage.
@@ -27,11 +28,11 @@ struct CPUTime: Sendable {
     /// CPU time of the calling thread alone, where the platform tells it (Linux); zero elsewhere.
     static func currentThread() -> CPUTime {
         #if os(Linux)
-        var usage = rusage()
-        getrusage(rusageThread, &usage)
-        return CPUTime(user: seconds(usage.ru_utime), system: seconds(usage.ru_stime))
+            var usage = rusage()
+            getrusage(rusageThread, &usage)
+            return CPUTime(user: seconds(usage.ru_utime), system: seconds(usage.ru_stime))
         #else
-        return CPUTime(user: 0, system: 0)
+            return CPUTime(user: 0, system: 0)
         #endif
     }
 
@@ -72,9 +73,9 @@ enum PeakResidentMemory {
         var usage = rusage()
         getrusage(rusageSelf, &usage)
         #if os(Linux)
-        return Int64(usage.ru_maxrss) * 1024
+            return Int64(usage.ru_maxrss) * 1024
         #else
-        return Int64(usage.ru_maxrss)
+            return Int64(usage.ru_maxrss)
         #endif
     }
 }

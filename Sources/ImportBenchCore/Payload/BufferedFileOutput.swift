@@ -183,7 +183,8 @@ final class BufferedFileOutput {
             }
             if code == Z_STREAM_END { return }
             guard code == Z_OK || code == Z_BUF_ERROR else {
-                failure = PayloadError(file: path, byteOffset: bytesWritten, path: nil, expected: "a gzip stream zlib can write", found: "zlib error \(code)")
+                failure = PayloadError(
+                    file: path, byteOffset: bytesWritten, path: nil, expected: "a gzip stream zlib can write", found: "zlib error \(code)")
                 return
             }
         } while finishing || deflater.pointee.avail_out == 0

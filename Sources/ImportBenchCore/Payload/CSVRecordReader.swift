@@ -1,9 +1,9 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Streams an RFC 4180 CSV file row by row over fixed-size chunks, working on bytes only: a
@@ -226,7 +226,6 @@ private struct CSVRowScanner {
     /// retaining and releasing its arrays, on every field read.
     @inline(__always)
     mutating func inPlace<Result>(_ body: (Self) throws -> Result) rethrows -> Result { try body(self) }
-
 
     func withFieldBytes<Result>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
         let start = index == 0 ? 0 : fieldEnds[index - 1]

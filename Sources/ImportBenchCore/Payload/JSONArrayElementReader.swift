@@ -1,9 +1,9 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// One element of the streamed array, as raw JSON bytes ready for a decoder.
@@ -265,7 +265,8 @@ package final class JSONArrayElementReader {
             let parse = JSONTape.parsingPrefix(
                 of: UnsafeBufferPointer(start: storage + position, count: count - position),
                 baseOffset: storageFileOffset + position, file: path,
-                root: readsMembers ? RecordPathRoot(prefix: elementPath(nextIndex), index: nil) : RecordPathRoot(prefix: arrayPathText, index: nextIndex),
+                root: readsMembers
+                    ? RecordPathRoot(prefix: elementPath(nextIndex), index: nil) : RecordPathRoot(prefix: arrayPathText, index: nextIndex),
                 workspace: workspace, limits: limits)
             switch parse {
             case .parsed(let tape, let length):
@@ -744,4 +745,3 @@ package final class JSONArrayElementReader {
     }
 
 }
-

@@ -131,9 +131,10 @@ package final class JSONLinesElementReader: JSONElementSource {
                 throw error
             }
             sawValue = true
-            if first == 0, case .parsed(let tape, let length) = JSONTape.parsingPrefix(
-                of: UnsafeBufferPointer(rebasing: bytes[...last]), baseOffset: offset, file: path,
-                root: RecordPathRoot(prefix: elementPath(number - 1), index: nil), workspace: workspace, limits: limits),
+            if first == 0,
+                case .parsed(let tape, let length) = JSONTape.parsingPrefix(
+                    of: UnsafeBufferPointer(rebasing: bytes[...last]), baseOffset: offset, file: path,
+                    root: RecordPathRoot(prefix: elementPath(number - 1), index: nil), workspace: workspace, limits: limits),
                 length == last + 1
             {
                 return .parsed(tape, index: number - 1)

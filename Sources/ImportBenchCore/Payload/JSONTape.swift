@@ -311,8 +311,9 @@ package final class JSONTape {
         if length >= 8 {
             var offset = 0
             while offset + 8 < length {
-                guard key.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-                    == other.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                guard
+                    key.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                        == other.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
                 else { return false }
                 offset += 8
             }

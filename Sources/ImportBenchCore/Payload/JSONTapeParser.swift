@@ -475,4 +475,3 @@ struct JSONScanner {
         return end
     }
 }
-

@@ -8,7 +8,8 @@ package enum PayloadFingerprint {
         let manager = FileManager.default
         var isDirectory: ObjCBool = false
         guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else { return "missing" }
-        let files = isDirectory.boolValue
+        let files =
+            isDirectory.boolValue
             ? ((try? manager.contentsOfDirectory(atPath: path)) ?? []).sorted().map { (path as NSString).appendingPathComponent($0) }
             : [path]
         return files.map { file in

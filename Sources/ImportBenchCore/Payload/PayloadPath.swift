@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// What a payload path must be before anything reads it: a regular file, or a directory (a GTFS
 /// feed) whose entries are regular files or directories. A FIFO would keep the reader waiting

@@ -62,7 +62,9 @@ package struct PayloadReading {
                 guard let given = TextEncoding(rawValue: value) else { return nil }
                 encoding = given
             default:
-                guard let limit = Self.limitOptions.first(where: { $0.option == option })?.limit, let bytes = Int(value), bytes > 0 else { return nil }
+                guard let limit = Self.limitOptions.first(where: { $0.option == option })?.limit, let bytes = Int(value), bytes > 0 else {
+                    return nil
+                }
                 limits[keyPath: limit] = bytes
             }
         }

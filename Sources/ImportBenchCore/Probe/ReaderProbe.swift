@@ -3,9 +3,9 @@ import ImportBenchStore
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A second connection, as an app's view context would hold, running the screen's query `hz` times a

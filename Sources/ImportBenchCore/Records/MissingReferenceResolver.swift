@@ -48,11 +48,12 @@ package final class MissingReferenceResolver: RecordReader {
     package var readingNotes: [String] {
         guard !resolvedByEntity.isEmpty else { return reader.readingNotes }
         let counts = resolvedByEntity.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
-        let note = switch policy {
-        case .null: "missing references dropped (--missing-reference null): \(counts)"
-        case .placeholder: "placeholder rows written for missing references (--missing-reference placeholder): \(counts)"
-        case .fail: ""
-        }
+        let note =
+            switch policy {
+            case .null: "missing references dropped (--missing-reference null): \(counts)"
+            case .placeholder: "placeholder rows written for missing references (--missing-reference placeholder): \(counts)"
+            case .fail: ""
+            }
         return reader.readingNotes + [note]
     }
 

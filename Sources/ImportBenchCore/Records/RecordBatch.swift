@@ -5,9 +5,4 @@ public struct RecordBatch: Sendable {
     public let index: Int
     /// Valid while the batch lives: a strategy that keeps an occurrence past `write` keeps the batch.
     public let occurrences: BatchOccurrences
-
-    init(index: Int, occurrences: BatchOccurrences) {
-        self.index = index
-        self.occurrences = occurrences
-    }
 }

@@ -151,7 +151,8 @@ package final class RecordBuilder {
         for offset in 0..<count {
             prefetch(offset + lookahead)
             let header = headers[first + offset]
-            let id = header.key.tag == .text
+            let id =
+                header.key.tag == .text
                 ? interner.id(entity: Int(header.entity), text: textBytes(header.key), hash: hashes[offset])
                 : intern(header.key, entity: Int(header.entity))
             headers[first + offset].keyID = id
@@ -261,7 +262,8 @@ package final class RecordBuilder {
 
     package func endKeyText() {
         precondition(state.pointee.composedKeyStart >= 0, "endKeyText() without beginKeyText()")
-        building.key = StoredValue(bits: Int64(state.pointee.composedKeyStart), length: UInt32(text.count - state.pointee.composedKeyStart), tag: .text)
+        building.key = StoredValue(
+            bits: Int64(state.pointee.composedKeyStart), length: UInt32(text.count - state.pointee.composedKeyStart), tag: .text)
         state.pointee.composedKeyStart = -1
     }
 

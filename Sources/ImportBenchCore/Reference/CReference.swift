@@ -30,7 +30,7 @@ package enum CReference {
     package static func measure(_ job: Job) throws -> Measurement {
         var result = creference_result()
         let cStrings = job.tables.map { strdup($0) }
-        defer { cStrings.forEach { free($0) } }
+        defer { for string in cStrings { free(string) } }
         let code = cStrings.map { UnsafePointer($0) }.withUnsafeBufferPointer { names in
             creference_replay(job.sourcePath, job.scratchPath, job.setupSQL, names.baseAddress, Int32(names.count), &result)
         }

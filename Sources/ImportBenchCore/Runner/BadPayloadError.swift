@@ -39,7 +39,8 @@ extension BadPayloadError.StrategyOutcome {
         case .failedBeforeImporting(let strategy, let error):
             return "\(strategy): failed before importing: \(error)"
         case .stopped(let stop, let differences):
-            let check = differences.isEmpty
+            let check =
+                differences.isEmpty
                 ? "Checked: the store holds exactly its committed batches."
                 : "the store does NOT match its committed batches: \(differences.joined(separator: "; "))"
             return "\(stop.summary) \(check)"

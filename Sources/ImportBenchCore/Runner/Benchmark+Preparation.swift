@@ -45,9 +45,10 @@ extension Benchmark {
         let methods = configuration.plannedStrategies.filter { expectation.referenceSkipped == nil || $0.role != .reference }
         return try withoutActuallyEscaping(observe) { observe in
             try methods.map { method in
-                try method.prepare(for: MethodPreparation(
-                    scenario: payload.scenario, payloadPath: payload.path, payload: spec.payload, reading: spec.options.reading,
-                    workDirectory: payload.workDirectory, announce: { observe(.preparing(strategy: method.name, task: $0)) }))
+                try method.prepare(
+                    for: MethodPreparation(
+                        scenario: payload.scenario, payloadPath: payload.path, payload: spec.payload, reading: spec.options.reading,
+                        workDirectory: payload.workDirectory, announce: { observe(.preparing(strategy: method.name, task: $0)) }))
             }
         }
     }

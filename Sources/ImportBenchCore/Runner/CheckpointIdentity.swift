@@ -30,9 +30,10 @@ struct CheckpointIdentity: Codable, Equatable {
     /// The fields with the words a refusal uses for them.
     private static var labels: [(String, KeyPath<CheckpointIdentity, String>)] {
         [
-        ("scenario", \.scenario), ("strategy", \.strategy), ("batch size", \.batchSize), ("prewarm chunk", \.prewarmChunkText),
-        ("on-error", \.onError), ("encoding", \.encoding), ("missing-reference", \.missingReference), ("payload source", \.payloadSource), ("payload content", \.payload), ("preload", \.preload),
-        ("journal", \.journal), ("synchronous", \.synchronous), ("pragmas", \.pragmaText), ("store layout", \.storeLayoutText),
+            ("scenario", \.scenario), ("strategy", \.strategy), ("batch size", \.batchSize), ("prewarm chunk", \.prewarmChunkText),
+            ("on-error", \.onError), ("encoding", \.encoding), ("missing-reference", \.missingReference), ("payload source", \.payloadSource),
+            ("payload content", \.payload), ("preload", \.preload),
+            ("journal", \.journal), ("synchronous", \.synchronous), ("pragmas", \.pragmaText), ("store layout", \.storeLayoutText),
         ]
     }
 

@@ -273,7 +273,8 @@ package struct ImportRun {
 
     /// The earlier payload a refresh starts from, inside the store's creating transaction.
     private func preload(_ path: String, into store: Connection) throws {
-        try CeilingStrategy.load(try scenario.openPayload(path: path, reading: options.reading), schema: scenario.schema, into: store, batchSize: .all)
+        try CeilingStrategy.load(
+            try scenario.openPayload(path: path, reading: options.reading), schema: scenario.schema, into: store, batchSize: .all)
     }
 }
 

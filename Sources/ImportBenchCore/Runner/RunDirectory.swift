@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// A run's scratch directory in the temporary directory, `importbench-PID-XXXXXXXX`, holding a
 /// marker file. A run killed outright (SIGKILL, a power cut) cannot remove it; the next start

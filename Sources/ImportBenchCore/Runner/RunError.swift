@@ -90,7 +90,8 @@ package struct RunError: Error, Codable, Sendable, CustomStringConvertible {
     /// What the store holds now, and how to go on.
     package var committedSummary: String {
         let earlierPasses = pass > 0 ? "every batch of the earlier pass\(pass > 1 ? "es" : "") and " : ""
-        let committed = committedBatches == 0
+        let committed =
+            committedBatches == 0
             ? "\(earlierPasses.isEmpty ? "nothing of this import" : earlierPasses + "no batch of this pass") is committed"
             : "\(earlierPasses)batches 0-\(committedBatches - 1)\(pass > 0 ? " of pass \(pass + 1)" : "") "
                 + "(\(committedOccurrences) occurrences) stay committed"

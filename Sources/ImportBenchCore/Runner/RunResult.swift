@@ -41,7 +41,8 @@ package struct RunResult: Sendable {
 
     package init(
         scenario: String, strategy: String, scale: String, seed: UInt64, batchSize: BatchSize, repetition: Int,
-        measurement: ImportMeasurement, uniqueRecords: Int, outcome: RefreshOutcome, preload: String?, digest: String, valid: Bool, differences: [String],
+        measurement: ImportMeasurement, uniqueRecords: Int, outcome: RefreshOutcome, preload: String?, digest: String, valid: Bool,
+        differences: [String],
         sqliteVersion: String, benchVersion: String, settings: StoreSettings = .default, payloadBytes: Int64 = 0,
         cReferenceSeconds: Double? = nil
     ) {

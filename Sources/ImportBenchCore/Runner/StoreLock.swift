@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Keeps a second bench from importing into the same kept store at the same time: an exclusive
 /// `flock` on `STORE.bench-lock`, which holds the owner's PID so the refusal can name it. The lock
@@ -40,7 +41,8 @@ package final class StoreLock {
             }
             // The holder before us may have removed the file between our open and our lock: then
             // our lock is on a file no one else will find, and we start again.
-            var opened = stat(), named = stat()
+            var opened = stat()
+            var named = stat()
             if fstat(descriptor, &opened) == 0, stat(path, &named) == 0, opened.st_ino == named.st_ino, opened.st_dev == named.st_dev {
                 let text = "bench process \(getpid())\n"
                 _ = ftruncate(descriptor, 0)

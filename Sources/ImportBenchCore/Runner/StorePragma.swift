@@ -4,18 +4,24 @@
 package struct StorePragma: Sendable, Codable, Equatable, Hashable, CustomStringConvertible {
     /// The settings `--pragma` takes; any other is refused with this list.
     package enum Name: String, Sendable, Codable, CaseIterable {
-        case temp_store, cache_size, mmap_size, page_size, locking_mode, wal_autocheckpoint, journal_size_limit
+        case tempStore = "temp_store"
+        case cacheSize = "cache_size"
+        case mmapSize = "mmap_size"
+        case pageSize = "page_size"
+        case lockingMode = "locking_mode"
+        case walAutocheckpoint = "wal_autocheckpoint"
+        case journalSizeLimit = "journal_size_limit"
 
         /// What a value must be, for the error that refuses another.
         var expected: String {
             switch self {
-            case .temp_store: return "default, file or memory"
-            case .cache_size: return "an integer (pages; negative: KiB, as -65536 for 64 MiB)"
-            case .mmap_size: return "a number of bytes, 0 or more"
-            case .page_size: return "a power of two from 512 to 65536"
-            case .locking_mode: return "normal or exclusive"
-            case .wal_autocheckpoint: return "a number of pages, 0 or more (0: no automatic checkpoint)"
-            case .journal_size_limit: return "a number of bytes, or -1 for no limit"
+            case .tempStore: return "default, file or memory"
+            case .cacheSize: return "an integer (pages; negative: KiB, as -65536 for 64 MiB)"
+            case .mmapSize: return "a number of bytes, 0 or more"
+            case .pageSize: return "a power of two from 512 to 65536"
+            case .lockingMode: return "normal or exclusive"
+            case .walAutocheckpoint: return "a number of pages, 0 or more (0: no automatic checkpoint)"
+            case .journalSizeLimit: return "a number of bytes, or -1 for no limit"
             }
         }
     }
@@ -30,12 +36,12 @@ package struct StorePragma: Sendable, Codable, Equatable, Hashable, CustomString
         let integer = Int64(value)
         let valid: Bool
         switch name {
-        case .temp_store: valid = ["default", "file", "memory"].contains(value)
-        case .cache_size: valid = integer != nil
-        case .mmap_size, .wal_autocheckpoint: valid = (integer ?? -1) >= 0
-        case .page_size: valid = integer.map { (512...65_536).contains($0) && $0.nonzeroBitCount == 1 } ?? false
-        case .locking_mode: valid = ["normal", "exclusive"].contains(value)
-        case .journal_size_limit: valid = (integer ?? -2) >= -1
+        case .tempStore: valid = ["default", "file", "memory"].contains(value)
+        case .cacheSize: valid = integer != nil
+        case .mmapSize, .walAutocheckpoint: valid = (integer ?? -1) >= 0
+        case .pageSize: valid = integer.map { (512...65_536).contains($0) && $0.nonzeroBitCount == 1 } ?? false
+        case .lockingMode: valid = ["normal", "exclusive"].contains(value)
+        case .journalSizeLimit: valid = (integer ?? -2) >= -1
         }
         guard valid else { throw .invalidPragmaValue(name: name, value: text) }
         self.name = name
@@ -59,7 +65,7 @@ package struct StorePragma: Sendable, Codable, Equatable, Hashable, CustomString
     var statement: String { "PRAGMA \(name.rawValue) = \(value)" }
 
     /// Whether every connection sets it for itself (all but page_size, which the file keeps).
-    var isPerConnection: Bool { name != .page_size }
+    var isPerConnection: Bool { name != .pageSize }
 
     package var description: String { "\(name.rawValue)=\(value)" }
 }

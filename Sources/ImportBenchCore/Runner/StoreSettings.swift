@@ -44,9 +44,10 @@ package struct StoreSettings: Sendable, Codable, Equatable, CustomStringConverti
     var setupSQL: String {
         let pageSize = pragmas.filter { !$0.isPerConnection }.map(\.statement)
         let others = pragmas.filter(\.isPerConnection).map(\.statement)
-        return (pageSize + [
-            "PRAGMA journal_mode = \(journal.rawValue.uppercased())", "PRAGMA synchronous = \(synchronous.rawValue.uppercased())",
-        ] + others).joined(separator: "; ")
+        return
+            (pageSize + [
+                "PRAGMA journal_mode = \(journal.rawValue.uppercased())", "PRAGMA synchronous = \(synchronous.rawValue.uppercased())",
+            ] + others).joined(separator: "; ")
     }
 
     /// What a second connection to the store must run to share these settings: the journal and

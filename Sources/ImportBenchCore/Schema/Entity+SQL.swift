@@ -161,7 +161,8 @@ extension Entity {
     /// `SET column = excluded.column` for each of `columns` (attributes, then foreign keys) not in `absent`.
     private func updateClause(_ columns: [String], absent: ColumnSet = ColumnSet(), in schema: Schema) -> String {
         let kept = columns.enumerated().filter { !absent.contains($0.offset) }.map(\.element)
-        let assignments = (kept + [generation]).map { "\($0) = excluded.\($0)" }
+        let assignments =
+            (kept + [generation]).map { "\($0) = excluded.\($0)" }
             + listedAssignments(in: schema, value: "excluded.\(listed)")
         return "UPDATE SET \(assignments.joined(separator: ", "))"
     }

@@ -44,18 +44,21 @@ extension Entity {
         var statements: [SchemaStatement] = [.table("CREATE TABLE \(quoted(name)) (\(columns.joined(separator: ", ")))")]
         // Core Data indexes to-one foreign keys; cascades and relationship reads need them.
         for relationship in toOne {
-            statements.append(.index(
-                "CREATE INDEX \(quoted(foreignKeyIndexName(relationship))) ON \(quoted(name))(\(quoted(relationship.column)))"))
+            statements.append(
+                .index(
+                    "CREATE INDEX \(quoted(foreignKeyIndexName(relationship))) ON \(quoted(name))(\(quoted(relationship.column)))"))
         }
         for relationship in manyToMany {
             let table = joinTable(relationship)
-            statements.append(.table("""
-                CREATE TABLE \(quoted(table)) (\
-                source_pk INTEGER NOT NULL REFERENCES \(quoted(name))(pk) ON DELETE CASCADE, \
-                target_pk INTEGER NOT NULL REFERENCES \(quoted(relationship.target))(pk) ON DELETE CASCADE, \
-                \(Schema.generationColumn) INTEGER NOT NULL DEFAULT 0, \
-                PRIMARY KEY (source_pk, target_pk)) WITHOUT ROWID
-                """))
+            statements.append(
+                .table(
+                    """
+                    CREATE TABLE \(quoted(table)) (\
+                    source_pk INTEGER NOT NULL REFERENCES \(quoted(name))(pk) ON DELETE CASCADE, \
+                    target_pk INTEGER NOT NULL REFERENCES \(quoted(relationship.target))(pk) ON DELETE CASCADE, \
+                    \(Schema.generationColumn) INTEGER NOT NULL DEFAULT 0, \
+                    PRIMARY KEY (source_pk, target_pk)) WITHOUT ROWID
+                    """))
             statements.append(.index("CREATE INDEX \(quoted(joinTargetIndexName(relationship))) ON \(quoted(table))(target_pk)"))
         }
         return statements

@@ -4,7 +4,10 @@
 extension Schema {
     /// The readable summary: per entity its table, natural key, columns and relationships.
     package var storeSummary: String {
-        var lines = ["schema \(name): \(entities.count) entit\(entities.count == 1 ? "y" : "ies"), in dependency order (a relationship's target comes first)", ""]
+        var lines = [
+            "schema \(name): \(entities.count) entit\(entities.count == 1 ? "y" : "ies"), in dependency order (a relationship's target comes first)",
+            "",
+        ]
         for (index, entity) in entities.enumerated() {
             lines.append("\(entity.name)  (table \(entity.table))")
             lines.append("  pk INTEGER PRIMARY KEY: the row's id, yours to choose")
@@ -16,7 +19,8 @@ extension Schema {
                 let target = entities[toOneTargets[index][position]]
                 var line = "  \(relationship.column) -> \(target.name).pk: to-one \(relationship.name)"
                 if relationship.owner {
-                    line += relationship.listing == .complete
+                    line +=
+                        relationship.listing == .complete
                         ? "; owned: a \(target.name) that lists its children lists all of them, so a refresh deletes the ones it no longer lists"
                         : "; owned, listed partially (a page): a refresh keeps children the payload does not list"
                 }

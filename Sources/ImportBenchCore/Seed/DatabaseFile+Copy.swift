@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Moving a whole store between places without a reader ever seeing half of it: bytes are copied to
 /// a staging name in the destination's directory, and only a finished file is renamed into place.

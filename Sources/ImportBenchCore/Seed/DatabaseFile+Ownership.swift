@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
 import ImportBenchStore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Stores `bench` creates carry its mark in the database header, and `bench` replaces only what
 /// carries it: a directory, a text file or another application's database at a store's path is

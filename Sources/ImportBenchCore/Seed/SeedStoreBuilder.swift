@@ -46,7 +46,8 @@ package struct SeedStoreBuilder {
             }
             try DatabaseFile.publish(staged, as: path, durable: true)
             times.total = MonotonicClock.now() - start
-            return SeedStoreReport(path: path, metadata: metadata, bytes: DatabaseFile.size(path), buildTimes: times, occurrences: occurrences, readingNotes: notes)
+            return SeedStoreReport(
+                path: path, metadata: metadata, bytes: DatabaseFile.size(path), buildTimes: times, occurrences: occurrences, readingNotes: notes)
         } catch {
             DatabaseFile.remove(staged)
             if error is Interrupted { throw error }

@@ -125,8 +125,9 @@ package struct SeedStoreMetadata: Sendable, Equatable {
             payloadLines.append("seed: built with seed \(built), the run uses seed \(seed)")
         }
         if payloadLines.isEmpty, scenario == self.scenario {
-            payloadLines.append("payload: built from \(self.describedSource) (fingerprint \(self.payloadFingerprint)), "
-                + "the run imports another (fingerprint \(payloadFingerprint))")
+            payloadLines.append(
+                "payload: built from \(self.describedSource) (fingerprint \(self.payloadFingerprint)), "
+                    + "the run imports another (fingerprint \(payloadFingerprint))")
         }
         return lines + payloadLines
     }

@@ -28,7 +28,8 @@ package enum ImportError: Error, Equatable, CustomStringConvertible {
         case .seedStore(let path, let problem):
             return "seed store \(path): \(problem)"
         case .noSeedStore(let method, let given):
-            let why = given
+            let why =
+                given
                 ? "the given store is checked against the payload, which cannot be read"
                 : "it is built from the payload, which cannot be imported"
             return "\(method) has no seed store to adopt: \(why)"

@@ -36,7 +36,10 @@ package struct ImportMethod: @unchecked Sendable {
     }
 
     /// A method measured by `measure`, for a user's command (see `CommandStrategy.method`).
-    init(name: String, summary: String, role: StrategyRole, isOwnProcess: Bool, measure: @escaping (ImportRun, ((Int) -> Void)?) throws -> ImportMeasurement) {
+    init(
+        name: String, summary: String, role: StrategyRole, isOwnProcess: Bool,
+        measure: @escaping (ImportRun, ((Int) -> Void)?) throws -> ImportMeasurement
+    ) {
         self.name = name
         self.summary = summary
         self.role = role

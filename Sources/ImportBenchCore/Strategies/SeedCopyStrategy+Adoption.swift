@@ -42,7 +42,10 @@ extension SeedCopyStrategy {
         let journal = seed + "-journal"
         if let size = (try? FileManager.default.attributesOfItem(atPath: journal))?[.size] as? NSNumber, size.int64Value > 0 {
             throw ImportError.seedStore(
-                path: seed, problem: "has a hot rollback journal (\(journal)): a write to it was interrupted; open it once with sqlite3 to roll that back, or rebuild it with bench seed-db")
+                path: seed,
+                problem:
+                    "has a hot rollback journal (\(journal)): a write to it was interrupted; open it once with sqlite3 to roll that back, or rebuild it with bench seed-db"
+            )
         }
         try DatabaseFile.copyContents(from: seed, to: staged)
         if FileManager.default.fileExists(atPath: seed + "-wal") {
@@ -70,7 +73,8 @@ extension SeedCopyStrategy {
         }
         guard metadata.scenario == scenario.name else {
             throw ImportError.seedStore(
-                path: seed, problem: "holds the \(metadata.scenario) scenario, not \(scenario.name); build one with bench seed-db --scenario \(scenario.name)")
+                path: seed,
+                problem: "holds the \(metadata.scenario) scenario, not \(scenario.name); build one with bench seed-db --scenario \(scenario.name)")
         }
         if FileManager.default.fileExists(atPath: staged + "-wal") {
             let checkpoint = try store.prepare("PRAGMA wal_checkpoint(TRUNCATE)")

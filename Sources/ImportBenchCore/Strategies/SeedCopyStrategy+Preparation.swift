@@ -44,7 +44,8 @@ extension SeedCopyStrategy {
             if !flags.isEmpty { source += " " + flags }
             throw ImportError.seedStore(
                 path: given,
-                problem: "was built from \(metadata.describedSource), not from this run's payload as the run reads it (\(differences.joined(separator: "; "))). "
+                problem:
+                    "was built from \(metadata.describedSource), not from this run's payload as the run reads it (\(differences.joined(separator: "; "))). "
                     + "Build a matching one with: bench seed-db --scenario \(scenario.name) \(source) --out \(given)")
         }
         return SeedStoreReport(path: given, metadata: metadata, bytes: DatabaseFile.size(given), buildTimes: nil)

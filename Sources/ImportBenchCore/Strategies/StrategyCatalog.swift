@@ -77,9 +77,11 @@ package enum CatalogError: Error, Equatable, CustomStringConvertible {
     package var description: String {
         switch self {
         case .nameTaken(let name):
-            return "two strategies are named '\(name)': give the plug-in another name (bench's own are \(StrategyCatalog.builtIn.knownNames.joined(separator: ", ")))"
+            return
+                "two strategies are named '\(name)': give the plug-in another name (bench's own are \(StrategyCatalog.builtIn.knownNames.joined(separator: ", ")))"
         case .invalidName(let name):
-            return "strategy name '\(name)' is not one the command line takes: use lower-case letters, digits and '-', starting with a letter (and not 'all')"
+            return
+                "strategy name '\(name)' is not one the command line takes: use lower-case letters, digits and '-', starting with a letter (and not 'all')"
         }
     }
 }

@@ -112,10 +112,12 @@ extension Schema {
                 columns.append("\(alias).\(target.keyColumn)")
                 joins.append("LEFT JOIN \(target.table) AS \(alias) ON \(alias).pk = e.\(quoted(relationship.column))")
             }
-            queries.append((entity.name, "SELECT \(columns.joined(separator: ", ")) FROM \(entity.table) AS e \(joins.joined(separator: " ")) ORDER BY 1"))
+            queries.append(
+                (entity.name, "SELECT \(columns.joined(separator: ", ")) FROM \(entity.table) AS e \(joins.joined(separator: " ")) ORDER BY 1"))
             for (index, relationship) in entity.manyToMany.enumerated() {
                 let target = entities[manyToManyTargets[entityIndex][index]]
-                let sql = "SELECT s.\(entity.keyColumn), t.\(target.keyColumn) FROM \(quoted(entity.joinTable(relationship))) AS j "
+                let sql =
+                    "SELECT s.\(entity.keyColumn), t.\(target.keyColumn) FROM \(quoted(entity.joinTable(relationship))) AS j "
                     + "JOIN \(entity.table) AS s ON s.pk = j.source_pk JOIN \(target.table) AS t ON t.pk = j.target_pk ORDER BY 1, 2"
                 queries.append(("\(entity.name).\(relationship.name)", sql))
             }

@@ -264,14 +264,16 @@ extension Schema {
     fileprivate var referenceDigestQueries: [(name: String, sql: String)] {
         var queries: [(name: String, sql: String)] = []
         for entity in entities {
-            let columns = [entity.keyColumn] + entity.attributes.map { quoted($0.name) }
+            let columns =
+                [entity.keyColumn] + entity.attributes.map { quoted($0.name) }
                 + entity.toOne.map { quoted($0.name + "_key") }
             queries.append((entity.name, "SELECT \(columns.joined(separator: ", ")) FROM \(entity.table) ORDER BY 1"))
             for relationship in entity.manyToMany {
-                queries.append((
-                    "\(entity.name).\(relationship.name)",
-                    "SELECT source_key, target_key FROM \(quoted(entity.joinTable(relationship))) ORDER BY 1, 2"
-                ))
+                queries.append(
+                    (
+                        "\(entity.name).\(relationship.name)",
+                        "SELECT source_key, target_key FROM \(quoted(entity.joinTable(relationship))) ORDER BY 1, 2"
+                    ))
             }
         }
         return queries
@@ -288,15 +290,17 @@ extension Schema {
                 continue
             }
             let before = entity.beforeTable
-            let stored = try connection.prepare(
-                "SELECT count(*) FROM \(touched) AS t JOIN \(before) AS b ON b.\(entity.keyColumn) = t.key"
-            ).scalarInt64() ?? 0
+            let stored =
+                try connection.prepare(
+                    "SELECT count(*) FROM \(touched) AS t JOIN \(before) AS b ON b.\(entity.keyColumn) = t.key"
+                ).scalarInt64() ?? 0
             let columns = entity.attributes.map { quoted($0.name) } + entity.toOne.map { quoted($0.name + "_key") }
             let differs = columns.isEmpty ? "0" : columns.map { "e.\($0) IS NOT b.\($0)" }.joined(separator: " OR ")
-            let changed = try connection.prepare(
-                "SELECT count(*) FROM \(touched) AS t JOIN \(before) AS b ON b.\(entity.keyColumn) = t.key "
-                    + "JOIN \(entity.table) AS e ON e.\(entity.keyColumn) = t.key WHERE \(differs)"
-            ).scalarInt64() ?? 0
+            let changed =
+                try connection.prepare(
+                    "SELECT count(*) FROM \(touched) AS t JOIN \(before) AS b ON b.\(entity.keyColumn) = t.key "
+                        + "JOIN \(entity.table) AS e ON e.\(entity.keyColumn) = t.key WHERE \(differs)"
+                ).scalarInt64() ?? 0
             outcome.inserted += Int(count - stored)
             outcome.updated += Int(changed)
             outcome.unchanged += Int(stored - changed)
@@ -373,13 +377,15 @@ extension Schema {
             for (index, relationship) in entity.toOne.enumerated() {
                 let target = entities[toOneTargets[entityIndex][index]]
                 let column = quoted(relationship.name + "_key")
-                let sql = "SELECT e.\(entity.keyColumn), e.\(column) FROM \(entity.table) AS e WHERE e.\(column) IS NOT NULL "
+                let sql =
+                    "SELECT e.\(entity.keyColumn), e.\(column) FROM \(entity.table) AS e WHERE e.\(column) IS NOT NULL "
                     + "AND NOT EXISTS (SELECT 1 FROM \(target.table) AS t WHERE t.\(target.keyColumn) = e.\(column)) LIMIT 1"
                 try reportDangling(sql, on: connection, source: entity.name, relationship: relationship.name, target: target.name)
             }
             for (index, relationship) in entity.manyToMany.enumerated() {
                 let target = entities[manyToManyTargets[entityIndex][index]]
-                let sql = "SELECT j.source_key, j.target_key FROM \(quoted(entity.joinTable(relationship))) AS j "
+                let sql =
+                    "SELECT j.source_key, j.target_key FROM \(quoted(entity.joinTable(relationship))) AS j "
                     + "WHERE NOT EXISTS (SELECT 1 FROM \(target.table) AS t WHERE t.\(target.keyColumn) = j.target_key) LIMIT 1"
                 try reportDangling(sql, on: connection, source: entity.name, relationship: relationship.name, target: target.name)
             }

@@ -37,7 +37,8 @@ struct AnswerChartBuilder {
         let suffix = context.isEmpty ? "" : "-" + ChartReport.slug(context, fallback: "setting")
         let payload = ChartReport.slug(held.preload.isEmpty ? held.scenario : "\(held.scenario)-preload-\(held.preload)", fallback: "scenario")
         let slug = ChartReport.slug(dimension.name, fallback: "dimension")
-        return AnswerChart(measure: measure, dimension: dimension, fileName: "\(payload)-\(measure.rawValue)-by-\(slug)\(suffix).svg", svg: chart.render())
+        return AnswerChart(
+            measure: measure, dimension: dimension, fileName: "\(payload)-\(measure.rawValue)-by-\(slug)\(suffix).svg", svg: chart.render())
     }
 
     /// One line per strategy with a time at any value; the ceiling has none for its own multiple (it is 1).
@@ -46,8 +47,8 @@ struct AnswerChartBuilder {
         return strategies.compactMap { strategy -> LineChart.Series? in
             let points = members.enumerated().compactMap { index, group -> LineChart.Point? in
                 guard let standing = group.standings.first(where: { $0.strategy == strategy }),
-                      measure == .wallTime || standing.status != .ceiling,
-                      let y = measure == .ceilingMultiple ? standing.multipleOfCeiling : standing.wallSeconds
+                    measure == .wallTime || standing.status != .ceiling,
+                    let y = measure == .ceilingMultiple ? standing.multipleOfCeiling : standing.wallSeconds
                 else { return nil }
                 return point(standing, y: y, at: index, value: dimension.describe(group.identity.value(dimension)), measure)
             }

@@ -11,14 +11,17 @@ enum AnswerHTML {
         html += table(answer)
         html += "<ul id=\"winner-changes\">\n"
         for sentence in answer.sentences { html += "<li>\(escape(sentence))</li>\n" }
-        if answer.axes.swept.isEmpty { html += "<li>Nothing was swept (one scale, one batch size, one setting): there is no change of winner to tell.</li>\n" }
+        if answer.axes.swept.isEmpty {
+            html += "<li>Nothing was swept (one scale, one batch size, one setting): there is no change of winner to tell.</li>\n"
+        }
         html += "</ul>\n" + charts(answer) + "</section>\n"
         return html
     }
 
     private static func explanation(_ answer: AnswerReport) -> String {
         let ceilings = Set(answer.groups.compactMap { $0.ceiling?.strategy }).sorted()
-        let ceiling = ceilings.isEmpty
+        let ceiling =
+            ceilings.isEmpty
             ? "No ceiling ran (no run has role reference), so there is no multiple of it."
             : "× ceiling: over the ceiling's time under the same setting (\(WinnerChange.list(ceilings)), the run whose role is reference)."
         return "Per payload and setting, medians of the repetitions. × fastest: each strategy's time over the fastest valid one's. "
@@ -29,7 +32,9 @@ enum AnswerHTML {
     private static func table(_ answer: AnswerReport) -> String {
         let dimensions = answer.axes.swept
         var html = "<table id=\"\(tableID)\" class=\"answer\">\n<thead><tr><th scope=\"col\">payload and setting</th>"
-        for heading in ["rank", "strategy", "wall s", "× fastest", "× ceiling", "fetches", "runs"] { html += "<th scope=\"col\">\(escape(heading))</th>" }
+        for heading in ["rank", "strategy", "wall s", "× fastest", "× ceiling", "fetches", "runs"] {
+            html += "<th scope=\"col\">\(escape(heading))</th>"
+        }
         html += "</tr></thead>\n"
         for group in answer.groups { html += rows(group, label: group.identity.label(dimensions)) }
         return html + "</table>\n"
@@ -42,7 +47,8 @@ enum AnswerHTML {
             let kind = standing.rank == 1 ? "fastest" : standing.isInvalid ? "invalid" : standing.isRanked ? "ranked" : "unranked"
             html += "<tr class=\"\(kind)\" data-strategy=\"\(escape(standing.strategy))\">"
             if index == 0 {
-                html += "<th scope=\"rowgroup\" rowspan=\"\(group.standings.count)\">\(escape(label))<br><span class=\"winner\">\(escape(winner))</span></th>"
+                html +=
+                    "<th scope=\"rowgroup\" rowspan=\"\(group.standings.count)\">\(escape(label))<br><span class=\"winner\">\(escape(winner))</span></th>"
             }
             html += cells(standing) + "</tr>\n"
         }

@@ -43,7 +43,8 @@ package struct WinnerChange: Sendable, Equatable {
         guard runs.count > 1, let first = runs.first, let last = runs.last else { return everywhere(runs.first?.winner) }
         var parts = ["\(Self.subject(first.winner)) up to \(describe(first.values.last ?? ""))"]
         for run in runs.dropFirst().dropLast() {
-            let span = run.values.count == 1
+            let span =
+                run.values.count == 1
                 ? "at \(describe(run.values[0]))" : "from \(describe(run.values[0])) to \(describe(run.values.last ?? ""))"
             parts.append("\(span) \(Self.tail(run.winner))")
         }
@@ -69,7 +70,8 @@ package struct WinnerChange: Sendable, Equatable {
 
     private func everywhere(_ winner: String?) -> String {
         let every = dimension.isOrdered ? "every \(dimension.name)" : "every \(dimension.name) value"
-        return winner.map { "\($0) is fastest at \(every)" } ?? "no strategy is valid at any \(dimension.isOrdered ? dimension.name : "\(dimension.name) value")"
+        return winner.map { "\($0) is fastest at \(every)" }
+            ?? "no strategy is valid at any \(dimension.isOrdered ? dimension.name : "\(dimension.name) value")"
     }
 
     private static func subject(_ winner: String?) -> String { winner.map { "\($0) is fastest" } ?? "no strategy is valid" }

@@ -44,12 +44,16 @@ struct BarChart {
                     for bar in line.bars {
                         let x = plot.left + band * Double(bar.category) + (band - groupWidth) / 2 + barWidth * Double(index)
                         let top = plot.y(yAxis.fraction(bar.value))
-                        canvas.element("rect", [
-                            ("class", "bar"), ("x", SVGCanvas.number(x + 0.5)), ("y", SVGCanvas.number(top)),
-                            ("width", SVGCanvas.number(max(barWidth - 1, 1))), ("height", SVGCanvas.number(max(plot.bottom - top, 0))),
-                        ]) { canvas in canvas.element("title", [], text: bar.tooltip) }
+                        canvas.element(
+                            "rect",
+                            [
+                                ("class", "bar"), ("x", SVGCanvas.number(x + 0.5)), ("y", SVGCanvas.number(top)),
+                                ("width", SVGCanvas.number(max(barWidth - 1, 1))), ("height", SVGCanvas.number(max(plot.bottom - top, 0))),
+                            ]
+                        ) { canvas in canvas.element("title", [], text: bar.tooltip) }
                         SVGChart.drawWhisker(
-                            &canvas, x: x + barWidth / 2, low: plot.y(yAxis.fraction(bar.low)), high: plot.y(yAxis.fraction(bar.high)), colour: "#333333")
+                            &canvas, x: x + barWidth / 2, low: plot.y(yAxis.fraction(bar.low)), high: plot.y(yAxis.fraction(bar.high)),
+                            colour: "#333333")
                     }
                 }
             }

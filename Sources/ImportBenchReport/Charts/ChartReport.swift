@@ -136,8 +136,10 @@ struct RunSettings: Hashable, Comparable {
     }
 
     private var sortKey: [String] {
-        [Self.batchKey(batchSize), Self.listedKey(journal, StoreSettings.Journal.allCases.map(\.rawValue)),
-         Self.listedKey(synchronous, StoreSettings.Synchronous.allCases.map(\.rawValue)), Self.numberKey(probeHz), pragmas]
+        [
+            Self.batchKey(batchSize), Self.listedKey(journal, StoreSettings.Journal.allCases.map(\.rawValue)),
+            Self.listedKey(synchronous, StoreSettings.Synchronous.allCases.map(\.rawValue)), Self.numberKey(probeHz), pragmas,
+        ]
     }
 
     static func < (lhs: RunSettings, rhs: RunSettings) -> Bool { lhs.sortKey.lexicographicallyPrecedes(rhs.sortKey) }
@@ -187,11 +189,14 @@ private struct SectionBuilder {
         var warnings: [String] = []
         let resumed = runs.count - charted.count
         if resumed > 0 {
-            warnings.append("\(resumed) resumed run\(resumed == 1 ? " is" : "s are") left out: a resumed import's counts and times cover only the batches after its checkpoint.")
+            warnings.append(
+                "\(resumed) resumed run\(resumed == 1 ? " is" : "s are") left out: a resumed import's counts and times cover only the batches after its checkpoint."
+            )
         }
         let invalid = charted.filter { $0.valid == false }.count
         if invalid > 0 {
-            warnings.append("\(invalid) run\(invalid == 1 ? "" : "s") wrote data that differs from the payload's (valid = false); they are drawn all the same.")
+            warnings.append(
+                "\(invalid) run\(invalid == 1 ? "" : "s") wrote data that differs from the payload's (valid = false); they are drawn all the same.")
         }
         return ChartReport.Section(title: key.title, charts: charts, notes: notes, warnings: warnings)
     }
@@ -301,8 +306,8 @@ private struct SectionBuilder {
         }
         let allPoints = panelLines.flatMap { $0.2.flatMap(\.points) }
         guard !allPoints.isEmpty,
-              let xAxis = ChartAxis.logarithmic(covering: allPoints.map { x($0.0) }),
-              let yAxis = ChartAxis.logarithmic(covering: allPoints.flatMap { [$0.1.low, $0.1.high] })
+            let xAxis = ChartAxis.logarithmic(covering: allPoints.map { x($0.0) }),
+            let yAxis = ChartAxis.logarithmic(covering: allPoints.flatMap { [$0.1.low, $0.1.high] })
         else { return [] }
 
         let xTitle = byRecords ? "occurrences in the payload (log)" : "scale, multiple of the base load (log)"
@@ -324,7 +329,8 @@ private struct SectionBuilder {
             let counts = lines.flatMap { $0.points.map(\.1.count) }
             let subtitle = [
                 describe(settings, runs),
-                repetitionNote(counts) + (scales.count > 1 ? "; k: slope of log \(metric.rawValue) on log \(byRecords ? "occurrences" : "scale")" : ""),
+                repetitionNote(counts)
+                    + (scales.count > 1 ? "; k: slope of log \(metric.rawValue) on log \(byRecords ? "occurrences" : "scale")" : ""),
             ].filter { !$0.isEmpty }
             let chart = LineChart(
                 kind: metric.rawValue, title: "\(key.title): \(metric.chart.what) by payload size", subtitle: subtitle, xTitle: xTitle,
@@ -363,7 +369,9 @@ private struct SectionBuilder {
             let series = palette.sorted(byStrategy.keys).compactMap { strategy -> BarChart.Series? in
                 let strategyRuns = byStrategy[strategy] ?? []
                 let bars = scales.enumerated().compactMap { index, scale -> BarChart.Bar? in
-                    let values = strategyRuns.filter { $0.scale == scale }.compactMap { $0.value(metric.column) }.filter { $0 > 0 }.map { $0 / divisor }
+                    let values = strategyRuns.filter { $0.scale == scale }.compactMap { $0.value(metric.column) }.filter { $0 > 0 }.map {
+                        $0 / divisor
+                    }
                     guard let folded = fold(values) else { return nil }
                     counts.append(folded.count)
                     return BarChart.Bar(
@@ -398,8 +406,14 @@ private struct SectionBuilder {
 
         static func < (lhs: ReaderPanel, rhs: ReaderPanel) -> Bool {
             if lhs.scale.factor != rhs.scale.factor { return lhs.scale.factor < rhs.scale.factor }
-            let left = [RunSettings.listedKey(lhs.synchronous, StoreSettings.Synchronous.allCases.map(\.rawValue)), RunSettings.numberKey(lhs.probeHz), lhs.pragmas]
-            let right = [RunSettings.listedKey(rhs.synchronous, StoreSettings.Synchronous.allCases.map(\.rawValue)), RunSettings.numberKey(rhs.probeHz), rhs.pragmas]
+            let left = [
+                RunSettings.listedKey(lhs.synchronous, StoreSettings.Synchronous.allCases.map(\.rawValue)), RunSettings.numberKey(lhs.probeHz),
+                lhs.pragmas,
+            ]
+            let right = [
+                RunSettings.listedKey(rhs.synchronous, StoreSettings.Synchronous.allCases.map(\.rawValue)), RunSettings.numberKey(rhs.probeHz),
+                rhs.pragmas,
+            ]
             return left.lexicographicallyPrecedes(right)
         }
     }
@@ -410,7 +424,8 @@ private struct SectionBuilder {
         guard !probed.isEmpty else { return [] }
         let batches = Set(probed.map(\.batchSize)).sorted { RunSettings.batchKey($0) < RunSettings.batchKey($1) }
         let journals = Set(probed.map(\.journalMode)).sorted {
-            RunSettings.listedKey($0, StoreSettings.Journal.allCases.map(\.rawValue)) < RunSettings.listedKey($1, StoreSettings.Journal.allCases.map(\.rawValue))
+            RunSettings.listedKey($0, StoreSettings.Journal.allCases.map(\.rawValue))
+                < RunSettings.listedKey($1, StoreSettings.Journal.allCases.map(\.rawValue))
         }
         let splitByJournal = journals.count > 1
         let panelList = panels(probed) { ReaderPanel(scale: $0.scale, synchronous: $0.synchronous, probeHz: $0.probeHz, pragmas: $0.pragmas) }
@@ -427,15 +442,20 @@ private struct SectionBuilder {
                         let values = lineRuns.filter { $0.batchSize == batch }.compactMap { $0.value(metric.column) }.map { $0 * milliseconds }
                         guard let folded = fold(values) else { return nil }
                         counts.append(folded.count)
-                        var text = "\(strategy)" + (journal.isEmpty ? "" : ", journal \(journal)") + ", batch \(batch): \(metric.chart.what) \(String(format: "%.2f", folded.median)) ms"
-                        if folded.count > 1 { text += ", median of \(folded.count) (\(String(format: "%.2f", folded.low)) to \(String(format: "%.2f", folded.high)) ms)" }
+                        var text =
+                            "\(strategy)" + (journal.isEmpty ? "" : ", journal \(journal)")
+                            + ", batch \(batch): \(metric.chart.what) \(String(format: "%.2f", folded.median)) ms"
+                        if folded.count > 1 {
+                            text += ", median of \(folded.count) (\(String(format: "%.2f", folded.low)) to \(String(format: "%.2f", folded.high)) ms)"
+                        }
                         return LineChart.Point(x: Double(index), y: folded.median, low: folded.low, high: folded.high, tooltip: text)
                     }
                     guard !points.isEmpty else { continue }
-                    series.append(LineChart.Series(
-                        strategy: strategy, label: strategy,
-                        points: points, dashed: splitByJournal && journal != journals.first,
-                        attributes: journal.isEmpty ? [] : [("data-journal", journal)]))
+                    series.append(
+                        LineChart.Series(
+                            strategy: strategy, label: strategy,
+                            points: points, dashed: splitByJournal && journal != journals.first,
+                            attributes: journal.isEmpty ? [] : [("data-journal", journal)]))
                 }
             }
             return (panel, series, counts)
@@ -462,9 +482,11 @@ private struct SectionBuilder {
             let chart = LineChart(
                 kind: metric.rawValue, title: "\(key.title): \(metric.chart.what) by batch size",
                 subtitle: [context.joined(separator: " · "), repetitionNote(counts)],
-                xTitle: "batch size, occurrences per transaction (all = one)", yTitle: metric.chart.axisTitle + (yAxis.kind == .logarithmic ? " (log)" : ""),
+                xTitle: "batch size, occurrences per transaction (all = one)",
+                yTitle: metric.chart.axisTitle + (yAxis.kind == .logarithmic ? " (log)" : ""),
                 xAxis: .categories(batches), yAxis: yAxis, series: series,
-                styles: splitByJournal ? journals.enumerated().map { (label: "\($0.element.isEmpty ? "unknown" : $0.element) journal", dashed: $0.offset > 0) } : [],
+                styles: splitByJournal
+                    ? journals.enumerated().map { (label: "\($0.element.isEmpty ? "unknown" : $0.element) journal", dashed: $0.offset > 0) } : [],
                 reference: LineChart.ReferenceLine(value: ChartReport.frameSeconds * milliseconds, label: "one frame (16 ms)"), palette: palette)
             return ChartReport.Chart(metric: metric, fileName: fileName(metric, suffix), svg: chart.render())
         }

@@ -73,12 +73,18 @@ package enum HTMLReport {
         var rows: [(String, String)] = labels.map { column, label in
             (label, input.environment[column].map { $0.map(escape).joined(separator: "<br>") } ?? "<span class=\"missing\">not recorded</span>")
         }
-        let settings = Set(input.runs.map { run -> String in
-            let journal = run.journalMode.isEmpty ? "?" : run.journalMode
-            let synchronous = run.synchronous.isEmpty ? "?" : run.synchronous
-            return journal == "?" && synchronous == "?" ? "" : "\(journal) / \(synchronous)"
-        }).filter { !$0.isEmpty }.sorted()
-        rows.append(("journal / synchronous", settings.isEmpty ? "<span class=\"missing\">not recorded</span>" : settings.map(escape).joined(separator: "<br>")))
+        let settings = Set(
+            input.runs.map { run -> String in
+                let journal = run.journalMode.isEmpty ? "?" : run.journalMode
+                let synchronous = run.synchronous.isEmpty ? "?" : run.synchronous
+                return journal == "?" && synchronous == "?" ? "" : "\(journal) / \(synchronous)"
+            }
+        ).filter { !$0.isEmpty }.sorted()
+        rows.append(
+            (
+                "journal / synchronous",
+                settings.isEmpty ? "<span class=\"missing\">not recorded</span>" : settings.map(escape).joined(separator: "<br>")
+            ))
         let options = input.environment["sqlite_compile_options"].map { values in
             values.map { "<code class=\"options\">\(escape($0))</code>" }.joined(separator: "<br>")
         }

@@ -63,17 +63,22 @@ struct LineChart {
         }
         // One entry per strategy even when line styles split it into several series.
         var seen: Set<String> = []
-        let legend = series.filter { seen.insert($0.strategy).inserted }.map {
-            SVGChart.LegendEntry(
-                label: $0.label, colour: palette.colour($0.strategy), marker: palette.marker($0.strategy),
-                dashed: styles.isEmpty && $0.dashed, strategy: $0.strategy)
-        } + absent.map {
-            SVGChart.LegendEntry(label: $0.label, colour: palette.colour($0.strategy), marker: palette.marker($0.strategy), lineless: true, strategy: $0.strategy)
-        } + styles.map {
-            SVGChart.LegendEntry(label: $0.label, colour: "#777777", marker: nil, dashed: $0.dashed)
-        } + notes.map {
-            SVGChart.LegendEntry(label: $0, colour: "#777777", marker: nil, lineless: true)
-        }
+        let legend =
+            series.filter { seen.insert($0.strategy).inserted }.map {
+                SVGChart.LegendEntry(
+                    label: $0.label, colour: palette.colour($0.strategy), marker: palette.marker($0.strategy),
+                    dashed: styles.isEmpty && $0.dashed, strategy: $0.strategy)
+            }
+            + absent.map {
+                SVGChart.LegendEntry(
+                    label: $0.label, colour: palette.colour($0.strategy), marker: palette.marker($0.strategy), lineless: true, strategy: $0.strategy)
+            }
+            + styles.map {
+                SVGChart.LegendEntry(label: $0.label, colour: "#777777", marker: nil, dashed: $0.dashed)
+            }
+            + notes.map {
+                SVGChart.LegendEntry(label: $0, colour: "#777777", marker: nil, lineless: true)
+            }
         let frame = SVGChart(
             kind: kind, title: title, subtitle: subtitle, xTitle: xTitle, yTitle: yTitle, xTicks: xTicks,
             yTicks: SVGChart.Ticks(positions: yAxis.ticks.map(yAxis.fraction), labels: yAxis.tickLabels), legend: legend)
@@ -83,9 +88,11 @@ struct LineChart {
             }
             let referenceY = reference.flatMap { yAxis.contains($0.value) ? plot.y(yAxis.fraction($0.value)) : nil }
             if let referenceY {
-                canvas.line(x1: plot.left, y1: referenceY, x2: plot.right, y2: referenceY, [
-                    ("class", "reference"), ("stroke", "#444444"), ("stroke-width", "1.2"), ("stroke-dasharray", "2 3"),
-                ])
+                canvas.line(
+                    x1: plot.left, y1: referenceY, x2: plot.right, y2: referenceY,
+                    [
+                        ("class", "reference"), ("stroke", "#444444"), ("stroke-width", "1.2"), ("stroke-dasharray", "2 3"),
+                    ])
             }
             for (line, placed) in placedSeries {
                 let colour = palette.colour(line.strategy)
@@ -100,7 +107,8 @@ struct LineChart {
                         canvas.element("polyline", stroke)
                     }
                     for (point, x, y) in placed {
-                        SVGChart.drawWhisker(&canvas, x: x, low: plot.y(yAxis.fraction(point.low)), high: plot.y(yAxis.fraction(point.high)), colour: colour)
+                        SVGChart.drawWhisker(
+                            &canvas, x: x, low: plot.y(yAxis.fraction(point.low)), high: plot.y(yAxis.fraction(point.high)), colour: colour)
                         SVGChart.drawMarker(
                             &canvas, palette.marker(line.strategy), x: x, y: y, colour: colour, hollow: point.invalid, tooltip: point.tooltip)
                         if point.invalid { SVGChart.drawCross(&canvas, x: x, y: y) }
@@ -111,17 +119,21 @@ struct LineChart {
             if let reference, let referenceY {
                 let outlines = placedSeries.map { $0.1.map { ($0.1, $0.2) } }
                 let spot = Self.labelSpot(for: reference.label, lineY: referenceY, plot: plot, avoiding: outlines)
-                canvas.text(reference.label, x: spot.x, y: spot.y, [
-                    ("class", "reference-label"), ("text-anchor", spot.anchor), ("font-size", "11"), ("fill", "#333333"),
-                    ("stroke", "#ffffff"), ("stroke-width", "3"), ("paint-order", "stroke"),
-                ])
+                canvas.text(
+                    reference.label, x: spot.x, y: spot.y,
+                    [
+                        ("class", "reference-label"), ("text-anchor", spot.anchor), ("font-size", "11"), ("fill", "#333333"),
+                        ("stroke", "#ffffff"), ("stroke-width", "3"), ("paint-order", "stroke"),
+                    ])
             }
         }
     }
 
     /// Where a reference line's label goes: above or below the line, at the plot's right or left end,
     /// whichever covers the fewest points of the series' outlines (sampled along each segment).
-    static func labelSpot(for label: String, lineY: Double, plot: SVGChart.Plot, avoiding outlines: [[(Double, Double)]]) -> (x: Double, y: Double, anchor: String) {
+    static func labelSpot(
+        for label: String, lineY: Double, plot: SVGChart.Plot, avoiding outlines: [[(Double, Double)]]
+    ) -> (x: Double, y: Double, anchor: String) {
         let width = SVGChart.textWidth(label, size: 11)
         var samples: [(Double, Double)] = []
         for outline in outlines {

@@ -28,7 +28,8 @@ package struct ReportRun: Sendable, Equatable {
 
     package init(
         scenario: String, strategy: String, role: String = "", scale: RunSize, preload: String = "", batchSize: String,
-        repetition: Int? = nil, journalMode: String = "", synchronous: String = "", probeHz: String = "", pragmas: String = "", resumedFrom: String = "",
+        repetition: Int? = nil, journalMode: String = "", synchronous: String = "", probeHz: String = "", pragmas: String = "",
+        resumedFrom: String = "",
         valid: Bool? = nil, values: [String: Double] = [:]
     ) {
         self.scenario = scenario

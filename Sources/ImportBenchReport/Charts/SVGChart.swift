@@ -64,21 +64,24 @@ struct SVGChart {
         let height = plot.bottom + 50
 
         var canvas = SVGCanvas()
-        let root: [(String, String)] = [
-            ("xmlns", "http://www.w3.org/2000/svg"), ("class", "chart"), ("data-chart", kind),
-            ("width", SVGCanvas.number(Self.width)), ("height", SVGCanvas.number(height)),
-            ("viewBox", "0 0 \(SVGCanvas.number(Self.width)) \(SVGCanvas.number(height))"),
-            ("font-family", Self.fontFamily), ("font-size", "12"), ("role", "img"),
-        ] + attributes
+        let root: [(String, String)] =
+            [
+                ("xmlns", "http://www.w3.org/2000/svg"), ("class", "chart"), ("data-chart", kind),
+                ("width", SVGCanvas.number(Self.width)), ("height", SVGCanvas.number(height)),
+                ("viewBox", "0 0 \(SVGCanvas.number(Self.width)) \(SVGCanvas.number(height))"),
+                ("font-family", Self.fontFamily), ("font-size", "12"), ("role", "img"),
+            ] + attributes
         canvas.element("svg", root) { canvas in
             canvas.element("title", [], text: title)
             canvas.rect(x: 0, y: 0, width: Self.width, height: height, [("fill", "#ffffff")])
             canvas.text(title, x: 12, y: 22, [("class", "chart-title"), ("font-size", "15"), ("font-weight", "bold"), ("fill", "#222222")])
             // The first line names the panel's settings, what tells panels apart; the rest is fine print.
             for (index, line) in subtitle.enumerated() {
-                canvas.text(line, x: 12, y: 40 + 15 * Double(index), [
-                    ("class", "chart-subtitle"), ("font-size", index == 0 ? "12" : "11.5"), ("fill", index == 0 ? "#333333" : "#777777"),
-                ])
+                canvas.text(
+                    line, x: 12, y: 40 + 15 * Double(index),
+                    [
+                        ("class", "chart-subtitle"), ("font-size", index == 0 ? "12" : "11.5"), ("fill", index == 0 ? "#333333" : "#777777"),
+                    ])
             }
             drawGrid(&canvas, plot)
             marks(&canvas, plot)
@@ -120,14 +123,18 @@ struct SVGChart {
                 canvas.text(yTicks.labels[index], x: plot.left - 7, y: y + 4, [("class", "tick-label"), ("text-anchor", "end")])
             }
         }
-        canvas.text(xTitle, x: plot.left + plot.width / 2, y: plot.bottom + 38, [
-            ("class", "axis-label"), ("text-anchor", "middle"), ("font-size", "12"), ("fill", "#222222"),
-        ])
+        canvas.text(
+            xTitle, x: plot.left + plot.width / 2, y: plot.bottom + 38,
+            [
+                ("class", "axis-label"), ("text-anchor", "middle"), ("font-size", "12"), ("fill", "#222222"),
+            ])
         let middle = plot.top + plot.height / 2
-        canvas.text(yTitle, x: 16, y: middle, [
-            ("class", "axis-label"), ("text-anchor", "middle"), ("font-size", "12"), ("fill", "#222222"),
-            ("transform", "rotate(-90 16 \(SVGCanvas.number(middle)))"),
-        ])
+        canvas.text(
+            yTitle, x: 16, y: middle,
+            [
+                ("class", "axis-label"), ("text-anchor", "middle"), ("font-size", "12"), ("fill", "#222222"),
+                ("transform", "rotate(-90 16 \(SVGCanvas.number(middle)))"),
+            ])
     }
 
     private func drawLegend(_ canvas: inout SVGCanvas, _ plot: Plot, x: Double) {
@@ -154,15 +161,22 @@ struct SVGChart {
         }
     }
 
-    static func drawMarker(_ canvas: inout SVGCanvas, _ marker: ChartPalette.Marker, x: Double, y: Double, colour: String, hollow: Bool = false, tooltip: String?) {
+    static func drawMarker(
+        _ canvas: inout SVGCanvas, _ marker: ChartPalette.Marker, x: Double, y: Double, colour: String, hollow: Bool = false, tooltip: String?
+    ) {
         let r = 4.0
         let shape: (String, [(String, String)])
         switch marker {
         case .circle:
             shape = ("circle", [("cx", SVGCanvas.number(x)), ("cy", SVGCanvas.number(y)), ("r", SVGCanvas.number(r))])
         case .square:
-            shape = ("rect", [("x", SVGCanvas.number(x - r * 0.9)), ("y", SVGCanvas.number(y - r * 0.9)),
-                              ("width", SVGCanvas.number(r * 1.8)), ("height", SVGCanvas.number(r * 1.8))])
+            shape = (
+                "rect",
+                [
+                    ("x", SVGCanvas.number(x - r * 0.9)), ("y", SVGCanvas.number(y - r * 0.9)),
+                    ("width", SVGCanvas.number(r * 1.8)), ("height", SVGCanvas.number(r * 1.8)),
+                ]
+            )
         case .triangle:
             shape = ("polygon", [("points", SVGCanvas.points([(x, y - r * 1.2), (x + r * 1.1, y + r * 0.8), (x - r * 1.1, y + r * 0.8)]))])
         case .invertedTriangle:
@@ -170,7 +184,10 @@ struct SVGChart {
         case .diamond:
             shape = ("polygon", [("points", SVGCanvas.points([(x, y - r * 1.3), (x + r * 1.1, y), (x, y + r * 1.3), (x - r * 1.1, y)]))])
         }
-        let paint: [(String, String)] = [("class", "marker"), ("fill", hollow ? "#ffffff" : colour), ("stroke", hollow ? colour : "#ffffff"), ("stroke-width", hollow ? "1.5" : "1")]
+        let paint: [(String, String)] = [
+            ("class", "marker"), ("fill", hollow ? "#ffffff" : colour), ("stroke", hollow ? colour : "#ffffff"),
+            ("stroke-width", hollow ? "1.5" : "1"),
+        ]
         if let tooltip {
             canvas.element(shape.0, shape.1 + paint) { canvas in canvas.element("title", [], text: tooltip) }
         } else {

@@ -118,7 +118,8 @@ package struct BaselineComparison {
     package init(
         baselinePaths: [String], currentPaths: [String], tolerances: [String: Double] = defaultTolerances, scope: Scope = .everything, passes: Int = 1
     ) throws {
-        let columns = Self.correctnessMetrics + Self.exactMetrics + ["vm_steps", "sqlite_version", "wall_ratio_to_ceiling", "c_reference_s"]
+        let columns =
+            Self.correctnessMetrics + Self.exactMetrics + ["vm_steps", "sqlite_version", "wall_ratio_to_ceiling", "c_reference_s"]
             + Array(tolerances.keys)
         let baseline = try ResultTable(paths: baselinePaths, columns: columns).fastest(ofPasses: passes)
         let current = try ResultTable(paths: currentPaths, columns: columns).fastest(ofPasses: passes)
@@ -129,7 +130,8 @@ package struct BaselineComparison {
         baselineProvenance = baseline.provenance
         currentProvenance = current.provenance
         var notes: [String]
-        (timingsRefused, notes) = Self.footing(baseline.provenance, current.provenance, judgingTimings: !tolerances.isEmpty, sideBySide: scope == .sideBySide)
+        (timingsRefused, notes) = Self.footing(
+            baseline.provenance, current.provenance, judgingTimings: !tolerances.isEmpty, sideBySide: scope == .sideBySide)
         // Rows whose counts one side could not observe (a command with its own SQLite): judged on the rest.
         var unobserved = Set<String>()
         let executionColumns = ResultColumns.executionColumns
@@ -168,7 +170,8 @@ package struct BaselineComparison {
                 note(metric, regression: rose == Self.lowerIsBetter(metric))
             }
             for (metric, tolerance) in tolerances.sorted(by: { $0.key < $1.key }) {
-                let before = baseline.samples[key] ?? [:], after = current.samples[key] ?? [:]
+                let before = baseline.samples[key] ?? [:]
+                let after = current.samples[key] ?? [:]
                 var judged = metric
                 if metric == "wall_s", scope == .sideBySide {
                     judged = ResultTable.cpuSeconds
@@ -203,9 +206,10 @@ package struct BaselineComparison {
             let (a, b) = (SummaryTable.median(timing.baseline), SummaryTable.median(timing.current))
             let relative = (b - a) / a
             guard abs(relative) > timing.tolerance else { continue }
-            changes.append(Change(
-                key: timing.key, metric: timing.metric, baseline: Self.text(a), current: Self.text(b),
-                isRegression: (relative > 0) == Self.lowerIsBetter(timing.metric)))
+            changes.append(
+                Change(
+                    key: timing.key, metric: timing.metric, baseline: Self.text(a), current: Self.text(b),
+                    isRegression: (relative > 0) == Self.lowerIsBetter(timing.metric)))
         }
         let adjusted = Self.holmAdjustedPerMetric(tested.map { ($0.timing.metric, $0.test.p) })
         var largest: [String: (change: Change, tolerance: Double)] = [:]
@@ -226,8 +230,9 @@ package struct BaselineComparison {
             changes.append(judged)
         }
         if !unobserved.isEmpty {
-            notes.append("Counts not observed (a command whose SQLite nothing could count) in \(unobserved.count) row\(unobserved.count == 1 ? "" : "s"): "
-                + "\(unobserved.sorted().joined(separator: "; ")); their counts were not judged, what they wrote and their times were.")
+            notes.append(
+                "Counts not observed (a command whose SQLite nothing could count) in \(unobserved.count) row\(unobserved.count == 1 ? "" : "s"): "
+                    + "\(unobserved.sorted().joined(separator: "; ")); their counts were not judged, what they wrote and their times were.")
         }
         self.notes = notes
         self.largestMoves = largest.sorted { $0.key < $1.key }.map(\.value)
@@ -259,23 +264,30 @@ package struct BaselineComparison {
         guard judgingTimings else { return (nil, []) }
         let (old, new) = (baseline.buildConfiguration, current.buildConfiguration)
         if !old.isEmpty, !new.isEmpty, old != new {
-            return ("the baseline is a \(old) build's and the current run a \(new) build's; timings compare only within one build "
-                + "(record the baseline with the build CI runs, or run both with the same configuration)", [])
+            return (
+                "the baseline is a \(old) build's and the current run a \(new) build's; timings compare only within one build "
+                    + "(record the baseline with the build CI runs, or run both with the same configuration)", []
+            )
         }
         if baseline.countedAt != current.countedAt {
-            return ("the baseline was counted at the \(baseline.countedAt) level and the current run at the \(current.countedAt) level; "
-                + "the SQLite-level trace costs time of its own, so timings compare only at one level (run both with the same --count-at)", [])
+            return (
+                "the baseline was counted at the \(baseline.countedAt) level and the current run at the \(current.countedAt) level; "
+                    + "the SQLite-level trace costs time of its own, so timings compare only at one level (run both with the same --count-at)", []
+            )
         }
         // Side by side, the caller ran both builds here: an older base's file says less than it knows.
         guard !sideBySide else { return (nil, []) }
         var notes: [String] = []
         for (name, provenance) in [("baseline", baseline), ("current run", current)] where provenance.buildConfiguration.isEmpty {
-            notes.append("The \(name) records no build configuration (csv_version \(provenance.csvVersion), before 7): timings judged as before, on the assumption that both come from the same build.")
+            notes.append(
+                "The \(name) records no build configuration (csv_version \(provenance.csvVersion), before 7): timings judged as before, on the assumption that both come from the same build."
+            )
         }
         let differences = baseline.machineDifferences(from: current)
         if !differences.isEmpty {
-            notes.append("Measured on different machines (\(differences.joined(separator: "; "))): the ratio to the C reference does not carry fully from one CPU to another. "
-                + "`bench gate` rebuilds the baseline's revision and measures it beside this build on this machine.")
+            notes.append(
+                "Measured on different machines (\(differences.joined(separator: "; "))): the ratio to the C reference does not carry fully from one CPU to another. "
+                    + "`bench gate` rebuilds the baseline's revision and measures it beside this build on this machine.")
         }
         return (nil, notes)
     }
@@ -292,12 +304,14 @@ package struct BaselineComparison {
         if let timingsRefused { text += "Timings not judged: \(timingsRefused). Counts and what the runs wrote were judged.\n" }
         for note in notes { text += note + "\n" }
         if timingsTested > 0 {
-            text += "\(timingsTested) timed and memory metrics judged from their repetitions by a Mann-Whitney U test (Holm-adjusted over the rows of each metric, "
+            text +=
+                "\(timingsTested) timed and memory metrics judged from their repetitions by a Mann-Whitney U test (Holm-adjusted over the rows of each metric, "
                 + "alpha \(Self.alpha)); a change counts when it is significant and larger than its tolerance. "
                 + "Values are medians; a tested change reads: estimate [95% interval], p, repetitions baseline/current.\n"
         }
         if timingsByMedians > 0 {
-            text += "\(timingsByMedians) timed and memory metrics had too few repetitions for a test to prove a change "
+            text +=
+                "\(timingsByMedians) timed and memory metrics had too few repetitions for a test to prove a change "
                 + "(\(RankTest.minimumSamples) or more a side, more as more metrics are compared): their medians were held to the tolerance.\n"
         }
         if !largestMoves.isEmpty {

@@ -26,7 +26,8 @@ package struct RankTest: Sendable, Equatable {
     package static let minimumSamples = 3
 
     package init?(baseline: [Double], current: [Double], confidence: Double = 0.95) {
-        let n = baseline.count, m = current.count
+        let n = baseline.count
+        let m = current.count
         guard n >= Self.minimumSamples, m >= Self.minimumSamples, baseline.allSatisfy(\.isFinite), current.allSatisfy(\.isFinite) else {
             return nil
         }
@@ -95,7 +96,8 @@ package struct RankTest: Sendable, Equatable {
 
     /// The standard normal quantile, by bisection on `upperNormalTail` (called a few times per comparison).
     static func normalQuantile(_ probability: Double) -> Double {
-        var low = -10.0, high = 10.0
+        var low = -10.0
+        var high = 10.0
         for _ in 0..<100 {
             let middle = (low + high) / 2
             if 1 - upperNormalTail(middle) < probability { low = middle } else { high = middle }
@@ -143,7 +145,10 @@ struct UDistribution {
         }
         let counts = previous[m]
         var running = 0.0
-        cumulativeCounts = counts.map { running += $0; return running }
+        cumulativeCounts = counts.map {
+            running += $0
+            return running
+        }
         total = running
     }
 

@@ -100,10 +100,11 @@ package struct ResultTable {
             let referenceCPU = repetitions.compactMap(number("c_reference_cpu_s")).filter { $0 > 0 }
             if !referenceCPU.isEmpty {
                 let reference = SummaryTable.median(referenceCPU)
-                series[Self.cpuPerCReference] = ratios({ repetition in
-                    guard let user = number("cpu_user_s")(repetition), let system = number("cpu_sys_s")(repetition) else { return nil }
-                    return user + system
-                }, over: { _ in reference })
+                series[Self.cpuPerCReference] = ratios(
+                    { repetition in
+                        guard let user = number("cpu_user_s")(repetition), let system = number("cpu_sys_s")(repetition) else { return nil }
+                        return user + system
+                    }, over: { _ in reference })
             }
             rows[key] = row
             samples[key] = series
@@ -131,7 +132,8 @@ package struct ResultTable {
     /// Every row of `path`, grouped by key: the repetitions of each run.
     private static func repetitions(in path: String, columns: [String]) throws -> (rows: [Key: [[String: String]]], first: [String: String]?) {
         let file = try ResultsFile(results: path)
-        let wanted = identity + ["preload", "c_reference_s", "c_reference_cpu_s", "cpu_user_s", "cpu_sys_s"] + settingsColumns + columns
+        let wanted =
+            identity + ["preload", "c_reference_s", "c_reference_cpu_s", "cpu_user_s", "cpu_sys_s"] + settingsColumns + columns
             + ResultsProvenance.columns
         var grouped: [Key: [[String: String]]] = [:]
         var first: [String: String]?

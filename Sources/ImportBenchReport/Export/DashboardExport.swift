@@ -49,15 +49,17 @@ package struct DashboardExport {
                 for column in Self.metrics {
                     let series = samples[column.name] ?? row[column.name].flatMap(Double.init).map { [$0] } ?? []
                     guard !series.isEmpty else { continue }
-                    points.append(Point(
-                        benchmark: key.description, metric: column.name, unit: Self.unit(of: column), value: SummaryTable.median(series),
-                        lower: series.min() ?? 0, upper: series.max() ?? 0))
+                    points.append(
+                        Point(
+                            benchmark: key.description, metric: column.name, unit: Self.unit(of: column), value: SummaryTable.median(series),
+                            lower: series.min() ?? 0, upper: series.max() ?? 0))
                 }
                 for ratio in [ResultTable.wallPerCReference, ResultTable.cpuPerCReference] {
                     guard let ratios = samples[ratio], !ratios.isEmpty else { continue }
-                    points.append(Point(
-                        benchmark: key.description, metric: ratio, unit: "x C reference",
-                        value: SummaryTable.median(ratios), lower: ratios.min() ?? 0, upper: ratios.max() ?? 0))
+                    points.append(
+                        Point(
+                            benchmark: key.description, metric: ratio, unit: "x C reference",
+                            value: SummaryTable.median(ratios), lower: ratios.min() ?? 0, upper: ratios.max() ?? 0))
                 }
             }
         }
@@ -89,11 +91,12 @@ package struct DashboardExport {
             }
             data = try encoder.encode(benchmarks)
         case .githubAction:
-            data = try encoder.encode(points.map { point in
-                GitHubActionEntry(
-                    name: "\(point.benchmark) - \(point.metric)", unit: point.unit, value: point.value,
-                    range: "± \(Self.number((point.upper - point.lower) / 2))")
-            })
+            data = try encoder.encode(
+                points.map { point in
+                    GitHubActionEntry(
+                        name: "\(point.benchmark) - \(point.metric)", unit: point.unit, value: point.value,
+                        range: "± \(Self.number((point.upper - point.lower) / 2))")
+                })
         }
         return String(decoding: data, as: UTF8.self) + "\n"
     }

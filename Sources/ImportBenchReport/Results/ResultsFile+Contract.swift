@@ -32,7 +32,9 @@ extension ResultsFile {
             if let earlier = seen[identity] {
                 throw location.error(
                     line: row.line, expected: "one row per run and repetition",
-                    found: "the run and repetition of line \(earlier) again (\(Self.rowIdentity.filter { row.text($0)?.isEmpty == false }.map { "\($0) \(row.text($0) ?? "")" }.joined(separator: ", ")))")
+                    found:
+                        "the run and repetition of line \(earlier) again (\(Self.rowIdentity.filter { row.text($0)?.isEmpty == false }.map { "\($0) \(row.text($0) ?? "")" }.joined(separator: ", ")))"
+                )
             }
             seen[identity] = row.line
         }

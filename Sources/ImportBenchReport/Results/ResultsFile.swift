@@ -79,7 +79,9 @@ package struct ResultsFile {
                 throw location.error(
                     line: record.line, expected: "\(header.fields.count) fields, as the header has", found: "\(record.fields.count)")
             }
-            rows.append(Row(line: record.line, fields: Dictionary(zip(header.fields, record.fields), uniquingKeysWith: { first, _ in first }), file: location))
+            rows.append(
+                Row(line: record.line, fields: Dictionary(zip(header.fields, record.fields), uniquingKeysWith: { first, _ in first }), file: location)
+            )
         }
         self.rows = rows
     }

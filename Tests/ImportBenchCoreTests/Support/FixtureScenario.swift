@@ -19,21 +19,24 @@ struct FixtureScenario: Scenario {
     let units: [RecordUnit]
 
     /// The 20 newest posts with their authors.
-    static let newestPostsQuery = #"SELECT p."title", a."name" FROM "post" p LEFT JOIN "author" a ON a."pk" = p."author_pk" ORDER BY p."pk" DESC LIMIT 20"#
+    static let newestPostsQuery =
+        #"SELECT p."title", a."name" FROM "post" p LEFT JOIN "author" a ON a."pk" = p."author_pk" ORDER BY p."pk" DESC LIMIT 20"#
 
     static let schema: Schema = {
         do {
-            return try Schema(name: "fixture", entities: [
-                Entity("author", key: Attribute("handle", .text), attributes: [Attribute("name", .text), Attribute("karma", .integer)]),
-                Entity("tag", key: Attribute("label", .text), attributes: []),
-                Entity(
-                    "post", key: Attribute("id", .integer), attributes: [Attribute("title", .text), Attribute("score", .real)],
-                    toOne: [ToOneRelationship("author", to: "author"), ToOneRelationship("reply_to", to: "post")],
-                    manyToMany: [ManyToManyRelationship("tags", to: "tag")]),
-                Entity(
-                    "comment", key: Attribute("key", .text), attributes: [Attribute("body", .text)],
-                    toOne: [ToOneRelationship("post", to: "post", owner: true), ToOneRelationship("author", to: "author")]),
-            ])
+            return try Schema(
+                name: "fixture",
+                entities: [
+                    Entity("author", key: Attribute("handle", .text), attributes: [Attribute("name", .text), Attribute("karma", .integer)]),
+                    Entity("tag", key: Attribute("label", .text), attributes: []),
+                    Entity(
+                        "post", key: Attribute("id", .integer), attributes: [Attribute("title", .text), Attribute("score", .real)],
+                        toOne: [ToOneRelationship("author", to: "author"), ToOneRelationship("reply_to", to: "post")],
+                        manyToMany: [ManyToManyRelationship("tags", to: "tag")]),
+                    Entity(
+                        "comment", key: Attribute("key", .text), attributes: [Attribute("body", .text)],
+                        toOne: [ToOneRelationship("post", to: "post", owner: true), ToOneRelationship("author", to: "author")]),
+                ])
         } catch {
             fatalError("fixture schema: \(error)")
         }
@@ -73,25 +76,28 @@ struct FixtureScenario: Scenario {
 
     /// 14 occurrences of 9 objects, 3 references by key only.
     static let forumUnits: [RecordUnit] = [
-        RecordUnit(occurrences: [
-            author("alice", karma: 1),
-            tag("swift"),
-            post(1, "first", author: .embedded("alice", at: 0), tags: [.embedded("swift", at: 1)]),
-            author("bob", karma: 5),
-            comment("1/0", post: .embedded(1, at: 2), author: .embedded("bob", at: 3)),
-            author("alice", karma: 2),
-            comment("1/1", post: .embedded(1, at: 2), author: .embedded("alice", at: 5)),
-        ], path: "posts[0]", byteOffset: 0),
-        RecordUnit(occurrences: [
-            author("bob", karma: 6),
-            tag("swift"),
-            tag("sql"),
-            post(2, "second", author: .embedded("bob", at: 0), replyTo: .keyOnly(1), tags: [.embedded("swift", at: 1), .embedded("sql", at: 2)]),
-            author("alice", karma: 3),
-            comment("2/0", post: .embedded(2, at: 3), author: .embedded("alice", at: 4)),
-        ], path: "posts[1]", byteOffset: 100),
-        RecordUnit(occurrences: [
-            post(1, "first, edited", author: .keyOnly("bob"), tags: [.keyOnly("sql")]),
-        ], path: "posts[2]", byteOffset: 200),
+        RecordUnit(
+            occurrences: [
+                author("alice", karma: 1),
+                tag("swift"),
+                post(1, "first", author: .embedded("alice", at: 0), tags: [.embedded("swift", at: 1)]),
+                author("bob", karma: 5),
+                comment("1/0", post: .embedded(1, at: 2), author: .embedded("bob", at: 3)),
+                author("alice", karma: 2),
+                comment("1/1", post: .embedded(1, at: 2), author: .embedded("alice", at: 5)),
+            ], path: "posts[0]", byteOffset: 0),
+        RecordUnit(
+            occurrences: [
+                author("bob", karma: 6),
+                tag("swift"),
+                tag("sql"),
+                post(2, "second", author: .embedded("bob", at: 0), replyTo: .keyOnly(1), tags: [.embedded("swift", at: 1), .embedded("sql", at: 2)]),
+                author("alice", karma: 3),
+                comment("2/0", post: .embedded(2, at: 3), author: .embedded("alice", at: 4)),
+            ], path: "posts[1]", byteOffset: 100),
+        RecordUnit(
+            occurrences: [
+                post(1, "first, edited", author: .keyOnly("bob"), tags: [.keyOnly("sql")])
+            ], path: "posts[2]", byteOffset: 200),
     ]
 }

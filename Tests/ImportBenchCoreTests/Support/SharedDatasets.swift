@@ -1,5 +1,5 @@
-import Testing
 import Foundation
+import Testing
 
 /// The real public payloads in ../shared/datasets beside the repository. Never copied into the repo;
 /// tests that need them are skipped, saying why, where the folder is absent.

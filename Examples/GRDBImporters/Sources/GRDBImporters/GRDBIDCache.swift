@@ -65,7 +65,8 @@ public final class GRDBIDCache: ImportStrategy {
                 for (relationship, members) in object.members.enumerated() {
                     let target = store.schema.manyToManyTargets[entity][relationship]
                     for member in members {
-                        try store.addPair(db, entity: entity, relationship: relationship, source: pk, target: lookUp(target, member, for: occurrence, db))
+                        try store.addPair(
+                            db, entity: entity, relationship: relationship, source: pk, target: lookUp(target, member, for: occurrence, db))
                     }
                 }
             }

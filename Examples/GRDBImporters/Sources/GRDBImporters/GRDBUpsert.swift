@@ -47,7 +47,8 @@ public final class GRDBUpsert: ImportStrategy {
                     for (relationship, members) in object.members.enumerated() {
                         let target = store.schema.manyToManyTargets[entity][relationship]
                         for member in members {
-                            try store.addPair(db, entity: entity, relationship: relationship, source: written, target: pk(target, member, for: occurrence))
+                            try store.addPair(
+                                db, entity: entity, relationship: relationship, source: written, target: pk(target, member, for: occurrence))
                         }
                     }
                 }

@@ -34,7 +34,8 @@ struct RecordTable {
         let attributeColumns = entity.attributes.map { Column($0.name) }
         let generation = Column(Schema.generationColumn)
         // A copy that lists no children must not undo an occurrence that listed them.
-        let keepLargerListing: [ColumnAssignment] = tracksListing
+        let keepLargerListing: [ColumnAssignment] =
+            tracksListing
             ? [Column(Schema.listedColumn).set(to: SQL(sql: "max(\(Schema.listedColumn), excluded.\(Schema.listedColumn))"))]
             : []
         // Absent is not null: the payload's columns, in `leavesOut`'s order, split by whether a

@@ -55,13 +55,16 @@ struct AbsentMemberTests {
         }
     }
 
-    @Test("chat: a partial channel keeps its creator and attributes, nulls its name; a partial user keeps what it leaves out", arguments: ["1", "all"])
+    @Test(
+        "chat: a partial channel keeps its creator and attributes, nulls its name; a partial user keeps what it leaves out", arguments: ["1", "all"])
     func chat(batchSize: String) throws {
         try importEach(scenario: "chat", payload: Self.chat, batchSize: batchSize) { strategy, db in
-            let channel = try Row.fetchOne(db, sql: """
-                SELECT channel.id, channel.type, channel.name, channel.created_at, channel.updated_at, channel.watcher_count, user.id AS creator
-                FROM channel LEFT JOIN user ON user.pk = channel.created_by_pk WHERE channel.cid = 'messaging:one'
-                """)
+            let channel = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT channel.id, channel.type, channel.name, channel.created_at, channel.updated_at, channel.watcher_count, user.id AS creator
+                    FROM channel LEFT JOIN user ON user.pk = channel.created_by_pk WHERE channel.cid = 'messaging:one'
+                    """)
             let expectedChannel: Row = [
                 "id": "one", "type": "messaging", "name": nil, "created_at": "2025-01-01T00:00:00Z", "updated_at": "2025-01-02T00:00:00Z",
                 "watcher_count": 3, "creator": "ada",
@@ -88,11 +91,13 @@ struct AbsentMemberTests {
         let payloadFile = directory.appendingPathComponent("payload.json")
         try payload.write(to: payloadFile, atomically: true, encoding: .utf8)
         let csv = directory.appendingPathComponent("results.csv").path
-        let (status, output) = try GRDBStrategyTests.launch(GRDBStrategyTests.binary, [
-            "run", "--scenario", scenario, "--payload", payloadFile.path, "--batch-size", batchSize,
-            "--strategy", Self.strategies.joined(separator: ","), "--db", directory.appendingPathComponent("store.sqlite").path,
-            "--quiet", "--csv", csv,
-        ])
+        let (status, output) = try GRDBStrategyTests.launch(
+            GRDBStrategyTests.binary,
+            [
+                "run", "--scenario", scenario, "--payload", payloadFile.path, "--batch-size", batchSize,
+                "--strategy", Self.strategies.joined(separator: ","), "--db", directory.appendingPathComponent("store.sqlite").path,
+                "--quiet", "--csv", csv,
+            ])
         #expect(status == 0, "grdb-bench, \(scenario), batch size \(batchSize): \(output)")
 
         let lines = try String(contentsOfFile: csv, encoding: .utf8).split(separator: "\r\n").map(GRDBStrategyTests.fields)

@@ -48,7 +48,12 @@ struct GRDBStrategyTests {
         var characters = line[...]
         while let character = characters.popFirst() {
             if quoted, character == "\"" {
-                if characters.first == "\"" { field.append("\""); characters.removeFirst() } else { quoted = false }
+                if characters.first == "\"" {
+                    field.append("\"")
+                    characters.removeFirst()
+                } else {
+                    quoted = false
+                }
             } else if quoted {
                 field.append(character)
             } else if character == "\"" {
@@ -89,10 +94,11 @@ struct GRDBStrategyTests {
     func productsAndOrders() throws {
         expectValidWithOneDigest(try run(["--scenario", "products", "--scale", "0.1", "--batch-size", "250"]))
         let orders = Self.repository.appendingPathComponent("Scenarios/examples/orders")
-        expectValidWithOneDigest(try run([
-            "--mapping", orders.appendingPathComponent("mapping.yml").path, "--payload", orders.appendingPathComponent("orders.json").path,
-            "--batch-size", "100",
-        ]))
+        expectValidWithOneDigest(
+            try run([
+                "--mapping", orders.appendingPathComponent("mapping.yml").path, "--payload", orders.appendingPathComponent("orders.json").path,
+                "--batch-size", "100",
+            ]))
     }
 
     @Test("a strategy that installs GRDB's own trace (db.trace) fails the run, saying so, instead of reporting short counts")

@@ -127,7 +127,8 @@ package struct ChatPayloadGenerator: Sendable {
         var random = SeededRandom(seed: SeededRandom.subSeed(seed, stream: 1, index: UInt64(user)))
         let name = "\(random.pick(firstNames)) \(random.pick(lastNames))"
         let role = random.chance(0.03) ? "admin" : (random.chance(0.02) ? "guest" : "user")
-        let createdAt = epochMicroseconds - Int64(random.nextInt(below: 365)) * dayMicroseconds
+        let createdAt =
+            epochMicroseconds - Int64(random.nextInt(below: 365)) * dayMicroseconds
             - Int64(random.nextInt(below: 86_400_000_000))
         return UserProfile(
             id: "user-\(user)", name: name, role: role,
@@ -139,7 +140,8 @@ package struct ChatPayloadGenerator: Sendable {
         _ user: Int, random: inout SeededRandom, document: DocumentContext, to writer: JSONTextWriter
     ) {
         let profile = document.users[user]
-        let updatedAt = profile.createdAt + Int64(random.nextInt(below: 400)) * Self.dayMicroseconds
+        let updatedAt =
+            profile.createdAt + Int64(random.nextInt(below: 400)) * Self.dayMicroseconds
             + Int64(random.nextInt(below: 86_400)) * Self.secondMicroseconds
         writer.beginObject()
         writer.field("id", profile.id)
@@ -175,11 +177,13 @@ package struct ChatPayloadGenerator: Sendable {
         let id = "channel-\(channel)"
         let cid = "messaging:\(id)"
         var dropped = SeededRandom(seed: SeededRandom.subSeed(seed, stream: 5, index: UInt64(channel)))
-        let createdAt = Self.epochMicroseconds + Int64(channel) * 3_600 * Self.secondMicroseconds
+        let createdAt =
+            Self.epochMicroseconds + Int64(channel) * 3_600 * Self.secondMicroseconds
             + Int64(random.nextInt(below: 3_600_000_000))
         let members = chooseMembers(random: &random, document: document, channelCreatedAt: createdAt)
         // A member who has left by the unrevised channel; members is all users only at tiny scales.
-        let formerMember = revision > 0
+        let formerMember =
+            revision > 0
             ? user(outside: Set(members.map(\.user)), random: &dropped, document: document)
             : nil
         let reads = members.compactMap { member -> Read? in
@@ -211,9 +215,11 @@ package struct ChatPayloadGenerator: Sendable {
         var written: [QuotableMessage] = []
         written.reserveCapacity(messagesPerChannel)
         for message in 0..<messagesPerChannel {
-            sentAt += Int64(random.nextInt(in: 1...1_200)) * Self.secondMicroseconds
+            sentAt +=
+                Int64(random.nextInt(in: 1...1_200)) * Self.secondMicroseconds
                 + Int64(random.nextInt(below: 1_000_000))
-            let author = random.chance(0.9)
+            let author =
+                random.chance(0.9)
                 ? members[memberPopularity.sample(using: &random)].user
                 : document.userPopularity.sample(using: &random)
             writeMessage(
@@ -337,9 +343,11 @@ package struct ChatPayloadGenerator: Sendable {
         // the page, which only the embedded copy brings.
         var quoted: String?
         if random.chance(0.05) {
-            let copy = message > 0 && random.chance(0.5)
+            let copy =
+                message > 0 && random.chance(0.5)
                 ? written[random.nextInt(below: message)]
-                : Self.olderMessage(channel: channel, index: random.nextInt(below: 1_000), createdBefore: channelCreatedAt, members: members, seed: seed)
+                : Self.olderMessage(
+                    channel: channel, index: random.nextInt(below: 1_000), createdBefore: channelCreatedAt, members: members, seed: seed)
             quoted = copy.id
             writer.field("quoted_message_id", copy.id)
             writer.key("quoted_message")
@@ -491,7 +499,9 @@ package struct ChatPayloadGenerator: Sendable {
     }
 
     /// A message from before the page: the same every time it is quoted, in any revision of the channel.
-    private static func olderMessage(channel: Int, index: Int, createdBefore channelCreatedAt: Int64, members: [Member], seed: UInt64) -> QuotableMessage {
+    private static func olderMessage(
+        channel: Int, index: Int, createdBefore channelCreatedAt: Int64, members: [Member], seed: UInt64
+    ) -> QuotableMessage {
         var random = SeededRandom(seed: SeededRandom.subSeed(seed, stream: 6, index: UInt64(channel) << 20 | UInt64(index)))
         let createdAt = channelCreatedAt - Int64(1_000 - index) * 600 * secondMicroseconds
         return QuotableMessage(

@@ -134,7 +134,8 @@ package final class ChatPayloadReader: RecordReader {
         let mentionedUsers = try present(9)?.array()
 
         let author = try user.map { try appendUser($0.object(), to: builder) }
-        let quotedCopy = isQuotedCopy
+        let quotedCopy =
+            isQuotedCopy
             ? nil : try present(10).map { try appendMessage($0.object(), channel: channel, isQuotedCopy: true, to: builder) }
         reactionUsers.removeAll(keepingCapacity: true)
         if let reactions {

@@ -50,7 +50,8 @@ package struct ProductsPayloadGenerator: Sendable {
             writer.field("brand", brand)
             writer.field("category", random.pick(Self.categories))
             writer.key("price")
-            writer.decimal(random.nextInt(in: 199...99_999) + (applied > 0 && revised.chance(0.4) ? revised.nextInt(in: -100...100) : 0), fractionDigits: 2)
+            writer.decimal(
+                random.nextInt(in: 199...99_999) + (applied > 0 && revised.chance(0.4) ? revised.nextInt(in: -100...100) : 0), fractionDigits: 2)
             writer.field("currency", "EUR")
             let stock = random.nextInt(in: 0...500)
             writer.field("stock", applied > 0 ? revised.nextInt(in: 0...500) : stock)

@@ -81,7 +81,8 @@ package struct QuakesPayloadGenerator: Sendable {
         // A revised event is always updated an hour later per revision, so it differs from every other revision.
         let updated = time + 60_000 + applied * 3_600_000 + revised.nextInt(below: 600_000)
         let magnitudeTenths = max(0, random.nextInt(in: 2...45) + (applied > 0 && revised.chance(0.3) ? revised.nextInt(in: -2...2) : 0))
-        let place = "\(random.nextInt(in: 1...120))km \(random.pick(Self.directions)) of \(random.pick(Self.regions)) Town, \(random.pick(Self.regions))"
+        let place =
+            "\(random.nextInt(in: 1...120))km \(random.pick(Self.directions)) of \(random.pick(Self.regions)) Town, \(random.pick(Self.regions))"
         let felt = random.chance(0.1) ? random.nextInt(in: 1...500) : nil
         let reviewed = random.chance(0.3) || (applied > 0 && revised.chance(0.5))
 

@@ -107,13 +107,15 @@ package struct TransitPayloadGenerator: Sendable {
             return
         }
         for file in files {
-            let from = staging.appendingPathComponent(file).path, to = target.appendingPathComponent(file).path
+            let from = staging.appendingPathComponent(file).path
+            let to = target.appendingPathComponent(file).path
             guard rename(from, to) == 0 else { throw Self.renameFailure(from, to) }
         }
     }
 
     private static func renameFailure(_ from: String, _ to: String) -> PayloadError {
-        PayloadError(file: to, byteOffset: nil, path: nil, expected: "a place to put the written feed file \(from)", found: String(cString: strerror(errno)))
+        PayloadError(
+            file: to, byteOffset: nil, path: nil, expected: "a place to put the written feed file \(from)", found: String(cString: strerror(errno)))
     }
 
     // MARK: Ids
