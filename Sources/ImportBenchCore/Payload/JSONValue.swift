@@ -52,16 +52,16 @@ extension JSONTape {
     }
 
     /// The string's unescaped UTF-8 lent to `body`: the tape's own bytes when it has no escapes, a
-    /// scratch copy otherwise (on the stack when it is short: no allocation per escaped string).
+    /// scratch copy otherwise.
     func withStringBytes<R>(at index: Int, _ body: (UnsafeRawBufferPointer) -> R) throws(PayloadError) -> R {
         let token = tokens[index]
         guard token.kind == .string else { throw mismatch(at: index, expected: "a string") }
         let content = UnsafeBufferPointer(rebasing: bytes[(Int(token.start) + 1)..<(Int(token.end) - 1)])
         guard token.flags.contains(.hasEscapes) else { return body(UnsafeRawBufferPointer(content)) }
-        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: content.count) { scratch in
-            let count = Self.unescape(content, into: scratch)
-            return body(UnsafeRawBufferPointer(start: scratch.baseAddress, count: count))
-        }
+        let scratch = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: content.count)
+        defer { scratch.deallocate() }
+        let count = Self.unescape(content, into: scratch)
+        return body(UnsafeRawBufferPointer(start: scratch.baseAddress, count: count))
     }
 
     func bool(at index: Int) throws(PayloadError) -> Bool {
