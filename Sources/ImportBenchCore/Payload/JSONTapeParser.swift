@@ -154,10 +154,12 @@ struct JSONTapeParser {
             throw failure(error)
         }
         appendScalar(.string, start: start, flags: flags)
-        // One bit per key signature (the C parser's `key_signature`: quoted length, first and last
-        // byte), so only a key whose bit is taken is compared in full.
-        let quoted = UInt32(truncatingIfNeeded: position - start) | UInt32(input[start + 1]) << 8 | UInt32(input[position - 2]) << 16
-        let signature = Int((quoted &* 0x9E37_79B1) >> 24)
+        // One bit per key signature (the C parser's `key_signature`: quoted length, first two and
+        // last two bytes), so only a key whose bit is taken is compared in full.
+        let length = position - start
+        var mixed = UInt64(length) | UInt64(input[start + 1]) << 8 | UInt64(input[position - 2]) << 16
+        if length >= 3 { mixed |= UInt64(input[start + 2]) << 24 | UInt64(input[position - 3]) << 32 }
+        let signature = Int((mixed &* 0xFF51_AFD7_ED55_8CCD) >> 56)
         let seen = seenKeys + (depth - 1) * 4 + (signature >> 6)
         let bit = UInt64(1) << UInt64(signature & 63)
         let collides = seen.pointee & bit != 0
