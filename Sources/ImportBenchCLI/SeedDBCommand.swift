@@ -48,9 +48,33 @@ struct SeedDBCommand: ParsableCommand {
             valueName: "path"))
     var out: String
 
+    @Option(
+        name: .customLong("pragma"),
+        help: ArgumentHelp(
+            "page_size=BYTES: the store's page size, which a run with --pragma page_size=BYTES needs to adopt it (seed-copy refuses another). The other settings of bench run --pragma are the adopting connection's, not the file's.",
+            valueName: "page_size=N"))
+    var pragma: String?
+
+    /// The page size `--pragma` asks; nil without one.
+    func pageSize() throws -> Int? {
+        guard let pragma else { return nil }
+        let values: [StorePragma]
+        do {
+            values = try StorePragma.sweep(parsing: pragma)
+        } catch {
+            throw ValidationError(error.description)
+        }
+        guard values.count == 1, let setting = values.first, setting.name == .pageSize, let bytes = Int(setting.value) else {
+            throw ValidationError(
+                "--pragma \(pragma): seed-db takes one page_size=BYTES; the other settings are the adopting run's connection's, given to bench run")
+        }
+        return bytes
+    }
+
     func validate() throws {
         guard scenarioOptions.resolvedScales.count == 1 else { throw ValidationError("seed-db builds one store: give one --scale") }
         guard !out.isEmpty else { throw ValidationError("--out needs a file path") }
+        _ = try pageSize()
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: out, isDirectory: &isDirectory), isDirectory.boolValue {
             throw ValidationError("--out \(out) is a directory; give the path of the store file to write")
@@ -104,9 +128,10 @@ struct SeedDBCommand: ParsableCommand {
 
         let report: SeedStoreReport
         do {
-            let builder = SeedStoreBuilder(
+            var builder = SeedStoreBuilder(
                 scenario: scenario, payloadPath: payloadPath, scale: payload == nil ? scale : nil,
                 seed: payload == nil ? scenarioOptions.seed : nil, reading: readingOptions.reading(onError: onError))
+            builder.pageSize = try pageSize()
             report = try builder.build(at: out)
         } catch is Interrupted {
             throw CommandFailure.interrupted("interrupted; nothing was written at \(out)")

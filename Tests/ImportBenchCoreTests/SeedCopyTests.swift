@@ -305,6 +305,55 @@ struct SeedCopyTests {
         withExtendedLifetime(writer) {}
     }
 
+    /// The page size is the one `--pragma` that shapes the file: a seed store matches the runs on it.
+    @Test(
+        "a seed store has the page size the runs ask: built so by the benchmark or by seed-db; a given one of another is refused before any run",
+        arguments: [nil, 4096, 8192] as [Int?])
+    func pageSize(givenStoreBuiltWith built: Int?) throws {
+        let directory = try TemporaryDirectory()
+        defer { withExtendedLifetime(directory) {} }
+        let kept = directory.path("kept")
+        try FileManager.default.createDirectory(atPath: kept, withIntermediateDirectories: true)
+        var configuration = try Self.configuration(strategies: [SeedCopyStrategy.self])
+        configuration.spec.options.store.pragmas = [try StorePragma(name: .pageSize, value: "8192")]
+        configuration.databasePath = kept + "/store.sqlite"
+        let seedPath = directory.path("seed.sqlite")
+        if let built {
+            var builder = try SeedStoreBuilderTests.builder(
+                ChatScenario(), payload: try SeedStoreBuilderTests.payload(ChatScenario(), seed: 1, in: directory))
+            builder.pageSize = built
+            _ = try builder.build(at: seedPath)
+            #expect(try Self.pageSize(of: seedPath) == built)
+            configuration.adopt(seedPath)
+        }
+        guard built == nil || built == 8192 else {
+            var started: [String] = []
+            let error = #expect(throws: ImportError.self) {
+                try Benchmark(configuration: configuration).run { event in
+                    if case .runStarted(let strategy, _, _, _) = event { started.append(strategy) }
+                }
+            }
+            let message = error?.description ?? ""
+            #expect(message.contains("has pages of \(built ?? 0) bytes where this run asks --pragma page_size=8192"))
+            #expect(message.contains("bench seed-db --scenario chat --scale 0.05x --seed 1 --pragma page_size=8192 --out \(seedPath)"))
+            #expect(started.isEmpty)
+            return
+        }
+        let outcome = try Benchmark(configuration: configuration).run()
+        for result in outcome.results { #expect(result.valid, "\(result.strategy): \(result.differences)") }
+        #expect(try Self.pageSize(of: kept + "/store-seed-copy.sqlite") == 8192)
+    }
+
+    static func pageSize(of path: String) throws -> Int {
+        let store = try Connection(path: path, readOnly: true)
+        return try withExtendedLifetime(store) {
+            let statement = try store.prepare("PRAGMA page_size")
+            defer { statement.reset() }
+            _ = try statement.step()
+            return Int(statement.int64(at: 0))
+        }
+    }
+
     @Test("a store that is not a seed store is refused with what to do")
     func notASeedStore() throws {
         let directory = try TemporaryDirectory()

@@ -48,7 +48,8 @@ extension Benchmark {
                 try method.prepare(
                     for: MethodPreparation(
                         scenario: payload.scenario, payloadPath: payload.path, payload: spec.payload, reading: spec.options.reading,
-                        workDirectory: payload.workDirectory, announce: { observe(.preparing(strategy: method.name, task: $0)) }))
+                        store: spec.options.store, workDirectory: payload.workDirectory,
+                        announce: { observe(.preparing(strategy: method.name, task: $0)) }))
             }
         }
     }

@@ -17,6 +17,12 @@ package struct StoreSettings: Sendable, Codable, Equatable, CustomStringConverti
     /// More settings (`--pragma`), in the order given; none by default.
     package var pragmas: [StorePragma]
 
+    /// The page size `--pragma page_size` asks, the one setting that shapes the file itself (a
+    /// seed store must have been built with it); nil for SQLite's default.
+    package var pageSize: Int? {
+        pragmas.first { $0.name == .pageSize }.flatMap { Int($0.value) }
+    }
+
     package init(journal: Journal = .wal, synchronous: Synchronous = .normal, pragmas: [StorePragma] = []) {
         self.journal = journal
         self.synchronous = synchronous

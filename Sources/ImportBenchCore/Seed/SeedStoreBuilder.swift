@@ -13,6 +13,8 @@ package struct SeedStoreBuilder {
     package var seed: UInt64?
     /// How the payload is read, as the run that adopts the store reads it.
     package var reading: PayloadReading
+    /// Bytes per page (`--pragma page_size`), set before the first page is written; nil for SQLite's default.
+    package var pageSize: Int?
     /// Asked between batches and phases; true stops the build and leaves nothing at the destination.
     package var stopRequested: () -> Bool = { ImportInterruption.isRequested }
 
@@ -64,6 +66,7 @@ package struct SeedStoreBuilder {
         // Nothing to roll back to and nothing to survive: a failed build is deleted. The ceiling resolves
         // every reference from its own key map and throws on a dangling one, so the foreign-key check
         // would only repeat it. A larger cache lets CREATE INDEX sort in memory.
+        if let pageSize { try store.execute("PRAGMA page_size = \(pageSize)") }
         try store.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA foreign_keys = OFF; PRAGMA cache_size = -65536")
         var times = SeedStoreBuildTimes()
         var occurrences = 0

@@ -10,19 +10,22 @@ package struct MethodPreparation {
     package let payload: PayloadSource
     /// The run's reading options, as every run reads the payload.
     package let reading: PayloadReading
+    /// The runs' store settings: a store made ahead for them is made with their page size.
+    package let store: StoreSettings
     /// Removed with the benchmark's other temporary files.
     package let workDirectory: URL
     /// Says what is under way, for a front end's progress line.
     package let announce: (_ task: String) -> Void
 
     package init(
-        scenario: any Scenario, payloadPath: String, payload: PayloadSource, reading: PayloadReading, workDirectory: URL,
-        announce: @escaping (_ task: String) -> Void = { _ in }
+        scenario: any Scenario, payloadPath: String, payload: PayloadSource, reading: PayloadReading, store: StoreSettings = StoreSettings(),
+        workDirectory: URL, announce: @escaping (_ task: String) -> Void = { _ in }
     ) {
         self.scenario = scenario
         self.payloadPath = payloadPath
         self.payload = payload
         self.reading = reading
+        self.store = store
         self.workDirectory = workDirectory
         self.announce = announce
     }

@@ -1,4 +1,5 @@
 import Foundation
+import ImportBenchStore
 
 extension SeedCopyStrategy {
     /// The store the runs adopt: the given one, checked against the payload first so a mismatch
@@ -13,14 +14,16 @@ extension SeedCopyStrategy {
         let path = preparation.workDirectory.appendingPathComponent("seed.sqlite").path
         preparation.announce("building the seed store \(name) adopts (untimed)")
         let generator = preparation.payload.generator
-        return try SeedStoreBuilder(
+        var builder = SeedStoreBuilder(
             scenario: preparation.scenario, payloadPath: preparation.payloadPath, scale: generator?.scale, seed: generator?.seed,
-            reading: preparation.reading
-        ).build(at: path)
+            reading: preparation.reading)
+        builder.pageSize = preparation.store.pageSize
+        return try builder.build(at: path)
     }
 
-    /// Refuses a given store built from another payload, or read otherwise, naming each difference
-    /// and the `bench seed-db` command that builds a matching one.
+    /// Refuses a given store built from another payload, read otherwise, or with another page size
+    /// than the runs ask, naming each difference and the `bench seed-db` command that builds a
+    /// matching one.
     private static func check(_ given: String, against preparation: MethodPreparation) throws -> SeedStoreReport {
         let scenario = preparation.scenario
         let generator = preparation.payload.generator
@@ -35,19 +38,45 @@ extension SeedCopyStrategy {
             scenario: scenario.name, scale: generator?.scale.description, seed: generator?.seed,
             payloadFingerprint: PayloadFingerprint.of(preparation.payloadPath), readingOptions: reading.contentOptions())
         guard differences.isEmpty else {
-            var source: String
-            switch preparation.payload {
-            case .file(let path): source = "--payload \(path)"
-            case .generated(let scale, let seed): source = "--scale \(scale) --seed \(seed)"
-            }
-            let flags = reading.contentOptions(omittingDefaults: true)
-            if !flags.isEmpty { source += " " + flags }
             throw ImportError.seedStore(
                 path: given,
                 problem:
                     "was built from \(metadata.describedSource), not from this run's payload as the run reads it (\(differences.joined(separator: "; "))). "
-                    + "Build a matching one with: bench seed-db --scenario \(scenario.name) \(source) --out \(given)")
+                    + "Build a matching one with: \(seedDBCommand(for: preparation, at: given))")
+        }
+        if let wanted = preparation.store.pageSize {
+            let actual = try pageSize(of: given)
+            guard actual == wanted else {
+                throw ImportError.seedStore(
+                    path: given,
+                    problem: "has pages of \(actual) bytes where this run asks --pragma page_size=\(wanted). "
+                        + "Build a matching one with: \(seedDBCommand(for: preparation, at: given))")
+            }
         }
         return SeedStoreReport(path: given, metadata: metadata, bytes: DatabaseFile.size(given), buildTimes: nil)
+    }
+
+    /// The `bench seed-db` command that builds the store these runs can adopt.
+    private static func seedDBCommand(for preparation: MethodPreparation, at path: String) -> String {
+        var source: String
+        switch preparation.payload {
+        case .file(let payload): source = "--payload \(payload)"
+        case .generated(let scale, let seed): source = "--scale \(scale) --seed \(seed)"
+        }
+        let flags = preparation.scenario.effectiveReading(preparation.reading).contentOptions(omittingDefaults: true)
+        if !flags.isEmpty { source += " " + flags }
+        if let pageSize = preparation.store.pageSize { source += " --pragma page_size=\(pageSize)" }
+        return "bench seed-db --scenario \(preparation.scenario.name) \(source) --out \(path)"
+    }
+
+    /// The store's page size, as its header has it.
+    private static func pageSize(of path: String) throws -> Int {
+        let store = try Connection(path: path, readOnly: true)
+        return try withExtendedLifetime(store) {
+            let statement = try store.prepare("PRAGMA page_size")
+            defer { statement.reset() }
+            guard try statement.step() else { throw ImportError.seedStore(path: path, problem: "did not report its page size") }
+            return Int(statement.int64(at: 0))
+        }
     }
 }
