@@ -161,7 +161,7 @@ final class PathWalk {
         if let members = step.members {
             guard tape.tokens[token].kind == .object else { throw tape.mismatch(at: token, expected: "an object") }
             let values = UnsafeMutableBufferPointer(start: slots + step.slots, count: members.count)
-            try JSONObject(value: JSONValue(tape: tape, index: token)).find(members, into: values)
+            try tape.find(members, inObject: token, into: values)
             // Deeper steps have slots of their own: these stay as found while they are walked.
             for member in 0..<step.memberCount {
                 try visit(children[step.firstMember + member], tape, values[member], found)
