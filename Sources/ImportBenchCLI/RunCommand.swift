@@ -190,7 +190,13 @@ struct RunCommand: ParsableCommand {
     }
 
     func validate() throws {
-        _ = try pragmaCombinations()
+        let combinations = try pragmaCombinations()
+        let pageSizes = Set(combinations.map { StoreSettings(pragmas: $0).pageSize })
+        if let seedDB, pageSizes.count > 1 {
+            throw ValidationError(
+                "--seed-db \(seedDB) has one page size, and --pragma sweeps page_size: give one page_size, or leave --seed-db out so seed-copy builds a store for each"
+            )
+        }
         if let mapping = scenarioOptions.mapping, payload == nil, scenarioOptions.from == nil {
             throw ValidationError("--mapping \(mapping) reads your payloads: give one with --payload FILE, or a sample to scale with --from FILE")
         }

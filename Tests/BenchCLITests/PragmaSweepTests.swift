@@ -56,4 +56,15 @@ struct PragmaSweepTests {
         #expect(ran.status == 64, "\(ran.output)")
         #expect(ran.output.contains(words), "\(ran.output)")
     }
+
+    /// A given seed store has one page size: a sweep over page_size could adopt it in one setting only.
+    @Test("--seed-db with a page_size sweep is refused before anything runs")
+    func seedStoreWithPageSizeSweep() throws {
+        let ran = try IsolatedRunTests.bench([
+            "run", "--scenario", "products", "--scale", "0.02x", "--strategy", "seed-copy", "--seed-db", "/nonexistent/seed.sqlite",
+            "--pragma", "page_size=4096,8192",
+        ])
+        #expect(ran.status == 64, "\(ran.output)")
+        #expect(ran.output.contains("has one page size, and --pragma sweeps page_size"), "\(ran.output)")
+    }
 }

@@ -344,6 +344,23 @@ struct SeedCopyTests {
         #expect(try Self.pageSize(of: kept + "/store-seed-copy.sqlite") == 8192)
     }
 
+    @Test("a run without --pragma page_size adopts only a store of SQLite's default page size")
+    func defaultPageSize() throws {
+        let directory = try TemporaryDirectory()
+        defer { withExtendedLifetime(directory) {} }
+        let seedPath = directory.path("seed.sqlite")
+        var builder = try SeedStoreBuilderTests.builder(
+            ChatScenario(), payload: try SeedStoreBuilderTests.payload(ChatScenario(), seed: 1, in: directory))
+        builder.pageSize = 8192
+        _ = try builder.build(at: seedPath)
+        var configuration = try Self.configuration(strategies: [SeedCopyStrategy.self])
+        configuration.adopt(seedPath)
+        let error = #expect(throws: ImportError.self) { try Benchmark(configuration: configuration).run() }
+        let message = error?.description ?? ""
+        #expect(message.contains("has pages of 8192 bytes where this run's stores have SQLite's default of 4096"))
+        #expect(message.contains("bench seed-db --scenario chat --scale 0.05x --seed 1 --out \(seedPath)"))
+    }
+
     static func pageSize(of path: String) throws -> Int {
         let store = try Connection(path: path, readOnly: true)
         return try withExtendedLifetime(store) {

@@ -12,14 +12,14 @@ private struct Runs {
     /// Three repetitions at 0.9, 1 and 1.2 times `wall` (median: `wall` itself), each with `fetches`.
     mutating func add(
         _ strategy: String, role: StrategyRole = .user, wall: Double, scale: String = "1x", batch: String = "1000", pragmas: String = "",
-        preload: String = "", fetches: Double = 10, invalidRepetition: Int? = nil, factors: [Double] = [0.9, 1, 1.2]
+        preload: String = "", probeHz: String = "", fetches: Double = 10, invalidRepetition: Int? = nil, factors: [Double] = [0.9, 1, 1.2]
     ) throws {
         let size = RunSize(try #require(Scale(parsing: scale)))
         for (index, factor) in factors.enumerated() {
             runs.append(
                 ReportRun(
                     scenario: "chat", strategy: strategy, role: role.rawValue, scale: size, preload: preload, batchSize: batch,
-                    repetition: index + 1, journalMode: "wal", synchronous: "normal", pragmas: pragmas,
+                    repetition: index + 1, journalMode: "wal", synchronous: "normal", probeHz: probeHz, pragmas: pragmas,
                     valid: invalidRepetition != index + 1, values: ["wall_s": wall * factor, "fetch_count": fetches * factor]))
         }
     }
@@ -47,6 +47,34 @@ private func median(_ values: [Double]) -> Double {
 @Suite("bench report answers first")
 struct AnswerReportTests {
     private static let walls: [(String, Double)] = [("naive", 4.0), ("prewarm", 1.5), ("upsert", 2.5), ("idcache", 3.0)]
+
+    /// seed-copy and commands never probe: their rows leave the probe's column empty in a probed run.
+    @Test("a run that never probes joins the probed runs of its setting, unless an unprobed ceiling ran there too", arguments: [false, true])
+    func unprobedRowsJoinTheirProbedSetting(unprobedSettingToo: Bool) throws {
+        var runs = Runs()
+        try runs.add("prewarm", wall: 2, probeHz: "60")
+        try runs.add("ceiling", role: .reference, wall: 1, probeHz: "60")
+        try runs.add("seed-copy", role: .alternative, wall: 0.5)
+        if unprobedSettingToo {
+            try runs.add("prewarm", wall: 1.8)
+            try runs.add("ceiling", role: .reference, wall: 0.9)
+        }
+        let groups = runs.answer.groups
+        #expect(groups.count == (unprobedSettingToo ? 2 : 1))
+        let probed = try #require(groups.first { $0.identity.probeHz == "60" })
+        #expect(probed.standings.contains { $0.strategy == "seed-copy" } == !unprobedSettingToo)
+        let seedCopy = try #require(groups.flatMap(\.standings).first { $0.strategy == "seed-copy" })
+        #expect(seedCopy.multipleOfCeiling == 0.5 / (unprobedSettingToo ? 0.9 : 1))
+    }
+
+    @Test("a wall time of zero gives no multiple rather than an infinite one")
+    func zeroTimeHasNoMultiple() throws {
+        var runs = try Runs.group([("prewarm", 2)], ceiling: 0)
+        try runs.add("naive", wall: 0)
+        let group = try #require(runs.answer.groups.first)
+        for standing in group.standings { #expect(standing.multipleOfCeiling == nil, "\(standing.strategy)") }
+        #expect(group.standings.allSatisfy { ($0.multipleOfFastest ?? 1).isFinite })
+    }
 
     @Test("the fastest valid strategy is named, in the group and first in the table", arguments: ["naive", "prewarm", "upsert", "idcache"])
     func fastestNamed(winner: String) throws {

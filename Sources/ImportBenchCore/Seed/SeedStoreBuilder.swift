@@ -62,11 +62,12 @@ package struct SeedStoreBuilder {
     private func populate(_ staged: String, start: Double) throws -> (SeedStoreMetadata, SeedStoreBuildTimes, Int, [String]) {
         let schema = scenario.schema
         let store = try Connection(path: staged)
+        // Before the mark, which writes the first page: the page size is fixed from then on.
+        if let pageSize { try store.execute("PRAGMA page_size = \(pageSize)") }
         try DatabaseFile.mark(store)
         // Nothing to roll back to and nothing to survive: a failed build is deleted. The ceiling resolves
         // every reference from its own key map and throws on a dangling one, so the foreign-key check
         // would only repeat it. A larger cache lets CREATE INDEX sort in memory.
-        if let pageSize { try store.execute("PRAGMA page_size = \(pageSize)") }
         try store.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA foreign_keys = OFF; PRAGMA cache_size = -65536")
         var times = SeedStoreBuildTimes()
         var occurrences = 0

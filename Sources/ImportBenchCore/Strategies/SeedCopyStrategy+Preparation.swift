@@ -44,14 +44,15 @@ extension SeedCopyStrategy {
                     "was built from \(metadata.describedSource), not from this run's payload as the run reads it (\(differences.joined(separator: "; "))). "
                     + "Build a matching one with: \(seedDBCommand(for: preparation, at: given))")
         }
-        if let wanted = preparation.store.pageSize {
-            let actual = try pageSize(of: given)
-            guard actual == wanted else {
-                throw ImportError.seedStore(
-                    path: given,
-                    problem: "has pages of \(actual) bytes where this run asks --pragma page_size=\(wanted). "
-                        + "Build a matching one with: \(seedDBCommand(for: preparation, at: given))")
-            }
+        // Without --pragma page_size the runs' stores have SQLite's default, which the store must have too.
+        let wanted = try preparation.store.pageSize ?? pageSize(of: ":memory:")
+        let actual = try pageSize(of: given)
+        guard actual == wanted else {
+            let asked =
+                preparation.store.pageSize.map { "this run asks --pragma page_size=\($0)" } ?? "this run's stores have SQLite's default of \(wanted)"
+            throw ImportError.seedStore(
+                path: given,
+                problem: "has pages of \(actual) bytes where \(asked). Build a matching one with: \(seedDBCommand(for: preparation, at: given))")
         }
         return SeedStoreReport(path: given, metadata: metadata, bytes: DatabaseFile.size(given), buildTimes: nil)
     }
@@ -69,7 +70,7 @@ extension SeedCopyStrategy {
         return "bench seed-db --scenario \(preparation.scenario.name) \(source) --out \(path)"
     }
 
-    /// The store's page size, as its header has it.
+    /// The store's page size, as its header has it (`:memory:`: SQLite's default for a new store).
     private static func pageSize(of path: String) throws -> Int {
         let store = try Connection(path: path, readOnly: true)
         return try withExtendedLifetime(store) {

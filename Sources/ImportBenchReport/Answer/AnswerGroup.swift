@@ -24,8 +24,9 @@ package struct AnswerGroup: Sendable {
     package var ceiling: StrategyStanding? { standings.first { $0.status == .ceiling && $0.wallSeconds != nil } }
 
     private static func ranked(_ standings: [StrategyStanding]) -> [StrategyStanding] {
-        let fastestWall = standings.filter(\.isRanked).compactMap(\.wallSeconds).min()
-        let ceilingWall = standings.first { $0.status == .ceiling }?.wallSeconds
+        // A time of zero (a hand-edited file) gives no multiple rather than an infinite one.
+        let fastestWall = standings.filter(\.isRanked).compactMap(\.wallSeconds).filter { $0 > 0 }.min()
+        let ceilingWall = standings.first { $0.status == .ceiling }?.wallSeconds.flatMap { $0 > 0 ? $0 : nil }
         var result = standings.map { standing in
             var standing = standing
             if let wall = standing.wallSeconds {

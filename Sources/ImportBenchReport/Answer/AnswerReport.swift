@@ -12,7 +12,7 @@ package struct AnswerReport: Sendable {
 
     /// `order` is the report's strategy order (the order the runner ran them in).
     init(runs: [ReportRun], order: [String], palette: ChartPalette) {
-        let axes = SweepAxes(runs.map(RunIdentity.init))
+        let axes = SweepAxes(RunIdentity.identities(of: runs))
         self.axes = axes
         groups = Self.groups(runs, order: order).sorted { Self.precedes($0.identity, $1.identity, axes) }
         changes = Self.changes(groups, axes)
@@ -27,11 +27,12 @@ package struct AnswerReport: Sendable {
     /// One group per identity of the runs that are not the ceiling's (each given its ceiling's
     /// runs); when only a ceiling ran, its own.
     private static func groups(_ runs: [ReportRun], order: [String]) -> [AnswerGroup] {
-        let byIdentity = Dictionary(grouping: runs, by: RunIdentity.init)
-        let ceilings = Dictionary(grouping: runs.filter(\.isCeiling), by: RunIdentity.init)
-        let designs = runs.filter { !$0.isCeiling }
+        let identified = Array(zip(runs, RunIdentity.identities(of: runs)))
+        let byIdentity = Dictionary(grouping: identified, by: \.1).mapValues { $0.map(\.0) }
+        let ceilings = Dictionary(grouping: identified.filter(\.0.isCeiling), by: \.1).mapValues { $0.map(\.0) }
+        let designs = identified.filter { !$0.0.isCeiling }
         var seen: Set<RunIdentity> = []
-        let identities = (designs.isEmpty ? runs : designs).map(RunIdentity.init).filter { seen.insert($0).inserted }
+        let identities = (designs.isEmpty ? identified : designs).map(\.1).filter { seen.insert($0).inserted }
         return identities.map { identity in
             AnswerGroup(identity: identity, runs: byIdentity[identity] ?? [], ceilingRuns: ceilings[identity.ceilingIdentity] ?? [], order: order)
         }

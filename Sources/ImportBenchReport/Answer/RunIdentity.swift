@@ -45,6 +45,29 @@ package struct RunIdentity: Hashable, Sendable {
         return open
     }
 
+    /// The identity with the probe's rate set to `rate` (empty: unprobed).
+    func probed(at rate: String) -> RunIdentity {
+        var probed = self
+        probed.probeHz = rate
+        return probed
+    }
+
+    /// Each run's identity, where a run that left the probe's column empty in a probed setting (a
+    /// strategy that reads no payload or runs as a command never probes) joins the probed runs of
+    /// its setting: when they all probed at one rate and no unprobed ceiling ran in that setting.
+    static func identities(of runs: [ReportRun]) -> [RunIdentity] {
+        let own = runs.map(RunIdentity.init)
+        var rates: [RunIdentity: Set<String>] = [:]
+        for identity in own where !identity.probeHz.isEmpty { rates[identity.probed(at: ""), default: []].insert(identity.probeHz) }
+        let unprobedCeilings = Set(zip(runs, own).filter { $0.0.isCeiling && $0.1.probeHz.isEmpty }.map(\.1))
+        return own.map { identity in
+            guard identity.probeHz.isEmpty, !unprobedCeilings.contains(identity), let found = rates[identity], found.count == 1,
+                let rate = found.first
+            else { return identity }
+            return identity.probed(at: rate)
+        }
+    }
+
     /// Where this group's ceiling ran: the ceiling imports into an empty store, refresh or not, so its runs carry no preload.
     var ceilingIdentity: RunIdentity {
         var ceiling = self
