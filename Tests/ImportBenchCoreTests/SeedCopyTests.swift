@@ -358,6 +358,12 @@ struct SeedCopyTests {
         let error = #expect(throws: ImportError.self) { try Benchmark(configuration: configuration).run() }
         let message = error?.description ?? ""
         #expect(message.contains("has pages of 8192 bytes where this run's stores have SQLite's default of 4096"))
+        // The values travel with the error, not only its sentence.
+        guard case .seedStore(let path, .otherPageSize(let actual, let wanted, let asked, _))? = error else {
+            Issue.record("expected a page-size refusal, got \(message)")
+            return
+        }
+        #expect(path == seedPath && actual == 8192 && wanted == 4096 && !asked)
         #expect(message.contains("bench seed-db --scenario chat --scale 0.05x --seed 1 --out \(seedPath)"))
     }
 

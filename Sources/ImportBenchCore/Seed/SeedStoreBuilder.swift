@@ -44,7 +44,7 @@ package struct SeedStoreBuilder {
             var times = measured
             if stopRequested() { throw Interrupted() }
             for suffix in DatabaseFile.companionSuffixes where FileManager.default.fileExists(atPath: staged + suffix) {
-                throw ImportError.seedStore(path: staged, problem: "SQLite left \(staged + suffix) beside it; it is not self-contained")
+                throw ImportError.seedStore(path: staged, problem: .leftCompanion(file: staged + suffix))
             }
             try DatabaseFile.publish(staged, as: path, durable: true)
             times.total = MonotonicClock.now() - start
@@ -54,7 +54,7 @@ package struct SeedStoreBuilder {
             DatabaseFile.remove(staged)
             if error is Interrupted { throw error }
             throw ImportError.seedStore(
-                path: path, problem: "not built: \(error). Nothing was written at \(path); \(remedy(for: error, at: path))")
+                path: path, problem: .notBuilt(cause: "\(error)", path: path, remedy: remedy(for: error, at: path)))
         }
     }
 
@@ -117,20 +117,16 @@ package struct SeedStoreBuilder {
         let mode = try store.prepare("PRAGMA journal_mode = DELETE")
         defer { mode.reset() }
         guard try mode.step(), mode.value(at: 0) == .text("delete") else {
-            throw ImportError.seedStore(path: staged, problem: "SQLite refused journal mode DELETE (\(mode.value(at: 0)))")
+            throw ImportError.seedStore(path: staged, problem: .journalModeRefused(answer: mode.value(at: 0)))
         }
         return (metadata, times, occurrences, notes)
     }
 
-    private func remedy(for error: any Error, at path: String) -> String {
+    private func remedy(for error: any Error, at path: String) -> SeedStoreProblem.Remedy {
         switch error {
-        case is PayloadError:
-            return "fix or replace the payload, then run again"
-        case ImportError.danglingReference:
-            return "fix the payload, or build with the --missing-reference policy named above"
-        default:
-            let directory = (path as NSString).deletingLastPathComponent
-            return "check that \(directory.isEmpty ? "the current directory" : directory) exists, is writable and has room, then run again"
+        case is PayloadError: return .fixPayload
+        case ImportError.danglingReference: return .missingReferencePolicy
+        default: return .checkDirectory((path as NSString).deletingLastPathComponent)
         }
     }
 }

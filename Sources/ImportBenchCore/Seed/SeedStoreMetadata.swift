@@ -91,17 +91,17 @@ package struct SeedStoreMetadata: Sendable, Equatable {
     package static func read(at path: String) throws -> SeedStoreMetadata {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
-            throw ImportError.seedStore(path: path, problem: "no such file; build one with bench seed-db")
+            throw ImportError.seedStore(path: path, problem: .noSuchFile)
         }
         let metadata: SeedStoreMetadata?
         do {
             metadata = try read(from: Connection(path: path, readOnly: true))
         } catch {
-            throw ImportError.seedStore(path: path, problem: "cannot be read as a SQLite store (\(error)); build one with bench seed-db")
+            throw ImportError.seedStore(path: path, problem: .unreadable(cause: "\(error)"))
         }
         guard let metadata else {
             throw ImportError.seedStore(
-                path: path, problem: "has no \(table) table, so it was not built by bench seed-db; build one with bench seed-db")
+                path: path, problem: .notBuiltBySeedDB(table: table))
         }
         return metadata
     }

@@ -5,7 +5,7 @@ package enum ImportError: Error, Equatable, CustomStringConvertible {
     /// A relationship names an object that is neither stored nor written earlier in the payload.
     case danglingReference(source: String, sourceKey: DatabaseValue, relationship: String, target: String, targetKey: DatabaseValue)
     /// A seed store that cannot be built or adopted: `problem` says what went wrong and what to do.
-    case seedStore(path: String, problem: String)
+    case seedStore(path: String, problem: SeedStoreProblem)
     /// A method that adopts a seed store runs unprepared, because the payload could not be read:
     /// no store was built from it, or the `given` one was never checked against it.
     case noSeedStore(method: String, given: Bool)

@@ -27,7 +27,7 @@ extension SeedCopyStrategy {
             adopted = store
         }
         guard let store = adopted else {
-            throw ImportError.seedStore(path: seed, problem: "was not adopted at \(databasePath)")
+            throw ImportError.seedStore(path: seed, problem: .notAdopted(at: databasePath))
         }
         measurement.counts = checkCounts + store.counter.counts
         measurement.digest = try run.scenario.schema.digest(of: store)
@@ -43,9 +43,7 @@ extension SeedCopyStrategy {
         if let size = (try? FileManager.default.attributesOfItem(atPath: journal))?[.size] as? NSNumber, size.int64Value > 0 {
             throw ImportError.seedStore(
                 path: seed,
-                problem:
-                    "has a hot rollback journal (\(journal)): a write to it was interrupted; open it once with sqlite3 to roll that back, or rebuild it with bench seed-db"
-            )
+                problem: .hotJournal(journal: journal))
         }
         try DatabaseFile.copyContents(from: seed, to: staged)
         if FileManager.default.fileExists(atPath: seed + "-wal") {
@@ -66,21 +64,21 @@ extension SeedCopyStrategy {
         quickCheck.reset()
         guard problems.isEmpty else {
             throw ImportError.seedStore(
-                path: seed, problem: "fails PRAGMA quick_check (\(problems.prefix(3).joined(separator: "; "))); rebuild it with bench seed-db")
+                path: seed, problem: .failsQuickCheck(problems: problems))
         }
         guard let metadata = try SeedStoreMetadata.read(from: store) else {
-            throw ImportError.seedStore(path: seed, problem: "has no \(SeedStoreMetadata.table) table; build one with bench seed-db")
+            throw ImportError.seedStore(path: seed, problem: .noMetadata(table: SeedStoreMetadata.table))
         }
         guard metadata.scenario == scenario.name else {
             throw ImportError.seedStore(
                 path: seed,
-                problem: "holds the \(metadata.scenario) scenario, not \(scenario.name); build one with bench seed-db --scenario \(scenario.name)")
+                problem: .otherScenario(found: metadata.scenario, wanted: scenario.name))
         }
         if FileManager.default.fileExists(atPath: staged + "-wal") {
             let checkpoint = try store.prepare("PRAGMA wal_checkpoint(TRUNCATE)")
             defer { checkpoint.reset() }
             guard try checkpoint.step(), checkpoint.int64(at: 0) == 0 else {
-                throw ImportError.seedStore(path: seed, problem: "its -wal could not be checkpointed into the copy at \(staged)")
+                throw ImportError.seedStore(path: seed, problem: .walNotCheckpointed(into: staged))
             }
         }
         return store.counter.counts

@@ -40,19 +40,17 @@ extension SeedCopyStrategy {
         guard differences.isEmpty else {
             throw ImportError.seedStore(
                 path: given,
-                problem:
-                    "was built from \(metadata.describedSource), not from this run's payload as the run reads it (\(differences.joined(separator: "; "))). "
-                    + "Build a matching one with: \(seedDBCommand(for: preparation, at: given))")
+                problem: .otherPayload(
+                    source: metadata.describedSource, differences: differences, command: seedDBCommand(for: preparation, at: given)))
         }
         // Without --pragma page_size the runs' stores have SQLite's default, which the store must have too.
         let wanted = try preparation.store.pageSize ?? pageSize(of: ":memory:")
         let actual = try pageSize(of: given)
         guard actual == wanted else {
-            let asked =
-                preparation.store.pageSize.map { "this run asks --pragma page_size=\($0)" } ?? "this run's stores have SQLite's default of \(wanted)"
             throw ImportError.seedStore(
                 path: given,
-                problem: "has pages of \(actual) bytes where \(asked). Build a matching one with: \(seedDBCommand(for: preparation, at: given))")
+                problem: .otherPageSize(
+                    actual: actual, wanted: wanted, asked: preparation.store.pageSize != nil, command: seedDBCommand(for: preparation, at: given)))
         }
         return SeedStoreReport(path: given, metadata: metadata, bytes: DatabaseFile.size(given), buildTimes: nil)
     }
@@ -76,7 +74,7 @@ extension SeedCopyStrategy {
         return try withExtendedLifetime(store) {
             let statement = try store.prepare("PRAGMA page_size")
             defer { statement.reset() }
-            guard try statement.step() else { throw ImportError.seedStore(path: path, problem: "did not report its page size") }
+            guard try statement.step() else { throw ImportError.seedStore(path: path, problem: .noPageSize) }
             return Int(statement.int64(at: 0))
         }
     }
