@@ -5,16 +5,16 @@
 final class EntityPlan {
     let paths: PathWalk
     let key: KeyPlan
-    let attributes: [Int]
-    let toOne: [ToOnePlan]
-    let manyToMany: [SetPlan]
+    let attributes: FrozenBuffer<Int>
+    let toOne: FrozenBuffer<ToOnePlan>
+    let manyToMany: FrozenBuffer<SetPlan>
     let children: [(path: Int, list: ChildList)]
     /// The schema's column type of each attribute, in `attributes`' order.
     let attributeTypes: [ColumnType]
     /// The paths of the children lists and sets a payload lists completely: an object lacking any
     /// of them (absent or null, as an embedded quoted message lacks its attachments) lists none,
     /// and a refresh keeps what is stored for it.
-    let listingPaths: [Int]
+    let listingPaths: FrozenBuffer<Int>
     /// Whether a member the object leaves out sets NULL (`absent: null`) rather than keeping the stored value.
     let absentIsNull: Bool
 
@@ -25,9 +25,9 @@ final class EntityPlan {
         self.absentIsNull = absentIsNull
         self.paths = paths
         self.key = key
-        self.attributes = attributes
-        self.toOne = toOne
-        self.manyToMany = manyToMany
+        self.attributes = FrozenBuffer(attributes)
+        self.toOne = FrozenBuffer(toOne)
+        self.manyToMany = FrozenBuffer(manyToMany)
         self.children = children
         attributeTypes = entity.attributes.map(\.type)
         let listedChildren = children.filter { schema.entities[$0.list.entity].toOne[$0.list.ownerRelationship].replacesChildren }
@@ -36,7 +36,14 @@ final class EntityPlan {
             case .embedded(let path), .keys(let path): return path
             }
         }
-        listingPaths = listedChildren.map(\.path) + listedSets
+        listingPaths = FrozenBuffer(listedChildren.map(\.path) + listedSets)
+    }
+
+    deinit {
+        attributes.free()
+        toOne.free()
+        manyToMany.free()
+        listingPaths.free()
     }
 }
 
