@@ -26,20 +26,11 @@ struct FormattingTests {
     func everyFileIsFormatted() throws {
         let files = Self.swiftFiles()
         #expect(files.count > 100, "found only \(files.count) Swift files under \(DocumentLinksTests.root.path)")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments =
-            [
-                "swift", "format", "lint", "--strict", "--configuration",
-                DocumentLinksTests.root.appendingPathComponent(".swift-format").path,
-            ] + files
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let diagnostics = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let lint = try CapturedProcess(
+            ["swift", "format", "lint", "--strict", "--configuration", DocumentLinksTests.root.appendingPathComponent(".swift-format").path]
+                + files)
+        let diagnostics = lint.output
         let lines = diagnostics.split(separator: "\n").prefix(20).joined(separator: "\n")
-        #expect(process.terminationStatus == 0 && diagnostics.isEmpty, "not as swift-format writes it; run scripts/format:\n\(lines)")
+        #expect(lint.status == 0 && diagnostics.isEmpty, "not as swift-format writes it; run scripts/format:\n\(lines)")
     }
 }

@@ -59,18 +59,10 @@ struct PreloadedCountsTests {
                 connection.execute(step["sql"], step["parameters"]).fetchall()
             connection.close()
             """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script, database, String(decoding: try JSONEncoder().encode(steps), as: UTF8.self)]
-        process.environment = ProcessInfo.processInfo.environment.merging(
-            ["LD_PRELOAD": preload, PreloadedCounts.environmentVariable: countsFile]) { $1 }
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, text)
+        let python = try CapturedProcess(
+            ["python3", "-c", script, database, String(decoding: try JSONEncoder().encode(steps), as: UTF8.self)],
+            environment: ["LD_PRELOAD": preload, PreloadedCounts.environmentVariable: countsFile])
+        return (python.status, python.output)
     }
 
     /// The same workload on bench's connection, counted there (less what opening it ran).

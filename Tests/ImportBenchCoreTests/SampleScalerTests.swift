@@ -144,15 +144,7 @@ struct SampleScalerTests {
         #expect(keys.count == 40 && Set(keys).count == 40)
         #expect(keys.allSatisfy { (100_000_000_000_000_000...).contains($0) }, "18 digits or more, never wrapped")
         // Each copy's replies name that copy's tweets: the import is valid, 40 objects.
-        let scenario = MappedScenario(mapping: mapping, file: "t.yml")
-        let expected = try ExpectedContent.build(
-            schema: mapping.schema, reader: scenario.openReader(path: scaled), scratchPath: directory.path("expected.sqlite"))
-        #expect(expected.uniqueObjects == 40)
-        let measurement = try ImportRun(
-            scenario: scenario, payloadPath: scaled, strategy: try #require(StrategyCatalog.builtIn.strategy(named: "naive")),
-            databasePath: directory.path("store.sqlite"), options: RunOptions(batchSize: .occurrences(7))
-        ).execute()
-        #expect(measurement.digest == expected.digest)
+        #expect(try Self.naiveImport(of: scaled, through: mapping, batchSize: 7, in: directory) == 40)
         // A span that 10 copies would carry past Int64 is refused before anything is written.
         try Data(#"[{"id": 9000000000000000000, "reply": null}, {"id": 1, "reply": null}]"#.utf8).write(to: URL(fileURLWithPath: sample))
         let error = #expect(throws: PayloadError.self) {
@@ -173,15 +165,21 @@ struct SampleScalerTests {
         let mapping = try PayloadMapping(yaml: yaml, file: "k.yml")
         let scaled = directory.path("2x.json")
         try SampleScaler(mapping: mapping, sample: sample).write(scale: 2, to: scaled)
-        let scenario = MappedScenario(mapping: mapping, file: "k.yml")
+        #expect(try Self.naiveImport(of: scaled, through: mapping, batchSize: 1, in: directory) == 8)
+    }
+
+    /// Imports `payload` with naive and checks its digest against the reader's expected content;
+    /// returns how many distinct objects that content holds.
+    static func naiveImport(of payload: String, through mapping: PayloadMapping, batchSize: Int, in directory: TemporaryDirectory) throws -> Int {
+        let scenario = MappedScenario(mapping: mapping, file: "scaled.yml")
         let expected = try ExpectedContent.build(
-            schema: mapping.schema, reader: scenario.openReader(path: scaled), scratchPath: directory.path("expected.sqlite"))
-        #expect(expected.uniqueObjects == 8)
+            schema: mapping.schema, reader: scenario.openReader(path: payload), scratchPath: directory.path("expected.sqlite"))
         let measurement = try ImportRun(
-            scenario: scenario, payloadPath: scaled, strategy: try #require(StrategyCatalog.builtIn.strategy(named: "naive")),
-            databasePath: directory.path("store.sqlite"), options: RunOptions(batchSize: .occurrences(1))
+            scenario: scenario, payloadPath: payload, strategy: try #require(StrategyCatalog.builtIn.strategy(named: "naive")),
+            databasePath: directory.path("store.sqlite"), options: RunOptions(batchSize: .occurrences(batchSize))
         ).execute()
         #expect(measurement.digest == expected.digest)
+        return expected.uniqueObjects
     }
 
     @Test("integer keys below 10^12 move by 10^12 per copy; a key composed of values only cannot be copied apart")

@@ -529,13 +529,6 @@ extension CSVRowScanner {
         return overflow ? nil : positive
     }
 
-    /// Exact powers of ten a Double holds without rounding.
-    private static let exactPowersOfTen: [Double] = (0...22).map { exponent in
-        var value = 1.0
-        for _ in 0..<exponent { value *= 10 }
-        return value
-    }
-
     /// Plain decimals of up to 15 significant digits take the exact fast path (an exact integer
     /// divided by an exact power of ten rounds correctly); anything else goes through the
     /// standard library's correctly rounded parser. Non-finite values are refused.
@@ -567,7 +560,7 @@ extension CSVRowScanner {
         }
         let sawDigit = bytes.contains { $0 >= .digitZero && $0 <= .digitNine }
         if plain, sawDigit, digits <= 15, fractionDigits <= 22 {
-            let magnitude = Double(mantissa) / exactPowersOfTen[fractionDigits]
+            let magnitude = Double(mantissa) / DecimalNumber.exactPowersOfTen[fractionDigits]
             return negative ? -magnitude : magnitude
         }
         guard let parsed = Double(String(decoding: bytes, as: UTF8.self)), parsed.isFinite else { return nil }

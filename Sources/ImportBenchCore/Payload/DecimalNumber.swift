@@ -3,8 +3,8 @@
 /// payloads nearly always qualify; strtod and the String built for it took 6-8 % of decoding
 /// products and the orders mapping (perf samples, 2026-11-26).
 enum DecimalNumber {
-    /// 10^0 ... 10^22: every one is exactly representable as a Double.
-    private static let exactPowersOfTen: [Double] = [
+    /// 10^0 ... 10^22: every one is exactly representable as a Double (CSV's plain decimals use them too).
+    static let exactPowersOfTen: [Double] = [
         1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19,
         1e20, 1e21, 1e22,
     ]

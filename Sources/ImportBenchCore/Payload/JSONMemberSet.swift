@@ -103,16 +103,15 @@ extension JSONTape {
     /// token index calls it without making a `JSONObject`, whose tape reference costs a retain and a
     /// release per object (11 % of decoding the orders mapping was reference counting).
     func find(_ members: JSONMemberTable, inObject object: Int, into found: UnsafeMutableBufferPointer<Int>) throws(PayloadError) {
-        let tape = self
-        if tape.tokens[object].flags.contains(.mayRepeatKeys) {
+        if tokens[object].flags.contains(.mayRepeatKeys) {
             try findCheckingRepeats(members, inObject: object, into: found)
             return
         }
         found.update(repeating: -1)
         var missing: UInt64 = members.count == 64 ? ~0 : (1 << UInt64(members.count)) - 1
         var member = object + 1
-        for _ in 0..<Int(tape.tokens[object].count) {
-            let key = tape.tokens[member]
+        for _ in 0..<Int(tokens[object].count) {
+            let key = tokens[member]
             let valueIndex = member + 1
             // Keys here have no escapes (`mayRepeatKeys` is set for any that has): bytes as written.
             let length = Int(key.end) - Int(key.start) - 2
@@ -121,14 +120,14 @@ extension JSONTape {
                 let position = candidates.trailingZeroBitCount
                 candidates &= candidates - 1
                 guard let name = members.name(position, length: length) else { continue }
-                if tape.bytesEqual(from: Int(key.start) + 1, name) {
+                if bytesEqual(from: Int(key.start) + 1, name) {
                     found[position] = valueIndex
                     missing &= ~(1 << UInt64(position))
                     break
                 }
             }
             if missing == 0 { return }
-            member = Int(tape.tokens[valueIndex].next)
+            member = Int(tokens[valueIndex].next)
         }
     }
 
@@ -140,15 +139,14 @@ extension JSONTape {
     private func findCheckingRepeats(
         _ members: JSONMemberTable, inObject object: Int, into found: UnsafeMutableBufferPointer<Int>
     ) throws(PayloadError) {
-        let tape = self
         found.update(repeating: -1)
         var member = object + 1
-        for _ in 0..<Int(tape.tokens[object].count) {
-            let key = tape.tokens[member]
+        for _ in 0..<Int(tokens[object].count) {
+            let key = tokens[member]
             let valueIndex = member + 1
             if key.flags.contains(.hasEscapes) {
                 for position in 0..<members.count {
-                    found[position] = try tape.memberValueIndex(inObject: object, key: members.name(position)) ?? -1
+                    found[position] = try memberValueIndex(inObject: object, key: members.name(position)) ?? -1
                 }
                 return
             }
@@ -158,16 +156,16 @@ extension JSONTape {
                 let position = candidates.trailingZeroBitCount
                 candidates &= candidates - 1
                 guard let name = members.name(position, length: length) else { continue }
-                if tape.bytesEqual(from: Int(key.start) + 1, name) {
+                if bytesEqual(from: Int(key.start) + 1, name) {
                     if found[position] < 0 {
                         found[position] = valueIndex
-                    } else if !tape.sameValue(found[position], valueIndex) {
-                        throw tape.duplicateKey(members.name(position), firstValue: found[position], secondKey: member)
+                    } else if !sameValue(found[position], valueIndex) {
+                        throw duplicateKey(members.name(position), firstValue: found[position], secondKey: member)
                     }
                     break
                 }
             }
-            member = Int(tape.tokens[valueIndex].next)
+            member = Int(tokens[valueIndex].next)
         }
     }
 }
