@@ -67,20 +67,3 @@ package struct BenchCommand: ParsableCommand {
         }
     }
 }
-
-/// A failure the user can act on, with the exit code CI sees.
-struct CommandFailure: Error {
-    let message: String
-    let exitCode: Int32
-
-    /// An import that could not complete (bad payload, failed statement): exit 1.
-    static func failed(_ message: String) -> CommandFailure { CommandFailure(message: message, exitCode: ExitStatus.failure.rawValue) }
-    /// A strategy wrote data that differs from the payload's: exit 3.
-    static func invalid(_ message: String) -> CommandFailure { CommandFailure(message: message, exitCode: ExitStatus.invalidData.rawValue) }
-    /// A results file `compare` or `report` cannot judge: its own status, so CI tells a broken
-    /// input from a regression.
-    static func refused(_ message: String) -> CommandFailure { CommandFailure(message: message, exitCode: ExitStatus.refusedResults.rawValue) }
-    /// A signal stopped the run after rolling back the current batch: exit 128 + its number (130 for
-    /// SIGINT, 143 for SIGTERM, 129 for SIGHUP), as a shell reports it.
-    static func interrupted(_ message: String) -> CommandFailure { CommandFailure(message: message, exitCode: InterruptHandler.exitStatus) }
-}

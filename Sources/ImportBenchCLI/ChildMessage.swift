@@ -9,7 +9,7 @@ enum ChildMessage: Codable {
     /// Occurrences read so far.
     case progress(occurrences: Int)
     case result(ImportMeasurement)
-    case failure(RunError)
+    case failure(ImportStop)
     /// A C reference replay's measurement (`bench measure-one --c-reference`).
     case reference(CReference.Measurement)
 }
@@ -32,33 +32,15 @@ enum ChildMessageFraming {
     static func read(from handle: FileHandle) throws -> ChildMessage? {
         let prefix = handle.readData(ofLength: 4)
         if prefix.isEmpty { return nil }
-        guard prefix.count == 4 else { throw ChildStreamError.truncated(expected: 4, got: prefix.count) }
+        guard prefix.count == 4 else { throw CommandFailure.child(.truncated(expected: 4, got: prefix.count)) }
         let length = prefix.reduce(0) { $0 << 8 | Int($1) }
-        guard length <= maximumLength else { throw ChildStreamError.notAMessage(length: length) }
+        guard length <= maximumLength else { throw CommandFailure.child(.notAMessage(length: length)) }
         let body = handle.readData(ofLength: length)
-        guard body.count == length else { throw ChildStreamError.truncated(expected: length, got: body.count) }
+        guard body.count == length else { throw CommandFailure.child(.truncated(expected: length, got: body.count)) }
         do {
             return try JSONDecoder().decode(ChildMessage.self, from: body)
         } catch {
-            throw ChildStreamError.undecodable(String(describing: error))
-        }
-    }
-}
-
-/// The child's stream broke off or held something other than messages.
-enum ChildStreamError: Error, CustomStringConvertible {
-    case truncated(expected: Int, got: Int)
-    case notAMessage(length: Int)
-    case undecodable(String)
-
-    var description: String {
-        switch self {
-        case .truncated(let expected, let got):
-            return "its message stream ended inside a message (\(got) of \(expected) bytes)"
-        case .notAMessage(let length):
-            return "it wrote something that is not a message (a length of \(length) bytes)"
-        case .undecodable(let reason):
-            return "it wrote a message this bench cannot read (\(reason)); is it the same build?"
+            throw CommandFailure.child(.undecodable(error))
         }
     }
 }

@@ -57,9 +57,9 @@ struct CompareCommand: ParsableCommand {
         do {
             comparison = try BaselineComparison(baselinePath: baseline, currentPath: current, tolerances: resolved)
         } catch let error as ResultsInputError {
-            throw CommandFailure.refused("cannot compare: \(error)")
+            throw CommandFailure.refused(error, doing: "cannot compare")
         } catch {
-            throw CommandFailure.failed("cannot compare: \(error)")
+            throw CommandFailure.failed(error, doing: "cannot compare")
         }
         print(comparison.markdown, terminator: "")
         switch comparison.verdict {

@@ -66,7 +66,7 @@ struct DecodeCommand: ParsableCommand {
                     try DecodeMeasurement.measure(
                         scenario: scenario, path: payload, batchSize: batchSize, reading: readingOptions.reading(onError: onError)))
             } catch {
-                throw CommandFailure.failed("cannot decode \(payload): \(error)")
+                throw CommandFailure.failed(error, doing: "cannot decode \(payload)")
             }
         }
         let rates = measurements.map(\.megabytesPerSecond).sorted()

@@ -36,9 +36,9 @@ struct ExportCommand: ParsableCommand {
         do {
             text = try DashboardExport(paths: files).json(format)
         } catch let error as ResultsInputError {
-            throw CommandFailure.refused("cannot export: \(error)")
+            throw CommandFailure.refused(error, doing: "cannot export")
         } catch {
-            throw CommandFailure.failed("cannot export: \(error)")
+            throw CommandFailure.failed(error, doing: "cannot export")
         }
         guard let out else {
             print(text, terminator: "")

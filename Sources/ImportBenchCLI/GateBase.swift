@@ -22,10 +22,10 @@ struct GateBase {
     /// Finds `revision` in the repository holding `folder`.
     static func resolve(_ revision: String, near folder: String) throws -> GateBase {
         let top = try GateChild(executable: "git", arguments: ["-C", folder, "rev-parse", "--show-toplevel"]).run(capture: true)
-        guard top.status == 0, !top.output.isEmpty else { throw GateError.notARepository(folder: folder) }
+        guard top.status == 0, !top.output.isEmpty else { throw CommandFailure.gate(.notARepository(folder: folder)) }
         let commit = try GateChild(executable: "git", arguments: ["-C", top.output, "rev-parse", "--verify", "--quiet", revision + "^{commit}"])
             .run(capture: true)
-        guard commit.status == 0, !commit.output.isEmpty else { throw GateError.unknownRevision(revision, repository: top.output) }
+        guard commit.status == 0, !commit.output.isEmpty else { throw CommandFailure.gate(.unknownRevision(revision, repository: top.output)) }
         let executable = ChildProcessExecutor.current().executable
         let package = relativePath(of: BuildIdentity.packageRoot, inside: URL(fileURLWithPath: top.output)) ?? ""
         return GateBase(revision: commit.output, repository: top.output, package: package, product: executable.lastPathComponent)
@@ -73,6 +73,6 @@ struct GateBase {
     private func step(_ name: String, _ child: GateChild) throws {
         FileHandle.standardError.write(Data("gate: \(name)\n".utf8))
         let ending = try child.run()
-        guard ending.status == 0 else { throw GateError.stepFailed(step: name, status: ending.status) }
+        guard ending.status == 0 else { throw CommandFailure.gate(.stepFailed(step: name, status: ending.status)) }
     }
 }

@@ -44,13 +44,13 @@ struct GateChild {
         do {
             try process.run()
         } catch {
-            throw GateError.cannotStart(program: executable, reason: error.localizedDescription)
+            throw CommandFailure.gate(.cannotStart(program: executable, reason: error.localizedDescription))
         }
         InterruptHandler.forward(to: process.processIdentifier)
         defer { InterruptHandler.forward(to: 0) }
         let data = capture ? pipe.fileHandleForReading.readDataToEndOfFile() : Data()
         process.waitUntilExit()
-        if ImportInterruption.isRequested { throw GateError.interrupted }
+        if ImportInterruption.isRequested { throw CommandFailure.gate(.interrupted) }
         try errorHandle?.close()
         return Ending(
             status: process.terminationStatus, output: String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))

@@ -104,29 +104,24 @@ struct GateCommand: ParsableCommand {
         do {
             committed = try ResultTable(path: baseline, columns: [])
         } catch let error as ResultsInputError {
-            throw CommandFailure.refused("cannot gate: \(error)")
+            throw CommandFailure.refused(error, doing: "cannot gate")
         }
         let workspace = try GateWorkspace(keeping: baseFolder)
         defer { workspace.remove() }
-        do {
-            let (base, label) = try baseBinary(committed.provenance, in: workspace)
-            var runs = try GateRuns(
-                base: base, current: ChildProcessExecutor.current().executable, runArguments: runArguments,
-                folder: csvFolder.map(URL.init(fileURLWithPath:)) ?? workspace.runs)
-            try runs.interleave(repetitions, passes: passes)
-            try judge(runs, baseLabel: label)
-        } catch let error as GateError {
-            if case .interrupted = error { throw CommandFailure.interrupted("gate: \(error)") }
-            throw CommandFailure.failed("gate: \(error)")
-        }
+        let (base, label) = try baseBinary(committed.provenance, in: workspace)
+        var runs = try GateRuns(
+            base: base, current: ChildProcessExecutor.current().executable, runArguments: runArguments,
+            folder: csvFolder.map(URL.init(fileURLWithPath:)) ?? workspace.runs)
+        try runs.interleave(repetitions, passes: passes)
+        try judge(runs, baseLabel: label)
     }
 
     /// The base's bench: given, or built from the revision the baseline (or --base-revision) names.
     private func baseBinary(_ provenance: ResultsProvenance, in workspace: GateWorkspace) throws -> (URL, String) {
         if let baseBench { return (URL(fileURLWithPath: baseBench), baseBench) }
         let named = baseRevision ?? provenance.revision
-        guard !named.isEmpty else { throw GateError.noRevision(baseline: baseline, csvVersion: provenance.csvVersion) }
-        guard !named.hasSuffix(BuildIdentity.dirtySuffix) else { throw GateError.dirtyRevision(named, baseline: baseline) }
+        guard !named.isEmpty else { throw CommandFailure.gate(.noRevision(baseline: baseline, csvVersion: provenance.csvVersion)) }
+        guard !named.hasSuffix(BuildIdentity.dirtySuffix) else { throw CommandFailure.gate(.dirtyRevision(named, baseline: baseline)) }
         let folder = URL(fileURLWithPath: baseline).deletingLastPathComponent().path
         let base = try GateBase.resolve(named, near: folder.isEmpty ? "." : folder)
         let started = ContinuousClock.now
@@ -153,7 +148,7 @@ struct GateCommand: ParsableCommand {
             timings = try BaselineComparison(
                 baselinePaths: runs.baseFiles, currentPaths: runs.currentFiles, tolerances: resolved, scope: .sideBySide, passes: passes)
         } catch let error as ResultsInputError {
-            throw CommandFailure.refused("cannot gate: \(error)")
+            throw CommandFailure.refused(error, doing: "cannot gate")
         }
         let current = BuildIdentity.current
         print("## bench gate\n")

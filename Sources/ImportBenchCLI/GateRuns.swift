@@ -54,11 +54,12 @@ struct GateRuns {
             errorLog: URL(fileURLWithPath: path + ".stderr"))
         let ending = try child.run(quiet: true)
         guard ending.status == 0 else {
-            throw GateError.runFailed(side: side, binary: binary.path, status: ending.status, errorTail: child.errorTail())
+            throw CommandFailure.gate(.runFailed(side: side, binary: binary.path, status: ending.status, errorTail: child.errorTail()))
         }
         guard FileManager.default.fileExists(atPath: path) else {
-            throw GateError.runFailed(
-                side: side, binary: binary.path, status: 0, errorTail: "it wrote no results file (is it a bench of csv_version 1 or later?)")
+            throw CommandFailure.gate(
+                .runFailed(
+                    side: side, binary: binary.path, status: 0, errorTail: "it wrote no results file (is it a bench of csv_version 1 or later?)"))
         }
         try? FileManager.default.removeItem(atPath: path + ".stderr")
         return GateCommand.seconds(ContinuousClock.now - started)

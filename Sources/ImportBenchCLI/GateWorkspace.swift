@@ -23,7 +23,7 @@ struct GateWorkspace {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: baseFolder)) ?? []
         guard entries.isEmpty || entries.contains(GateBase.marker) else {
             try? FileManager.default.removeItem(at: temporary)
-            throw CommandFailure.failed("gate: \(GateError.foreignFolder(baseFolder))")
+            throw CommandFailure.gate(.foreignFolder(baseFolder))
         }
     }
 

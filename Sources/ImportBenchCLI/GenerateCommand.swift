@@ -33,10 +33,10 @@ struct GenerateCommand: ParsableCommand {
                 scenario, scale: scenarioOptions.resolvedScale, payloadBytesAtBaseScale: try ScenarioSample(of: scenario).payloadBytesAtBaseScale,
                 path: out)
             try scenario.generate(scale: scenarioOptions.resolvedScale.factor, seed: scenarioOptions.seed, to: out)
-        } catch is Interrupted {
+        } catch RunError.interrupted {
             throw CommandFailure.interrupted("interrupted; nothing was written at \(out)")
         } catch {
-            throw CommandFailure.failed("cannot generate \(out): \(error)")
+            throw CommandFailure.failed(error, doing: "cannot generate \(out)")
         }
         let what =
             scenarioOptions.from.map { "\($0) through \(scenarioOptions.reference)" }

@@ -4,7 +4,7 @@ import ImportBenchCore
 
 /// `bench measure-one`: the child side of an isolated run. Reads an `ImportRunSpec` as JSON on
 /// standard input, runs it, and tells its parent on standard output, in `ChildMessage` frames:
-/// progress as it imports, then the measurement, or the `RunError` that stopped it (exit 1, 130
+/// progress as it imports, then the measurement, or the `ImportStop` where it stopped (exit 1, 130
 /// when interrupted). With `--c-reference` it reads a `CReference.Job` instead and measures that.
 struct MeasureOneCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -34,7 +34,7 @@ struct MeasureOneCommand: ParsableCommand {
             do {
                 try output.write(contentsOf: ChildMessageFraming.encode(.reference(CReference.measure(job))))
             } catch {
-                throw CommandFailure.failed(String(describing: error))
+                throw CommandFailure.failed(error)
             }
             return
         }
@@ -54,11 +54,11 @@ struct MeasureOneCommand: ParsableCommand {
                 try? output.write(contentsOf: ChildMessageFraming.encode(.progress(occurrences: occurrences)))
             }
             try output.write(contentsOf: ChildMessageFraming.encode(.result(measurement)))
-        } catch let error as RunError {
-            try output.write(contentsOf: ChildMessageFraming.encode(.failure(error)))
-            throw error.stage == .interrupted ? CommandFailure.interrupted(error.description) : CommandFailure.failed(error.description)
+        } catch let error as RunError where error.stop != nil {
+            if let stop = error.stop { try output.write(contentsOf: ChildMessageFraming.encode(.failure(stop))) }
+            throw CommandFailure.failed(error)
         } catch {
-            throw CommandFailure.failed(String(describing: error))
+            throw CommandFailure.failed(error)
         }
     }
 }
@@ -83,7 +83,7 @@ struct ChildProcessExecutor {
             switch message {
             case .progress(let occurrences): progress(occurrences)
             case .result(let measurement): outcome = .success(measurement)
-            case .failure(let report): outcome = .failure(report)
+            case .failure(let stop): outcome = .failure(RunError.stopped(stop))
             case .reference: break
             }
         }
@@ -93,7 +93,7 @@ struct ChildProcessExecutor {
         default:
             // A child the user's Ctrl-C reached while it was starting, before it could take the
             // signal itself, ends without a word: an interruption, with nothing of the run done.
-            if ImportInterruption.isRequested { throw Interrupted() }
+            if ImportInterruption.isRequested { throw RunError.interrupted }
             throw ending.failure(describing: "the isolated \(run.strategy.name) run")
         }
     }
@@ -105,7 +105,7 @@ struct ChildProcessExecutor {
             if case .reference(let replayed) = message { measurement = replayed }
         }
         guard let measurement, ending.status == 0 else {
-            if ImportInterruption.isRequested { throw Interrupted() }
+            if ImportInterruption.isRequested { throw RunError.interrupted }
             throw ending.failure(describing: "the C reference's replay")
         }
         return measurement
@@ -115,13 +115,10 @@ struct ChildProcessExecutor {
     private struct Ending {
         var status: Int32
         var diagnostics: String
-        var streamProblem: ChildStreamError?
+        var streamProblem: ChildProblem?
 
-        func failure(describing what: String) -> IsolatedRunFailure {
-            let reason = diagnostics.trimmingCharacters(in: .whitespacesAndNewlines).replacingOccurrences(of: "bench: ", with: "")
-            var explanation = reason.isEmpty ? "\(what) exited with \(status)" : reason
-            if let streamProblem { explanation += "; \(streamProblem)" }
-            return IsolatedRunFailure(explanation: explanation)
+        func failure(describing what: String) -> CommandFailure {
+            .child(.endedSilently(what: what, status: status, diagnostics: diagnostics, stream: streamProblem))
         }
     }
 
@@ -152,25 +149,20 @@ struct ChildProcessExecutor {
             throw error
         }
 
-        var streamProblem: ChildStreamError?
+        var streamProblem: ChildProblem?
         do {
             while let message = try ChildMessageFraming.read(from: output.fileHandleForReading) {
                 receive(message)
             }
-        } catch let error as ChildStreamError {
+        } catch let failure as CommandFailure {
+            guard case .child(let problem) = failure.problem else { throw failure }
             // Read what is left so the child can exit; what went wrong with its stream is said by the caller.
             _ = output.fileHandleForReading.readDataToEndOfFile()
-            streamProblem = error
+            streamProblem = problem
         }
         process.waitUntilExit()
         return Ending(status: process.terminationStatus, diagnostics: diagnostics.text(), streamProblem: streamProblem)
     }
-}
-
-/// A child process that ended without a message saying how: its standard error, or its exit status.
-struct IsolatedRunFailure: Error, CustomStringConvertible {
-    let explanation: String
-    var description: String { explanation }
 }
 
 /// Everything a pipe delivers until its end, read on a thread of its own.

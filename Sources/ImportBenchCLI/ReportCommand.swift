@@ -51,9 +51,9 @@ struct ReportCommand: ParsableCommand {
         do {
             report = ChartReport(try ReportInput(paths: files))
         } catch let error as ResultsInputError {
-            throw CommandFailure.refused("cannot report: \(error)")
+            throw CommandFailure.refused(error, doing: "cannot report")
         } catch {
-            throw CommandFailure.failed("cannot report: \(error)")
+            throw CommandFailure.failed(error, doing: "cannot report")
         }
         switch format {
         case .html:

@@ -11,7 +11,7 @@ extension RunCommand {
             do {
                 try PayloadPath.check(payload)
             } catch {
-                throw CommandFailure.failed(String(describing: error))
+                throw CommandFailure.failed(error)
             }
         }
         // One sample per scenario, whatever the sweep: generated, or for a mapping the payload's first units.
@@ -54,8 +54,8 @@ extension RunCommand {
                         describing: "the payload \(path)")
                     try checkShape(of: path, as: scenario)
                 }
-            } catch let error as RunRequestError {
-                throw CommandFailure.failed(error.description)
+            } catch let error as RunError where error.refusal != nil {
+                throw CommandFailure.failed(error)
             }
         }
         for configuration in configurations {
@@ -63,7 +63,7 @@ extension RunCommand {
             for strategy in configuration.plannedStrategies {
                 guard let path = benchmark.keptDatabasePath(for: strategy.name) else { continue }
                 if case .other(let what) = DatabaseFile.occupant(of: path) {
-                    throw CommandFailure.failed(RunRequestError.notOurStore(path: path, found: what).description)
+                    throw CommandFailure.failed(RunRefusal.notOurStore(path: path, found: what).description)
                 }
             }
         }

@@ -206,7 +206,7 @@ struct RunCommand: ParsableCommand {
         try validateSeedCopy()
         do {
             for configuration in try configurations() { try configuration.checkRequest() }
-        } catch let error as RunRequestError {
+        } catch let error as RunError where error.refusal != nil {
             throw ValidationError(error.description)
         }
         if let commandTimeout, !(commandTimeout > 0) { throw ValidationError("--command-timeout must be a positive number of seconds") }
@@ -258,13 +258,13 @@ struct RunCommand: ParsableCommand {
         guard !commands.isEmpty else { return [] }
         var names = Set(BenchCommand.catalog.knownNames)
         for command in commands where !names.insert(command.name).inserted {
-            throw ValidationError(CommandError.nameTaken(command.name).description)
+            throw ValidationError(ImportError.nameTaken(command.name, origin: .command).description)
         }
         let counter: String
         do {
             counter = try CounterLibrary.path(in: ChildProcessExecutor.current().executable.deletingLastPathComponent())
         } catch {
-            throw CommandFailure.failed(error.description)
+            throw CommandFailure.failed(error)
         }
         return commands.map { $0.method(timeout: commandTimeout, counter: counter) }
     }
@@ -473,12 +473,12 @@ struct RunCommand: ParsableCommand {
     /// The exit status a failure earns: 128 + the signal's number for a stop, 1 for the rest. The
     /// message says where the runs that finished before it are kept, if any did.
     static func failure(for error: any Error, finishedRuns: Int, csvPath: String) -> CommandFailure {
-        let interrupted = error is Interrupted || (error as? RunError)?.stage == .interrupted
+        let interrupted = (error as? RunError)?.isInterruption == true
         let kept =
             finishedRuns == 0
             ? nil : "the \(finishedRuns) run\(finishedRuns == 1 ? "" : "s") that finished \(finishedRuns == 1 ? "is" : "are") in \(csvPath)"
         let message =
-            error is Interrupted
+            interrupted && (error as? RunError)?.stop == nil
             ? "interrupted between imports; " + (kept ?? "nothing was written")
             : String(describing: error) + (kept.map { "\n  \($0)" } ?? "")
         return interrupted ? .interrupted(message) : .failed(message)

@@ -117,7 +117,7 @@ struct SeedDBCommand: ParsableCommand {
                 let start = Date()
                 try scenario.generate(scale: scale.factor, seed: scenarioOptions.seed, to: payloadPath)
                 generationSeconds = Date().timeIntervalSince(start)
-            } catch is Interrupted {
+            } catch RunError.interrupted {
                 throw CommandFailure.interrupted("interrupted; nothing was written at \(out)")
             } catch {
                 throw CommandFailure.failed(
@@ -133,10 +133,10 @@ struct SeedDBCommand: ParsableCommand {
                 seed: payload == nil ? scenarioOptions.seed : nil, reading: readingOptions.reading(onError: onError))
             builder.pageSize = try pageSize()
             report = try builder.build(at: out)
-        } catch is Interrupted {
+        } catch RunError.interrupted {
             throw CommandFailure.interrupted("interrupted; nothing was written at \(out)")
         } catch {
-            throw CommandFailure.failed(String(describing: error))
+            throw CommandFailure.failed(error)
         }
         print(Self.summary(report, generationSeconds: generationSeconds))
     }

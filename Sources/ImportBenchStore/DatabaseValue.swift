@@ -1,5 +1,6 @@
 /// A value as SQLite stores it; the one currency between records, strategies and the store.
-public enum DatabaseValue: Hashable, Sendable {
+/// Codable, so that an error naming one (a dangling reference's key) crosses processes whole.
+public enum DatabaseValue: Hashable, Sendable, Codable {
     /// SQL NULL.
     case null
     /// A 64-bit integer.

@@ -1,7 +1,8 @@
 import CSQLite
 
-/// The store layer's one error: what SQLite said, and the SQL that made it say so.
-public struct StoreError: Error, Sendable, Equatable {
+/// The store layer's one error: what SQLite said, and the SQL that made it say so. Codable, so
+/// that an import measured in a child process hands it to its parent as a value.
+public struct StoreError: Error, Sendable, Equatable, Codable {
     /// The extended result code (for example 2067 for SQLITE_CONSTRAINT_UNIQUE).
     public let extendedCode: Int32
     /// SQLite's own message for this failure.

@@ -18,10 +18,10 @@ struct ChildMessageTests {
         var measurement = ImportMeasurement()
         measurement.occurrences = 1_234
         measurement.wallSeconds = 0.5
-        let report = RunError(
+        let report = ImportStop(
             strategy: "naive", stage: .writing, pass: 0, batch: nil, batchIndex: 3, committedBatches: 3,
             committedOccurrences: 300, databasePath: "/tmp/s.sqlite", checkpointed: true,
-            underlying: ImportError.fileOperation(operation: "write", path: "/tmp/s.sqlite", reason: "boom"))
+            cause: ImportError.fileOperation(operation: "write", path: "/tmp/s.sqlite", reason: "boom"))
         let messages: [ChildMessage] = [.progress(occurrences: 10), .progress(occurrences: 20), .result(measurement), .failure(report)]
         let pipe = Pipe()
         for message in messages { pipe.fileHandleForWriting.write(try ChildMessageFraming.encode(message)) }
@@ -38,7 +38,12 @@ struct ChildMessageTests {
         let pipe = Pipe()
         pipe.fileHandleForWriting.write(bytes)
         try pipe.fileHandleForWriting.close()
-        #expect(throws: ChildStreamError.self) { _ = try ChildMessageFraming.read(from: pipe.fileHandleForReading) }
+        #expect {
+            _ = try ChildMessageFraming.read(from: pipe.fileHandleForReading)
+        } throws: { error in
+            guard let failure = error as? CommandFailure, case .child = failure.problem else { return false }
+            return true
+        }
     }
 
     /// Naive on a small products payload in batches of 10, in a fresh directory; `payload`
@@ -83,15 +88,22 @@ struct ChildMessageTests {
         // The payload cut in half: it stops while reading, after some batches are committed.
         let halved: (Data) -> Data = { $0.prefix($0.count / 2) }
         try Self.withProductsRun(halved) { run in
-            let inProcess = try #require(throws: RunError.self) { try run.execute() }
-            let isolated = try #require(throws: RunError.self) {
-                try ChildProcessExecutor(executable: IsolatedRunTests.binary).execute(run) { _ in }
-            }
+            let inProcess = try #require(try #require(throws: RunError.self) { try run.execute() }.stop)
+            let isolated = try #require(
+                try #require(throws: RunError.self) {
+                    try ChildProcessExecutor(executable: IsolatedRunTests.binary).execute(run) { _ in }
+                }.stop)
             #expect(isolated.stage == .reading)
             #expect(isolated.committedBatches == inProcess.committedBatches)
             #expect(isolated.committedOccurrences > 0)
             #expect(isolated.description == inProcess.description)
-            #expect(isolated.underlying == nil)
+            // The cause crosses as the payload layer's own error, not as text.
+            guard case .payload(let payloadError) = isolated.cause else {
+                Issue.record("expected the payload's error, got \(isolated.cause)")
+                return
+            }
+            #expect(isolated.cause == inProcess.cause)
+            #expect(payloadError.file == run.payloadPath)
         }
     }
 }

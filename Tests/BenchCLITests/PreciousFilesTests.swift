@@ -59,7 +59,11 @@ struct PreciousFilesTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = directory.appendingPathComponent("s.sqlite").path
         let first = try StoreLock(storePath: store)
-        #expect(throws: RunRequestError.storeInUse(path: store, holder: "bench process \(getpid())")) { _ = try StoreLock(storePath: store) }
+        #expect {
+            _ = try StoreLock(storePath: store)
+        } throws: { error in
+            (error as? RunError)?.refusal == .storeInUse(path: store, holder: "bench process \(getpid())")
+        }
         withExtendedLifetime(first) {}
     }
 
@@ -104,7 +108,7 @@ struct StoreLockTests {
         try Data("keep me".utf8).write(to: URL(fileURLWithPath: precious))
         let store = directory.appendingPathComponent("s.sqlite").path
         try FileManager.default.createSymbolicLink(atPath: store + ".bench-lock", withDestinationPath: precious)
-        #expect(throws: RunRequestError.self) { _ = try StoreLock(storePath: store) }
+        #expect { _ = try StoreLock(storePath: store) } throws: { ($0 as? RunError)?.refusal != nil }
         #expect(FileManager.default.contents(atPath: precious) == Data("keep me".utf8))
     }
 }

@@ -56,7 +56,7 @@ struct CReferenceTests {
             try CReference.replay(
                 store: storePath, digest: ContentDigest(tables: []), schema: scenario.schema, settings: .default, scratchPath: scratch)
         } throws: { error in
-            guard case CReferenceError.differentContent = error else { return false }
+            guard case RunError.referenceDiffers = error else { return false }
             return true
         }
     }
@@ -74,7 +74,7 @@ struct CReferenceTests {
                 store: empty, digest: ContentDigest(tables: []), schema: scenario.schema, settings: .default,
                 scratchPath: directory.path("r.sqlite"))
         } throws: { error in
-            guard case CReferenceError.replayFailed(_, let message) = error else { return false }
+            guard case RunError.referenceReplayFailed(_, let message) = error else { return false }
             return message.contains("no such table") && message.contains("product")
         }
     }

@@ -52,7 +52,7 @@ struct CommandProcessTests {
         #expect(
             command.resolved(payload: "/tmp/a b/it's.json", database: "/tmp/x.sqlite")
                 == #"cat '/tmp/a b/it'\''s.json' > /dev/null && echo '/tmp/x.sqlite'"#)
-        #expect(throws: CommandError.malformed("no-equals-sign")) { try CommandStrategy(parsing: "no-equals-sign") }
-        #expect(throws: CommandError.invalidName("Mine")) { try CommandStrategy(parsing: "Mine=true") }
+        #expect(throws: ImportError.malformedCommand("no-equals-sign")) { try CommandStrategy(parsing: "no-equals-sign") }
+        #expect(throws: ImportError.invalidName("Mine", origin: .command)) { try CommandStrategy(parsing: "Mine=true") }
     }
 }

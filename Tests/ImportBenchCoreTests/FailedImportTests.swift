@@ -11,8 +11,9 @@ struct FailedImportTests {
     static let strategyNames = StrategyCatalog.builtIn.names
 
     /// The store's digest, and the digest its committed batches must give, worked out from the records.
-    private func committedDigests(of run: ImportRun, after error: RunError, in directory: TemporaryDirectory) throws -> (ContentDigest, ContentDigest)
-    {
+    private func committedDigests(
+        of run: ImportRun, after error: ImportStop, in directory: TemporaryDirectory
+    ) throws -> (ContentDigest, ContentDigest) {
         let store = try Connection(path: run.databasePath)
         let actual = try run.scenario.schema.digest(of: store)
         let expected = try run.committedDigest(
@@ -37,9 +38,12 @@ struct FailedImportTests {
         let run = ImportRun(
             scenario: scenario, payloadPath: cutPath, strategy: try #require(StrategyCatalog.builtIn.strategy(named: strategy)),
             batchSize: .occurrences(40), databasePath: directory.path("store.sqlite"))
-        let error = try #require(throws: RunError.self) { try run.execute() }
+        let error = try expectStop { _ = try run.execute() }
         #expect(error.stage == .reading)
-        let payloadError = try #require(error.underlying as? PayloadError)
+        guard case .payload(let payloadError) = error.cause else {
+            Issue.record("expected the payload's error, got \(error.cause)")
+            return
+        }
         #expect(payloadError.file == cutPath)
         #expect(payloadError.byteOffset == cut)
         if strategy == "ceiling" {
@@ -67,9 +71,9 @@ struct FailedImportTests {
             scenario: PathSwitchingScenario(units: [payload: units]), payloadPath: payload,
             strategy: try #require(StrategyCatalog.builtIn.strategy(named: strategy)), batchSize: .occurrences(5),
             databasePath: directory.path("store.sqlite"))
-        let error = try #require(throws: RunError.self) { try run.execute() }
-        guard case .danglingReference(_, let sourceKey, let relationship, _, let targetKey) = error.underlying as? ImportError else {
-            Issue.record("expected a dangling reference, got \(error.underlying)")
+        let error = try expectStop { _ = try run.execute() }
+        guard case .strategy(.danglingReference(_, let sourceKey, let relationship, _, let targetKey)) = error.cause else {
+            Issue.record("expected a dangling reference, got \(error.cause)")
             return
         }
         #expect(sourceKey == .integer(7) && relationship == "reply_to" && targetKey == .integer(99))
@@ -114,8 +118,8 @@ struct FailedImportTests {
         var interrupted = makeRun()
         var batchesSeen = 0
         interrupted.stopRequested = { batchesSeen >= afterBatches }
-        let error = try #require(throws: RunError.self) {
-            try interrupted.execute { _ in batchesSeen += 1 }
+        let error = try expectStop {
+            _ = try interrupted.execute { _ in batchesSeen += 1 }
         }
         #expect(error.stage == .interrupted)
         let (actual, committed) = try committedDigests(of: interrupted, after: error, in: directory)
@@ -148,7 +152,7 @@ struct FailedImportTests {
             databasePath: store, preloadPath: preload, checkpoint: true)
         var batchesSeen = 0
         first.stopRequested = { batchesSeen >= 2 }
-        let stopped = try #require(throws: RunError.self) { try first.execute { _ in batchesSeen += 1 } }
+        let stopped = try expectStop { _ = try first.execute { _ in batchesSeen += 1 } }
         #expect(stopped.committedBatches == 2)
         let (committedBefore, _) = try committedDigests(of: first, after: stopped, in: directory)
 
@@ -159,7 +163,7 @@ struct FailedImportTests {
                 scenario: ChatScenario(), payloadPath: payload, strategy: UpsertStrategy.self, batchSize: .occurrences(100),
                 databasePath: store, preloadPath: preload, checkpoint: checkpoint, restartCheckpoint: restart)
         }
-        let refusal = #expect(throws: RunRequestError.self) { _ = try other(restart: false).execute() }
+        let refusal = expectRefusal { _ = try other(restart: false).execute() }
         #expect(
             refusal
                 == .checkpointDiffers(
@@ -171,7 +175,7 @@ struct FailedImportTests {
         var plain = same.spec
         plain.options.checkpoint = false
         let rerun = try ImportRun(spec: plain, scenario: ChatScenario(), strategy: UpsertStrategy.self, databasePath: store)
-        #expect(throws: RunRequestError.checkpointNotContinued(path: store, committed: "2 batches of pass 1")) { _ = try rerun.execute() }
+        #expect(expectRefusal { _ = try rerun.execute() } == .checkpointNotContinued(path: store, committed: "2 batches of pass 1"))
 
         let restarted = try other(restart: true).execute()
         #expect(restarted.resumedFrom == nil)
@@ -194,7 +198,7 @@ struct FailedImportTests {
         let change = recorded ? "json_set(identity, '$.storeLayout', \(older))" : "json_remove(identity, '$.storeLayout')"
         try Connection(path: store).execute("UPDATE importbench_import SET identity = \(change)")
         first.stopRequested = { false }
-        let refusal = #expect(throws: RunRequestError.self) { _ = try first.execute() }
+        let refusal = expectRefusal { _ = try first.execute() }
         let reason =
             recorded
             ? "store layout: \(older) in the checkpoint, \(Schema.storeLayout) now" : "the checkpoint was written by another version of bench"

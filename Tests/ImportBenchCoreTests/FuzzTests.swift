@@ -90,7 +90,8 @@ struct FuzzTests {
                     scratchPath: directory.path("expected.sqlite"))
                 #expect(measurement.digest == expected.digest, "\(label): imported, but \(measurement.digest.differences(from: expected.digest))")
                 outcomes["imported", default: 0] += 1
-            } catch let error as RunError {
+            } catch let error as RunError where error.stop != nil {
+                let error = try #require(error.stop)
                 let store = try Connection(path: run.databasePath)
                 let actual = try source.scenario.schema.digest(of: store)
                 let committed = try run.committedDigest(

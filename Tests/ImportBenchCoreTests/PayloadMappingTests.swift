@@ -49,7 +49,7 @@ struct PayloadMappingTests {
         #expect(try JSONPath.parse("a[0][1].b").get().segments == [.member("a"), .position(0), .position(1), .member("b")])
         #expect(try JSONPath.parse(".").get().segments.isEmpty)
         for bad in ["a..b", "a.", "a[x]", "a[-1]", "a]", "a[0]b"] {
-            #expect(throws: PathSyntaxError.self, "\(bad)") { try JSONPath.parse(bad).get() }
+            #expect(throws: MappingError.self, "\(bad)") { try JSONPath.parse(bad).get() }
         }
     }
 
@@ -126,7 +126,7 @@ struct PayloadMappingTests {
         #expect(error?.file == "shop.yml")
         #expect(error?.line == line, "\(error?.description ?? "")")
         if let column { #expect(error?.column == column, "\(error?.description ?? "")") }
-        #expect(error?.problem.contains(words) == true, "\(error?.description ?? "")")
+        #expect(error?.problem.description.contains(words) == true, "\(error?.description ?? "")")
         #expect(error?.description.hasPrefix("shop.yml:\(line ?? 0):") == true)
     }
 
@@ -135,11 +135,14 @@ struct PayloadMappingTests {
         let tag = Entity("tag", key: Attribute("name", .text), attributes: [])
         let post = Entity("post", key: Attribute("id", .text), attributes: [], manyToMany: [ManyToManyRelationship("tags", to: "tag")])
         let joinTable = Entity("post_tags", key: Attribute("id", .text), attributes: [])
-        #expect(throws: SchemaError.nameTaken(name: "post_tags", entity: "post_tags", relationship: nil, taken: "post.tags")) {
+        #expect(
+            throws: MappingError(
+                file: nil, problem: .schema(.nameTaken(name: "post_tags", entity: "post_tags", relationship: nil, taken: "post.tags")))
+        ) {
             try Schema(name: "blog", entities: [tag, post, joinTable])
         }
         let sameButCase = Entity("TAG", key: Attribute("name", .text), attributes: [])
-        #expect(throws: SchemaError.nameTaken(name: "TAG", entity: "TAG", relationship: nil, taken: "entity 'tag'")) {
+        #expect(throws: MappingError(file: nil, problem: .schema(.nameTaken(name: "TAG", entity: "TAG", relationship: nil, taken: "entity 'tag'")))) {
             try Schema(name: "blog", entities: [tag, sameButCase])
         }
     }

@@ -206,7 +206,7 @@ struct GeneratedRefreshTests {
 
     @Test("bad preload specs are refused", arguments: ["overlap=1.5", "overlap=x", "changed=0.2", "overlap=0.5,moved=1"])
     func badSpecs(text: String) {
-        let error = #expect(throws: RunRequestError.self) { _ = try PreloadSpec(parsing: text) }
+        let error = expectRefusal { _ = try PreloadSpec(parsing: text) }
         #expect(error?.description.contains(text) == true)
     }
 

@@ -10,7 +10,7 @@ struct ResourceNeedTests {
         let ratio = try ScenarioSample(of: ChatScenario()).recordBytesPerPayloadByte
         #expect(ratio > 0.5 && ratio < 20, "\(ratio)")
         let available = try #require(MemoryNeed.availableBytes())
-        let error = #expect(throws: RunRequestError.self) {
+        let error = expectRefusal {
             try MemoryNeed.check(ChatScenario(), payloadBytes: available / ratio * 2, recordBytesPerPayloadByte: ratio, describing: "chat at 9000x")
         }
         #expect(error.map { "\($0)" }?.hasPrefix("chat at 9000x needs about ") == true)
@@ -19,7 +19,7 @@ struct ResourceNeedTests {
 
     @Test("a scale past the free disk is refused before anything is generated, naming need and free space")
     func disk() throws {
-        let error = #expect(throws: RunRequestError.self) {
+        let error = expectRefusal {
             try DiskNeed.check(ChatScenario(), scale: try #require(Scale(factor: 1e12)), payloadBytesAtBaseScale: 1e7)
         }
         #expect(error.map { "\($0)" }?.contains("needs about") == true)

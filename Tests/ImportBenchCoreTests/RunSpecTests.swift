@@ -29,7 +29,7 @@ struct RunSpecTests {
 
     @Test("an unknown scenario name is refused, naming the known ones")
     func unknownScenario() throws {
-        let error = #expect(throws: RunRequestError.self) { try ScenarioReference.builtIn("nope").resolve() }
+        let error = expectRefusal { _ = try ScenarioReference.builtIn("nope").resolve() }
         #expect(error == .unknownScenario(name: "nope", known: ScenarioRegistry.names))
         #expect(error?.description == "unknown scenario 'nope'; choose from \(ScenarioRegistry.names.joined(separator: ", "))")
     }
@@ -44,13 +44,15 @@ struct RunSpecTests {
     @Test("a run imports files: a spec with a generated payload or preload is refused")
     func runNeedsFiles() throws {
         let generated = RunSpec(scenario: .builtIn("chat"), payload: .generated(scale: .base, seed: 1))
-        #expect(throws: RunRequestError.payloadNotWritten(generated)) {
-            try ImportRun(spec: generated, scenario: ChatScenario(), strategy: CeilingStrategy.self, databasePath: "/tmp/x.sqlite")
-        }
+        #expect(
+            expectRefusal {
+                _ = try ImportRun(spec: generated, scenario: ChatScenario(), strategy: CeilingStrategy.self, databasePath: "/tmp/x.sqlite")
+            } == .payloadNotWritten(generated))
         let preloaded = RunSpec(scenario: .builtIn("chat"), payload: .file("p.json"), preload: .generated(overlap: 1, changed: 0))
-        #expect(throws: RunRequestError.payloadNotWritten(preloaded)) {
-            try ImportRun(spec: preloaded, scenario: ChatScenario(), strategy: CeilingStrategy.self, databasePath: "/tmp/x.sqlite")
-        }
+        #expect(
+            expectRefusal {
+                _ = try ImportRun(spec: preloaded, scenario: ChatScenario(), strategy: CeilingStrategy.self, databasePath: "/tmp/x.sqlite")
+            } == .payloadNotWritten(preloaded))
     }
 
     @Test("the child's spec of a run rebuilds a run with the same spec, strategy and store")
@@ -74,7 +76,7 @@ struct RunSpecTests {
         var configuration = BenchmarkConfiguration(
             spec: RunSpec(scenario: .builtIn("quakes"), payload: .file("day.geojson"), preload: .generated(overlap: 0.5, changed: 0)),
             strategies: [UpsertStrategy.self])
-        #expect(throws: RunRequestError.generatedPreloadWithRecordedPayload) { try configuration.checkRequest() }
+        #expect(expectRefusal { try configuration.checkRequest() } == .generatedPreloadWithRecordedPayload)
         configuration.spec.payload = .generated(scale: .base, seed: 1)
         #expect(throws: Never.self) { try configuration.checkRequest() }
     }

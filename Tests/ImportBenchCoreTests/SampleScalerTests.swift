@@ -224,6 +224,6 @@ struct SampleScalerTests {
             try MappedScenario.load(path: mappingFile, sample: sample).generate(scale: 2, seed: 1, to: directory.path("c.json"))
         }
         #expect(error?.file == mappingFile)
-        #expect(error?.problem.contains("composed of values") == true)
+        #expect(error?.problem.description.contains("composed of values") == true)
     }
 }

@@ -260,7 +260,7 @@ struct SeedCopyTests {
     func refusesPreload() throws {
         var configuration = try Self.configuration(QuakesScenario(), strategies: [SeedCopyStrategy.self])
         configuration.spec.preload = .generated(overlap: 0.5, changed: 0.5)
-        let error = #expect(throws: RunRequestError.self) { try Benchmark(configuration: configuration).run() }
+        let error = expectRefusal { _ = try Benchmark(configuration: configuration).run() }
         #expect(error == .refreshNotMeasurable(methods: ["seed-copy"], reason: SeedCopyStrategy.refreshRefusal ?? ""))
         #expect(error?.description.contains("--preload") == true)
     }

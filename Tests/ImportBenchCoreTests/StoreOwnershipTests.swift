@@ -51,7 +51,7 @@ struct StoreOwnershipTests {
         try something.make(at: path, in: directory)
         let before = try snapshot(directory.url)
         #expect(DatabaseFile.occupant(of: path) == .other(something.expected) || something == .strayWAL)
-        let error = #expect(throws: RunRequestError.self) { try DatabaseFile.removeOwnStore(path) }
+        let error = expectRefusal { try DatabaseFile.removeOwnStore(path) }
         #expect(error.map { "\($0)" }?.contains(something.expected) == true)
         #expect(try snapshot(directory.url) == before)
     }

@@ -65,10 +65,10 @@ struct PluginStrategyTests {
 
     @Test("a name already taken, or one the command line cannot take, is refused")
     func refusedNames() {
-        #expect(throws: CatalogError.nameTaken(OneUpsertStrategy.name)) {
+        #expect(throws: ImportError.nameTaken(OneUpsertStrategy.name, origin: .plugIn)) {
             try Self.catalog.adding([OneUpsertStrategy.self])
         }
-        #expect(throws: CatalogError.invalidName("Upper Case")) {
+        #expect(throws: ImportError.invalidName("Upper Case", origin: .plugIn)) {
             try StrategyCatalog.builtIn.adding([BadlyNamed.self])
         }
     }

@@ -36,7 +36,7 @@ package enum CommandProcess {
     package static func run(
         _ command: String, name: String, environment: [String: String], output: String, error: String, timeout: Double?,
         progress: ((Int) -> Void)? = nil
-    ) throws(CommandError) -> CommandEnding {
+    ) throws(ImportError) -> CommandEnding {
         let outputFile = open(output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         let errorFile = open(error, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         defer {
@@ -44,7 +44,7 @@ package enum CommandProcess {
             if errorFile >= 0 { close(errorFile) }
         }
         // Never bench's own outputs: the command's would mix into the table.
-        guard outputFile >= 0, errorFile >= 0 else { throw .cannotStart(name: name, errno: errno) }
+        guard outputFile >= 0, errorFile >= 0 else { throw .commandCannotStart(name: name, errno: errno) }
         var environment = environment
         var pipeEnds: [Int32] = [-1, -1]
         if progress == nil || pipe(&pipeEnds) != 0 {
@@ -67,7 +67,7 @@ package enum CommandProcess {
         if pipeEnds[1] >= 0 { close(pipeEnds[1]) }
         guard code == 0 else {
             if pipeEnds[0] >= 0 { close(pipeEnds[0]) }
-            throw .cannotStart(name: name, errno: code)
+            throw .commandCannotStart(name: name, errno: code)
         }
         let listener = progress.map { ProgressListener(pipe: pipeEnds[0], report: $0) }
         let timer = timeout.map { GroupTimer(group: pid, after: $0) }
@@ -91,7 +91,7 @@ package enum CommandProcess {
         }
         listener?.finish()
         // SIGCHLD ignored (inherited so) reaps children by itself: nothing of the command's end is known.
-        guard reaped == pid else { throw .cannotStart(name: name, errno: errno) }
+        guard reaped == pid else { throw .commandCannotStart(name: name, errno: errno) }
         let exited = status & 0x7f == 0
         return CommandEnding(
             status: exited ? (status >> 8) & 0xff : nil, signal: exited ? nil : status & 0x7f,

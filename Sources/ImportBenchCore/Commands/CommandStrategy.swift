@@ -8,16 +8,16 @@ package struct CommandStrategy: Sendable, Equatable, Codable {
     /// What `/bin/sh -c` runs, its placeholders not yet replaced.
     package let commandLine: String
 
-    package init(name: String, commandLine: String) throws(CommandError) {
-        guard StrategyCatalog.isValidName(name) else { throw .invalidName(name) }
-        guard !commandLine.allSatisfy(\.isWhitespace) else { throw .malformed("\(name)=\(commandLine)") }
+    package init(name: String, commandLine: String) throws(ImportError) {
+        guard StrategyCatalog.isValidName(name) else { throw .invalidName(name, origin: .command) }
+        guard !commandLine.allSatisfy(\.isWhitespace) else { throw .malformedCommand("\(name)=\(commandLine)") }
         self.name = name
         self.commandLine = commandLine
     }
 
     /// `NAME=COMMAND`, as the option takes it.
-    package init(parsing text: String) throws(CommandError) {
-        guard let equals = text.firstIndex(of: "=") else { throw .malformed(text) }
+    package init(parsing text: String) throws(ImportError) {
+        guard let equals = text.firstIndex(of: "=") else { throw .malformedCommand(text) }
         try self.init(name: String(text[..<equals]), commandLine: String(text[text.index(after: equals)...]))
     }
 

@@ -11,7 +11,7 @@ package enum CounterLibrary {
     static let includes = "Sources/CSQLCounter/include"
 
     /// The library for these sources in `folder`, compiled first if it is not there yet.
-    package static func path(in folder: URL, sourceRoot: URL = BuildIdentity.sourceRoot) throws(CommandError) -> String {
+    package static func path(in folder: URL, sourceRoot: URL = BuildIdentity.sourceRoot) throws(ImportError) -> String {
         let files = sources.map { sourceRoot.appendingPathComponent($0) } + [sourceRoot.appendingPathComponent("\(includes)/CSQLCounter.h")]
         // FNV-1a over the sources: a changed counter gets a library of its own.
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
@@ -41,7 +41,7 @@ package enum CounterLibrary {
     }
 
     /// Runs the first C compiler found: the one beside `swift` (the toolchain's clang), then `cc`.
-    private static func compile(_ arguments: [String]) throws(CommandError) -> (status: Int32, output: String) {
+    private static func compile(_ arguments: [String]) throws(ImportError) -> (status: Int32, output: String) {
         for compiler in ["clang", "cc"] {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")

@@ -21,7 +21,7 @@ extension ImportRun {
         do {
             let (store, _) = try openStore()
             generation = try createStore(store, ledger: try ImportLedger(store: store))
-        } catch let refusal as RunRequestError {
+        } catch let refusal as RunError where refusal.refusal != nil {
             throw refusal
         } catch {
             throw creationFailure(error)
@@ -49,12 +49,12 @@ extension ImportRun {
             throw failure(of: command, error)
         }
         // Stopped by bench's own stopping signal, passed on to the command's group: an interruption, not a failure.
-        if stopRequested() { throw failure(of: command, Interrupted(), stage: .interrupted) }
+        if stopRequested() { throw failure(of: command, RunError.interrupted, stage: .interrupted) }
         let tail = CommandProcess.tail(of: files.error)
-        if ending.timedOut { throw failure(of: command, CommandError.timedOut(name: command.name, seconds: timeout ?? 0, errorTail: tail)) }
-        if let signal = ending.signal { throw failure(of: command, CommandError.killed(name: command.name, signal: signal, errorTail: tail)) }
+        if ending.timedOut { throw failure(of: command, ImportError.commandTimedOut(name: command.name, seconds: timeout ?? 0, errorTail: tail)) }
+        if let signal = ending.signal { throw failure(of: command, ImportError.commandKilled(name: command.name, signal: signal, errorTail: tail)) }
         if let status = ending.status, status != 0 {
-            throw failure(of: command, CommandError.failed(name: command.name, status: status, errorTail: tail))
+            throw failure(of: command, ImportError.commandFailed(name: command.name, status: status, errorTail: tail))
         }
         var measurement = ImportMeasurement()
         measurement.wallSeconds = ending.wallSeconds
@@ -108,9 +108,10 @@ extension ImportRun {
     }
 
     /// The command's failure as the runner reports any strategy's: nothing of it is trusted, the store stays as it left it.
-    private func failure(of command: CommandStrategy, _ error: any Error, stage: RunError.Stage = .command) -> RunError {
-        RunError(
-            strategy: command.name, stage: stage, pass: 0, batch: nil, batchIndex: nil, committedBatches: 0,
-            committedOccurrences: 0, databasePath: databasePath, checkpointed: false, underlying: error)
+    private func failure(of command: CommandStrategy, _ error: any Error, stage: ImportStop.Stage = .command) -> RunError {
+        .stopped(
+            ImportStop(
+                strategy: command.name, stage: stage, pass: 0, batch: nil, batchIndex: nil, committedBatches: 0,
+                committedOccurrences: 0, databasePath: databasePath, checkpointed: false, cause: error))
     }
 }

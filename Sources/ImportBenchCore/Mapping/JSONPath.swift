@@ -14,13 +14,13 @@ package struct JSONPath: Sendable, Hashable, CustomStringConvertible {
 
     /// Parses `a.b[2].c`; nil, with the reason, when the text is not such a path. A member name
     /// holds no `.`, `[` or `]`: payload keys of that kind are not reachable through a mapping.
-    package static func parse(_ text: String) -> Result<JSONPath, PathSyntaxError> {
+    package static func parse(_ text: String) -> Result<JSONPath, MappingError> {
         if text.isEmpty || text == "." { return .success(JSONPath([])) }
         var segments: [Segment] = []
         var name = ""
         var characters = Array(text)[...]
-        func closeName() -> PathSyntaxError? {
-            guard !name.isEmpty else { return PathSyntaxError("an empty member name in '\(text)'") }
+        func closeName() -> MappingError? {
+            guard !name.isEmpty else { return MappingError.pathSyntax("an empty member name in '\(text)'") }
             segments.append(.member(name))
             name = ""
             return nil
@@ -32,19 +32,19 @@ package struct JSONPath: Sendable, Hashable, CustomStringConvertible {
             case "[":
                 if !name.isEmpty, let error = closeName() { return .failure(error) }
                 guard let close = characters.firstIndex(of: "]"), let position = Int(String(characters[..<close])), position >= 0 else {
-                    return .failure(PathSyntaxError("'[' must hold a position such as [0] in '\(text)'"))
+                    return .failure(MappingError.pathSyntax("'[' must hold a position such as [0] in '\(text)'"))
                 }
                 segments.append(.position(position))
                 characters = characters[(close + 1)...]
                 if let next = characters.first, next != ".", next != "[" {
-                    return .failure(PathSyntaxError("'.' or '[' expected after ']' in '\(text)'"))
+                    return .failure(MappingError.pathSyntax("'.' or '[' expected after ']' in '\(text)'"))
                 }
                 if characters.first == "." {
                     characters = characters.dropFirst()
-                    guard !characters.isEmpty else { return .failure(PathSyntaxError("'\(text)' ends with '.'")) }
+                    guard !characters.isEmpty else { return .failure(MappingError.pathSyntax("'\(text)' ends with '.'")) }
                 }
             case "]":
-                return .failure(PathSyntaxError("']' without '[' in '\(text)'"))
+                return .failure(MappingError.pathSyntax("']' without '[' in '\(text)'"))
             default:
                 name.append(character)
             }
@@ -52,7 +52,7 @@ package struct JSONPath: Sendable, Hashable, CustomStringConvertible {
         if !name.isEmpty {
             segments.append(.member(name))
         } else if text.last == "." {
-            return .failure(PathSyntaxError("'\(text)' ends with '.'"))
+            return .failure(MappingError.pathSyntax("'\(text)' ends with '.'"))
         }
         return .success(JSONPath(segments))
     }
@@ -82,7 +82,7 @@ package struct JSONPath: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-package struct PathSyntaxError: Error, Equatable {
-    package let reason: String
-    init(_ reason: String) { self.reason = reason }
+extension MappingError {
+    /// A path that does not parse, before the loader places it in its file.
+    static func pathSyntax(_ reason: String) -> MappingError { MappingError(file: nil, problem: .pathSyntax(reason)) }
 }

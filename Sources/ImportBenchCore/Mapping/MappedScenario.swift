@@ -36,14 +36,14 @@ package struct MappedScenario: Scenario {
 
     /// The sample, `scale` times over (`SampleScaler`); `seed` plays no part, the copies are the user's data.
     package func generate(scale: Double, seed: UInt64, to path: String) throws {
-        guard let sample else { throw ScenarioError.notGenerated(scenario: name, mapping: file) }
+        guard let sample else { throw RunError.refused(.notGenerated(scenario: name, mapping: file)) }
         try PayloadPath.check(sample)
         let scaler: SampleScaler
         do {
             scaler = try SampleScaler(mapping: mapping, sample: sample)
         } catch {
             // What the scaler refuses is the mapping's doing: name it.
-            throw MappingError(file: file, error.problem)
+            throw MappingError(file: file, problem: error.problem)
         }
         try scaler.write(scale: scale, to: path)
     }

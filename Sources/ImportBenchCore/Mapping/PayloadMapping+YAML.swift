@@ -442,7 +442,7 @@ private struct MappingParser {
                 switch JSONPath.parse(name) {
                 case .success(let path) where !path.segments.isEmpty: parts.append(.path(path))
                 case .success: throw fail(node, "an empty {} in compose '\(template)'")
-                case .failure(let error): throw fail(node, "in compose '\(template)': \(error.reason)")
+                case .failure(let error): throw fail(node, "in compose '\(template)': \(error.problem)")
                 }
             }
             rest = rest[rest.index(after: close)...]
@@ -454,8 +454,8 @@ private struct MappingParser {
     }
 
     func locate(_ error: any Error, _ declarations: [EntityDeclaration]) -> MappingError {
-        guard let error = error as? SchemaError else { return fail(nil, "\(error)") }
-        switch error {
+        guard let error = error as? MappingError, case .schema(let problem) = error.problem else { return fail(nil, "\(error)") }
+        switch problem {
         case .duplicateEntity(let name):
             return fail(declarations.first { $0.entity.name == name }?.node, "entity '\(name)' is declared twice")
         case .unknownTarget(let entity, let relationship, let target):
@@ -468,7 +468,7 @@ private struct MappingParser {
                 "\(entity).\(relationship) points to '\(target)', declared later: declare entities in dependency order (targets first)")
         case .nameTaken(_, let entity, let relationship, _):
             let node = relationship.map { relationshipNode(entity, $0, declarations) } ?? declarations.first { $0.entity.name == entity }?.node
-            return fail(node, error.description)
+            return MappingError(file: file, line: node?.mark?.line, column: node?.mark?.column, problem: error.problem)
         }
     }
 
@@ -519,7 +519,7 @@ private struct MappingParser {
     func path(_ node: Node, _ what: String) throws -> JSONPath {
         switch JSONPath.parse(try string(node, what)) {
         case .success(let path): return path
-        case .failure(let error): throw fail(node, "\(what): \(error.reason)")
+        case .failure(let error): throw fail(node, "\(what): \(error.problem)")
         }
     }
 

@@ -9,14 +9,14 @@ import Foundation
 
 /// User-space instructions the calling thread retires, from the kernel's performance counters:
 /// a cost that repeats where times scatter (CodSpeed and iai-callgrind gate on it for that reason).
-/// Many virtual machines offer no such counter; then `init` throws why, and the run records the
-/// reason instead of a number.
+/// Many virtual machines offer no such counter; then `init` says why, and the run records the
+/// reason instead of a number: a note, not an error.
 struct InstructionCounter: ~Copyable {
     private let descriptor: Int32
     private let startValue: Int64
 
     /// Why no count could be had, as the CSV's `instructions_note` records it.
-    struct Unavailable: Error, Equatable, CustomStringConvertible {
+    struct Unavailable: Equatable, CustomStringConvertible {
         let errorNumber: Int32
         let kernelParanoia: String?
 
@@ -35,17 +35,20 @@ struct InstructionCounter: ~Copyable {
         }
     }
 
-    /// Starts counting on the calling thread, which must be the one that does the work.
-    init() throws(Unavailable) {
+    /// Starts counting on the calling thread, which must be the one that does the work; nil where
+    /// the machine offers no counter, with why in `unavailable`.
+    init?(unavailable: inout Unavailable?) {
         let opened = importbench_instructions_open()
         guard opened >= 0 else {
             let paranoia = try? String(contentsOfFile: "/proc/sys/kernel/perf_event_paranoid", encoding: .utf8)
-            throw Unavailable(errorNumber: -opened, kernelParanoia: paranoia?.trimmingCharacters(in: .whitespacesAndNewlines))
+            unavailable = Unavailable(errorNumber: -opened, kernelParanoia: paranoia?.trimmingCharacters(in: .whitespacesAndNewlines))
+            return nil
         }
         let value = importbench_instructions_read(opened)
         guard value >= 0 else {
             close(opened)
-            throw Unavailable(errorNumber: EIO, kernelParanoia: nil)
+            unavailable = Unavailable(errorNumber: EIO, kernelParanoia: nil)
+            return nil
         }
         descriptor = opened
         startValue = value

@@ -1,5 +1,5 @@
 /// The payload layer's one error: which file, where in it, and what was expected there.
-package struct PayloadError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct PayloadError: Error, Sendable, Equatable, Codable, CustomStringConvertible {
     package let file: String
     /// Byte offset in the file where the problem was found, when known.
     package let byteOffset: Int?

@@ -53,7 +53,7 @@ final class ReaderProbe: Sendable {
         stopRequested.store(true, ordering: .relaxed)
         finished.wait()
         finished.signal()
-        guard let result = outcome.withLock({ $0 }) else { throw ReaderProbeError.noResult }
+        guard let result = outcome.withLock({ $0 }) else { throw RunError.readerProbeFailed(cause: nil) }
         return try result.get()
     }
 
@@ -87,7 +87,7 @@ final class ReaderProbe: Sendable {
                 if tick <= ended { tick += ((ended - tick) / interval).rounded(.down) * interval + interval }
             }
         } catch {
-            throw ReaderProbeError.queryFailed(String(describing: error))
+            throw RunError.readerProbeFailed(cause: error)
         }
         let cost = Cost(
             cpu: CPUTime.currentThread() - cpuBefore,

@@ -36,7 +36,7 @@ package enum CReference {
         }
         guard code == 0 else {
             let message = withUnsafeBytes(of: result.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            throw CReferenceError.replayFailed(code: code, message: message)
+            throw RunError.referenceReplayFailed(code: code, message: message)
         }
         return Measurement(seconds: result.seconds, cpuSeconds: result.cpu_seconds, rows: result.rows)
     }
@@ -62,23 +62,9 @@ package enum CReference {
         let measurement = try measuring(job(replaying: sourcePath, schema: schema, settings: settings, into: scratchPath))
         let replayed = try schema.digest(of: Connection(path: scratchPath))
         guard replayed == expected else {
-            throw CReferenceError.differentContent(expected.differences(from: replayed))
+            throw RunError.referenceDiffers(differences: expected.differences(from: replayed))
         }
         return measurement
-    }
-}
-
-package enum CReferenceError: Error, CustomStringConvertible {
-    case replayFailed(code: Int32, message: String)
-    case differentContent([String])
-
-    package var description: String {
-        switch self {
-        case .replayFailed(let code, let message):
-            return "the C reference could not replay the ceiling's store: SQLite error \(code): \(message)"
-        case .differentContent(let lines):
-            return "the C reference's store differs from the ceiling's: \(lines.joined(separator: "; "))"
-        }
     }
 }
 

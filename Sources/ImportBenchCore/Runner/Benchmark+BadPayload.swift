@@ -8,7 +8,7 @@ extension Benchmark {
         do {
             return try body()
         } catch let error where error is PayloadError || error is ImportError {
-            throw try importBadPayload(error, payload, preloadPath: preloadPath, observe)
+            throw RunError.badPayload(try importBadPayload(error, payload, preloadPath: preloadPath, observe))
         }
     }
 
@@ -16,15 +16,15 @@ extension Benchmark {
     /// stops and what it leaves; every store is checked to hold exactly its committed batches.
     private func importBadPayload(
         _ cause: any Error, _ payload: BenchmarkPayload, preloadPath: String?, _ observe: (BenchmarkEvent) -> Void
-    ) throws -> BadPayloadError {
-        var outcomes: [BadPayloadError.StrategyOutcome] = []
+    ) throws -> BadPayloadReport {
+        var outcomes: [BadPayloadReport.StrategyOutcome] = []
         let strategies = configuration.plannedStrategies
         for (index, strategy) in strategies.enumerated() {
             try Self.stopIfInterrupted()
             observe(.runStarted(strategy: strategy.name, repetition: 1, index: index + 1, total: strategies.count))
             outcomes.append(try runOnBadPayload(strategy, payload, preloadPath: preloadPath))
         }
-        return BadPayloadError(
+        return BadPayloadReport(
             cause: cause, payloadPath: payload.path, preloadPath: preloadPath, runs: outcomes, storesRemoved: configuration.databasePath == nil)
     }
 
@@ -32,18 +32,18 @@ extension Benchmark {
     /// committed (worked out from the records, independently of the strategy).
     private func runOnBadPayload(
         _ strategy: ImportMethod, _ payload: BenchmarkPayload, preloadPath: String?
-    ) throws -> BadPayloadError.StrategyOutcome {
+    ) throws -> BadPayloadReport.StrategyOutcome {
         let databasePath = self.databasePath(for: strategy.name, in: payload.workDirectory)
         defer { if configuration.databasePath == nil { DatabaseFile.remove(databasePath) } }
         let run = makeRun(
             of: strategy, payload, preloadPath: preloadPath, databasePath: databasePath, checkpoint: configuration.spec.options.checkpoint)
-        let failure: RunError
+        let failure: ImportStop
         do {
             _ = try execute(run, { _ in })
             return .imported(strategy: strategy.name)
-        } catch let error as RunError {
-            if error.stage == .interrupted { throw error }
-            failure = error
+        } catch let error as RunError where error.stop != nil {
+            guard let stop = error.stop, stop.stage != .interrupted else { throw error }
+            failure = stop
         } catch {
             return .failedBeforeImporting(strategy: strategy.name, error: error)
         }

@@ -3,7 +3,7 @@ import Foundation
 extension Benchmark {
     /// The second phase: the payload read whole, after its preload for a refresh, to work out what
     /// every run must end with; hashed on the way, since checkpoints record what they were made
-    /// from. A payload that cannot be imported stops the benchmark here (`BadPayloadError`).
+    /// from. A payload that cannot be imported stops the benchmark here (`RunError.badPayload`).
     func expectedContent(of payload: BenchmarkPayload, _ observe: (BenchmarkEvent) -> Void) throws -> BenchmarkExpectation {
         try Self.stopIfInterrupted()
         observe(.readingExpectedContent)
@@ -22,7 +22,7 @@ extension Benchmark {
         }
         let reader = try payload.scenario.openPayload(path: payload.path, reading: payloadReading)
         let contents = try reportingBadPayload(payload, preloadPath: preloadPath, observe) {
-            try PreparationError.during(.workingOutExpectedContent, in: payload.workDirectory.path) {
+            try RunError.during(.workingOutExpectedContent, in: payload.workDirectory.path) {
                 try buildExpected(payload, reader: reader, preloadPath: preloadPath, preloadReading: preloadReading)
             }
         }

@@ -12,7 +12,7 @@ extension Benchmark {
         case .generated(let scale, let seed):
             let path = scenario.generatedPayloadPath(in: workDirectory, scale: scale, seed: seed)
             observe(.generatingPayload(path: path))
-            try PreparationError.during(.generatingPayload, in: workDirectory.path) {
+            try RunError.during(.generatingPayload, in: workDirectory.path) {
                 try scenario.generate(scale: scale.factor, seed: seed, to: path)
             }
             return BenchmarkPayload(scenario: scenario, path: path, workDirectory: workDirectory)
@@ -28,7 +28,7 @@ extension Benchmark {
             return path
         case .generated(let overlap, let changed):
             // `checkRequest` has refused a generated preload over a recorded payload.
-            guard let generator = configuration.spec.payload.generator else { throw RunRequestError.generatedPreloadWithRecordedPayload }
+            guard let generator = configuration.spec.payload.generator else { throw RunError.refused(.generatedPreloadWithRecordedPayload) }
             let path = payload.file("preload-\(payload.scenario.name)")
             try payload.scenario.generatePreload(
                 scale: generator.scale.factor, seed: generator.seed, overlap: overlap, changed: changed, to: path)

@@ -80,7 +80,7 @@ extension Benchmark {
         store: String, digest: ContentDigest, repetition: Int, _ payload: BenchmarkPayload, _ observe: (BenchmarkEvent) -> Void
     ) throws -> CReference.Measurement {
         observe(.replayingCReference(repetition: repetition))
-        return try PreparationError.during(.replayingCReference, in: payload.workDirectory.path) {
+        return try RunError.during(.replayingCReference, in: payload.workDirectory.path) {
             try CReference.replay(
                 store: store, digest: digest, schema: payload.scenario.schema, settings: configuration.spec.options.store,
                 scratchPath: payload.file("c-reference.sqlite"), measuring: referenceExecutor)

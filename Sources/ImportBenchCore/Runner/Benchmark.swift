@@ -86,7 +86,7 @@ package final class Benchmark {
     }
 
     static func stopIfInterrupted() throws {
-        if ImportInterruption.isRequested { throw Interrupted() }
+        if ImportInterruption.isRequested { throw RunError.interrupted }
     }
 
     /// Where the strategy's store is kept, when `databasePath` asks to keep them.

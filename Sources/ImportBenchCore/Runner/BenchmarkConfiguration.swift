@@ -36,12 +36,12 @@ package struct BenchmarkConfiguration {
 
     /// Refuses what cannot run whatever the payload holds. The one place these rules live: the
     /// command line asks before it starts anything, the benchmark again for library callers.
-    package func checkRequest() throws(RunRequestError) {
+    package func checkRequest() throws(RunError) {
         let planned = plannedStrategies
         if spec.preload != nil, let reason = planned.lazy.compactMap(\.refreshRefusal).first {
-            throw .refreshNotMeasurable(methods: planned.filter { $0.refreshRefusal == reason }.map(\.name), reason: reason)
+            throw .refused(.refreshNotMeasurable(methods: planned.filter { $0.refreshRefusal == reason }.map(\.name), reason: reason))
         }
-        if case .generated = spec.preload, case .file = spec.payload { throw .generatedPreloadWithRecordedPayload }
+        if case .generated = spec.preload, case .file = spec.payload { throw .refused(.generatedPreloadWithRecordedPayload) }
     }
 
     /// The strategies to run, the reference added when missing, in the catalog's order; a method the

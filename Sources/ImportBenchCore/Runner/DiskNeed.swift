@@ -14,7 +14,7 @@ package enum DiskNeed {
     package static func check(
         _ scenario: any Scenario, scale: Scale, payloadBytesAtBaseScale: Double, keptStores: Int = 0, keptPath: String? = nil,
         describing what: String? = nil
-    ) throws(RunRequestError) {
+    ) throws(RunError) {
         let payload = payloadBytesAtBaseScale * scale.factor
         // What must fit on each filesystem: the temporary directory's, and the kept stores' when apart.
         var needs: [(filesystem: UInt64?, directory: String, bytes: Double, purposes: [String])] = []
@@ -34,18 +34,20 @@ package enum DiskNeed {
         }
         for need in needs {
             guard let free = freeBytes(in: need.directory), need.bytes > free else { continue }
-            throw .notEnoughDisk(
-                what: what ?? "\(scenario.name) at \(scale)", needBytes: need.bytes, purpose: need.purposes.joined(separator: " and "),
-                freeBytes: free)
+            throw .refused(
+                .notEnoughDisk(
+                    what: what ?? "\(scenario.name) at \(scale)", needBytes: need.bytes, purpose: need.purposes.joined(separator: " and "),
+                    freeBytes: free))
         }
     }
 
     /// Writing `bytes` of payload to `path` (`bench generate`).
-    package static func checkOutput(_ scenario: any Scenario, scale: Scale, payloadBytesAtBaseScale: Double, path: String) throws(RunRequestError) {
+    package static func checkOutput(_ scenario: any Scenario, scale: Scale, payloadBytesAtBaseScale: Double, path: String) throws(RunError) {
         let bytes = payloadBytesAtBaseScale * scale.factor
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
         if let free = freeBytes(in: directory), bytes > free {
-            throw .notEnoughDisk(what: "\(scenario.name) at \(scale)", needBytes: bytes, purpose: "the payload in \(directory)", freeBytes: free)
+            throw .refused(
+                .notEnoughDisk(what: "\(scenario.name) at \(scale)", needBytes: bytes, purpose: "the payload in \(directory)", freeBytes: free))
         }
     }
 

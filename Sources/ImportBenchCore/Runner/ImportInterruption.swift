@@ -21,20 +21,14 @@ package enum ImportInterruption {
         return number == 0 ? nil : number
     }
 
-    /// Throws `Interrupted` once a stop was asked for: long loops outside an import (generating a
+    /// Throws `RunError.interrupted` once a stop was asked for: long loops outside an import (generating a
     /// payload) call it per element, so a stop does not wait for them to finish.
     package static func throwIfRequested() throws {
-        if isRequested { throw Interrupted() }
+        if isRequested { throw RunError.interrupted }
     }
 
     /// For tests that interrupt one run and go on.
     package static func clear() {
         signal.store(0, ordering: .relaxed)
     }
-}
-
-/// The error an interrupted import ends with.
-package struct Interrupted: Error, CustomStringConvertible {
-    package init() {}
-    package var description: String { "interrupted" }
 }

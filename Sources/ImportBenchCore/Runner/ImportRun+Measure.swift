@@ -29,8 +29,9 @@ extension ImportRun {
         AllocatorStatistics.resetPeak()
         let allocatorBefore = AllocatorStatistics.now()
         let cpuBefore = CPUTime.now()
-        var instructionCounter: InstructionCounter?
-        do { instructionCounter = try InstructionCounter() } catch { measurement.instructionsNote = error.description }
+        var unavailable: InstructionCounter.Unavailable?
+        var instructionCounter = InstructionCounter(unavailable: &unavailable)
+        if let unavailable { measurement.instructionsNote = unavailable.description }
         let start = MonotonicClock.now()
 
         // Started after the baselines: its thread's CPU and allocations are taken out below.

@@ -16,10 +16,10 @@ package struct ImportRun {
     package var payloadIdentity: PayloadIdentity?
 
     /// A run of `spec`, as a child process rebuilds it; `scenario` is `spec.scenario` resolved.
-    package init(spec: RunSpec, scenario: any Scenario, strategy: ImportMethod, databasePath: String) throws(RunRequestError) {
+    package init(spec: RunSpec, scenario: any Scenario, strategy: ImportMethod, databasePath: String) throws(RunError) {
         switch (spec.payload, spec.preload) {
         case (.file, nil), (.file, .file?): break
-        default: throw .payloadNotWritten(spec)
+        default: throw .refused(.payloadNotWritten(spec))
         }
         self.spec = spec
         self.scenario = scenario
@@ -28,7 +28,7 @@ package struct ImportRun {
     }
 
     /// A run of `spec` of a strategy type.
-    package init(spec: RunSpec, scenario: any Scenario, strategy: any MeasuredMethod.Type, databasePath: String) throws(RunRequestError) {
+    package init(spec: RunSpec, scenario: any Scenario, strategy: any MeasuredMethod.Type, databasePath: String) throws(RunError) {
         try self.init(spec: spec, scenario: scenario, strategy: ImportMethod(strategy), databasePath: databasePath)
     }
 
@@ -134,7 +134,7 @@ package struct ImportRun {
         let resumePoint: ImportLedger.Entry?
         do {
             (store, resumePoint) = try openStore()
-        } catch let refusal as RunRequestError {
+        } catch let refusal as RunError where refusal.refusal != nil {
             throw refusal
         } catch {
             throw creationFailure(error)
@@ -186,9 +186,10 @@ package struct ImportRun {
 
     /// The store could not be opened or created (a full disk, an I/O error): nothing was imported.
     func creationFailure(_ error: any Error) -> RunError {
-        RunError(
-            strategy: strategy.name, stage: .creating, pass: 0, batch: nil, batchIndex: nil, committedBatches: 0,
-            committedOccurrences: 0, databasePath: databasePath, checkpointed: options.checkpoint, underlying: error)
+        .stopped(
+            ImportStop(
+                strategy: strategy.name, stage: .creating, pass: 0, batch: nil, batchIndex: nil, committedBatches: 0,
+                committedOccurrences: 0, databasePath: databasePath, checkpointed: options.checkpoint, cause: error))
     }
 
     /// What this run will do with its store's path, decided without changing anything there.
@@ -208,7 +209,7 @@ package struct ImportRun {
     func storeDisposition() throws -> StoreDisposition {
         switch DatabaseFile.occupant(of: databasePath) {
         case .nothing, .emptyFile: return .create
-        case .other(let what): throw RunRequestError.notOurStore(path: databasePath, found: what)
+        case .other(let what): throw RunError.refused(.notOurStore(path: databasePath, found: what))
         case .benchStore: break
         }
         let entry: ImportLedger.Entry?
@@ -220,16 +221,17 @@ package struct ImportRun {
         guard let entry, !entry.completed, entry.hasCommittedWork, !options.restart else { return .create }
         let current = CheckpointIdentity(self)
         guard let recorded = CheckpointIdentity(text: entry.identity) else {
-            throw RunRequestError.checkpointDiffers(
-                path: databasePath, committed: entry.committedDescription,
-                differences: ["the checkpoint was written by another version of bench"])
+            throw RunError.refused(
+                .checkpointDiffers(
+                    path: databasePath, committed: entry.committedDescription,
+                    differences: ["the checkpoint was written by another version of bench"]))
         }
         let differences = current.differences(fromRecorded: recorded)
         guard differences.isEmpty else {
-            throw RunRequestError.checkpointDiffers(path: databasePath, committed: entry.committedDescription, differences: differences)
+            throw RunError.refused(.checkpointDiffers(path: databasePath, committed: entry.committedDescription, differences: differences))
         }
         guard options.checkpoint else {
-            throw RunRequestError.checkpointNotContinued(path: databasePath, committed: entry.committedDescription)
+            throw RunError.refused(.checkpointNotContinued(path: databasePath, committed: entry.committedDescription))
         }
         return .resume(entry)
     }

@@ -17,16 +17,16 @@ package struct ImportRunSpec: Codable, Sendable, Equatable {
     }
 
     /// The run this spec names, its strategy found in `catalog`; a scenario or strategy this build
-    /// does not know is a `RunRequestError.unknownSpec`.
+    /// does not know is refused (`RunRefusal.unknownSpec`).
     package func makeRun(catalog: StrategyCatalog = .builtIn) throws -> ImportRun {
         let scenario: any Scenario
         do {
             scenario = try run.scenario.resolve()
-        } catch RunRequestError.unknownScenario {
-            throw RunRequestError.unknownSpec(self)
+        } catch RunError.refused(.unknownScenario) {
+            throw RunError.refused(.unknownSpec(self))
         }
         guard let strategy = catalog.strategy(named: strategy) else {
-            throw RunRequestError.unknownSpec(self)
+            throw RunError.refused(.unknownSpec(self))
         }
         var rebuilt = try ImportRun(
             spec: run, scenario: scenario, strategy: strategy.configured(strategySettings), databasePath: databasePath)

@@ -8,11 +8,11 @@ package enum MemoryNeed {
     /// Refuses a run whose ceiling would keep more record buffers than the memory available now.
     package static func check(
         _ scenario: any Scenario, payloadBytes: Double, recordBytesPerPayloadByte: Double, describing what: String
-    ) throws(RunRequestError) {
+    ) throws(RunError) {
         guard let available = availableBytes() else { return }
         let need = payloadBytes * recordBytesPerPayloadByte
         guard need > available else { return }
-        throw .notEnoughMemory(what: what, needBytes: need, availableBytes: available)
+        throw .refused(.notEnoughMemory(what: what, needBytes: need, availableBytes: available))
     }
 
     /// The kernel's estimate of memory available to a new process without swapping (MemAvailable).

@@ -16,16 +16,16 @@ package enum PreloadSpec: Codable, Hashable, Sendable {
         for part in text.split(separator: ",") {
             let pair = part.split(separator: "=", maxSplits: 1).map { String($0) }
             guard pair.count == 2, let value = Double(pair[1]), (0...1).contains(value) else {
-                throw RunRequestError.invalidPreload(text: text, problem: .notAFraction)
+                throw RunError.refused(.invalidPreload(text: text, problem: .notAFraction))
             }
             switch pair[0] {
             case "overlap": overlap = value
             case "changed": changed = value
-            default: throw RunRequestError.invalidPreload(text: text, problem: .unknownName(pair[0]))
+            default: throw RunError.refused(.invalidPreload(text: text, problem: .unknownName(pair[0])))
             }
         }
         guard let overlap else {
-            throw RunRequestError.invalidPreload(text: text, problem: .noOverlap)
+            throw RunError.refused(.invalidPreload(text: text, problem: .noOverlap))
         }
         self = .generated(overlap: overlap, changed: changed)
     }

@@ -1,106 +1,97 @@
-/// An import that stopped before its end: which strategy, where, why, and what stays committed.
-/// Codable, so that a run in a child process hands its failure to the parent whole, as a value.
-package struct RunError: Error, Codable, Sendable, CustomStringConvertible {
-    package enum Stage: String, Sendable, Codable {
-        /// The payload could not be read (a `PayloadError`).
-        case reading
-        /// The strategy's statements failed on a batch.
-        case writing
-        /// The strategy's end-of-pass work failed.
-        case finishing
-        /// A batch's COMMIT (or the BEGIN before it) failed: a full disk, an I/O error.
-        case committing
-        /// The store could not be created (its schema, its preload): nothing of the import was written.
-        case creating
-        /// SIGINT asked the import to stop.
-        case interrupted
-        /// A user's command failed (`--command`): it exited non-zero, was killed, or ran too long.
-        case command
+/// The run layer's one error: why a benchmark or an import did not finish, as values a caller acts
+/// on (the exit status, what to tell the user); the sentence is made only when it is described.
+package enum RunError: Error, CustomStringConvertible {
+    /// Found before any import: the run cannot be carried out as asked, and nothing was changed.
+    case refused(RunRefusal)
+    /// An import started and stopped: which strategy, where, why, and what stays committed.
+    case stopped(ImportStop)
+    /// The benchmark's own work beside the imports failed (a full disk, an I/O error, SQLite's
+    /// error): which step, in which work directory; no import wrote anything because of it.
+    case preparationFailed(PreparationStep, directory: String, cause: any Error)
+    /// A payload no strategy can import whole: the reason, and what each strategy did with it.
+    case badPayload(BadPayloadReport)
+    /// A stopping signal (SIGINT, SIGTERM, SIGHUP) arrived outside an import; nothing is half-written.
+    case interrupted
+    /// The C reference's replay of the ceiling's store failed in SQLite.
+    case referenceReplayFailed(code: Int32, message: String)
+    /// The C reference's store holds other content than the ceiling's: each difference.
+    case referenceDiffers(differences: [String])
+    /// The reader probe (the screen's query on a second connection) gave no latencies: the error
+    /// its query met, or nil when its thread ended without a result.
+    case readerProbeFailed(cause: (any Error)?)
+
+    /// The benchmark's own work, apart from the imports.
+    package enum PreparationStep: Sendable {
+        case generatingPayload
+        case workingOutExpectedContent
+        case replayingCReference
     }
 
-    package let strategy: String
-    package let stage: Stage
-    package let pass: Int
-    /// The batch that was rolled back (or could not be read); nil for end-of-pass work.
-    package let batchIndex: Int?
-    /// The failing batch's occurrences, by stream ordinal, when it was read.
-    package let ordinals: ClosedRange<Int>?
-    /// Batches of `pass` committed before the failure (0 for a strategy writing a pass in one transaction).
-    package let committedBatches: Int
-    package let committedOccurrences: Int
-    package let databasePath: String
-    /// The ledger records the committed batches, so running the same command again resumes.
-    package let checkpointed: Bool
-    /// What went wrong, as the error that stopped the import described it (a `PayloadError` with
-    /// its file, offset and path; a `StoreError` with its SQL): text, so that it crosses processes.
-    package let cause: String
-    /// That error itself, for a caller in the same process; nil once the failure has crossed from
-    /// a child process, where only `cause` travels.
-    package private(set) var underlying: (any Error)?
-
-    private enum CodingKeys: String, CodingKey {
-        case strategy, stage, pass, batchIndex, ordinals, committedBatches, committedOccurrences, databasePath
-        case checkpointed, cause
+    /// The refusal, when the run was refused before any import.
+    package var refusal: RunRefusal? {
+        if case .refused(let refusal) = self { return refusal }
+        return nil
     }
 
-    init(
-        strategy: String, stage: Stage, pass: Int, batch: RecordBatch?, batchIndex: Int?, committedBatches: Int,
-        committedOccurrences: Int, databasePath: String, checkpointed: Bool, underlying: any Error
-    ) {
-        self.strategy = strategy
-        self.stage = stage
-        self.pass = pass
-        self.batchIndex = batchIndex
-        if let first = batch?.occurrences.first?.ordinal, let last = batch?.occurrences.last?.ordinal {
-            self.ordinals = first...last
-        } else {
-            self.ordinals = nil
+    /// Where the import stopped, when one did.
+    package var stop: ImportStop? {
+        if case .stopped(let stop) = self { return stop }
+        return nil
+    }
+
+    /// Whether a stopping signal ended the run, inside an import or outside one.
+    package var isInterruption: Bool {
+        switch self {
+        case .interrupted: return true
+        case .stopped(let stop): return stop.stage == .interrupted
+        default: return false
         }
-        self.committedBatches = committedBatches
-        self.committedOccurrences = committedOccurrences
-        self.databasePath = databasePath
-        self.checkpointed = checkpointed
-        cause = String(describing: underlying)
-        self.underlying = underlying
     }
 
     package var description: String {
-        // A command's failure names the command and ends with its standard error: nothing is added after it.
-        if stage == .command { return "\(cause)\n  (\(committedSummary))" }
-        var what: String
-        switch stage {
-        case .reading: what = "reading \(place) failed: \(cause)"
-        case .writing: what = "writing \(place) failed: \(cause)"
-        case .finishing: what = "\(place) failed: \(cause)"
-        case .committing: what = "committing \(place) failed: \(cause)"
-        case .creating: what = "creating the store failed: \(cause)"
-        case .interrupted: what = "interrupted before committing \(place)"
-        case .command: what = cause
+        switch self {
+        case .refused(let refusal):
+            return refusal.description
+        case .stopped(let stop):
+            return stop.description
+        case .preparationFailed(let step, let directory, let cause):
+            return "\(step.text) in \(directory) failed: \(cause). No store was written by this step; the temporary files are removed"
+        case .badPayload(let report):
+            return report.description
+        case .interrupted:
+            return "interrupted"
+        case .referenceReplayFailed(let code, let message):
+            return "the C reference could not replay the ceiling's store: SQLite error \(code): \(message)"
+        case .referenceDiffers(let differences):
+            return "the C reference's store differs from the ceiling's: \(differences.joined(separator: "; "))"
+        case .readerProbeFailed(let cause?):
+            return "the reader probe's query failed: \(cause)"
+        case .readerProbeFailed(nil):
+            return "the reader probe ended without a result"
         }
-        if let ordinals { what += " (occurrences \(ordinals.lowerBound)-\(ordinals.upperBound))" }
-        return "\(strategy): \(what). \(committedSummary)"
     }
 
-    /// The batch that stopped (`batch 3 of pass 2`), or the end-of-pass work.
-    private var place: String {
-        let passNote = pass > 0 ? " of pass \(pass + 1)" : ""
-        return batchIndex.map { "batch \($0)\(passNote)" } ?? "the end of pass \(pass + 1)"
+    /// Runs `body`, turning a failure that is not the payload's, the strategies', a refusal or an
+    /// interruption (a full disk, an I/O error) into `.preparationFailed`.
+    static func during<T>(_ step: PreparationStep, in directory: String, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error where error is PayloadError || error is ImportError {
+            throw error
+        } catch let error as RunError where error.refusal != nil || error.isInterruption && error.stop == nil {
+            throw error
+        } catch {
+            throw RunError.preparationFailed(step, directory: directory, cause: error)
+        }
     }
+}
 
-    /// What the store holds now, and how to go on.
-    package var committedSummary: String {
-        let earlierPasses = pass > 0 ? "every batch of the earlier pass\(pass > 1 ? "es" : "") and " : ""
-        let committed =
-            committedBatches == 0
-            ? "\(earlierPasses.isEmpty ? "nothing of this import" : earlierPasses + "no batch of this pass") is committed"
-            : "\(earlierPasses)batches 0-\(committedBatches - 1)\(pass > 0 ? " of pass \(pass + 1)" : "") "
-                + "(\(committedOccurrences) occurrences) stay committed"
-        let next = checkpointed && stage != .creating ? "; run the same command again to resume" : ""
-        if stage == .command { return "its store holds whatever it wrote before it stopped: \(databasePath)" }
-        let undone = stage == .creating ? "Nothing was imported" : "The failed batch was rolled back"
-        return "\(undone); \(committed) in \(databasePath)\(next)."
+extension RunError.PreparationStep {
+    var text: String {
+        switch self {
+        case .generatingPayload: return "generating the payload"
+        case .workingOutExpectedContent: return "working out the expected content"
+        case .replayingCReference: return "replaying the C reference"
+        }
     }
-
-    /// Where it stopped and what stays committed, without the cause.
-    package var summary: String { "\(strategy): stopped at \(place). \(committedSummary)" }
 }

@@ -13,7 +13,7 @@ package final class StoreLock {
     package let path: String
     private let descriptor: Int32
 
-    /// Takes the lock of the store at `storePath`, or throws `RunRequestError.storeInUse` naming the
+    /// Takes the lock of the store at `storePath`, or throws `RunRefusal.storeInUse` naming the
     /// process that holds it.
     package init(storePath: String) throws {
         path = storePath + ".bench-lock"
@@ -21,23 +21,24 @@ package final class StoreLock {
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {
-            throw RunRequestError.unwritableStorePath(path: storePath, reason: "its directory cannot be created (\(error.localizedDescription))")
+            throw RunError.refused(.unwritableStorePath(path: storePath, reason: "its directory cannot be created (\(error.localizedDescription))"))
         }
         while true {
             // Never through a link, and only into a regular file: the lock file is written to.
             let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
             guard descriptor >= 0 else {
-                throw RunRequestError.unwritableStorePath(path: storePath, reason: "\(path) cannot be created (\(String(cString: strerror(errno))))")
+                throw RunError.refused(
+                    .unwritableStorePath(path: storePath, reason: "\(path) cannot be created (\(String(cString: strerror(errno))))"))
             }
             var kind = stat()
             guard fstat(descriptor, &kind) == 0, kind.st_mode & S_IFMT == S_IFREG else {
                 close(descriptor)
-                throw RunRequestError.notOurStore(path: path, found: "something other than a regular file")
+                throw RunError.refused(.notOurStore(path: path, found: "something other than a regular file"))
             }
             guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
                 let holder = Self.holder(descriptor)
                 close(descriptor)
-                throw RunRequestError.storeInUse(path: storePath, holder: holder)
+                throw RunError.refused(.storeInUse(path: storePath, holder: holder))
             }
             // The holder before us may have removed the file between our open and our lock: then
             // our lock is on a file no one else will find, and we start again.

@@ -31,7 +31,7 @@ package struct StorePragma: Sendable, Codable, Equatable, Hashable, CustomString
     package let value: String
 
     /// Refuses a value SQLite would ignore or misread, saying what `name` takes.
-    package init(name: Name, value text: String) throws(RunRequestError) {
+    package init(name: Name, value text: String) throws(RunError) {
         let value = text.trimmingCharacters(in: .whitespaces).lowercased()
         let integer = Int64(value)
         let valid: Bool
@@ -43,19 +43,19 @@ package struct StorePragma: Sendable, Codable, Equatable, Hashable, CustomString
         case .lockingMode: valid = ["normal", "exclusive"].contains(value)
         case .journalSizeLimit: valid = (integer ?? -2) >= -1
         }
-        guard valid else { throw .invalidPragmaValue(name: name, value: text) }
+        guard valid else { throw .refused(.invalidPragmaValue(name: name, value: text)) }
         self.name = name
         self.value = value
     }
 
     /// `NAME=VALUE[,VALUE...]`: the pragma with each value, for a sweep.
-    package static func sweep(parsing text: String) throws(RunRequestError) -> [StorePragma] {
+    package static func sweep(parsing text: String) throws(RunError) -> [StorePragma] {
         let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
         guard parts.count == 2, let name = Name(rawValue: parts[0].trimmingCharacters(in: .whitespaces).lowercased()) else {
-            throw .unknownPragma(text: text)
+            throw .refused(.unknownPragma(text: text))
         }
         let values = parts[1].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-        guard !values.isEmpty else { throw .invalidPragmaValue(name: name, value: "") }
+        guard !values.isEmpty else { throw .refused(.invalidPragmaValue(name: name, value: "")) }
         var pragmas: [StorePragma] = []
         for value in values { pragmas.append(try StorePragma(name: name, value: value)) }
         return pragmas

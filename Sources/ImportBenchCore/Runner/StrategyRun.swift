@@ -82,7 +82,7 @@ struct StrategyRun {
             if instance.transactionScope == .wholePass { try begin(store) }
             while let batch = try nextBatch(from: batcher) {
                 if countsOccurrences { phases.occurrences += batch.occurrences.count }
-                if run.stopRequested() { throw fail(.interrupted, batch: batch, Interrupted()) }
+                if run.stopRequested() { throw fail(.interrupted, batch: batch, RunError.interrupted) }
                 if batch.index < skipped {
                     committed(batch)
                     continue
@@ -99,7 +99,7 @@ struct StrategyRun {
             }
             // BEGIN, COMMIT and the checkpoint's own write fail only through the store (a full
             // disk, an I/O error): said like every failure, with what stays committed.
-            if error is RunError { throw error }
+            if let error = error as? RunError, error.stop != nil { throw error }
             throw fail(.committing, batch: writing, error)
         }
     }
@@ -116,7 +116,7 @@ struct StrategyRun {
             throw fail(.writing, batch: batch, error)
         }
         if scope == .perBatch {
-            if run.stopRequested() { throw fail(.interrupted, batch: batch, Interrupted()) }
+            if run.stopRequested() { throw fail(.interrupted, batch: batch, RunError.interrupted) }
             if run.options.checkpoint { try record(pass: pass, batches: batch.index + 1, passFinished: false, store: store) }
             try commit(store)
         }
@@ -133,7 +133,7 @@ struct StrategyRun {
         } catch {
             throw fail(.finishing, batch: nil, error)
         }
-        if run.stopRequested() { throw fail(.interrupted, batch: nil, Interrupted()) }
+        if run.stopRequested() { throw fail(.interrupted, batch: nil, RunError.interrupted) }
         if scope == .strategy {
             try record(pass: pass, batches: state.committedBatches, passFinished: true, store: store, inTransactionOfItsOwn: true)
         } else {
@@ -193,10 +193,11 @@ struct StrategyRun {
         try body()
     }
 
-    func fail(_ stage: RunError.Stage, batch: RecordBatch?, index: Int? = nil, _ error: any Error) -> RunError {
-        RunError(
-            strategy: run.strategy.name, stage: stage, pass: state.pass, batch: batch, batchIndex: index ?? batch?.index,
-            committedBatches: state.committedBatches, committedOccurrences: state.committedOccurrences,
-            databasePath: run.databasePath, checkpointed: run.options.checkpoint, underlying: error)
+    func fail(_ stage: ImportStop.Stage, batch: RecordBatch?, index: Int? = nil, _ error: any Error) -> RunError {
+        .stopped(
+            ImportStop(
+                strategy: run.strategy.name, stage: stage, pass: state.pass, batch: batch, batchIndex: index ?? batch?.index,
+                committedBatches: state.committedBatches, committedOccurrences: state.committedOccurrences,
+                databasePath: run.databasePath, checkpointed: run.options.checkpoint, cause: error))
     }
 }

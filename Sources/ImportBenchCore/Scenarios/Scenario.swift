@@ -87,6 +87,6 @@ extension Scenario {
     }
 
     package func generatePreload(scale: Double, seed: UInt64, overlap: Double, changed: Double, to path: String) throws {
-        throw ScenarioError.refreshNotGenerated(scenario: name)
+        throw RunError.refused(.refreshNotGenerated(scenario: name))
     }
 }

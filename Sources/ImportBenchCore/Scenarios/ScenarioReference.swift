@@ -10,7 +10,7 @@ package enum ScenarioReference: Codable, Sendable, Hashable {
         switch self {
         case .builtIn(let name):
             guard let scenario = ScenarioRegistry.scenario(named: name) else {
-                throw RunRequestError.unknownScenario(name: name, known: ScenarioRegistry.names)
+                throw RunError.refused(.unknownScenario(name: name, known: ScenarioRegistry.names))
             }
             return scenario
         case .mapping(let path, let sample):

@@ -115,7 +115,8 @@ public struct Entity: Sendable, Hashable {
     }
 }
 
-package enum SchemaError: Error, Equatable, CustomStringConvertible {
+/// Why declared entities do not make a store (thrown inside a `MappingError`, the layer's one error).
+package enum SchemaProblem: Equatable, Sendable, Codable, CustomStringConvertible {
     case duplicateEntity(String)
     case unknownTarget(entity: String, relationship: String, target: String)
     case targetAfterSource(entity: String, relationship: String, target: String)
@@ -159,18 +160,19 @@ public struct Schema: Sendable {
     public let tracksListing: [Bool]
     private let indexByName: [String: Int]
 
-    package init(name: String, entities: [Entity]) throws {
+    package init(name: String, entities: [Entity]) throws(MappingError) {
         var indexByName: [String: Int] = [:]
         for (index, entity) in entities.enumerated() {
-            guard indexByName[entity.name] == nil else { throw SchemaError.duplicateEntity(entity.name) }
+            guard indexByName[entity.name] == nil else { throw MappingError(file: nil, problem: .schema(.duplicateEntity(entity.name))) }
             indexByName[entity.name] = index
         }
         var takenNames: [String: String] = [:]
         for entity in entities {
             for (name, relationship) in entity.storeObjectNames {
-                let owner = SchemaError.owner(entity.name, relationship)
+                let owner = SchemaProblem.owner(entity.name, relationship)
                 if let taken = takenNames[name.lowercased()] {
-                    throw SchemaError.nameTaken(name: name, entity: entity.name, relationship: relationship, taken: taken)
+                    throw MappingError(
+                        file: nil, problem: .schema(.nameTaken(name: name, entity: entity.name, relationship: relationship, taken: taken)))
                 }
                 takenNames[name.lowercased()] = owner
             }
@@ -179,10 +181,11 @@ public struct Schema: Sendable {
             let targets = entity.toOne.map { ($0.name, $0.target) } + entity.manyToMany.map { ($0.name, $0.target) }
             for (relationship, target) in targets {
                 guard let targetIndex = indexByName[target] else {
-                    throw SchemaError.unknownTarget(entity: entity.name, relationship: relationship, target: target)
+                    throw MappingError(file: nil, problem: .schema(.unknownTarget(entity: entity.name, relationship: relationship, target: target)))
                 }
                 guard targetIndex <= index else {
-                    throw SchemaError.targetAfterSource(entity: entity.name, relationship: relationship, target: target)
+                    throw MappingError(
+                        file: nil, problem: .schema(.targetAfterSource(entity: entity.name, relationship: relationship, target: target)))
                 }
             }
         }

@@ -75,13 +75,13 @@ extension DatabaseFile {
 
     /// Removes a store `bench` made, with its companion files; anything else at `path` is left as it
     /// is and reported. Nothing at `path` is fine.
-    package static func removeOwnStore(_ path: String) throws(RunRequestError) {
+    package static func removeOwnStore(_ path: String) throws(RunError) {
         switch occupant(of: path) {
         case .nothing: return
         case .benchStore, .emptyFile:
             for suffix in [""] + companionSuffixes { unlink(path + suffix) }
         case .other(let what):
-            throw .notOurStore(path: path, found: what)
+            throw .refused(.notOurStore(path: path, found: what))
         }
     }
 }

@@ -33,16 +33,16 @@ package struct SeedStoreBuilder {
 
     /// Builds the store at `path`, replacing what is there only once the new one is complete. On
     /// failure nothing is left at `path` (an older store there stays as it was) and the error says why
-    /// and what to do; an interruption is rethrown as `Interrupted`.
+    /// and what to do; an interruption is rethrown as `RunError.interrupted`.
     package func build(at path: String) throws -> SeedStoreReport {
         let staged = path + ".partial"
         let start = MonotonicClock.now()
-        if case .other(let what) = DatabaseFile.occupant(of: path) { throw RunRequestError.notOurStore(path: path, found: what) }
+        if case .other(let what) = DatabaseFile.occupant(of: path) { throw RunError.refused(.notOurStore(path: path, found: what)) }
         DatabaseFile.remove(staged)
         do {
             let (metadata, measured, occurrences, notes) = try populate(staged, start: start)
             var times = measured
-            if stopRequested() { throw Interrupted() }
+            if stopRequested() { throw RunError.interrupted }
             for suffix in DatabaseFile.companionSuffixes where FileManager.default.fileExists(atPath: staged + suffix) {
                 throw ImportError.seedStore(path: staged, problem: .leftCompanion(file: staged + suffix))
             }
@@ -52,7 +52,7 @@ package struct SeedStoreBuilder {
                 path: path, metadata: metadata, bytes: DatabaseFile.size(path), buildTimes: times, occurrences: occurrences, readingNotes: notes)
         } catch {
             DatabaseFile.remove(staged)
-            if error is Interrupted { throw error }
+            if let error = error as? RunError, error.isInterruption { throw error }
             throw ImportError.seedStore(
                 path: path, problem: .notBuilt(cause: "\(error)", path: path, remedy: remedy(for: error, at: path)))
         }
@@ -80,7 +80,7 @@ package struct SeedStoreBuilder {
             // Generation 0, as a preload: any later import into an adopted copy stamps a higher one.
             let reader = try scenario.openPayload(path: payloadPath, reading: reading)
             occurrences = try CeilingStrategy.load(reader, schema: schema, into: store, batchSize: Self.batchSize) {
-                if stopRequested() { throw Interrupted() }
+                if stopRequested() { throw RunError.interrupted }
             }
             // As `bench run` refuses it: a store of nothing is no seed.
             if occurrences == 0, !reader.skippedRecords.isEmpty {
@@ -90,7 +90,7 @@ package struct SeedStoreBuilder {
         }
         times.load = MonotonicClock.now() - phaseStart
 
-        if stopRequested() { throw Interrupted() }
+        if stopRequested() { throw RunError.interrupted }
         phaseStart = MonotonicClock.now()
         try store.inTransaction {
             for statement in schema.indexDDL { try store.execute(statement) }
@@ -103,7 +103,7 @@ package struct SeedStoreBuilder {
             digest: digest.value, objects: digest.objectCount, readingOptions: reading.contentOptions(),
             builtAt: ISO8601DateFormatter().string(from: Date()), buildSeconds: 0)
 
-        if stopRequested() { throw Interrupted() }
+        if stopRequested() { throw RunError.interrupted }
         phaseStart = MonotonicClock.now()
         try store.execute("VACUUM")
         times.vacuum = MonotonicClock.now() - phaseStart

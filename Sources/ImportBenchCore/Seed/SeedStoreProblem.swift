@@ -2,9 +2,9 @@ import ImportBenchStore
 
 /// Why a seed store cannot be built or adopted, with the values a user needs to act (files,
 /// sizes, scenarios, the command that builds a matching store); `description` says what to do.
-package enum SeedStoreProblem: Equatable, Sendable, CustomStringConvertible {
+package enum SeedStoreProblem: Equatable, Sendable, Codable, CustomStringConvertible {
     /// What a failed build's user should do next.
-    package enum Remedy: Equatable, Sendable {
+    package enum Remedy: Equatable, Sendable, Codable {
         case fixPayload
         case missingReferencePolicy
         /// The destination's directory must exist, be writable and have room.

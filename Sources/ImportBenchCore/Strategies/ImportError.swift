@@ -1,7 +1,9 @@
 import ImportBenchStore
 
-/// Why an import could not write what the payload says, named by entity and natural key.
-package enum ImportError: Error, Equatable, CustomStringConvertible {
+/// The strategies layer's one error (bench's strategies, plug-ins, commands and seed stores): why a
+/// strategy could not be taken or could not write what the payload says, named by entity and key,
+/// strategy, command or file. Codable, so that it crosses from a measuring child process whole.
+package enum ImportError: Error, Equatable, Sendable, Codable, CustomStringConvertible {
     /// A relationship names an object that is neither stored nor written earlier in the payload.
     case danglingReference(source: String, sourceKey: DatabaseValue, relationship: String, target: String, targetKey: DatabaseValue)
     /// A seed store that cannot be built or adopted: `problem` says what went wrong and what to do.
@@ -18,6 +20,31 @@ package enum ImportError: Error, Equatable, CustomStringConvertible {
     /// A strategy that commits its own transactions was asked to checkpoint, which records each
     /// batch inside the batch's transaction.
     case checkpointUnsupported(strategy: String)
+    /// A plug-in's or a command's name the command line and the CSV cannot take: lower-case
+    /// letters, digits and `-`, starting with a letter, and not `all`.
+    case invalidName(String, origin: StrategyOrigin)
+    /// A built-in strategy, an earlier plug-in or an earlier command already has the name.
+    case nameTaken(String, origin: StrategyOrigin)
+    /// `--command` text that is not `NAME=COMMAND`.
+    case malformedCommand(String)
+    /// The library that counts a command's statements could not be built (no C compiler, no sources).
+    case counterMissing(path: String, reason: String)
+    /// The shell that runs a command could not be started (an errno).
+    case commandCannotStart(name: String, errno: Int32)
+    /// A command exited non-zero; `errorTail` is the end of its standard error.
+    case commandFailed(name: String, status: Int32, errorTail: String)
+    /// A signal ended a command.
+    case commandKilled(name: String, signal: Int32, errorTail: String)
+    /// `--command-timeout` ended a command.
+    case commandTimedOut(name: String, seconds: Double, errorTail: String)
+
+    /// Where a strategy that is not bench's own comes from.
+    package enum StrategyOrigin: Equatable, Sendable, Codable {
+        /// A Swift type given to `main(strategies:)`.
+        case plugIn
+        /// `--command NAME=COMMAND`.
+        case command
+    }
 
     package var description: String {
         switch self {
@@ -41,6 +68,33 @@ package enum ImportError: Error, Equatable, CustomStringConvertible {
                 + "your own (sqlite3_trace_v2, GRDB's db.trace), which replaces bench's"
         case .checkpointUnsupported(let strategy):
             return "\(strategy) commits its own transactions, so bench cannot record a checkpoint inside them: run it without --checkpoint"
+        case .invalidName(let name, .plugIn):
+            return "strategy name '\(name)' is not one the command line takes: use lower-case letters, digits and '-', "
+                + "starting with a letter (and not 'all')"
+        case .invalidName(let name, .command):
+            return "--command name '\(name)': use lower-case letters, digits and '-', starting with a letter"
+        case .nameTaken(let name, .plugIn):
+            return "two strategies are named '\(name)': give the plug-in another name (bench's own are "
+                + "\(StrategyCatalog.builtIn.knownNames.joined(separator: ", ")))"
+        case .nameTaken(let name, .command):
+            return "--command name '\(name)' is taken by a strategy or another command: choose another"
+        case .malformedCommand(let text):
+            return "--command '\(text)': expected NAME=COMMAND, as in py-naive='python3 importer.py {payload} {db}'"
+        case .counterMissing(let path, let reason):
+            return "cannot build the library that counts a command's statements (\(path)): \(reason)"
+        case .commandCannotStart(let name, let errno):
+            return "\(name): cannot start /bin/sh (errno \(errno))"
+        case .commandFailed(let name, let status, let tail):
+            return "\(name) exited with status \(status)" + Self.commandTail(tail)
+        case .commandKilled(let name, let signal, let tail):
+            return "\(name) was ended by signal \(signal)" + Self.commandTail(tail)
+        case .commandTimedOut(let name, let seconds, let tail):
+            let shown = seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+            return "\(name) ran longer than --command-timeout \(shown) s and was stopped" + Self.commandTail(tail)
         }
+    }
+
+    private static func commandTail(_ text: String) -> String {
+        text.isEmpty ? " (it wrote nothing on standard error)" : "; the end of its standard error:\n\(text)"
     }
 }

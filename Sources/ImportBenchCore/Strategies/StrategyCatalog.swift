@@ -30,11 +30,11 @@ package struct StrategyCatalog: @unchecked Sendable {
     /// This catalog with `strategies` added to what `--strategy all` runs, after the designs already
     /// there and before the reference: each a design an app could ship (role `user`); the ceiling
     /// and naive stay the yardsticks. A name taken already, or not fit for a command line, is refused.
-    package func adding(_ strategies: [any ImportStrategy.Type]) throws(CatalogError) -> StrategyCatalog {
+    package func adding(_ strategies: [any ImportStrategy.Type]) throws(ImportError) -> StrategyCatalog {
         var names = Set(knownNames)
         for strategy in strategies {
-            guard Self.isValidName(strategy.name) else { throw .invalidName(strategy.name) }
-            guard names.insert(strategy.name).inserted else { throw .nameTaken(strategy.name) }
+            guard Self.isValidName(strategy.name) else { throw .invalidName(strategy.name, origin: .plugIn) }
+            guard names.insert(strategy.name).inserted else { throw .nameTaken(strategy.name, origin: .plugIn) }
         }
         let added = strategies.map { strategy in ImportMethod(measuredMethod(strategy)) }
         let references = all.filter { $0.role == .reference }
@@ -64,25 +64,6 @@ package struct StrategyCatalog: @unchecked Sendable {
     static func isValidName(_ name: String) -> Bool {
         guard let first = name.unicodeScalars.first, ("a"..."z").contains(first), name != "all" else { return false }
         return name.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }
-    }
-}
-
-/// Why a strategy could not be added to a catalog.
-package enum CatalogError: Error, Equatable, CustomStringConvertible {
-    /// A built-in or an earlier plug-in already has the name.
-    case nameTaken(String)
-    /// Not lower-case letters, digits and `-` starting with a letter, or `all`.
-    case invalidName(String)
-
-    package var description: String {
-        switch self {
-        case .nameTaken(let name):
-            return
-                "two strategies are named '\(name)': give the plug-in another name (bench's own are \(StrategyCatalog.builtIn.knownNames.joined(separator: ", ")))"
-        case .invalidName(let name):
-            return
-                "strategy name '\(name)' is not one the command line takes: use lower-case letters, digits and '-', starting with a letter (and not 'all')"
-        }
     }
 }
 

@@ -1,8 +1,8 @@
 import ImportBenchCore
 
-/// Why the gate could not measure the base beside this build: each names what the user must fix,
-/// and none is ever a silent pass.
-enum GateError: Error, CustomStringConvertible {
+/// Why the gate could not measure the base beside this build (thrown as `CommandFailure.gate`):
+/// each names what the user must fix, and none is ever a silent pass.
+enum GateProblem: Equatable, CustomStringConvertible {
     /// The baseline names no revision (recorded before csv_version 7) and none was given.
     case noRevision(baseline: String, csvVersion: Int)
     /// The revision was recorded from a tree with uncommitted code: nothing can rebuild it.

@@ -1,7 +1,7 @@
-/// A run `bench` cannot carry out as asked, found before any import: what was asked, and what
-/// to do instead. Each case carries values (paths, names, byte counts); the sentence is made only
-/// when it is described. (An import that starts and stops is a `RunError`.)
-package enum RunRequestError: Error, Equatable, CustomStringConvertible {
+/// A run `bench` cannot carry out as asked, found before any import (thrown as `RunError.refused`):
+/// what was asked, and what to do instead. Each case carries values (paths, names, byte counts); the
+/// sentence is made only when it is described. (An import that starts and stops is an `ImportStop`.)
+package enum RunRefusal: Equatable, Sendable, CustomStringConvertible {
     /// `--preload overlap=...` generates a payload to overlap a generated one; a recorded payload has no generator.
     case generatedPreloadWithRecordedPayload
     /// `--preload` text that is neither a file nor `overlap=X,changed=Y`.
@@ -12,6 +12,10 @@ package enum RunRequestError: Error, Equatable, CustomStringConvertible {
     case invalidPragmaValue(name: StorePragma.Name, value: String)
     /// Methods that cannot measure a refresh were asked to, with a preload; `reason` is theirs (`MeasuredMethod.refreshRefusal`).
     case refreshNotMeasurable(methods: [String], reason: String)
+    /// The scenario has no generator for a refresh's earlier payload.
+    case refreshNotGenerated(scenario: String)
+    /// A mapped scenario reads the user's payloads; without a sample it has no generator.
+    case notGenerated(scenario: String, mapping: String)
     /// A scenario name no built-in scenario has.
     case unknownScenario(name: String, known: [String])
     /// An `ImportRun` imports files: a generated payload or preload must be written first (the benchmark does).
@@ -58,6 +62,10 @@ package enum RunRequestError: Error, Equatable, CustomStringConvertible {
         case .refreshNotMeasurable(let methods, let reason):
             let names = methods.joined(separator: ", ")
             return "\(names) cannot measure a refresh: \(reason), so a preload has nothing to refresh; run \(names) without --preload"
+        case .refreshNotGenerated(let scenario):
+            return "the \(scenario) scenario cannot generate a refresh yet; give --preload a payload file"
+        case .notGenerated(let scenario, let mapping):
+            return "\(scenario) (from \(mapping)) has no generator: give --payload FILE, a payload of its shape, or --from SAMPLE to scale one"
         case .unknownScenario(let name, let known):
             return "unknown scenario '\(name)'; choose from \(known.joined(separator: ", "))"
         case .payloadNotWritten(let spec):
@@ -88,7 +96,7 @@ package enum RunRequestError: Error, Equatable, CustomStringConvertible {
     }
 }
 
-extension RunRequestError.PreloadProblem {
+extension RunRefusal.PreloadProblem {
     /// What the user reads after the preload's text.
     var text: String {
         switch self {

@@ -1,5 +1,6 @@
-/// A payload no strategy can import whole: the reason, and what each strategy did with it.
-package struct BadPayloadError: Error, CustomStringConvertible {
+/// A payload no strategy can import whole (thrown as `RunError.badPayload`): the reason, and what
+/// each strategy did with it.
+package struct BadPayloadReport: CustomStringConvertible {
     /// What one strategy did when it was run once on the payload.
     package enum StrategyOutcome: Sendable {
         /// It imported without an error, although the payload is unusable.
@@ -8,7 +9,7 @@ package struct BadPayloadError: Error, CustomStringConvertible {
         case failedBeforeImporting(strategy: String, error: any Error)
         /// It stopped where `stop` says; `differences` between its store and the batches it
         /// committed, worked out from the records (none: the store was checked to hold exactly those).
-        case stopped(RunError, differences: [String])
+        case stopped(ImportStop, differences: [String])
     }
 
     package let cause: any Error
@@ -30,7 +31,7 @@ package struct BadPayloadError: Error, CustomStringConvertible {
     }
 }
 
-extension BadPayloadError.StrategyOutcome {
+extension BadPayloadReport.StrategyOutcome {
     /// One line: where the strategy stopped, what stays committed, and whether its store was checked.
     var line: String {
         switch self {
