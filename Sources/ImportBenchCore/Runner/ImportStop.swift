@@ -34,41 +34,7 @@ package struct ImportStop: Codable, Sendable, CustomStringConvertible {
     /// The ledger records the committed batches, so running the same command again resumes.
     package let checkpointed: Bool
     /// What went wrong: the error that stopped the import, as a value that crosses processes.
-    package let cause: Cause
-
-    /// The error that stopped an import: a layer's own error kept whole (a `PayloadError` with its
-    /// file, offset and path; a `StoreError` with its SQL), anything else as it describes itself.
-    package enum Cause: Codable, Sendable, Equatable, CustomStringConvertible {
-        case payload(PayloadError)
-        case store(StoreError)
-        case strategy(ImportError)
-        case mapping(MappingError)
-        case interrupted
-        /// An error of no layer of bench's (a plug-in's own type), as it describes itself.
-        case other(String)
-
-        init(_ error: any Error) {
-            switch error {
-            case let error as PayloadError: self = .payload(error)
-            case let error as StoreError: self = .store(error)
-            case let error as ImportError: self = .strategy(error)
-            case let error as MappingError: self = .mapping(error)
-            case let error as RunError where error.isInterruption: self = .interrupted
-            default: self = .other(String(describing: error))
-            }
-        }
-
-        package var description: String {
-            switch self {
-            case .payload(let error): return String(describing: error)
-            case .store(let error): return String(describing: error)
-            case .strategy(let error): return String(describing: error)
-            case .mapping(let error): return String(describing: error)
-            case .interrupted: return String(describing: RunError.interrupted)
-            case .other(let text): return text
-            }
-        }
-    }
+    package let cause: ErrorCause
 
     init(
         strategy: String, stage: Stage, pass: Int, batch: RecordBatch?, batchIndex: Int?, committedBatches: Int,
@@ -87,7 +53,7 @@ package struct ImportStop: Codable, Sendable, CustomStringConvertible {
         self.committedOccurrences = committedOccurrences
         self.databasePath = databasePath
         self.checkpointed = checkpointed
-        self.cause = Cause(cause)
+        self.cause = ErrorCause(cause)
     }
 
     package var description: String {

@@ -54,7 +54,7 @@ package struct SeedStoreBuilder {
             DatabaseFile.remove(staged)
             if let error = error as? RunError, error.isInterruption { throw error }
             throw ImportError.seedStore(
-                path: path, problem: .notBuilt(cause: "\(error)", path: path, remedy: remedy(for: error, at: path)))
+                path: path, problem: .notBuilt(cause: ErrorCause(error), path: path, remedy: remedy(for: error, at: path)))
         }
     }
 

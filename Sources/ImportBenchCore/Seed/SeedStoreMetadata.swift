@@ -97,7 +97,7 @@ package struct SeedStoreMetadata: Sendable, Equatable {
         do {
             metadata = try read(from: Connection(path: path, readOnly: true))
         } catch {
-            throw ImportError.seedStore(path: path, problem: .unreadable(cause: "\(error)"))
+            throw ImportError.seedStore(path: path, problem: .unreadable(cause: ErrorCause(error)))
         }
         guard let metadata else {
             throw ImportError.seedStore(

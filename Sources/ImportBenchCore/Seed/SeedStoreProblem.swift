@@ -11,14 +11,14 @@ package enum SeedStoreProblem: Equatable, Sendable, Codable, CustomStringConvert
         case checkDirectory(String)
     }
 
-    /// The build failed (`cause` is the underlying error's description); nothing was written at `path`.
-    case notBuilt(cause: String, path: String, remedy: Remedy)
+    /// The build failed for `cause`; nothing was written at `path`.
+    case notBuilt(cause: ErrorCause, path: String, remedy: Remedy)
     /// SQLite left a journal or WAL beside the finished file.
     case leftCompanion(file: String)
     /// Switching the finished store to journal mode DELETE was answered with another mode.
     case journalModeRefused(answer: DatabaseValue)
     case noSuchFile
-    case unreadable(cause: String)
+    case unreadable(cause: ErrorCause)
     /// A SQLite file without bench's metadata table.
     case notBuiltBySeedDB(table: String)
     /// Built from another payload or read otherwise: each difference, and the command that builds a matching one.
