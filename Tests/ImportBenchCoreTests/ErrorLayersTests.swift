@@ -28,13 +28,18 @@ struct ErrorLayersTests {
     /// `PayloadError` with the record path.
     static let internalToOneFile: Set<String> = ["Failure in JSONTapeParser.swift"]
 
-    /// The names of the types declared in `text` that conform to `Error`.
+    /// The names of the types declared or extended in `text` that conform to `Error`, directly or
+    /// through a protocol of Foundation's that refines it, or that declare a protocol refining it.
+    /// A declaration's conformances run from its name to its `{` or `where`, across lines.
     static func errorTypes(in text: String) -> [String] {
         let declaration =
-            /(?m)^\s*(?:(?:public|package|internal|private|fileprivate|indirect)\s+)*(?:struct|enum|class|actor)\s+(\w+)\s*(?:<[^>]*>)?\s*:\s*([^{]*)\{/
+            /(?m)^[ \t]*(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:public|package|internal|private|fileprivate|indirect|final|open|distributed)\s+)*(?:struct|enum|class|actor|protocol|extension)\s+([\w.]+)\s*(?:<[^{]*?>)?\s*:([^{]*?)(?:\bwhere\b[^{]*)?\{/
+        let refinements: Set<String> = ["Error", "Swift.Error", "LocalizedError", "CustomNSError", "RecoverableError"]
         return text.matches(of: declaration).compactMap { match in
-            let conformances = match.output.2.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-            return conformances.contains("Error") || conformances.contains("Swift.Error") ? String(match.output.1) : nil
+            let conformances = match.output.2.split(whereSeparator: { $0 == "," || $0 == "&" }).map {
+                $0.trimmingCharacters(in: .whitespacesAndNewlines)
+            }
+            return conformances.contains(where: refinements.contains) ? String(match.output.1) : nil
         }
     }
 
@@ -47,15 +52,24 @@ struct ErrorLayersTests {
         }
     }
 
-    @Test("the declarations are found: a struct, an enum and a nested type that conform to Error; others are not")
+    @Test("the declarations are found: structs, enums, classes, extensions and protocols conforming to Error in any spelling; others are not")
     func finder() {
         let text = """
             package struct PayloadError: Error, Sendable {
             enum Other: Equatable {
                 indirect enum Problem: Swift.Error, CustomStringConvertible {
             struct Note: CustomStringConvertible {
+            @usableFromInline final class Boxed: Sendable, Error {
+            struct Generic<T>: Sendable,
+                Error where T: Sendable
+            {
+            struct Composed: Error & Sendable {
+            extension Note: LocalizedError {}
+            protocol Failing: Error {
+            struct Written: CustomStringConvertible {
+                let error: Error
             """
-        #expect(Self.errorTypes(in: text) == ["PayloadError", "Problem"])
+        #expect(Self.errorTypes(in: text) == ["PayloadError", "Problem", "Boxed", "Generic", "Composed", "Note", "Failing"])
     }
 
     @Test("each layer declares exactly its one error type", arguments: layers.indices)

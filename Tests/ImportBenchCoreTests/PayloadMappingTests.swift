@@ -49,7 +49,12 @@ struct PayloadMappingTests {
         #expect(try JSONPath.parse("a[0][1].b").get().segments == [.member("a"), .position(0), .position(1), .member("b")])
         #expect(try JSONPath.parse(".").get().segments.isEmpty)
         for bad in ["a..b", "a.", "a[x]", "a[-1]", "a]", "a[0]b"] {
-            #expect(throws: MappingError.self, "\(bad)") { try JSONPath.parse(bad).get() }
+            let error = #expect(throws: MappingError.self, "\(bad)") { try JSONPath.parse(bad).get() }
+            guard case .pathSyntax(let reason)? = error?.problem else {
+                Issue.record("\(bad): expected a path syntax problem, got \(String(describing: error))")
+                continue
+            }
+            #expect(reason.contains(bad), "\(bad): \(reason)")
         }
     }
 

@@ -104,7 +104,7 @@ package struct ImportRun {
 
     /// Streams the payload through a new `strategy`, batch by batch: what every import strategy's
     /// `measure` is. A failing batch is rolled back and earlier batches stay committed; the
-    /// `RunError` says how many.
+    /// `ImportStop` it throws (in a `RunError`) says how many.
     func importBatches(with strategy: any ImportStrategy.Type, progress: ((Int) -> Void)?) throws -> ImportMeasurement {
         var measurement = ImportMeasurement()
         measurement.countedAt = options.counting

@@ -1,8 +1,8 @@
 import ImportBenchStore
 
 /// One strategy importing a run's payload: its passes and batches, the transactions around them,
-/// what is committed so far, and the time of each phase. A failure is a `RunError` saying where it
-/// stopped and what stays committed.
+/// what is committed so far, and the time of each phase. A failure is a `RunError.stopped`, whose
+/// `ImportStop` says where it stopped and what stays committed.
 struct StrategyRun {
     let run: ImportRun
     let counter: RunCounter
