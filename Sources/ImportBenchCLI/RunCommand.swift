@@ -55,7 +55,7 @@ struct RunCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Run a named matrix instead of the scenario, scale and batch options: \(BenchmarkPreset.allCases.map { "\($0.rawValue) (\($0.summary))" }.joined(separator: "; ")).",
+            "Run a named matrix instead of the scenario, scale, batch, strategy and store options (which it refuses beside it): \(BenchmarkPreset.allCases.map { "\($0.rawValue) (\($0.summary))" }.joined(separator: "; ")).",
             valueName: "name"))
     var preset: BenchmarkPreset?
 
@@ -190,6 +190,7 @@ struct RunCommand: ParsableCommand {
     }
 
     func validate() throws {
+        try validatePreset()
         let combinations = try pragmaCombinations()
         let pageSizes = Set(combinations.map { StoreSettings(pragmas: $0).pageSize })
         if let seedDB, pageSizes.count > 1 {

@@ -135,6 +135,27 @@ struct RunCommandMatrixTests {
     }
 
     @Test(
+        "an option a preset would ignore is refused, naming it; the options a preset honours are taken",
+        arguments: [
+            (["--scale", "2x"], ["--scale"]), (["--strategy", "naive"], ["--strategy"]),
+            (["--pragma", "temp_store=memory", "--journal", "delete"], ["--pragma", "--journal"]),
+            (["--payload", "p.json", "--db", "s.sqlite"], ["--payload", "--db"]),
+            (["--max-json-string-bytes", "10"], ["the --max-...-bytes limits"]),
+            (["--repetitions", "3", "--warmup", "1", "--count-at", "sqlite", "--csv", "r.csv", "--quiet", "--no-isolate"], []),
+        ])
+    func presetIgnores(arguments: [String], named: [String]) throws {
+        let arguments = ["run", "--preset", "ci"] + arguments
+        guard !named.isEmpty else {
+            #expect(throws: Never.self) { _ = try BenchCommand.parseAsRoot(arguments) }
+            return
+        }
+        let error = #expect(throws: (any Error).self) { _ = try BenchCommand.parseAsRoot(arguments) }
+        let message = error.map { BenchCommand.message(for: $0) } ?? ""
+        #expect(message.contains("--preset ci fixes what its runs import"), "\(message)")
+        #expect(message.contains("so \(named.joined(separator: ", ")) would be ignored"), "\(message)")
+    }
+
+    @Test(
         "an unknown preset and a bad entry in a list are refused",
         arguments: [
             ["--preset", "nope"], ["--scale", "1x,abc"], ["--batch-size", "100,0"],
