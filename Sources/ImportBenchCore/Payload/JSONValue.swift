@@ -198,16 +198,7 @@ package struct JSONObject: Sequence {
     /// The member's value; absent or null is an error. It is reported at the tape's base offset (the
     /// element's first byte) since an absent value has no position of its own; the path names it.
     package func required(_ key: String) throws(PayloadError) -> JSONValue {
-        guard let member = try self[key] else { throw missingValue(key, found: "no such key") }
-        guard !member.isNull else { throw missingValue(key, found: "null") }
-        return member
-    }
-
-    private func missingValue(_ key: String, found: String) -> PayloadError {
-        PayloadError(
-            file: value.tape.file, byteOffset: value.tape.baseOffset,
-            path: JSONTape.appending(key: key, to: value.recordPath), expected: "a value for key \"\(key)\"",
-            found: found)
+        JSONValue(tape: value.tape, index: try value.tape.requiredMember(key, inObject: value.index))
     }
 
     package struct Member {

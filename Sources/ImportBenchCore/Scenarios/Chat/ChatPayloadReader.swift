@@ -42,39 +42,42 @@ package final class ChatPayloadReader: RecordReader {
     }
 
     package func readUnit(into builder: RecordBuilder) throws -> Bool {
-        try records.readUnit(into: builder) { tape in try write(channel: tape.root.object(), to: builder) }
+        try records.readUnit(into: builder) { tape in try write(channel: tape.object(at: 0), in: tape, to: builder) }
     }
 
     /// The same unit as owned occurrences (ordinals and key IDs unset, embedded references by
     /// index within the unit), for callers that want values rather than a batch.
     package func nextUnit() throws -> RecordUnit? {
-        try records.ownedUnit(schema: schema) { tape, builder in try write(channel: tape.root.object(), to: builder) }
+        try records.ownedUnit(schema: schema) { tape, builder in try write(channel: tape.object(at: 0), in: tape, to: builder) }
     }
 
     package var skippedRecords: [String: Int] { records.errors.skippedRecords }
     package var skippedErrors: [PayloadError] { records.errors.skippedErrors }
 
     // MARK: Occurrences
+    // The walk passes token indexes and the tape (`JSONTape+Indexes`): a `JSONObject` or `JSONValue`
+    // per object would retain and release the tape each time.
 
-    private func write(channel element: JSONObject, to builder: RecordBuilder) throws {
-        let channel = try element.required("channel").object()
-        let cid = try channel.required("cid")
-        let messages = try element.optional("messages")?.array()
-        let members = try element.optional("members")?.array()
-        let reads = try element.optional("read")?.array()
+    private func write(channel element: Int, in tape: JSONTape, to builder: RecordBuilder) throws {
+        let channel = try tape.object(at: tape.requiredMember("channel", inObject: element))
+        let cid = try tape.requiredMember("cid", inObject: channel)
+        let messages = try Self.elements(tape.optionalMember("messages", inObject: element), in: tape)
+        let members = try Self.elements(tape.optionalMember("members", inObject: element), in: tape)
+        let reads = try Self.elements(tape.optionalMember("read", inObject: element), in: tape)
 
         // Members are looked up in the order payloads write them, which is what lookups are fastest in.
-        let id = try channel["id"]
-        let kind = try channel["type"]
-        let name = try channel["name"]
-        let createdAt = try channel["created_at"]
-        let updatedAt = try channel["updated_at"]
-        let createdBy = try channel["created_by"]
-        let creator = try createdBy.flatMap { $0.isNull ? nil : try appendUser($0.object(), to: builder) }
+        let id = try tape.member("id", inObject: channel)
+        let kind = try tape.member("type", inObject: channel)
+        let name = try tape.member("name", inObject: channel)
+        let createdAt = try tape.member("created_at", inObject: channel)
+        let updatedAt = try tape.member("updated_at", inObject: channel)
+        let createdBy = try tape.member("created_by", inObject: channel)
+        var creator: OccurrenceHandle?
+        if let createdBy, !tape.isNull(at: createdBy) { creator = try appendUser(tape.object(at: createdBy), in: tape, to: builder) }
         builder.begin(entity: entities.channel)
-        try cid.withString { builder.key(text: $0) }
-        for attribute in [id, kind, name, createdAt, updatedAt] { try text(attribute, builder) }
-        try integer(element, "watcher_count", builder)
+        try tape.withStringBytes(at: cid) { builder.key(text: $0) }
+        for attribute in [id, kind, name, createdAt, updatedAt] { try text(tape, attribute ?? -1, builder) }
+        try integer(tape, element, "watcher_count", builder)
         reference(to: creator, absent: createdBy == nil, builder)
         // A channel without its members or reads lists neither, as the mapping reads it: a refresh keeps them.
         if members == nil || reads == nil { builder.listsNoChildren() }
@@ -82,29 +85,36 @@ package final class ChatPayloadReader: RecordReader {
 
         if let messages {
             for message in messages {
-                try appendMessage(message.object(), channel: channelHandle, to: builder)
+                try appendMessage(tape.object(at: message), in: tape, channel: channelHandle, to: builder)
             }
         }
-        try appendListed(members, entity: entities.member, channel: channelHandle, to: builder) { member in
-            try text(member, "role", builder)
-            try text(member, "created_at", builder)
+        try appendListed(members, in: tape, entity: entities.member, channel: channelHandle, to: builder) { member in
+            try text(tape, member, "role", builder)
+            try text(tape, member, "created_at", builder)
         }
-        try appendListed(reads, entity: entities.read, channel: channelHandle, to: builder) { read in
-            try text(read, "last_read", builder)
-            try integer(read, "unread_messages", builder)
+        try appendListed(reads, in: tape, entity: entities.read, channel: channelHandle, to: builder) { read in
+            try text(tape, read, "last_read", builder)
+            try integer(tape, read, "unread_messages", builder)
         }
+    }
+
+    /// The elements of the array at `index`, if there is one: `JSONValue.array()` on an optional value.
+    @inline(__always)
+    private static func elements(_ index: Int?, in tape: JSONTape) throws(PayloadError) -> JSONElementIndexes? {
+        guard let index else { return nil }
+        return try tape.elements(ofArray: index)
     }
 
     /// A channel's members or reads: each item's user, then the item keyed `cid/user`, with the
     /// attributes `values` writes, referring to the channel and the user.
     private func appendListed(
-        _ list: JSONArray?, entity: Int, channel: OccurrenceHandle, to builder: RecordBuilder,
-        values: (JSONObject) throws -> Void
+        _ list: JSONElementIndexes?, in tape: JSONTape, entity: Int, channel: OccurrenceHandle, to builder: RecordBuilder,
+        values: (Int) throws -> Void
     ) throws {
         guard let list else { return }
         for item in list {
-            let item = try item.object()
-            let user = try appendUser(item.required("user").object(), to: builder)
+            let item = try tape.object(at: item)
+            let user = try appendUser(tape.object(at: tape.requiredMember("user", inObject: item)), in: tape, to: builder)
             builder.begin(entity: entity)
             composeKey(builder, channel, user)
             try values(item)
@@ -121,37 +131,37 @@ package final class ChatPayloadReader: RecordReader {
     /// only. Returns the message's handle.
     @discardableResult
     private func appendMessage(
-        _ message: JSONObject, channel: OccurrenceHandle, isQuotedCopy: Bool = false, to builder: RecordBuilder
+        _ message: Int, in tape: JSONTape, channel: OccurrenceHandle, isQuotedCopy: Bool = false, to builder: RecordBuilder
     ) throws -> OccurrenceHandle {
         let slots = isQuotedCopy ? quotedSlots : messageSlots
-        try message.find(Self.messageMembers, into: slots)
+        try tape.find(Self.messageMembers.table, inObject: message, into: slots.values)
         let found = slots.values
-        let tape = message.value.tape
-        func present(_ position: Int) -> JSONValue? { Self.present(tape, found, position) }
+        func present(_ position: Int) -> Int? { Self.present(tape, found, position) }
         let user = present(5)
-        let attachments = try present(7)?.array()
-        let reactions = try present(8)?.array()
-        let mentionedUsers = try present(9)?.array()
+        let attachments = try Self.elements(present(7), in: tape)
+        let reactions = try Self.elements(present(8), in: tape)
+        let mentionedUsers = try Self.elements(present(9), in: tape)
 
-        let author = try user.map { try appendUser($0.object(), to: builder) }
+        let author = try user.map { try appendUser(tape.object(at: $0), in: tape, to: builder) }
         let quotedCopy =
             isQuotedCopy
-            ? nil : try present(10).map { try appendMessage($0.object(), channel: channel, isQuotedCopy: true, to: builder) }
+            ? nil
+            : try present(10).map { try appendMessage(tape.object(at: $0), in: tape, channel: channel, isQuotedCopy: true, to: builder) }
         reactionUsers.removeAll(keepingCapacity: true)
         if let reactions {
             for reaction in reactions {
-                let reaction = try reaction.object()
-                _ = try reaction.required("type").withString { _ in }
-                reactionUsers.append(try appendUser(reaction.required("user").object(), to: builder))
+                let reaction = try tape.object(at: reaction)
+                _ = try tape.withStringBytes(at: tape.requiredMember("type", inObject: reaction)) { _ in }
+                reactionUsers.append(try appendUser(tape.object(at: tape.requiredMember("user", inObject: reaction)), in: tape, to: builder))
             }
         }
         mentioned.removeAll(keepingCapacity: true)
         if let mentionedUsers {
             for user in mentionedUsers {
-                mentioned.append(try appendUser(user.object(), to: builder))
+                mentioned.append(try appendUser(tape.object(at: user), in: tape, to: builder))
             }
         }
-        try beginMessage(message, found, channel: channel, author: author, quotedCopy: quotedCopy, to: builder)
+        try beginMessage(message, found, in: tape, channel: channel, author: author, quotedCopy: quotedCopy, to: builder)
         // Without its attachments or mentions (as a quoted copy often comes) it lists neither, as the
         // mapping reads it: a refresh keeps the stored ones.
         if attachments == nil || mentionedUsers == nil { builder.listsNoChildren() }
@@ -160,11 +170,11 @@ package final class ChatPayloadReader: RecordReader {
 
         if let reactions {
             for (reaction, user) in zip(reactions, reactionUsers) {
-                let reaction = try reaction.object()
+                let reaction = try tape.object(at: reaction)
                 builder.begin(entity: entities.reaction)
-                let type = try reaction.required("type").withString { builder.text($0) }
-                try integer(reaction, "score", builder)
-                try text(reaction, "created_at", builder)
+                let type = try tape.withStringBytes(at: tape.requiredMember("type", inObject: reaction)) { builder.text($0) }
+                try integer(tape, reaction, "score", builder)
+                try text(tape, reaction, "created_at", builder)
                 composeKey(builder, messageHandle, user, type)
                 builder.reference(to: messageHandle)
                 builder.reference(to: user)
@@ -173,14 +183,14 @@ package final class ChatPayloadReader: RecordReader {
         }
         if let attachments {
             for (index, attachment) in attachments.enumerated() {
-                let attachment = try attachment.object()
+                let attachment = try tape.object(at: attachment)
                 builder.begin(entity: entities.attachment)
-                try text(attachment, "type", builder)
-                try text(attachment, "title", builder)
-                try text(attachment, "asset_url", builder)
-                try text(attachment, "image_url", builder)
-                try text(attachment, "mime_type", builder)
-                try integer(attachment, "file_size", builder)
+                try text(tape, attachment, "type", builder)
+                try text(tape, attachment, "title", builder)
+                try text(tape, attachment, "asset_url", builder)
+                try text(tape, attachment, "image_url", builder)
+                try text(tape, attachment, "mime_type", builder)
+                try integer(tape, attachment, "file_size", builder)
                 builder.beginKeyText()
                 if let message = builder.keyText(of: messageHandle) { builder.appendKeyText(message) }
                 builder.appendKeyText(byte: UInt8(ascii: "/"))
@@ -196,12 +206,11 @@ package final class ChatPayloadReader: RecordReader {
     /// Writes a message occurrence up to its mentions, which the caller adds: key, attributes,
     /// channel, author, and its quote (the embedded copy's occurrence, else the quoted id).
     private func beginMessage(
-        _ message: JSONObject, _ found: UnsafeMutableBufferPointer<Int>, channel: OccurrenceHandle, author: OccurrenceHandle?,
+        _ message: Int, _ found: UnsafeMutableBufferPointer<Int>, in tape: JSONTape, channel: OccurrenceHandle, author: OccurrenceHandle?,
         quotedCopy: OccurrenceHandle?, to builder: RecordBuilder
     ) throws {
-        let tape = message.value.tape
-        // `required` finds nothing the one pass missed: it is there for its error (absent or null).
-        let id = found[0] >= 0 && tape.tokens[found[0]].kind != .null ? found[0] : try message.required("id").index
+        // `requiredMember` finds nothing the one pass missed: it is there for its error (absent or null).
+        let id = found[0] >= 0 && !tape.isNull(at: found[0]) ? found[0] : try tape.requiredMember("id", inObject: message)
         builder.begin(entity: entities.message)
         try tape.withStringBytes(at: id) { builder.key(text: $0) }
         for position in 1...4 { try text(tape, found[position], builder) }
@@ -210,7 +219,7 @@ package final class ChatPayloadReader: RecordReader {
         if let quotedCopy {
             builder.reference(to: quotedCopy)
         } else if let quoted = Self.present(tape, found, 6) {
-            try quoted.withString { builder.reference(keyText: $0) }
+            try tape.withStringBytes(at: quoted) { builder.reference(keyText: $0) }
         } else if found[6] < 0 {
             builder.absentReference()
         } else {
@@ -219,25 +228,25 @@ package final class ChatPayloadReader: RecordReader {
         builder.beginSet()
     }
 
-    /// The member found at `position` of a member set's slots, unless it is absent or null.
-    private static func present(_ tape: JSONTape, _ found: UnsafeMutableBufferPointer<Int>, _ position: Int) -> JSONValue? {
+    /// The value index found at `position` of a member set's slots, unless it is absent or null.
+    @inline(__always)
+    private static func present(_ tape: JSONTape, _ found: UnsafeMutableBufferPointer<Int>, _ position: Int) -> Int? {
         let index = found[position]
-        return index >= 0 && tape.tokens[index].kind != .null ? JSONValue(tape: tape, index: index) : nil
+        return index >= 0 && !tape.isNull(at: index) ? index : nil
     }
 
     /// Appends the user's occurrence and returns its handle.
-    private func appendUser(_ user: JSONObject, to builder: RecordBuilder) throws -> OccurrenceHandle {
-        try user.find(Self.userMembers, into: userSlots)
+    private func appendUser(_ user: Int, in tape: JSONTape, to builder: RecordBuilder) throws -> OccurrenceHandle {
+        try tape.find(Self.userMembers.table, inObject: user, into: userSlots.values)
         let found = userSlots.values
-        let tape = user.value.tape
-        // `required` finds nothing the one pass missed: it is there for its error (absent or null).
-        let id = found[0] >= 0 && tape.tokens[found[0]].kind != .null ? found[0] : try user.required("id").index
+        // `requiredMember` finds nothing the one pass missed: it is there for its error (absent or null).
+        let id = found[0] >= 0 && !tape.isNull(at: found[0]) ? found[0] : try tape.requiredMember("id", inObject: user)
         builder.begin(entity: entities.user)
         try tape.withStringBytes(at: id) { builder.key(text: $0) }
         for position in 1...5 { try text(tape, found[position], builder) }
         if found[6] < 0 {
             builder.absent()
-        } else if tape.tokens[found[6]].kind != .null {
+        } else if !tape.isNull(at: found[6]) {
             builder.integer(try tape.bool(at: found[6]) ? 1 : 0)
         } else {
             builder.null()
@@ -291,23 +300,17 @@ package final class ChatPayloadReader: RecordReader {
         }
     }
 
-    /// The member as text; absent when the member is, NULL when null.
+    /// The member of the object at `object` as text; absent when the member is, NULL when null.
     @inline(__always)
-    private func text(_ object: JSONObject, _ key: String, _ builder: RecordBuilder) throws {
-        try text(object[key], builder)
+    private func text(_ tape: JSONTape, _ object: Int, _ key: String, _ builder: RecordBuilder) throws {
+        try text(tape, tape.member(key, inObject: object) ?? -1, builder)
     }
 
-    /// The value as text; absent when there is none (the member was absent), NULL when null.
+    /// The member of the object at `object` as an integer; absent when the member is, NULL when null.
     @inline(__always)
-    private func text(_ value: JSONValue?, _ builder: RecordBuilder) throws {
-        if let value { try text(value.tape, value.index, builder) } else { builder.absent() }
-    }
-
-    /// The member as an integer; absent when the member is, NULL when null.
-    @inline(__always)
-    private func integer(_ object: JSONObject, _ key: String, _ builder: RecordBuilder) throws {
-        guard let member = try object[key] else { return builder.absent() }
-        if member.isNull { builder.null() } else { builder.integer(try member.int64()) }
+    private func integer(_ tape: JSONTape, _ object: Int, _ key: String, _ builder: RecordBuilder) throws {
+        guard let member = try tape.member(key, inObject: object) else { return builder.absent() }
+        if tape.isNull(at: member) { builder.null() } else { builder.integer(try tape.int64(at: member)) }
     }
 }
 

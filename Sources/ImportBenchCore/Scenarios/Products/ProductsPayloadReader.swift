@@ -42,7 +42,7 @@ package final class ProductsPayloadReader: RecordReader {
             try tape.withStringBytes(at: found[0]) { builder.key(text: $0) }
             for (position, type) in attributeTypes.enumerated() {
                 let index = found[position + 1]
-                if index < 0 { builder.absent() } else { try JSONValue(tape: tape, index: index).write(to: builder, as: type) }
+                if index < 0 { builder.absent() } else { try tape.write(valueAt: index, to: builder, as: type) }
             }
             builder.finish()
         }
@@ -67,14 +67,15 @@ package final class ProductsPayloadReader: RecordReader {
         return RecordUnit(occurrences: [occurrence], path: tape.recordPath, byteOffset: tape.baseOffset)
     }
 
-    /// Where the product's members are (-1 when absent); the key's slot always holds a value.
+    /// Where the product's members are (-1 when absent); the key's slot always holds a value. By
+    /// token index (`JSONTape+Indexes`): a `JSONObject` would retain and release the tape.
     private func memberIndexes(of tape: JSONTape) throws -> UnsafeMutableBufferPointer<Int> {
-        let product = try tape.root.object()
-        try product.find(Self.members, into: slots)
+        let product = try tape.object(at: 0)
+        try tape.find(Self.members.table, inObject: product, into: slots.values)
         let found = slots.values
-        if found[0] < 0 || tape.tokens[found[0]].kind == .null {
+        if found[0] < 0 || tape.isNull(at: found[0]) {
             // Finds nothing the one pass missed: it throws the error naming the key (absent or null).
-            found[0] = try product.required(ProductsScenario.product.key.name).index
+            found[0] = try tape.requiredMember(ProductsScenario.product.key.name, inObject: product)
         }
         return found
     }
