@@ -553,3 +553,28 @@ struct JSONTapeTests {
         #expect(fromData.root.byteOffset == 7)
     }
 }
+
+@Suite("A JSON string written into a record")
+struct JSONTextWriteTests {
+    @Test(
+        "escaped or not, the builder holds the string as decoded, and the values around it stay in place",
+        arguments: [
+            (#""plain""#, "plain"), (#""tab\there""#, "tab\there"), (#""quote \" and \\ slash \/""#, "quote \" and \\ slash /"),
+            (#""\u00e9t\u00E9 \ud83d\ude00""#, "été 😀"), (#""""#, ""), (#""\n""#, "\n"),
+        ])
+    func escapes(json: String, decoded: String) throws {
+        let schema = ProductsScenario().schema
+        let builder = RecordBuilder(schema: schema, interner: KeyInterner(entityCount: schema.entities.count))
+        let tape = try JSONTape(bytes: Data("[\(json), 7]".utf8))
+        builder.beginUnit()
+        builder.begin(entity: 0)
+        builder.key(text: UnsafeRawBufferPointer(start: nil, count: 0))
+        try tape.writeText(at: 1, to: builder)
+        try tape.write(valueAt: 2, to: builder, as: .integer)
+        for _ in 2..<ProductsScenario.product.attributes.count { builder.absent() }
+        builder.finish()
+        let occurrence = builder.cut(first: 1, index: 0).occurrences[0]
+        #expect(occurrence.attributes[0].databaseValue == .text(decoded))
+        #expect(occurrence.attributes[1].databaseValue == .integer(7))
+    }
+}

@@ -7,6 +7,20 @@ extension JSONValue {
 }
 
 extension JSONTape {
+    /// The string at `index` as the builder's next text value, unescaped straight into the builder
+    /// when it has escapes (no scratch buffer, no second copy).
+    @inline(__always)
+    func writeText(at index: Int, to builder: RecordBuilder) throws(PayloadError) {
+        let token = tokens[index]
+        guard token.kind == .string else { throw mismatch(at: index, expected: "a string") }
+        let content = UnsafeBufferPointer(rebasing: bytes[(Int(token.start) + 1)..<(Int(token.end) - 1)])
+        if token.flags.contains(.hasEscapes) {
+            builder.text(capacity: content.count) { Self.unescape(content, into: $0) }
+        } else {
+            builder.text(UnsafeRawBufferPointer(content))
+        }
+    }
+
     /// `JSONValue.write(to:as:)` by token index, for a walk that holds the tape (`JSONTape+Indexes`).
     @inline(__always)
     func write(valueAt index: Int, to builder: RecordBuilder, as type: ColumnType) throws(PayloadError) {
@@ -15,7 +29,7 @@ extension JSONTape {
             return
         }
         switch type {
-        case .text: _ = try withStringBytes(at: index) { builder.text($0) }
+        case .text: try writeText(at: index, to: builder)
         case .integer: builder.integer(try int64(at: index))
         case .real: builder.real(try double(at: index))
         case .boolean: builder.integer(try bool(at: index) ? 1 : 0)

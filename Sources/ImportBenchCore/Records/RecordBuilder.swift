@@ -283,6 +283,17 @@ package final class RecordBuilder {
         return TextSpan(offset: Int(value.bits), length: Int(value.length))
     }
 
+    /// A text value `fill` writes in place, given room for `capacity` bytes; it returns how many it
+    /// wrote. For text that is made while copied (JSON's escapes undone): no scratch buffer between.
+    @discardableResult
+    package func text(capacity: Int, _ fill: (UnsafeMutableBufferPointer<UInt8>) -> Int) -> TextSpan {
+        let offset = text.count
+        let written = fill(UnsafeMutableBufferPointer(start: text.extend(by: capacity), count: capacity))
+        text.truncate(to: offset + written)
+        values.append(StoredValue(bits: Int64(offset), length: UInt32(written), tag: .text))
+        return TextSpan(offset: offset, length: written)
+    }
+
     package func integer(_ value: Int64) {
         values.append(StoredValue(bits: value, length: 0, tag: .integer))
     }

@@ -268,7 +268,7 @@ package final class ChatPayloadReader: RecordReader {
         } else if tape.tokens[index].kind == .null {
             builder.null()
         } else {
-            _ = try tape.withStringBytes(at: index) { builder.text($0) }
+            try tape.writeText(at: index, to: builder)
         }
     }
 
