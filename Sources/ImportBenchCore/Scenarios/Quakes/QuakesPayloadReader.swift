@@ -36,33 +36,34 @@ package final class QuakesPayloadReader: RecordReader {
         try records.nextUnit { try unit(of: $0) }
     }
 
-    /// The import's path: the same values as `nextUnit`'s, from the tape straight into the builder.
+    /// The import's path: the same values as `nextUnit`'s, from the tape straight into the builder,
+    /// by token index (`JSONTape+Indexes`: no value type retaining the tape per member).
     package func readUnit(into builder: RecordBuilder) throws -> Bool {
         try records.readUnit(into: builder) { tape in
-            let feature = try tape.root.object()
+            let feature = try tape.object(at: 0)
             builder.begin(entity: entity)
-            if let id = try feature.optional("id") {
-                if id.kind == .number {
-                    builder.key(.text(String(try id.int64())))
+            if let id = try tape.optionalMember("id", inObject: feature) {
+                if tape.tokens[id].kind == .number {
+                    builder.key(.text(String(try tape.int64(at: id))))
                 } else {
-                    try id.withString { builder.key(text: $0) }
+                    try tape.withStringBytes(at: id) { builder.key(text: $0) }
                 }
             } else {
-                builder.key(try Self.keyWithoutID(feature))
+                builder.key(try Self.keyWithoutID(JSONValue(tape: tape, index: feature).object()))
             }
-            if let found = try propertyIndexes(of: feature) {
+            if let found = try propertyIndexes(of: feature, in: tape) {
                 for (position, type) in propertyTypes.enumerated() {
                     let index = found[position]
-                    if index < 0 { builder.absent() } else { try JSONValue(tape: tape, index: index).write(to: builder, as: type) }
+                    if index < 0 { builder.absent() } else { try tape.write(valueAt: index, to: builder, as: type) }
                 }
             } else {
                 // Without properties (absent or null) every property is left out: a refresh keeps them.
                 for _ in propertyTypes { builder.absent() }
             }
             var written = 0
-            if let coordinates = try coordinates(of: feature) {
+            if let coordinates = try coordinates(of: feature, in: tape) {
                 for value in coordinates where written < 3 {
-                    try value.write(to: builder, as: .real)
+                    try tape.write(valueAt: value, to: builder, as: .real)
                     written += 1
                 }
             }
@@ -86,7 +87,7 @@ package final class QuakesPayloadReader: RecordReader {
         var attributes: [DatabaseValue] = []
         var absent = ColumnSet()
         attributes.reserveCapacity(propertyTypes.count + 3)
-        if let found = try propertyIndexes(of: feature) {
+        if let found = try propertyIndexes(of: feature.value.index, in: tape) {
             for (position, type) in propertyTypes.enumerated() {
                 let index = found[position]
                 if index < 0 { absent.insert(position) }
@@ -96,8 +97,10 @@ package final class QuakesPayloadReader: RecordReader {
             absent = ColumnSet(0..<propertyTypes.count)
             attributes += Array(repeating: .null, count: propertyTypes.count)
         }
-        if let coordinates = try coordinates(of: feature) {
-            for value in coordinates where attributes.count < propertyTypes.count + 3 { attributes.append(try value.databaseValue(as: .real)) }
+        if let coordinates = try coordinates(of: feature.value.index, in: tape) {
+            for value in coordinates where attributes.count < propertyTypes.count + 3 {
+                attributes.append(try JSONValue(tape: tape, index: value).databaseValue(as: .real))
+            }
         }
         while attributes.count < propertyTypes.count + 3 { attributes.append(.null) }
 
@@ -125,18 +128,18 @@ package final class QuakesPayloadReader: RecordReader {
     }
 
     /// Where each property's value is (-1 when absent), or nil when the feature has no properties.
-    private func propertyIndexes(of feature: JSONObject) throws -> UnsafeMutableBufferPointer<Int>? {
-        guard let object = try feature["properties"], !object.isNull else { return nil }
-        try object.object().find(Self.propertyMembers, into: propertySlots)
+    private func propertyIndexes(of feature: Int, in tape: JSONTape) throws -> UnsafeMutableBufferPointer<Int>? {
+        guard let properties = try tape.optionalMember("properties", inObject: feature) else { return nil }
+        try tape.find(Self.propertyMembers.table, inObject: tape.object(at: properties), into: propertySlots.values)
         return propertySlots.values
     }
 
     /// A Point's coordinates, of which the first three are longitude, latitude and depth (NULLs
     /// where missing); nil when the geometry is absent.
-    private func coordinates(of feature: JSONObject) throws -> JSONArray? {
-        guard let geometry = try feature["geometry"], !geometry.isNull,
-            let coordinates = try geometry.object()["coordinates"], !coordinates.isNull
+    private func coordinates(of feature: Int, in tape: JSONTape) throws -> JSONElementIndexes? {
+        guard let geometry = try tape.optionalMember("geometry", inObject: feature),
+            let coordinates = try tape.optionalMember("coordinates", inObject: tape.object(at: geometry))
         else { return nil }
-        return try coordinates.array()
+        return try tape.elements(ofArray: coordinates)
     }
 }
