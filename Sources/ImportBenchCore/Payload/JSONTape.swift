@@ -33,9 +33,10 @@ package final class JSONTape {
     private let ownsTokens: Bool
     /// Where the last lookup in an object without repeated keys found its member. Readers ask for
     /// members mostly in document order, so the next search in that object starts after it and an
-    /// in-order read of an object costs one key comparison per member. Behind a pointer: a class's
-    /// stored `var` would cost a runtime exclusivity check per lookup.
-    private let lookupHint: UnsafeMutablePointer<LookupHint>
+    /// in-order read of an object costs one key comparison per member. Unchecked: a class's stored
+    /// `var` would cost a runtime exclusivity check per lookup, and only the lookup below touches it
+    /// (a pointer to it instead cost an allocation and a free per tape, that is per element).
+    @exclusivity(unchecked) private var lookupHint = LookupHint()
 
     private struct LookupHint {
         var object = -1
@@ -99,8 +100,6 @@ package final class JSONTape {
         self.ownsBytes = ownsBytes
         self.tokens = tokens
         self.ownsTokens = ownsTokens
-        lookupHint = .allocate(capacity: 1)
-        lookupHint.initialize(to: LookupHint())
     }
 
     /// What `parsingPrefix` made of a buffer.
@@ -158,7 +157,6 @@ package final class JSONTape {
     deinit {
         if ownsBytes { bytes.deallocate() }
         if ownsTokens { tokens.deallocate() }
-        lookupHint.deallocate()
     }
 
     /// The parsed value.
@@ -191,7 +189,7 @@ package final class JSONTape {
             // No key has escapes here, so bytes as written are bytes as read.
             guard tokens[object].keyBits & JSONToken.keyBit(wanted) != 0 else { return (-1, nil) }
             // From the hint to the end, then from the start to the hint.
-            let hint = lookupHint.pointee
+            let hint = lookupHint
             let resume = hint.object == object && hint.remaining > 0
             var member = resume ? hint.nextMember : object + 1
             var remaining = resume ? hint.remaining : count
@@ -203,7 +201,7 @@ package final class JSONTape {
                     remaining -= 1
                     let value = member + 1
                     if keyMatches(tokens[member], wanted) {
-                        lookupHint.pointee = LookupHint(
+                        lookupHint = LookupHint(
                             object: object, nextMember: Int(tokens[value].next), remaining: remaining + beyond)
                         return (value, nil)
                     }
