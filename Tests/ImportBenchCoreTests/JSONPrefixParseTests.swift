@@ -91,3 +91,53 @@ struct JSONPrefixParseTests {
         }
     }
 }
+
+@Suite("A workspace's lent tape")
+struct LentTapeTests {
+    /// Element bytes that stay where they are while the tapes lent them live, as a read buffer's do.
+    final class Buffers {
+        private var buffers: [UnsafeMutableBufferPointer<UInt8>] = []
+
+        func lend(_ text: String) -> UnsafeBufferPointer<UInt8> {
+            let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: text.utf8.count)
+            _ = buffer.initialize(from: text.utf8)
+            buffers.append(buffer)
+            return UnsafeBufferPointer(buffer)
+        }
+
+        deinit { buffers.forEach { $0.deallocate() } }
+    }
+
+    static func parse(_ text: String, at offset: Int, in workspace: JSONTapeWorkspace, from buffers: Buffers) throws -> JSONTape {
+        let parse = JSONTape.parsingPrefix(
+            of: buffers.lend(text), baseOffset: offset, file: "f.json", root: RecordPathRoot(prefix: "a", index: offset), workspace: workspace)
+        guard case .parsed(let tape, _) = parse else {
+            throw PayloadError(file: "f.json", byteOffset: offset, path: nil, expected: "a parse", found: "none")
+        }
+        return tape
+    }
+
+    @Test("a tape still held is never pointed at the next element: the next parse gets a tape of its own")
+    func heldTapeKeepsItsElement() throws {
+        let workspace = JSONTapeWorkspace()
+        let buffers = Buffers()
+        let first = try Self.parse(#"{"a": 1}"#, at: 10, in: workspace, from: buffers)
+        let second = try Self.parse(#"{"b": "two", "c": 3}"#, at: 20, in: workspace, from: buffers)
+        #expect(first !== second)
+        #expect(first.baseOffset == 10 && first.recordPath == "a[10]")
+        #expect(second.baseOffset == 20 && second.recordPath == "a[20]")
+        #expect(try second.root.object().string("b") == "two")
+    }
+
+    @Test("a tape let go is pointed at the next element, with its offset, path and a fresh lookup hint")
+    func releasedTapeIsLentAgain() throws {
+        let workspace = JSONTapeWorkspace()
+        let buffers = Buffers()
+        let firstIdentity = try ObjectIdentifier(Self.parse(#"{"x": 1, "y": 2}"#, at: 5, in: workspace, from: buffers))
+        let second = try Self.parse(#"{"y": "b", "x": "a"}"#, at: 50, in: workspace, from: buffers)
+        #expect(ObjectIdentifier(second) == firstIdentity)
+        #expect(second.baseOffset == 50 && second.recordPath == "a[50]")
+        #expect(try second.root.object().string("x") == "a")
+        #expect(try second.root.object().string("y") == "b")
+    }
+}

@@ -16,19 +16,22 @@ package final class JSONTape {
     /// Deeper nesting is refused; the parser keeps its own stack, so this bounds memory, not recursion.
     package static let maximumDepth = 512
 
-    package let file: String
+    // The fields below change only when a workspace points its lent tape at the next element
+    // (`parsingPrefix`), which it does only while nothing else holds the tape: unchecked, as a
+    // class's stored `var` would otherwise cost a runtime exclusivity check on every read.
+    @exclusivity(unchecked) package private(set) var file: String
     /// Offset of the value's first byte in the file.
-    package let baseOffset: Int
+    @exclusivity(unchecked) package private(set) var baseOffset: Int
     /// Path of the value itself (`channels[3]`); member paths extend it. Built only when asked
     /// (error messages), not for every element.
     package var recordPath: String { pathRoot.text }
-    private let pathRoot: RecordPathRoot
+    @exclusivity(unchecked) private var pathRoot: RecordPathRoot
     /// The value's bytes and its tokens, in buffers the tape owns: lookups then read them without
     /// bounds checks or reference counting, which the parser's invariants make safe.
-    let bytes: UnsafeBufferPointer<UInt8>
+    @exclusivity(unchecked) private(set) var bytes: UnsafeBufferPointer<UInt8>
     /// False when the bytes are lent (`parsingPrefix`): the lender frees them.
     private let ownsBytes: Bool
-    let tokens: UnsafeBufferPointer<JSONToken>
+    @exclusivity(unchecked) private(set) var tokens: UnsafeBufferPointer<JSONToken>
     /// False when the tokens live in a `JSONTapeWorkspace`, reused for the next element.
     private let ownsTokens: Bool
     /// Where the last lookup in an object without repeated keys found its member. Readers ask for
@@ -148,10 +151,30 @@ package final class JSONTape {
             break
         }
         let tokens = UnsafeBufferPointer(start: workspace.tokens, count: tokenCount)
-        let tape = JSONTape(
-            bytes: UnsafeBufferPointer(rebasing: bytes[..<length]), ownsBytes: false, tokens: tokens, ownsTokens: false,
-            baseOffset: baseOffset, file: file, root: root)
+        let parsed = UnsafeBufferPointer(rebasing: bytes[..<length])
+        // The workspace's lent tape again, when the last element's readers have let it go: one
+        // object per workspace instead of an allocation, its initialisation and a free per element.
+        if workspace.lentTape != nil, isKnownUniquelyReferenced(&workspace.lentTape!), let tape = workspace.lentTape {
+            tape.lend(bytes: parsed, tokens: tokens, baseOffset: baseOffset, file: file, root: root)
+            return .parsed(tape, length: length)
+        }
+        let tape = JSONTape(bytes: parsed, ownsBytes: false, tokens: tokens, ownsTokens: false, baseOffset: baseOffset, file: file, root: root)
+        workspace.lentTape = tape
         return .parsed(tape, length: length)
+    }
+
+    /// Points a tape of lent bytes and tokens at the next element; only its workspace calls it,
+    /// while nothing else holds the tape.
+    private func lend(
+        bytes: UnsafeBufferPointer<UInt8>, tokens: UnsafeBufferPointer<JSONToken>, baseOffset: Int, file: String, root: RecordPathRoot
+    ) {
+        precondition(!ownsBytes && !ownsTokens, "only a tape of lent buffers is pointed at another element")
+        self.bytes = bytes
+        self.tokens = tokens
+        self.baseOffset = baseOffset
+        self.file = file
+        pathRoot = root
+        lookupHint = LookupHint()
     }
 
     deinit {

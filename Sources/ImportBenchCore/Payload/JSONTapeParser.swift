@@ -15,6 +15,9 @@ final class JSONTapeWorkspace {
     fileprivate(set) var tokens: UnsafeMutablePointer<JSONToken>
     fileprivate(set) var tokenCapacity: Int
     let openContainers: UnsafeMutablePointer<UInt32>
+    /// The tape `JSONTape.parsingPrefix` last lent this workspace's tokens to, pointed at the next
+    /// element when nothing else holds it any more.
+    var lentTape: JSONTape?
 
     init() {
         tokenCapacity = 4096
