@@ -3,21 +3,22 @@ import ArgumentParser
 /// `--preset` in `bench run`: the preset fixes what its runs import and how, so an option that
 /// would change that is refused rather than silently ignored.
 extension RunCommand {
-    /// The options given that a preset's runs would ignore, as the command line spells them: each
-    /// compared with its value when not given (one given with its default value changes nothing).
+    /// The options given that a preset's runs would ignore, as the command line spells them. What
+    /// the preset picks differently from the defaults (scenario, scale, batch size) counts whenever
+    /// given; the rest is compared with its value when not given, which is the preset's too.
     func optionsIgnoredByPreset() throws -> [String] {
         let unset = try RunCommand.parse([])
         func differs<T>(_ value: T, _ other: T) -> Bool { String(describing: value) != String(describing: other) }
         let options: [(String, Bool)] = [
-            ("--scenario", differs(scenarioOptions.scenario, unset.scenarioOptions.scenario)),
+            ("--scenario", scenarioOptions.givenScenario != nil),
             ("--mapping", scenarioOptions.mapping != nil),
             ("--from", scenarioOptions.from != nil),
-            ("--scale", scenarioOptions.scale != unset.scenarioOptions.scale),
+            ("--scale", scenarioOptions.givenScale != nil),
             ("--seed", scenarioOptions.seed != unset.scenarioOptions.seed),
             ("--payload", payload != nil),
             ("--preload", preload != nil),
             ("--strategy", resolvedStrategies.map(\.name) != unset.resolvedStrategies.map(\.name)),
-            ("--batch-size", differs(batchSizes, unset.batchSizes)),
+            ("--batch-size", givenBatchSizes != nil),
             ("--pragma", !pragma.isEmpty),
             ("--prewarm-chunk", prewarmChunk != unset.prewarmChunk),
             ("--checkpoint", checkpoint),

@@ -51,7 +51,10 @@ struct RunCommand: ParsableCommand {
             "Occurrences per transaction, or 'all' for one transaction; a list such as 100,1000,all sweeps them. The ceiling always uses one. Default: \(BatchSize.default).",
             valueName: "n|all"),
         transform: RunCommand.parseBatchSizes)
-    var batchSizes: [BatchSize] = [BatchSize.default]
+    var givenBatchSizes: [BatchSize]?
+
+    /// The batch sizes asked for, the default alone when none were: whether any were given matters to `--preset`.
+    var batchSizes: [BatchSize] { givenBatchSizes ?? [BatchSize.default] }
 
     @Option(
         help: ArgumentHelp(

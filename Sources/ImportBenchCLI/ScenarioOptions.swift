@@ -5,10 +5,14 @@ import ImportBenchCore
 /// The payload a command works on: which scenario, how big, which seed. Shared by `run`, `generate` and `seed-db`.
 struct ScenarioOptions: ParsableArguments {
     @Option(
+        name: .customLong("scenario"),
         help: ArgumentHelp(
-            "The payload family: \(ScenarioRegistry.names.joined(separator: ", ")) (bench list says what each models).",
+            "The payload family: \(ScenarioRegistry.names.joined(separator: ", ")) (bench list says what each models). Default: chat.",
             valueName: "name"))
-    var scenario: ScenarioReference = .builtIn("chat")
+    var givenScenario: ScenarioReference?
+
+    /// The built-in scenario asked for, chat when none was: whether one was given matters to `--preset`.
+    var scenario: ScenarioReference { givenScenario ?? .builtIn("chat") }
 
     @Option(
         help: ArgumentHelp(
@@ -23,10 +27,14 @@ struct ScenarioOptions: ParsableArguments {
     var from: String?
 
     @Option(
+        name: .customLong("scale"),
         help: ArgumentHelp(
-            "Payload size as a multiple of the scenario's base load: 0.5x, 2x, 100x (a bare 2 also works); bench run sweeps a list such as 1x,2x,4x. 1x: chat 50 channels of 200 messages, 500 users; quakes 10,000 features; products 10,000; transit 1,300 stops, 30,000 stop times.",
+            "Payload size as a multiple of the scenario's base load: 0.5x, 2x, 100x (a bare 2 also works); bench run sweeps a list such as 1x,2x,4x. 1x: chat 50 channels of 200 messages, 500 users; quakes 10,000 features; products 10,000; transit 1,300 stops, 30,000 stop times. Default: 1x.",
             valueName: "k"))
-    var scale: String = "1x"
+    var givenScale: String?
+
+    /// The scale text asked for, 1x when none was.
+    var scale: String { givenScale ?? "1x" }
 
     @Option(help: ArgumentHelp("Seed of the payload generator; same seed and scale, same bytes.", valueName: "n"))
     var seed: UInt64 = 1

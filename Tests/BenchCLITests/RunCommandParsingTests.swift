@@ -141,6 +141,8 @@ struct RunCommandMatrixTests {
             (["--pragma", "temp_store=memory", "--journal", "delete"], ["--pragma", "--journal"]),
             (["--payload", "p.json", "--db", "s.sqlite"], ["--payload", "--db"]),
             (["--max-json-string-bytes", "10"], ["the --max-...-bytes limits"]),
+            // Given with the default values, which the preset does not use: refused all the same.
+            (["--scenario", "chat", "--scale", "1x", "--batch-size", "1000"], ["--scenario", "--scale", "--batch-size"]),
             (["--repetitions", "3", "--warmup", "1", "--count-at", "sqlite", "--csv", "r.csv", "--quiet", "--no-isolate"], []),
         ])
     func presetIgnores(arguments: [String], named: [String]) throws {
