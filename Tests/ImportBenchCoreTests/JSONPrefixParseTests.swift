@@ -105,7 +105,7 @@ struct LentTapeTests {
             return UnsafeBufferPointer(buffer)
         }
 
-        deinit { buffers.forEach { $0.deallocate() } }
+        deinit { for buffer in buffers { buffer.deallocate() } }
     }
 
     static func parse(_ text: String, at offset: Int, in workspace: JSONTapeWorkspace, from buffers: Buffers) throws -> JSONTape {
