@@ -54,9 +54,9 @@ struct MeasureOneCommand: ParsableCommand {
                 try? output.write(contentsOf: ChildMessageFraming.encode(.progress(occurrences: occurrences)))
             }
             try output.write(contentsOf: ChildMessageFraming.encode(.result(measurement)))
-        } catch let error as RunError where error.stop != nil {
-            if let stop = error.stop { try output.write(contentsOf: ChildMessageFraming.encode(.failure(stop))) }
-            throw CommandFailure.failed(error)
+        } catch RunError.stopped(let stop) {
+            try output.write(contentsOf: ChildMessageFraming.encode(.failure(stop)))
+            throw CommandFailure.failed(RunError.stopped(stop))
         } catch {
             throw CommandFailure.failed(error)
         }

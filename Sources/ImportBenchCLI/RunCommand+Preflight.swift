@@ -63,7 +63,7 @@ extension RunCommand {
             for strategy in configuration.plannedStrategies {
                 guard let path = benchmark.keptDatabasePath(for: strategy.name) else { continue }
                 if case .other(let what) = DatabaseFile.occupant(of: path) {
-                    throw CommandFailure.failed(RunRefusal.notOurStore(path: path, found: what).description)
+                    throw CommandFailure.failed(RunError.refused(.notOurStore(path: path, found: what)))
                 }
             }
         }

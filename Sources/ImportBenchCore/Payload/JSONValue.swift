@@ -20,12 +20,12 @@ package struct JSONValue {
     package var recordPath: String { tape.recordPath(ofToken: index) }
 
     package func object() throws(PayloadError) -> JSONObject {
-        guard token.kind == .object else { throw tape.mismatch(at: index, expected: "an object") }
+        _ = try tape.object(at: index)
         return JSONObject(value: self)
     }
 
     package func array() throws(PayloadError) -> JSONArray {
-        guard token.kind == .array else { throw tape.mismatch(at: index, expected: "an array") }
+        _ = try tape.elements(ofArray: index)
         return JSONArray(value: self)
     }
 
@@ -154,8 +154,7 @@ package struct JSONObject: Sequence {
 
     /// The member's value, or nil when the key is absent or its value is null: how payloads omit optionals.
     package func optional(_ key: String) throws(PayloadError) -> JSONValue? {
-        guard let member = try self[key], !member.isNull else { return nil }
-        return member
+        try presentValueIndex(key).map { JSONValue(tape: value.tape, index: $0) }
     }
 
     /// The member's string; nil when absent or null, an error when of another kind.
@@ -189,10 +188,7 @@ package struct JSONObject: Sequence {
     }
 
     private func presentValueIndex(_ key: String) throws(PayloadError) -> Int? {
-        guard let index = try value.tape.memberValueIndex(inObject: value.index, key: key),
-            value.tape.tokens[index].kind != .null
-        else { return nil }
-        return index
+        try value.tape.optionalMember(key, inObject: value.index)
     }
 
     /// The member's value; absent or null is an error. It is reported at the tape's base offset (the

@@ -41,8 +41,8 @@ extension Benchmark {
         do {
             _ = try execute(run, { _ in })
             return .imported(strategy: strategy.name)
-        } catch let error as RunError where error.stop != nil {
-            guard let stop = error.stop, stop.stage != .interrupted else { throw error }
+        } catch RunError.stopped(let stop) {
+            guard stop.stage != .interrupted else { throw RunError.stopped(stop) }
             failure = stop
         } catch {
             return .failedBeforeImporting(strategy: strategy.name, error: error)

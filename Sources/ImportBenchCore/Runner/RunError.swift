@@ -78,8 +78,10 @@ package enum RunError: Error, CustomStringConvertible {
             return try body()
         } catch let error where error is PayloadError || error is ImportError {
             throw error
-        } catch let error as RunError where error.refusal != nil || error.isInterruption && error.stop == nil {
-            throw error
+        } catch RunError.refused(let refusal) {
+            throw RunError.refused(refusal)
+        } catch RunError.interrupted {
+            throw RunError.interrupted
         } catch {
             throw RunError.preparationFailed(step, directory: directory, cause: error)
         }
