@@ -111,6 +111,7 @@ package final class RecordBuilder {
         state.pointee.currentUnit = state.pointee.nextUnit
         state.pointee.nextUnit += 1
         state.pointee.unitStart = (headers.count, values.count, references.count, setEnds.count, text.count)
+        state.pointee.hashes.truncate(to: 0)
         interner.mark()
     }
 
@@ -124,25 +125,25 @@ package final class RecordBuilder {
         building.entity = -1
         state.pointee.nextUnit = state.pointee.currentUnit
         state.pointee.unitOpen = false
+        state.pointee.hashes.truncate(to: 0)
         interner.forgetSinceMark()
     }
 
     /// Gives the unit's keys their IDs, then the unit's references to its own occurrences theirs.
     /// Done for the whole unit at once rather than per occurrence: a new key's slot in a large
     /// table is a cache miss, and here the slots of the next few keys are loading while one is
-    /// looked up. `beginUnit` and `cut` end an open unit; a reader need not call it.
+    /// looked up. A unit of one occurrence (a product) has no next key: its slot began loading when
+    /// the occurrence finished, and the next element is parsed before the unit ends. `beginUnit` and
+    /// `cut` end an open unit; a reader need not call it.
     package func endUnit() {
         guard state.pointee.unitOpen else { return }
         state.pointee.unitOpen = false
         let first = state.pointee.unitStart.headers
         let count = headers.count - first
+        defer { state.pointee.hashes.truncate(to: 0) }
         guard count > 0 else { return }
-        state.pointee.hashes.truncate(to: 0)
-        let hashes = state.pointee.hashes.extend(by: count)
-        for offset in 0..<count {
-            let header = headers[first + offset]
-            hashes[offset] = header.key.tag == .text ? KeyTable.hash(textBytes(header.key), tag: .text) : 0
-        }
+        precondition(state.pointee.hashes.count == count, "an occurrence of the unit without its key's hash")
+        let hashes = state.pointee.hashes.base
         let lookahead = 8
         func prefetch(_ offset: Int) {
             if offset < count { interner.prefetch(entity: Int(headers[first + offset].entity), hash: hashes[offset]) }
@@ -200,8 +201,21 @@ package final class RecordBuilder {
         building.isPartial = state.pointee.absentCount > 0
         precondition(references.count < Int(Int32.max) && values.count < Int(Int32.max), "a batch of over 2^31 values")
         headers.append(building)
+        if state.pointee.unitOpen { hashKey(of: building) }
         building.entity = -1
         return OccurrenceHandle(ordinal: building.ordinal)
+    }
+
+    /// Keeps the hash of a text key for `endUnit` and starts loading its slot in the interner.
+    @inline(__always)
+    private func hashKey(of header: OccurrenceHeader) {
+        guard header.key.tag == .text else {
+            state.pointee.hashes.append(0)
+            return
+        }
+        let hash = KeyTable.hash(textBytes(header.key), tag: .text)
+        state.pointee.hashes.append(hash)
+        interner.prefetch(entity: Int(header.entity), hash: hash)
     }
 
     @inline(__always)
