@@ -32,7 +32,7 @@ struct JSONPrefixParseTests {
         return withExtendedLifetime(workspace) {
             bytes.withUnsafeBufferPointer { buffer in
                 let parse = JSONTape.parsingPrefix(
-                    of: buffer, baseOffset: 0, file: "t.json", root: RecordPathRoot(prefix: "", index: nil), workspace: workspace)
+                    of: buffer, baseOffset: 0, file: "t.json", rootPrefix: "", workspace: workspace)
                 guard case .parsed(let tape, let length) = parse else { return nil }
                 return (Array(tape.tokens), length)
             }
@@ -110,7 +110,7 @@ struct LentTapeTests {
 
     static func parse(_ text: String, at offset: Int, in workspace: JSONTapeWorkspace, from buffers: Buffers) throws -> JSONTape {
         let parse = JSONTape.parsingPrefix(
-            of: buffers.lend(text), baseOffset: offset, file: "f.json", root: RecordPathRoot(prefix: "a", index: offset), workspace: workspace)
+            of: buffers.lend(text), baseOffset: offset, file: "f.json", rootPrefix: "a", rootIndex: offset, workspace: workspace)
         guard case .parsed(let tape, _) = parse else {
             throw PayloadError(file: "f.json", byteOffset: offset, path: nil, expected: "a parse", found: "none")
         }

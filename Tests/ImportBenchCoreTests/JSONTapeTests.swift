@@ -561,6 +561,11 @@ struct JSONTextWriteTests {
         arguments: [
             (#""plain""#, "plain"), (#""tab\there""#, "tab\there"), (#""quote \" and \\ slash \/""#, "quote \" and \\ slash /"),
             (#""\u00e9t\u00E9 \ud83d\ude00""#, "été 😀"), (#""""#, ""), (#""\n""#, "\n"),
+            (#""\"starts and ends with an escape\"""#, "\"starts and ends with an escape\""),
+            (
+                #""a plain run of over thirty-two bytes, then\\an escape, and another at the end\/""#,
+                "a plain run of over thirty-two bytes, then\\an escape, and another at the end/"
+            ),
         ])
     func escapes(json: String, decoded: String) throws {
         let schema = ProductsScenario().schema

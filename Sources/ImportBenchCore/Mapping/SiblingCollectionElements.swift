@@ -108,7 +108,7 @@ final class SiblingCollectionElements: CollectionElementSource {
     /// or, where the fast parse declines it (a scalar, a damaged element), copied for the checked one.
     private func replayed(_ element: ElementSpool.Element) -> JSONArrayElementReader.Element {
         if case .parsed(let tape, let length) = JSONTape.parsingPrefix(
-            of: element.bytes, baseOffset: element.byteOffset, file: path, root: RecordPathRoot(prefix: elementPath(element.index), index: nil),
+            of: element.bytes, baseOffset: element.byteOffset, file: path, rootPrefix: elementPath(element.index),
             workspace: workspace, limits: limits),
             length == element.bytes.count
         {

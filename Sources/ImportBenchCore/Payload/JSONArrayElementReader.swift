@@ -262,13 +262,7 @@ package final class JSONArrayElementReader {
             guard try refill() else { break }
         }
         while true {
-            let parse = JSONTape.parsingPrefix(
-                of: UnsafeBufferPointer(start: storage + position, count: count - position),
-                baseOffset: storageFileOffset + position, file: path,
-                root: readsMembers
-                    ? RecordPathRoot(prefix: elementPath(nextIndex), index: nil) : RecordPathRoot(prefix: arrayPathText, index: nextIndex),
-                workspace: workspace, limits: limits)
-            switch parse {
+            switch parseBuffered() {
             case .parsed(let tape, let length):
                 guard length <= longestElementBytes else { throw elementTooLong(startingAt: position) }
                 position += length
@@ -284,6 +278,20 @@ package final class JSONArrayElementReader {
                 }
             }
         }
+    }
+
+    /// The C parse of the element at `position`. An array's elements are named by the array's path
+    /// and an index, passed apart so that the lent tape keeps its path's text (no retain per element).
+    private func parseBuffered() -> JSONTape.PrefixParse {
+        let bytes = UnsafeBufferPointer(start: storage + position, count: count - position)
+        if readsMembers {
+            return JSONTape.parsingPrefix(
+                of: bytes, baseOffset: storageFileOffset + position, file: path, rootPrefix: elementPath(nextIndex), workspace: workspace,
+                limits: limits)
+        }
+        return JSONTape.parsingPrefix(
+            of: bytes, baseOffset: storageFileOffset + position, file: path, rootPrefix: arrayPathText, rootIndex: nextIndex,
+            workspace: workspace, limits: limits)
     }
 
     /// Just after a collection opened: true at its first element; if it is empty, what

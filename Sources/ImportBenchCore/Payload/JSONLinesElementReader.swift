@@ -134,7 +134,7 @@ package final class JSONLinesElementReader: JSONElementSource {
             if first == 0,
                 case .parsed(let tape, let length) = JSONTape.parsingPrefix(
                     of: UnsafeBufferPointer(rebasing: bytes[...last]), baseOffset: offset, file: path,
-                    root: RecordPathRoot(prefix: elementPath(number - 1), index: nil), workspace: workspace, limits: limits),
+                    rootPrefix: elementPath(number - 1), workspace: workspace, limits: limits),
                 length == last + 1
             {
                 return .parsed(tape, index: number - 1)
