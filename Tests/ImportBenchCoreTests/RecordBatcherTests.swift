@@ -21,9 +21,9 @@ struct RecordBatcherTests {
 
     /// Every batch's size and its occurrences' fingerprints.
     func batches(
-        _ reader: any RecordReader, _ batchSize: BatchSize, schema: Schema? = nil
+        _ reader: any RecordReader, _ batchSize: BatchSize, schema: Schema? = nil, partSize: Int = Int.max
     ) throws -> (sizes: [Int], occurrences: [String]) {
-        let batcher = RecordBatcher(reader: reader, batchSize: batchSize, schema: schema ?? chat.schema)
+        let batcher = RecordBatcher(reader: reader, batchSize: batchSize, schema: schema ?? chat.schema, partSize: partSize)
         var sizes: [Int] = []
         var occurrences: [String] = []
         while let batch = try batcher.next() {
@@ -70,6 +70,31 @@ struct RecordBatcherTests {
             // the test proves nothing about that case.
             let spansTwo = kept.contains { $0.occurrences.first.count > 0 && $0.occurrences.second.count > 0 }
             #expect(spansTwo == (size > 1))
+        }
+    }
+
+    @Test(
+        "a batch filled part by part reads as one built whole, in order and by index",
+        arguments: [
+            ("chat", BatchSize.all, 1), ("products", .all, 40), ("products", .all, 500), ("products", .occurrences(300), 1),
+            ("products", .occurrences(300), 120), ("quakes", .all, 7),
+        ])
+    func partsReadAsOneBatch(scenarioName: String, batchSize: BatchSize, partSize: Int) throws {
+        let scenario = try #require(ScenarioRegistry.scenario(named: scenarioName))
+        try withTemporaryPayloadDirectory { directory in
+            let path = directory.path("payload.json")
+            try scenario.generate(scale: 0.2, seed: 4, to: path)
+            let whole = try batches(scenario.openReader(path: path), batchSize, schema: scenario.schema)
+            let batcher = RecordBatcher(
+                reader: try scenario.openReader(path: path), batchSize: batchSize, schema: scenario.schema, partSize: partSize)
+            var kept: [RecordBatch] = []
+            while let batch = try batcher.next() { kept.append(batch) }
+            #expect(kept.map(\.occurrences.count) == whole.sizes)
+            #expect(kept.flatMap { $0.occurrences.map(Self.fingerprint) } == whole.occurrences)
+            let byIndex = kept.flatMap { batch in batch.occurrences.indices.map { Self.fingerprint(batch.occurrences[$0]) } }
+            #expect(byIndex == whole.occurrences)
+            // Parts must have been sealed, or the test proves nothing about batches of many segments.
+            #expect(kept.contains { $0.occurrences.segments.count > 2 })
         }
     }
 

@@ -136,34 +136,113 @@ struct BatchSegment: Sendable {
     let count: Int
 }
 
-/// Every occurrence of a batch, in stream order: the rest of a storage an earlier batch began, then
-/// the start of a newer one (or one of the two alone). It keeps both storages alive; the
-/// occurrences it hands out do not.
+/// Every occurrence of a batch, in stream order, over the storages they lie in: the rest of a
+/// storage an earlier batch began, then newer ones. A batch of a few thousand occurrences spans one
+/// or two; a batch that keeps the whole payload (`--batch-size all`) spans one per part the builder
+/// sealed on the way (`RecordBuilder.sealPart`), so that its buffers never grow by copying. It
+/// keeps its storages alive; the occurrences it hands out do not.
 public struct BatchOccurrences: RandomAccessCollection, Sendable {
+    /// The first two segments inline, as nearly every batch has no more; the second may be empty.
     let first: BatchSegment
     let second: BatchSegment
+    /// Segments after the second, and where each starts among the batch's occurrences.
+    private let rest: [BatchSegment]
+    private let restStarts: [Int]
+    private let total: Int
 
-    init(_ first: BatchSegment, _ second: BatchSegment) {
-        self.first = first
-        self.second = second
+    /// `segments` in stream order; at least one.
+    init(_ segments: [BatchSegment]) {
+        precondition(!segments.isEmpty, "a batch of no segment")
+        first = segments[0]
+        second = segments.count > 1 ? segments[1] : BatchSegment(storage: first.storage, start: first.start, count: 0)
+        rest = Array(segments.dropFirst(2))
+        var starts: [Int] = []
+        var position = first.count + second.count
+        for segment in rest {
+            starts.append(position)
+            position += segment.count
+        }
+        restStarts = starts
+        total = position
     }
 
-    /// The occurrences of one storage alone: the second segment is empty.
+    /// The occurrences of one storage alone.
     init(_ only: BatchSegment) {
-        self.init(only, BatchSegment(storage: only.storage, start: only.start, count: 0))
+        self.init([only])
     }
 
     /// Always 0.
     public var startIndex: Int { 0 }
     /// How many occurrences the batch holds.
-    public var endIndex: Int { first.count + second.count }
+    public var endIndex: Int { total }
+
+    /// The segments in stream order, empty ones left out.
+    var segments: [BatchSegment] {
+        ([first, second] + rest).filter { $0.count > 0 }
+    }
 
     /// The occurrence at `position`, in payload order.
     @inline(__always)
     public subscript(position: Int) -> BatchOccurrence {
         precondition(position >= 0 && position < endIndex, "occurrence index out of range")
         if position < first.count { return BatchOccurrence(storage: first.storage, position: first.start + position) }
-        return BatchOccurrence(storage: second.storage, position: second.start + position - first.count)
+        let inSecond = position - first.count
+        if inSecond < second.count { return BatchOccurrence(storage: second.storage, position: second.start + inSecond) }
+        return laterOccurrence(at: position)
+    }
+
+    /// An occurrence past the second segment, found by binary search over the segments' starts.
+    @inline(never)
+    private func laterOccurrence(at position: Int) -> BatchOccurrence {
+        var low = 0
+        var high = restStarts.count - 1
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if restStarts[middle] <= position { low = middle } else { high = middle - 1 }
+        }
+        return BatchOccurrence(storage: rest[low].storage, position: rest[low].start + position - restStarts[low])
+    }
+
+    /// Walks the segments in order rather than searching for each position.
+    public func makeIterator() -> Iterator {
+        Iterator(occurrences: self)
+    }
+
+    /// The occurrences in stream order, segment by segment.
+    public struct Iterator: IteratorProtocol {
+        private let occurrences: BatchOccurrences
+        /// The segment being walked: 0 and 1 are `first` and `second`, then `rest`'s.
+        private var segment = 0
+        private var position: Int
+        private var end: Int
+        private var storage: RecordStorage
+
+        init(occurrences: BatchOccurrences) {
+            self.occurrences = occurrences
+            storage = occurrences.first.storage
+            position = occurrences.first.start
+            end = occurrences.first.start + occurrences.first.count
+        }
+
+        /// The next occurrence, or nil after the last.
+        public mutating func next() -> BatchOccurrence? {
+            while position == end {
+                segment += 1
+                let next: BatchSegment
+                if segment == 1 {
+                    next = occurrences.second
+                } else if segment - 2 < occurrences.rest.count {
+                    next = occurrences.rest[segment - 2]
+                } else {
+                    return nil
+                }
+                storage = next.storage
+                position = next.start
+                end = next.start + next.count
+            }
+            defer { position += 1 }
+            return BatchOccurrence(storage: storage, position: position)
+        }
     }
 }
 

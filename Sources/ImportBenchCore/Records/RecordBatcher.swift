@@ -9,8 +9,17 @@ package final class RecordBatcher {
     private var nextBatch = 0
     private var exhausted = false
 
-    package init(reader: any RecordReader, batchSize: BatchSize, schema: Schema, interner: KeyInterner? = nil) {
+    /// Occurrences after which a batch still filling is sealed as a part (`RecordBuilder.sealPart`):
+    /// large enough that a batch of a few thousand never is, small enough that a batch of the whole
+    /// payload grows by parts rather than by copying. 16,384 chat occurrences are about 6 MB of records.
+    package static let defaultPartSize = 16_384
+    private let partSize: Int
+
+    package init(
+        reader: any RecordReader, batchSize: BatchSize, schema: Schema, interner: KeyInterner? = nil, partSize: Int = defaultPartSize
+    ) {
         self.reader = reader
+        self.partSize = max(partSize, 1)
         builder = RecordBuilder(schema: schema, interner: interner ?? KeyInterner(entityCount: schema.entities.count))
         switch batchSize {
         case .occurrences(let count): limit = count
@@ -26,7 +35,11 @@ package final class RecordBatcher {
 
     package func next() throws -> RecordBatch? {
         while builder.count < limit, !exhausted {
-            if try !reader.readUnit(into: builder) { exhausted = true }
+            if try !reader.readUnit(into: builder) {
+                exhausted = true
+            } else if builder.unsealedCount >= partSize, builder.count < limit {
+                builder.sealPart()
+            }
         }
         guard builder.count > 0 else { return nil }
         defer { nextBatch += 1 }

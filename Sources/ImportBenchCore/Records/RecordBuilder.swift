@@ -43,9 +43,12 @@ package final class RecordBuilder {
         var hashes = PODArray<UInt64>(capacity: 1024)
         /// Where the key being composed with `appendKeyText` starts in `text`.
         var composedKeyStart = -1
-        /// A sealed storage whose occurrences from `pendingStart` on no batch has taken yet.
-        var pending: RecordStorage?
+        /// Storages sealed and not yet wholly taken by batches, oldest first: the first from
+        /// `pendingStart` on. A storage a batch cut in the middle of, then parts `sealPart` sealed.
+        var pending: [RecordStorage] = []
         var pendingStart = 0
+        /// Occurrences in `pending` no batch has taken yet.
+        var pendingCount = 0
     }
 
     private var headers: PODArray<OccurrenceHeader> {
@@ -97,8 +100,7 @@ package final class RecordBuilder {
 
     /// Occurrences finished and not yet cut into a batch.
     package var count: Int {
-        let pending = state.pointee.pending.map { $0.count - state.pointee.pendingStart } ?? 0
-        return pending + headers.count
+        state.pointee.pendingCount + headers.count
     }
     /// The ordinal the next occurrence will have: occurrences finished so far, in the whole stream.
     package var nextOrdinal: Int { state.pointee.firstOrdinal + headers.count }
@@ -509,33 +511,45 @@ package final class RecordBuilder {
 
     /// The next `count` occurrences as a batch, without copying any. Finished occurrences are sealed
     /// into a storage of their own; those past the batch stay there for the next batch, which then
-    /// reads two storages (the rest of this one, then one sealed later). Copying them instead cost
-    /// a tenth of decoding: a chat channel is longer than a batch of 1,000.
+    /// reads two storages (the rest of this one, then one sealed later), or more after `sealPart`.
+    /// Copying them instead cost a tenth of decoding: a chat channel is longer than a batch of 1,000.
     func cut(first count: Int, index: Int) -> RecordBatch {
         endUnit()
         precondition(building.entity < 0 && count <= self.count, "cut inside an occurrence, or past the end")
+        guard count > 0 else { return RecordBatch(index: index, occurrences: BatchOccurrences(BatchSegment(storage: seal(), start: 0, count: 0))) }
+        if count > state.pointee.pendingCount { sealPart() }
         var remaining = count
-        var head: BatchSegment?
-        if let pending = state.pointee.pending {
+        var segments: [BatchSegment] = []
+        while remaining > 0, let oldest = state.pointee.pending.first {
             let start = state.pointee.pendingStart
-            let taken = min(pending.count - start, remaining)
-            head = BatchSegment(storage: pending, start: start, count: taken)
+            let taken = min(oldest.count - start, remaining)
+            segments.append(BatchSegment(storage: oldest, start: start, count: taken))
             remaining -= taken
-            if start + taken == pending.count {
-                state.pointee.pending = nil
+            state.pointee.pendingCount -= taken
+            if start + taken == oldest.count {
+                state.pointee.pending.removeFirst()
                 state.pointee.pendingStart = 0
             } else {
                 state.pointee.pendingStart = start + taken
             }
         }
-        if remaining == 0, let head { return RecordBatch(index: index, occurrences: BatchOccurrences(head)) }
-        let sealed = seal()
-        let tail = BatchSegment(storage: sealed, start: 0, count: remaining)
-        if remaining < sealed.count {
-            state.pointee.pending = sealed
-            state.pointee.pendingStart = remaining
-        }
-        return RecordBatch(index: index, occurrences: head.map { BatchOccurrences($0, tail) } ?? BatchOccurrences(tail))
+        return RecordBatch(index: index, occurrences: BatchOccurrences(segments))
+    }
+
+    /// Occurrences finished since the last part was sealed.
+    var unsealedCount: Int { headers.count }
+
+    /// Hands the finished occurrences over to a storage of their own, left for `cut` to take: the
+    /// batcher calls it between units while one large batch fills, so that a batch of the whole
+    /// payload is built part after part in buffers sized once, instead of in buffers that grow by
+    /// doubling (each growth copies everything so far into memory the kernel must fault in and clear).
+    func sealPart() {
+        endUnit()
+        precondition(building.entity < 0, "a part sealed inside an occurrence")
+        guard headers.count > 0 else { return }
+        let storage = seal()
+        state.pointee.pending.append(storage)
+        state.pointee.pendingCount += storage.count
     }
 
     /// Hands every finished occurrence over to a storage and starts empty buffers, sized for as much

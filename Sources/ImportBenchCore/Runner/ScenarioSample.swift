@@ -25,7 +25,7 @@ package struct ScenarioSample: Sendable {
         var storages: [ObjectIdentifier: Int] = [:]
         while let batch = try batcher.next() {
             kept.append(batch)
-            for segment in [batch.occurrences.first, batch.occurrences.second] where segment.count > 0 {
+            for segment in batch.occurrences.segments {
                 storages[ObjectIdentifier(segment.storage)] = segment.storage.allocatedBytes
             }
         }
@@ -63,6 +63,7 @@ package struct ScenarioSample: Sendable {
             return
         }
         let batch = builder.cut(first: builder.count, index: 0)
-        recordBytesPerPayloadByte = Double(batch.occurrences.first.storage.allocatedBytes) / consumed
+        let storages = Dictionary(batch.occurrences.segments.map { (ObjectIdentifier($0.storage), $0.storage.allocatedBytes) }) { first, _ in first }
+        recordBytesPerPayloadByte = Double(storages.values.reduce(0, +)) / consumed
     }
 }

@@ -63,10 +63,8 @@ final class UniqueObjects {
 
     /// Adds a batch's occurrences to what is collected.
     func add(_ batch: RecordBatch) {
-        let occurrences = batch.occurrences
-        add(occurrences.first)
-        // A batch spans at most two storages; an occurrence is kept as its storage's run and its position there.
-        if occurrences.second.count > 0 { add(occurrences.second) }
+        // An occurrence is kept as its storage's run and its position there.
+        for segment in batch.occurrences.segments { add(segment) }
     }
 
     private func add(_ segment: BatchSegment) {
