@@ -19,7 +19,9 @@ package final class ChatPayloadReader: RecordReader {
 
     package let path: String
     private let schema: Schema
-    private var records: JSONRecordStream
+    /// Read and advanced once per unit, by this reader's own methods one at a time: unchecked, as the
+    /// runtime exclusivity check of a class's stored `var` cost a check per element.
+    @exclusivity(unchecked) private var records: JSONRecordStream
     private let entities: EntityIndexes
     /// Per message, reused across messages: the handles of its reactions' users (their occurrences
     /// come before the message, the reactions' own after it) and of its mentioned users.
