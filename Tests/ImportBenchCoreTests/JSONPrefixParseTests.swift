@@ -140,4 +140,25 @@ struct LentTapeTests {
         #expect(try second.root.object().string("x") == "a")
         #expect(try second.root.object().string("y") == "b")
     }
+
+    @Test("a lent tape names its element by the path it was given, byte for byte, even after a canonically equal one")
+    func lentTapeTakesEveryPrefixByteForByte() throws {
+        let workspace = JSONTapeWorkspace()
+        let buffers = Buffers()
+        let composed = #"events["\#u{E9}"]"#
+        let decomposed = #"events["e\#u{301}"]"#
+        #expect(composed == decomposed && !composed.utf8.elementsEqual(decomposed.utf8))
+        var identities: [ObjectIdentifier] = []
+        for (offset, prefix) in [(1, composed), (9, decomposed)] {
+            let parse = JSONTape.parsingPrefix(
+                of: buffers.lend(#"{"a": 1}"#), baseOffset: offset, file: "f.json", rootPrefix: prefix, workspace: workspace)
+            guard case .parsed(let tape, _) = parse else {
+                Issue.record("no parse")
+                return
+            }
+            identities.append(ObjectIdentifier(tape))
+            #expect(tape.recordPath.utf8.elementsEqual(prefix.utf8))
+        }
+        #expect(identities[0] == identities[1])
+    }
 }

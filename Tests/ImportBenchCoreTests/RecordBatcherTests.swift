@@ -98,6 +98,24 @@ struct RecordBatcherTests {
         }
     }
 
+    @Test("a cut of no occurrence keeps the finished ones for the next batch")
+    func emptyCutKeepsWhatIsFinished() throws {
+        let products = ProductsScenario()
+        let builder = RecordBuilder(schema: products.schema, interner: KeyInterner(entityCount: products.schema.entities.count))
+        for key in ["a", "b", "c"] {
+            builder.beginUnit()
+            builder.begin(entity: 0)
+            builder.key(.text(key))
+            for _ in ProductsScenario.product.attributes { builder.absent() }
+            builder.finish()
+        }
+        let empty = builder.cut(first: 0, index: 0)
+        #expect(empty.occurrences.isEmpty && builder.count == 3)
+        let next = builder.cut(first: 3, index: 1)
+        #expect(next.occurrences.map { $0.key.databaseValue } == [.text("a"), .text("b"), .text("c")])
+        #expect(next.occurrences.map(\.ordinal) == [0, 1, 2])
+    }
+
     @Test("every key has its ID, and a reference to an embedded occurrence has that occurrence's ID")
     func embeddedReferencesShareTheTargetsID() throws {
         try withGeneratedChatPayload(scale: 0.04, seed: 6) { path, _ in

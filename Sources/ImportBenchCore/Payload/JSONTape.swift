@@ -179,8 +179,10 @@ package final class JSONTape {
         self.bytes = bytes
         self.tokens = tokens
         self.baseOffset = baseOffset
+        // One workspace serves one reader, so the file is the same string every time.
         if self.file != file { self.file = file }
-        if pathPrefix != rootPrefix { pathPrefix = rootPrefix }
+        // Byte for byte: `!=` alone would keep an earlier member name canonically equal to this one.
+        if pathPrefix != rootPrefix || !pathPrefix.utf8.elementsEqual(rootPrefix.utf8) { pathPrefix = rootPrefix }
         pathIndex = rootIndex
         lookupHint = LookupHint()
     }

@@ -516,7 +516,13 @@ package final class RecordBuilder {
     func cut(first count: Int, index: Int) -> RecordBatch {
         endUnit()
         precondition(building.entity < 0 && count <= self.count, "cut inside an occurrence, or past the end")
-        guard count > 0 else { return RecordBatch(index: index, occurrences: BatchOccurrences(BatchSegment(storage: seal(), start: 0, count: 0))) }
+        guard count > 0 else {
+            // Nothing taken: what is unsealed waits, sealed, for the next batch.
+            sealPart()
+            let storage = state.pointee.pending.first ?? seal()
+            return RecordBatch(
+                index: index, occurrences: BatchOccurrences(BatchSegment(storage: storage, start: state.pointee.pendingStart, count: 0)))
+        }
         if count > state.pointee.pendingCount { sealPart() }
         var remaining = count
         var segments: [BatchSegment] = []
