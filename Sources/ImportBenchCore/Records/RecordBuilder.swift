@@ -39,7 +39,8 @@ package final class RecordBuilder {
         var absentCount = 0
         /// Whether the current unit's keys still await their IDs (`endUnit`).
         var unitOpen = false
-        /// Per occurrence of the unit being ended: its key's hash (0 for a key that is not text).
+        /// Per occurrence of the open unit, appended as each finishes: its key's hash (0 for a key that is
+        /// not text). Empty whenever no unit is open: every way a unit closes empties it.
         var hashes = PODArray<UInt64>(capacity: 1024)
         /// Where the key being composed with `appendKeyText` starts in `text`.
         var composedKeyStart = -1
@@ -113,7 +114,6 @@ package final class RecordBuilder {
         state.pointee.currentUnit = state.pointee.nextUnit
         state.pointee.nextUnit += 1
         state.pointee.unitStart = (headers.count, values.count, references.count, setEnds.count, text.count)
-        state.pointee.hashes.truncate(to: 0)
         interner.mark()
     }
 
