@@ -8,7 +8,10 @@ final class EntityPlan {
     let attributes: FrozenBuffer<Int>
     let toOne: FrozenBuffer<ToOnePlan>
     let manyToMany: FrozenBuffer<SetPlan>
-    let children: [(path: Int, list: ChildList)]
+    let children: FrozenBuffer<ChildPlan>
+    /// The schema's target entity of each to-one relationship, then of each set, in their order.
+    let toOneTargets: FrozenBuffer<Int>
+    let manyToManyTargets: FrozenBuffer<Int>
     /// The schema's column type of each attribute, in `attributes`' order.
     let attributeTypes: [ColumnType]
     /// The paths of the children lists and sets a payload lists completely: an object lacking any
@@ -20,15 +23,18 @@ final class EntityPlan {
 
     init(
         paths: PathWalk, key: KeyPlan, attributes: [Int], toOne: [ToOnePlan], manyToMany: [SetPlan],
-        children: [(path: Int, list: ChildList)], entity: Entity, schema: Schema, absentIsNull: Bool = false
+        children: [(path: Int, list: ChildList)], entity index: Int, schema: Schema, absentIsNull: Bool = false
     ) {
+        let entity = schema.entities[index]
         self.absentIsNull = absentIsNull
         self.paths = paths
         self.key = key
         self.attributes = FrozenBuffer(attributes)
         self.toOne = FrozenBuffer(toOne)
         self.manyToMany = FrozenBuffer(manyToMany)
-        self.children = children
+        self.children = FrozenBuffer(children.map { ChildPlan(path: $0.path, entity: $0.list.entity, ownerRelationship: $0.list.ownerRelationship) })
+        toOneTargets = FrozenBuffer(schema.toOneTargets[index])
+        manyToManyTargets = FrozenBuffer(schema.manyToManyTargets[index])
         attributeTypes = entity.attributes.map(\.type)
         let listedChildren = children.filter { schema.entities[$0.list.entity].toOne[$0.list.ownerRelationship].replacesChildren }
         let listedSets = zip(manyToMany, entity.manyToMany).filter { $1.listing == .complete }.map { source, _ in
@@ -44,7 +50,18 @@ final class EntityPlan {
         toOne.free()
         manyToMany.free()
         listingPaths.free()
+        children.free()
+        toOneTargets.free()
+        manyToManyTargets.free()
     }
+}
+
+/// A list of children an object holds: where it is, the child entity and the child's link back.
+struct ChildPlan {
+    let path: Int
+    let entity: Int
+    /// The child entity's to-one relationship that points back at the owner.
+    let ownerRelationship: Int
 }
 
 enum KeyPlan {
@@ -126,7 +143,7 @@ extension EntityPlan {
         let children = entity.children.map { (paths.add($0.path), $0) }
         self.init(
             paths: paths.sealed(), key: key, attributes: attributes, toOne: toOne, manyToMany: manyToMany, children: children,
-            entity: schema.entities[index], schema: schema, absentIsNull: entity.absentMembers == .null)
+            entity: index, schema: schema, absentIsNull: entity.absentMembers == .null)
     }
 }
 

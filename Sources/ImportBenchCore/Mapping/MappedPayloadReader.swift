@@ -6,7 +6,7 @@ import ImportBenchStore
 /// kind, a missing key or a key repeated with another value is a `PayloadError` naming the file,
 /// the byte offset and the record path; with `onError: .skip` the element holding it is left out
 /// and counted as a "malformed <element entity>".
-package final class MappedPayloadReader: RecordReader {
+package final class MappedPayloadReader: RecordReader, JSONElementDecoder {
     package let path: String
     private let mapping: PayloadMapping
     /// Read and advanced once per unit, by this reader's own methods one at a time: unchecked, as the
@@ -84,17 +84,17 @@ package final class MappedPayloadReader: RecordReader {
     }
 
     package func readUnit(into builder: RecordBuilder) throws -> Bool {
-        try records.readUnit(into: builder) { tape in try readElement(tape, into: builder) }
+        try records.readUnit(into: builder, by: self)
     }
 
     package func nextUnit() throws -> RecordUnit? {
-        try records.ownedUnit(schema: mapping.schema) { tape, builder in try readElement(tape, into: builder) }
+        try records.ownedUnit(schema: mapping.schema, by: self)
     }
 
     package var skippedRecords: [String: Int] { records.errors.skippedRecords }
     package var skippedErrors: [PayloadError] { records.errors.skippedErrors }
 
-    private func readElement(_ tape: JSONTape, into builder: RecordBuilder) throws(PayloadError) {
+    func decodeElement(_ tape: JSONTape, into builder: RecordBuilder) throws(PayloadError) {
         found.truncate(to: 0)
         targets.truncate(to: 0)
         owners.removeAll(keepingCapacity: true)
@@ -130,15 +130,13 @@ package final class MappedPayloadReader: RecordReader {
                 targets.append(-1)
                 continue
             }
-            let target = mapping.schema.toOneTargets[entity][relationship]
-            targets.append(try read(tape, index, entity: target, listedBy: nil, position: 0, into: builder).ordinal)
+            targets.append(try read(tape, index, entity: plan.toOneTargets[relationship], listedBy: nil, position: 0, into: builder).ordinal)
         }
         for (relationship, source) in plan.manyToMany.enumerated() {
             guard case .embedded(let path) = source, case let index = value(path), index >= 0 else { continue }
-            let members = try JSONValue(tape: tape, index: index).array()
-            let target = mapping.schema.manyToManyTargets[entity][relationship]
-            for (memberPosition, member) in members.enumerated() {
-                targets.append(try read(tape, member.index, entity: target, listedBy: nil, position: memberPosition, into: builder).ordinal)
+            let target = plan.manyToManyTargets[relationship]
+            for (memberPosition, member) in try tape.elements(ofArray: index).enumerated() {
+                targets.append(try read(tape, member, entity: target, listedBy: nil, position: memberPosition, into: builder).ordinal)
             }
         }
 
@@ -171,7 +169,7 @@ package final class MappedPayloadReader: RecordReader {
                     }
                 case .relationship(let relationship):
                     let appended = try appendKeyText(
-                        ofRelationship: relationship, firstTarget: firstTarget, owner: owner, plan: plan, entity: entity, tape: tape,
+                        ofRelationship: relationship, firstTarget: firstTarget, owner: owner, plan: plan, tape: tape,
                         value: value, builder: builder)
                     guard appended else {
                         throw PayloadError(
@@ -209,7 +207,7 @@ package final class MappedPayloadReader: RecordReader {
         for (attribute, path) in plan.attributes.enumerated() {
             let index = found[frame + path]
             if index >= 0 {
-                try JSONValue(tape: tape, index: index).write(to: builder, as: plan.attributeTypes[attribute])
+                try tape.write(valueAt: index, to: builder, as: plan.attributeTypes[attribute])
             } else if let name = name(path) {
                 try write(memberName: name, as: plan.attributeTypes[attribute], of: tape, into: builder)
             } else if plan.absentIsNull {
@@ -221,7 +219,7 @@ package final class MappedPayloadReader: RecordReader {
         for (relationship, source) in plan.toOne.enumerated() {
             switch source {
             case .owner:
-                if let handle = ownerHandle(relationship, listedBy: owner, entity: entity) {
+                if let handle = ownerHandle(relationship, listedBy: owner, plan: plan) {
                     builder.reference(to: handle)
                 } else {
                     builder.noReference()
@@ -255,8 +253,8 @@ package final class MappedPayloadReader: RecordReader {
                 }
             case .keys(let path):
                 guard case let index = value(path), index >= 0 else { continue }
-                for member in try JSONValue(tape: tape, index: index).array() {
-                    try reference(tape, member.index, into: builder)
+                for member in try tape.elements(ofArray: index) {
+                    try reference(tape, member, into: builder)
                 }
             }
         }
@@ -265,12 +263,12 @@ package final class MappedPayloadReader: RecordReader {
 
         if !plan.children.isEmpty {
             owners.append((entity, handle))
-            for (path, list) in plan.children {
-                let index = value(path)
+            for list in plan.children {
+                let index = value(list.path)
                 guard index >= 0 else { continue }
-                for (childPosition, child) in try JSONValue(tape: tape, index: index).array().enumerated() {
+                for (childPosition, child) in try tape.elements(ofArray: index).enumerated() {
                     _ = try read(
-                        tape, child.index, entity: list.entity, listedBy: (handle, list.ownerRelationship), position: childPosition, into: builder)
+                        tape, child, entity: list.entity, listedBy: (handle, list.ownerRelationship), position: childPosition, into: builder)
                 }
             }
             owners.removeLast()
@@ -313,21 +311,23 @@ package final class MappedPayloadReader: RecordReader {
     }
 
     /// The listing owner for its own link; for any other owner link, the nearest open owner of the target entity.
-    private func ownerHandle(_ relationship: Int, listedBy owner: (handle: OccurrenceHandle, relationship: Int)?, entity: Int) -> OccurrenceHandle? {
+    private func ownerHandle(
+        _ relationship: Int, listedBy owner: (handle: OccurrenceHandle, relationship: Int)?, plan: EntityPlan
+    ) -> OccurrenceHandle? {
         if let owner, owner.relationship == relationship { return owner.handle }
-        let target = mapping.schema.toOneTargets[entity][relationship]
+        let target = plan.toOneTargets[relationship]
         return owners.last { $0.entity == target }?.handle
     }
 
     /// Appends the key of a to-one relationship's target to the key being composed; false when it has none.
     private func appendKeyText(
         ofRelationship relationship: Int, firstTarget: Int, owner: (handle: OccurrenceHandle, relationship: Int)?, plan: EntityPlan,
-        entity: Int, tape: JSONTape, value: (Int) -> Int, builder: RecordBuilder
+        tape: JSONTape, value: (Int) -> Int, builder: RecordBuilder
     ) throws(PayloadError) -> Bool {
         let span: TextSpan?
         switch plan.toOne[relationship] {
         case .owner:
-            span = ownerHandle(relationship, listedBy: owner, entity: entity).flatMap { builder.keyText(of: $0) }
+            span = ownerHandle(relationship, listedBy: owner, plan: plan).flatMap { builder.keyText(of: $0) }
         case .embedded, .key, .embeddedOrKey:
             let ordinal = targets[firstTarget + relationship]
             if ordinal >= 0 {

@@ -418,8 +418,8 @@ package struct SampleScaler {
                 for member in try JSONValue(tape: tape, index: index).array() { try key(member.index, of: target) }
             }
         }
-        for (path, list) in plan.children {
-            let index = value(path)
+        for list in plan.children {
+            let index = value(list.path)
             guard index >= 0 else { continue }
             for child in try JSONValue(tape: tape, index: index).array() {
                 try collectKeys(tape, child.index, entity: list.entity, found: &found, into: &keys)

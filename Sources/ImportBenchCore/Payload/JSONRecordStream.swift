@@ -23,8 +23,13 @@ struct JSONRecordStream {
     mutating func nextUnit(_ decode: (JSONTape) throws -> RecordUnit) throws -> RecordUnit? {
         try errors.throwIfFailed()
         do {
-            while let element = try elements.next() {
-                if let unit = try decoded(element, decode) { return unit }
+            while let next = try elements.next() {
+                guard let (tape, element) = try parsed(next) else { continue }
+                do {
+                    return try decode(tape)
+                } catch let error as PayloadError {
+                    try skip(error, decoding: element)
+                }
             }
             return nil
         } catch {
@@ -32,40 +37,18 @@ struct JSONRecordStream {
         }
     }
 
-    /// Has `decode` write the next element into `builder` as one unit; false at the end of the
+    /// Has `decoder` write the next element into `builder` as one unit; false at the end of the
     /// array. A skipped element leaves nothing in the builder.
-    mutating func readUnit(into builder: RecordBuilder, _ decode: (JSONTape) throws -> Void) throws -> Bool {
-        try errors.throwIfFailed()
-        do {
-            while let element = try elements.next() {
-                builder.beginUnit()
-                let written: Void?
-                do {
-                    written = try decoded(element, decode)
-                } catch {
-                    builder.discardUnit()
-                    throw error
-                }
-                if written != nil { return true }
-                builder.discardUnit()
-            }
-            return false
-        } catch {
-            throw errors.fail(error)
-        }
+    mutating func readUnit<Decoder: JSONElementDecoder>(into builder: RecordBuilder, by decoder: Decoder) throws -> Bool {
+        try readElement(into: builder, by: decoder) != nil
     }
 
-    /// The next element that `write` puts into a fresh builder, as owned occurrences (ordinals and key
-    /// IDs unset, embedded references by index within the unit): for callers that want values rather
-    /// than a batch, from the same code as the import's path.
-    mutating func ownedUnit(schema: Schema, _ write: (JSONTape, RecordBuilder) throws -> Void) throws -> RecordUnit? {
+    /// The next element that `decoder` puts into a fresh builder, as owned occurrences (ordinals and
+    /// key IDs unset, embedded references by index within the unit): for callers that want values
+    /// rather than a batch, from the same code as the import's path.
+    mutating func ownedUnit<Decoder: JSONElementDecoder>(schema: Schema, by decoder: Decoder) throws -> RecordUnit? {
         let builder = RecordBuilder(schema: schema, interner: KeyInterner(entityCount: schema.entities.count))
-        var location = (path: "", byteOffset: 0)
-        let found = try readUnit(into: builder) { tape in
-            location = (tape.recordPath, tape.baseOffset)
-            try write(tape, builder)
-        }
-        guard found else { return nil }
+        guard let tape = try readElement(into: builder, by: decoder) else { return nil }
         func withoutID(_ reference: Reference) -> Reference {
             Reference(key: reference.key, embeddedOrdinal: reference.embeddedOrdinal)
         }
@@ -78,25 +61,53 @@ struct JSONRecordStream {
             owned.manyToMany = owned.manyToMany.map { $0.map(withoutID) }
             return owned
         }
-        return RecordUnit(occurrences: occurrences, path: location.path, byteOffset: location.byteOffset)
+        return RecordUnit(occurrences: occurrences, path: tape.recordPath, byteOffset: tape.baseOffset)
     }
 
-    /// What `decode` made of the element, or nil when it was skipped.
-    private mutating func decoded<Decoded>(
-        _ next: JSONArrayElementReader.Element, _ decode: (JSONTape) throws -> Decoded
-    ) throws -> Decoded? {
+    /// Has `decoder` write the next element into `builder` as one unit and returns its tape, or nil
+    /// at the end of the array. The decoder is a protocol's, not a closure: a closure's captures
+    /// (the reader, the builder) cost a retain and a release each per element.
+    private mutating func readElement<Decoder: JSONElementDecoder>(into builder: RecordBuilder, by decoder: Decoder) throws -> JSONTape? {
+        try errors.throwIfFailed()
+        do {
+            while let next = try elements.next() {
+                builder.beginUnit()
+                do {
+                    if let (tape, element) = try parsed(next) {
+                        do {
+                            try decoder.decodeElement(tape, into: builder)
+                            return tape
+                        } catch let error as PayloadError {
+                            try skip(error, decoding: element)
+                        }
+                    }
+                } catch {
+                    builder.discardUnit()
+                    throw error
+                }
+                builder.discardUnit()
+            }
+            return nil
+        } catch {
+            throw errors.fail(error)
+        }
+    }
+
+    /// The element's tape, with where the element is (its index and first byte) for locating errors;
+    /// nil when it failed to parse and was skipped.
+    private mutating func parsed(_ next: JSONArrayElementReader.Element) throws -> (JSONTape, ElementPlace)? {
         let element: JSONArrayElement
         switch next {
         case .parsed(let tape, let index):
             // Located as a delimited element would be (the tape starts the element).
-            return try decoded(tape, decode, at: (index, tape.baseOffset))
+            return (tape, ElementPlace(index: index, byteOffset: tape.baseOffset))
         case .delimited(let delimited): element = delimited
         }
         let recordPath = elements.elementPath(element.index)
-        let tape: JSONTape
         do {
-            tape = try JSONTape(
+            let tape = try JSONTape(
                 bytes: element.bytes, baseOffset: element.byteOffset, file: elements.path, recordPath: recordPath, limits: elements.limits)
+            return (tape, ElementPlace(index: element.index, byteOffset: element.byteOffset))
         } catch let unlocated {
             let error = elements.located(unlocated, in: element)
             if errors.policy == .skip, element.hasElementSeamInsideString {
@@ -108,19 +119,18 @@ struct JSONRecordStream {
             try errors.skip(error, reason: reason)
             return nil
         }
-        return try decoded(tape, decode, at: (element.index, element.byteOffset))
     }
 
-    /// `element` is where the tape's element is (its index and first byte), for locating errors.
-    private mutating func decoded<Decoded>(
-        _ tape: JSONTape, _ decode: (JSONTape) throws -> Decoded, at element: (index: Int, byteOffset: Int)
-    ) throws -> Decoded? {
-        do {
-            return try decode(tape)
-        } catch let error as PayloadError {
-            let location = JSONArrayElement(index: element.index, byteOffset: element.byteOffset, bytes: Data())
-            try errors.skip(elements.located(error, in: location), reason: reason)
-            return nil
-        }
+    /// Skips the element whose decoding threw `error` (or throws it, under `.fail`), located as a
+    /// delimited element would be.
+    private mutating func skip(_ error: PayloadError, decoding element: ElementPlace) throws {
+        let location = JSONArrayElement(index: element.index, byteOffset: element.byteOffset, bytes: Data())
+        try errors.skip(elements.located(error, in: location), reason: reason)
+    }
+
+    /// Where an element is: its index in the array and its first byte in the file.
+    private struct ElementPlace {
+        let index: Int
+        let byteOffset: Int
     }
 }

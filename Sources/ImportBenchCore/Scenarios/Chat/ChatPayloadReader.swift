@@ -12,7 +12,7 @@ import ImportBenchStore
 /// Unknown keys are ignored. A missing required value, a value of the wrong type or a key repeated
 /// with another value is a `PayloadError`; with `onError: .skip` the channel holding it is left out
 /// and counted as a "malformed channel" instead.
-package final class ChatPayloadReader: RecordReader {
+package final class ChatPayloadReader: RecordReader, JSONElementDecoder {
     /// The member names leading to the array of elements (the generator writes them there, or one
     /// per line for JSON Lines).
     package static let elements: [String] = ["channels"]
@@ -44,13 +44,17 @@ package final class ChatPayloadReader: RecordReader {
     }
 
     package func readUnit(into builder: RecordBuilder) throws -> Bool {
-        try records.readUnit(into: builder) { tape in try write(channel: tape.object(at: 0), in: tape, to: builder) }
+        try records.readUnit(into: builder, by: self)
+    }
+
+    func decodeElement(_ tape: JSONTape, into builder: RecordBuilder) throws {
+        try write(channel: tape.object(at: 0), in: tape, to: builder)
     }
 
     /// The same unit as owned occurrences (ordinals and key IDs unset, embedded references by
     /// index within the unit), for callers that want values rather than a batch.
     package func nextUnit() throws -> RecordUnit? {
-        try records.ownedUnit(schema: schema) { tape, builder in try write(channel: tape.object(at: 0), in: tape, to: builder) }
+        try records.ownedUnit(schema: schema, by: self)
     }
 
     package var skippedRecords: [String: Int] { records.errors.skippedRecords }

@@ -3,7 +3,7 @@ import ImportBenchStore
 /// One unit per product of a top-level array. `serialCode` is required; every other field may be
 /// missing or null; unknown fields are ignored. With `onError: .skip` a product that cannot be read
 /// is left out and counted as a "malformed product".
-package final class ProductsPayloadReader: RecordReader {
+package final class ProductsPayloadReader: RecordReader, JSONElementDecoder {
     /// The member names leading to the array of elements (the generator writes them there, or one
     /// per line for JSON Lines).
     package static let elements: [String] = []
@@ -38,16 +38,18 @@ package final class ProductsPayloadReader: RecordReader {
 
     /// The import's path: values go from the tape straight into the builder.
     package func readUnit(into builder: RecordBuilder) throws -> Bool {
-        try records.readUnit(into: builder) { tape in
-            let found = try memberIndexes(of: tape)
-            builder.begin(entity: entity)
-            try tape.withStringBytes(at: found[0]) { builder.key(text: $0) }
-            for (position, type) in attributeTypes.enumerated() {
-                let index = found[position + 1]
-                if index < 0 { builder.absent() } else { try tape.write(valueAt: index, to: builder, as: type) }
-            }
-            builder.finish()
+        try records.readUnit(into: builder, by: self)
+    }
+
+    func decodeElement(_ tape: JSONTape, into builder: RecordBuilder) throws {
+        let found = try memberIndexes(of: tape)
+        builder.begin(entity: entity)
+        try tape.withStringBytes(at: found[0]) { builder.key(text: $0) }
+        for (position, type) in attributeTypes.enumerated() {
+            let index = found[position + 1]
+            if index < 0 { builder.absent() } else { try tape.write(valueAt: index, to: builder, as: type) }
         }
+        builder.finish()
     }
 
     package var skippedRecords: [String: Int] { records.errors.skippedRecords }

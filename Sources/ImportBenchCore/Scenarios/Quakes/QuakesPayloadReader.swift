@@ -6,7 +6,7 @@ import ImportBenchStore
 /// leave `felt`, `cdi`, `mmi`, `alert`, `tsunami`, `nst`, `dmin` and `gap` empty for most events.
 /// Numbers are accepted as integers or decimals wherever the column is REAL (`"mag": 2` and `1.7`).
 /// With `onError: .skip` a feature that cannot be read is left out and counted as a "malformed feature".
-package final class QuakesPayloadReader: RecordReader {
+package final class QuakesPayloadReader: RecordReader, JSONElementDecoder {
     /// The member names leading to the array of elements (the generator writes them there, or one
     /// per line for JSON Lines).
     package static let elements: [String] = ["features"]
@@ -41,37 +41,39 @@ package final class QuakesPayloadReader: RecordReader {
     /// The import's path: the same values as `nextUnit`'s, from the tape straight into the builder,
     /// by token index (`JSONTape+Indexes`: no value type retaining the tape per member).
     package func readUnit(into builder: RecordBuilder) throws -> Bool {
-        try records.readUnit(into: builder) { tape in
-            let feature = try tape.object(at: 0)
-            builder.begin(entity: entity)
-            if let id = try tape.optionalMember("id", inObject: feature) {
-                if tape.tokens[id].kind == .number {
-                    builder.key(.text(String(try tape.int64(at: id))))
-                } else {
-                    try tape.withStringBytes(at: id) { builder.key(text: $0) }
-                }
+        try records.readUnit(into: builder, by: self)
+    }
+
+    func decodeElement(_ tape: JSONTape, into builder: RecordBuilder) throws {
+        let feature = try tape.object(at: 0)
+        builder.begin(entity: entity)
+        if let id = try tape.optionalMember("id", inObject: feature) {
+            if tape.tokens[id].kind == .number {
+                builder.key(.text(String(try tape.int64(at: id))))
             } else {
-                builder.key(try Self.keyWithoutID(JSONValue(tape: tape, index: feature).object()))
+                try tape.withStringBytes(at: id) { builder.key(text: $0) }
             }
-            if let found = try propertyIndexes(of: feature, in: tape) {
-                for (position, type) in propertyTypes.enumerated() {
-                    let index = found[position]
-                    if index < 0 { builder.absent() } else { try tape.write(valueAt: index, to: builder, as: type) }
-                }
-            } else {
-                // Without properties (absent or null) every property is left out: a refresh keeps them.
-                for _ in propertyTypes { builder.absent() }
-            }
-            var written = 0
-            if let coordinates = try coordinates(of: feature, in: tape) {
-                for value in coordinates where written < 3 {
-                    try tape.write(valueAt: value, to: builder, as: .real)
-                    written += 1
-                }
-            }
-            for _ in written..<3 { builder.null() }
-            builder.finish()
+        } else {
+            builder.key(try Self.keyWithoutID(JSONValue(tape: tape, index: feature).object()))
         }
+        if let found = try propertyIndexes(of: feature, in: tape) {
+            for (position, type) in propertyTypes.enumerated() {
+                let index = found[position]
+                if index < 0 { builder.absent() } else { try tape.write(valueAt: index, to: builder, as: type) }
+            }
+        } else {
+            // Without properties (absent or null) every property is left out: a refresh keeps them.
+            for _ in propertyTypes { builder.absent() }
+        }
+        var written = 0
+        if let coordinates = try coordinates(of: feature, in: tape) {
+            for value in coordinates where written < 3 {
+                try tape.write(valueAt: value, to: builder, as: .real)
+                written += 1
+            }
+        }
+        for _ in written..<3 { builder.null() }
+        builder.finish()
     }
 
     package var skippedRecords: [String: Int] { records.errors.skippedRecords }
