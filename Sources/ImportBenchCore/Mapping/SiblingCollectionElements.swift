@@ -8,6 +8,8 @@ import Foundation
 final class SiblingCollectionElements: CollectionElementSource {
     private let reader: JSONArrayElementReader
     private let collections: [ElementCollection]
+    /// Each collection's path as a record path writes it, joined once rather than per element.
+    private let collectionPaths: [String]
     private let spool: ElementSpool
     /// Per collection: where its set-aside elements start in the spool, and how many there are.
     private var spooled: [Int: (start: Int64, count: Int)] = [:]
@@ -29,6 +31,7 @@ final class SiblingCollectionElements: CollectionElementSource {
     /// `collections` in the mapping's order, all members of one object: the first's path names it.
     init(path: String, collections: [ElementCollection], chunkSize: Int, limits: PayloadLimits, hasher: PayloadHasher?) throws {
         self.collections = collections
+        collectionPaths = collections.map { $0.arrayPath.joined(separator: ".") }
         reader = try JSONArrayElementReader(
             path: path, arrayPath: collections[0].arrayPath, chunkSize: chunkSize, limits: limits, hasher: hasher, acceptsObject: true,
             siblings: collections.dropFirst().map { $0.arrayPath.last ?? "" })
@@ -51,7 +54,7 @@ final class SiblingCollectionElements: CollectionElementSource {
 
     func elementPath(_ index: Int) -> String {
         guard replaying else { return reader.elementPath(index) }
-        let prefix = collections[current].arrayPath.joined(separator: ".")
+        let prefix = collectionPaths[current]
         if let name = replayedName { return prefix + "[" + JSONArrayElementReader.quotedName(name) + "]" }
         return "\(prefix)[\(index)]"
     }

@@ -392,8 +392,11 @@ package final class JSONArrayElementReader {
     }
 
     /// A member name as a record path writes it: in quotes, a quote or backslash in it escaped.
+    /// Built for every element of a collection that is an object: a name with nothing to escape,
+    /// the rule, skips Foundation's search (a fifth of decoding a normalized document).
     static func quotedName(_ name: String) -> String {
-        "\"" + name.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        guard name.utf8.contains(where: { $0 == .backslash || $0 == .quote }) else { return "\"" + name + "\"" }
+        return "\"" + name.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
     }
 
     /// Reads the next member's name and its ':' (a collection that is an object).
@@ -603,6 +606,16 @@ package final class JSONArrayElementReader {
                     // Eight bytes at a time to the next quote or backslash: most of a payload is string content.
                     let word = UInt64(littleEndian: UnsafeRawPointer(bytes + index).loadUnaligned(as: UInt64.self))
                     let found = JSONBytes.quoteOrBackslashMask(word)
+                    if found == 0 {
+                        index += 8
+                        continue
+                    }
+                    index += found.trailingZeroBitCount &>> 3
+                } else if index + 8 <= end {
+                    // Between strings, eight bytes at a time to the next quote or bracket: a pretty-printed
+                    // document is mostly white space there.
+                    let word = UInt64(littleEndian: UnsafeRawPointer(bytes + index).loadUnaligned(as: UInt64.self))
+                    let found = JSONBytes.quoteOrBracketMask(word)
                     if found == 0 {
                         index += 8
                         continue

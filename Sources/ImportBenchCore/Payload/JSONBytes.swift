@@ -41,6 +41,19 @@ enum JSONBytes {
         return ((quotes &- ones) & ~quotes | (backslashes &- ones) & ~backslashes) & 0x8080_8080_8080_8080
     }
 
+    /// The high bit of each byte of `word` that may be '"', '{', '}', '[' or ']', exact in its lowest
+    /// set bit as `quoteOrBackslashMask` is. Setting bit 5 of every byte folds '[' into '{' and ']'
+    /// into '}' (no other byte lands on either), so three comparisons cover the five bytes.
+    @inline(__always)
+    static func quoteOrBracketMask(_ word: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let folded = word | (ones &* 0x20)
+        let quotes = word ^ (ones &* UInt64(UInt8.quote))
+        let opens = folded ^ (ones &* UInt64(UInt8.openBrace))
+        let closes = folded ^ (ones &* UInt64(UInt8.closeBrace))
+        return ((quotes &- ones) & ~quotes | (opens &- ones) & ~opens | (closes &- ones) & ~closes) & 0x8080_8080_8080_8080
+    }
+
     static func snippet(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
         let shown = String(decoding: bytes.prefix(40), as: UTF8.self)
         return "'\(shown)\(bytes.count > 40 ? "…" : "")'"
