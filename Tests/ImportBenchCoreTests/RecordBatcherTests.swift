@@ -98,6 +98,37 @@ struct RecordBatcherTests {
         }
     }
 
+    /// A number key read from a payload must be the text `String(value)` makes, interned as that text.
+    @Test(
+        "an integer key or reference written as decimal text is the key String(value) gives, with its ID",
+        arguments: [0, 7, 9, 10, 99, 100, -1, -10, 138_586_341, Int.max, Int.min])
+    func decimalKeys(value: Int) throws {
+        let schema = ChatScenario().schema
+        let builder = RecordBuilder(schema: schema, interner: KeyInterner(entityCount: schema.entities.count))
+        let entity = try #require(schema.entities.firstIndex { !$0.toOne.isEmpty })
+        let target = schema.toOneTargets[entity][0]
+        builder.beginUnit()
+        builder.begin(entity: target)
+        builder.key(.text(String(value)))
+        for _ in schema.entities[target].attributes { builder.absent() }
+        for _ in schema.entities[target].toOne { builder.noReference() }
+        for _ in schema.entities[target].manyToMany { builder.beginSet() }
+        builder.finish()
+        builder.begin(entity: entity)
+        builder.key(decimal: value)
+        for _ in schema.entities[entity].attributes { builder.absent() }
+        builder.reference(decimalKey: value)
+        for _ in schema.entities[entity].toOne.dropFirst() { builder.noReference() }
+        for _ in schema.entities[entity].manyToMany { builder.beginSet() }
+        builder.finish()
+        builder.endUnit()
+        let occurrences = builder.cut(first: 2, index: 0).occurrences
+        #expect(occurrences[1].key.databaseValue == .text(String(value)))
+        let reference = try #require(occurrences[1].toOne[0])
+        #expect(reference.key.databaseValue == .text(String(value)))
+        #expect(reference.keyID == occurrences[0].keyID)
+    }
+
     @Test("a cut of no occurrence keeps the finished ones for the next batch")
     func emptyCutKeepsWhatIsFinished() throws {
         let products = ProductsScenario()

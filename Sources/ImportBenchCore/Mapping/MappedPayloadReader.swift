@@ -197,7 +197,7 @@ package final class MappedPayloadReader: RecordReader, JSONElementDecoder {
             }
             switch tape.tokens[index].kind {
             case .string: try tape.withStringBytes(at: index) { builder.key(text: $0) }
-            case .number: builder.key(.text(String(try tape.int64(at: index))))
+            case .number: builder.key(decimal: Int(try tape.int64(at: index)))
             default: throw tape.mismatch(at: index, expected: "a string or an integer (the key of \(schemaEntity.name))")
             }
         case .composed(let parts):
@@ -305,7 +305,7 @@ package final class MappedPayloadReader: RecordReader, JSONElementDecoder {
     private func reference(_ tape: JSONTape, _ index: Int, into builder: RecordBuilder) throws(PayloadError) {
         switch tape.tokens[index].kind {
         case .string: try tape.withStringBytes(at: index) { builder.reference(keyText: $0) }
-        case .number: builder.reference(key: .text(String(try tape.int64(at: index))))
+        case .number: builder.reference(decimalKey: Int(try tape.int64(at: index)))
         default: throw tape.mismatch(at: index, expected: "a key: a string or an integer")
         }
     }

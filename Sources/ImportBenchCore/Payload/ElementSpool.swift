@@ -6,17 +6,18 @@ import Foundation
 /// in a directory and goes with the process, however it ends; memory stays one element.
 final class ElementSpool {
     private let file: UnsafeMutablePointer<FILE>
-    private var writeOffset: Int64 = 0
+    // Written and read by this class's own methods, one at a time: unchecked, like the readers' state.
+    @exclusivity(unchecked) private var writeOffset: Int64 = 0
     /// Where the file's position is, so that a run of writes or of reads seeks once (a seek
     /// empties stdio's buffer); -1 when unknown.
-    private var position: Int64 = 0
+    @exclusivity(unchecked) private var position: Int64 = 0
     /// Whether the last operation wrote: C requires a seek between a write and a read.
-    private var writing = true
+    @exclusivity(unchecked) private var writing = true
     private let path: String
     /// The bytes of the element read back last, reused: valid until the next read.
-    private var readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 1)
+    @exclusivity(unchecked) private var readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 1)
     /// One record as it is written, reused.
-    private var record: [UInt8] = []
+    @exclusivity(unchecked) private var record: [UInt8] = []
 
     /// `path` is the payload's, for errors.
     init(payloadPath path: String) throws(PayloadError) {

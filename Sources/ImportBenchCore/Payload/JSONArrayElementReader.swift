@@ -121,8 +121,8 @@ package final class JSONArrayElementReader {
     @exclusivity(unchecked) package private(set) var readsMembers = false
     /// The member name of the element last handed out, when the collection is an object, and
     /// where its opening quote is in the file.
-    package private(set) var currentMemberName: String?
-    package private(set) var currentMemberNameOffset: Int?
+    @exclusivity(unchecked) package private(set) var currentMemberName: String?
+    @exclusivity(unchecked) package private(set) var currentMemberNameOffset: Int?
     /// Errors are final: the stream position after one is meaningless, so later calls repeat it.
     @exclusivity(unchecked) private var failure: PayloadError?
 

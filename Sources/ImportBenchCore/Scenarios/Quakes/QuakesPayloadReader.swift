@@ -49,7 +49,7 @@ package final class QuakesPayloadReader: RecordReader, JSONElementDecoder {
         builder.begin(entity: entity)
         if let id = try tape.optionalMember("id", inObject: feature) {
             if tape.tokens[id].kind == .number {
-                builder.key(.text(String(try tape.int64(at: id))))
+                builder.key(decimal: Int(try tape.int64(at: id)))
             } else {
                 try tape.withStringBytes(at: id) { builder.key(text: $0) }
             }
