@@ -206,6 +206,21 @@ struct JSONArrayElementReaderTests {
         #expect(error.path == "channels[0]")
     }
 
+    /// Read whole, the splitter steps over white space eight bytes at a time: a closer past long runs
+    /// of it is still found where it is, whichever of the eight bytes of a step it falls on.
+    @Test(
+        "a closer that does not match is found past runs of white space, read whole or in small chunks",
+        arguments: [3, 1 << 20], 0..<8)
+    func mismatchedCloserAfterWhiteSpace(chunkSize: Int, shift: Int) throws {
+        let spaces = String(repeating: " ", count: 20)
+        let last = String(repeating: " ", count: 20 + shift)
+        let before = "{\"channels\":[{\"a\":\(spaces)\"x\",\(spaces)\"b\":\(spaces)[1,\(spaces)2\(last)"
+        let error = try #require(try splitError(before + "}]}", chunkSize: chunkSize))
+        #expect(error.byteOffset == before.utf8.count)
+        #expect(error.expected == "']' or a value")
+        #expect(error.found == "'}'")
+    }
+
     @Test("an element's misspelt literal is handed to its decoder, which may skip it; elsewhere it is an error")
     func elementLiterals() throws {
         let elements = try split("[tru, nul ,1]", arrayPath: [], chunkSize: 2)

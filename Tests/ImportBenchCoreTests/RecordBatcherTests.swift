@@ -104,9 +104,12 @@ struct RecordBatcherTests {
         arguments: [0, 7, 9, 10, 99, 100, -1, -10, 138_586_341, Int.max, Int.min])
     func decimalKeys(value: Int) throws {
         let schema = ChatScenario().schema
-        let builder = RecordBuilder(schema: schema, interner: KeyInterner(entityCount: schema.entities.count))
+        let interner = KeyInterner(entityCount: schema.entities.count)
+        let builder = RecordBuilder(schema: schema, interner: interner)
         let entity = try #require(schema.entities.firstIndex { !$0.toOne.isEmpty })
         let target = schema.toOneTargets[entity][0]
+        // IDs count per entity: keys of the referring entity first, so an ID interned under it differs.
+        for filler in ["first", "second", "third"] { _ = interner.id(entity: entity, key: .text(filler)) }
         builder.beginUnit()
         builder.begin(entity: target)
         builder.key(.text(String(value)))
@@ -127,6 +130,7 @@ struct RecordBatcherTests {
         let reference = try #require(occurrences[1].toOne[0])
         #expect(reference.key.databaseValue == .text(String(value)))
         #expect(reference.keyID == occurrences[0].keyID)
+        #expect(interner.existingID(entity: target, key: .text(String(value))) == reference.keyID)
     }
 
     @Test("a cut of no occurrence keeps the finished ones for the next batch")

@@ -9,8 +9,9 @@ final class EntityPlan {
     let toOne: FrozenBuffer<ToOnePlan>
     let manyToMany: FrozenBuffer<SetPlan>
     let children: FrozenBuffer<ChildPlan>
-    /// The schema's target entity of each to-one relationship, then of each set, in their order.
+    /// The schema's target entity of each to-one relationship, in their order.
     let toOneTargets: FrozenBuffer<Int>
+    /// The schema's target entity of each set, in their order.
     let manyToManyTargets: FrozenBuffer<Int>
     /// The schema's column type of each attribute, in `attributes`' order.
     let attributeTypes: [ColumnType]
