@@ -602,20 +602,12 @@ package final class JSONArrayElementReader {
             let end = count
             let bytes = storage
             while index < end {
-                if inString, index + 8 <= end {
-                    // Eight bytes at a time to the next quote or backslash: most of a payload is string content.
+                if index + 8 <= end {
+                    // Eight bytes at a time to the next byte that matters: in a string a quote or a
+                    // backslash (most of a payload is string content), between strings a quote or a
+                    // bracket (a pretty-printed document is mostly white space there).
                     let word = UInt64(littleEndian: UnsafeRawPointer(bytes + index).loadUnaligned(as: UInt64.self))
-                    let found = JSONBytes.quoteOrBackslashMask(word)
-                    if found == 0 {
-                        index += 8
-                        continue
-                    }
-                    index += found.trailingZeroBitCount &>> 3
-                } else if index + 8 <= end {
-                    // Between strings, eight bytes at a time to the next quote or bracket: a pretty-printed
-                    // document is mostly white space there.
-                    let word = UInt64(littleEndian: UnsafeRawPointer(bytes + index).loadUnaligned(as: UInt64.self))
-                    let found = JSONBytes.quoteOrBracketMask(word)
+                    let found = inString ? JSONBytes.quoteOrBackslashMask(word) : JSONBytes.quoteOrBracketMask(word)
                     if found == 0 {
                         index += 8
                         continue
