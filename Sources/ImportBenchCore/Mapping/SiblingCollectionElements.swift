@@ -59,7 +59,7 @@ final class SiblingCollectionElements: CollectionElementSource {
     func elementPath(_ index: Int) -> String {
         guard replaying else { return reader.elementPath(index) }
         let prefix = collectionPaths[current]
-        if let name = replayedName { return prefix + "[" + JSONArrayElementReader.quotedName(name) + "]" }
+        if let name = replayedName { return JSONArrayElementReader.memberPath(prefix, name) }
         return "\(prefix)[\(index)]"
     }
 

@@ -387,8 +387,13 @@ package final class JSONArrayElementReader {
     /// The record path of element `index`: `channels[3]`, or `[3]` for a top-level array; for a
     /// collection that is an object, the member being read: `events["138586341"]`.
     package func elementPath(_ index: Int) -> String {
-        if readsMembers, let name = currentMemberName { return arrayPathText + "[" + Self.quotedName(name) + "]" }
+        if readsMembers, let name = currentMemberName { return Self.memberPath(arrayPathText, name) }
         return RecordPathRoot(prefix: arrayPathText, index: index).text
+    }
+
+    /// The record path of member `name` of the collection at `collectionPath`: `events["138586341"]`.
+    static func memberPath(_ collectionPath: String, _ name: String) -> String {
+        collectionPath + "[" + quotedName(name) + "]"
     }
 
     /// A member name as a record path writes it: in quotes, a quote or backslash in it escaped.

@@ -265,18 +265,18 @@ package final class RecordBuilder {
     }
 
     package func appendKeyText(decimal value: Int) {
-        appendDecimal(value)
+        _ = storeDecimal(value)
     }
 
     /// The key as an integer's decimal text, as `String(value)` writes it, with no String made: a
     /// payload whose ids are numbers has one per object.
     package func key(decimal value: Int) {
-        let start = text.count
-        appendDecimal(value)
-        building.key = StoredValue(bits: Int64(start), length: UInt32(text.count - start), tag: .text)
+        building.key = storeDecimal(value)
     }
 
-    private func appendDecimal(_ value: Int) {
+    /// Appends `value`'s decimal text to `text` and returns it as a stored text value.
+    private func storeDecimal(_ value: Int) -> StoredValue {
+        let start = text.count
         if value < 0 { text.append(UInt8(ascii: "-")) }
         var magnitude = value.magnitude
         var divisor: UInt = 1
@@ -286,6 +286,7 @@ package final class RecordBuilder {
             magnitude %= divisor
             divisor /= 10
         } while divisor > 0
+        return StoredValue(bits: Int64(start), length: UInt32(text.count - start), tag: .text)
     }
 
     package func endKeyText() {
@@ -355,15 +356,15 @@ package final class RecordBuilder {
 
     /// A reference given by the target's key only (a `channel_id`).
     package func reference(keyText bytes: UnsafeRawBufferPointer) {
-        let key = store(bytes)
-        references.append(StoredReference(key: key, embeddedOrdinal: -1, keyID: intern(key, entity: currentTarget), isPresent: true))
+        reference(storedKey: store(bytes))
     }
 
     /// `reference(keyText:)` for a key that is an integer, as `key(decimal:)` writes it.
     package func reference(decimalKey value: Int) {
-        let start = text.count
-        appendDecimal(value)
-        let key = StoredValue(bits: Int64(start), length: UInt32(text.count - start), tag: .text)
+        reference(storedKey: storeDecimal(value))
+    }
+
+    private func reference(storedKey key: StoredValue) {
         references.append(StoredReference(key: key, embeddedOrdinal: -1, keyID: intern(key, entity: currentTarget), isPresent: true))
     }
 
