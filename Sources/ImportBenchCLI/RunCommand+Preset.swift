@@ -20,6 +20,7 @@ extension RunCommand {
             ("--strategy", resolvedStrategies.map(\.name) != unset.resolvedStrategies.map(\.name)),
             ("--batch-size", givenBatchSizes != nil),
             ("--pragma", !pragma.isEmpty),
+            ("--decode-ahead", givenDecodeAhead != nil),
             ("--prewarm-chunk", prewarmChunk != unset.prewarmChunk),
             ("--checkpoint", checkpoint),
             ("--resume", resume),

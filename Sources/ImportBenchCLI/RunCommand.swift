@@ -57,6 +57,14 @@ struct RunCommand: ParsableCommand {
     var batchSizes: [BatchSize] { givenBatchSizes ?? [BatchSize.default] }
 
     @Option(
+        name: .customLong("decode-ahead"),
+        help: ArgumentHelp(
+            "Decode each next batch on a second thread while the strategy writes the current one, as an importer that parses on a background queue does: on, off, or off,on to run both, interleaved. The time the import waits for records is then its decode time; peak allocation is left empty (records are freed on the other thread) and peak RSS stands for it. The C reference and commands are untouched; the ceiling decodes ahead too, but writes only at its end, so it gains nothing. Default: off.",
+            valueName: "off|on[,...]"),
+        transform: RunCommand.parseDecodeAhead)
+    var givenDecodeAhead: [Bool]?
+
+    @Option(
         help: ArgumentHelp(
             "Run a named matrix instead of the scenario, scale, batch, strategy and store options (which it refuses beside it): \(BenchmarkPreset.allCases.map { "\($0.rawValue) (\($0.summary))" }.joined(separator: "; ")).",
             valueName: "name"))
@@ -283,6 +291,18 @@ struct RunCommand: ParsableCommand {
         }
     }
 
+    static func parseDecodeAhead(_ text: String) throws -> [Bool] {
+        var values: [Bool] = []
+        for part in text.split(separator: ",", omittingEmptySubsequences: false) {
+            guard let value = ["off": false, "on": true][String(part)] else {
+                throw ValidationError("invalid --decode-ahead value '\(part)'; expected off, on, or both as off,on")
+            }
+            guard !values.contains(value) else { throw ValidationError("--decode-ahead \(text): \(part) is given twice") }
+            values.append(value)
+        }
+        return values
+    }
+
     static func parsePreload(_ text: String) throws -> PreloadSpec {
         do {
             return try PreloadSpec(parsing: text)
@@ -327,13 +347,16 @@ struct RunCommand: ParsableCommand {
         let pragmaSettings = try pragmaCombinations()
         return scenarioOptions.resolvedScales.flatMap { scale in
             batchSizes.flatMap { batchSize in
-                pragmaSettings.map { pragmas in
-                    var spec = base
-                    spec.payload = base.payload.scaled(to: scale)
-                    spec.options.batchSize = batchSize
-                    spec.options.store.pragmas = pragmas
-                    return BenchmarkConfiguration(
-                        spec: spec, strategies: strategies, repetitions: repetitions, warmup: warmup, databasePath: db, catalog: catalog)
+                pragmaSettings.flatMap { pragmas in
+                    (givenDecodeAhead ?? [false]).map { decodeAhead in
+                        var spec = base
+                        spec.payload = base.payload.scaled(to: scale)
+                        spec.options.batchSize = batchSize
+                        spec.options.store.pragmas = pragmas
+                        spec.options.decodeAhead = decodeAhead
+                        return BenchmarkConfiguration(
+                            spec: spec, strategies: strategies, repetitions: repetitions, warmup: warmup, databasePath: db, catalog: catalog)
+                    }
                 }
             }
         }
@@ -446,6 +469,7 @@ struct RunCommand: ParsableCommand {
         let change = outcome.expected.outcome
         var text =
             "\(spec.scenario): \(source), \(size), batch size \(spec.options.batchSize), \(spec.options.store), "
+            + (spec.options.decodeAhead ? "decoding ahead, " : "")
             + "\(SummaryTable.count(outcome.expected.occurrences)) occurrences of "
             + "\(SummaryTable.count(change.inserted + change.updated + change.unchanged)) distinct objects\n"
         for (reason, count) in outcome.skippedRecords.sorted(by: { $0.key < $1.key }) {

@@ -190,11 +190,11 @@ package struct ResultColumn: Sendable {
         }
 
         /// The reference a run is divided by: the one of the same scenario, scale, batch size, store
-        /// settings (a `--pragma` sweep writes every setting's rows into one file) and repetition.
+        /// settings (a `--pragma` sweep writes every setting's rows into one file), decoding and repetition.
         private static func ceilingKey(_ result: RunResult) -> String {
             [
                 result.scenario, result.scale, result.batchSize.description, result.settings.journal.rawValue,
-                result.settings.synchronous.rawValue, result.settings.pragmaText, String(result.repetition),
+                result.settings.synchronous.rawValue, result.settings.pragmaText, String(result.decodeAhead), String(result.repetition),
             ].joined(separator: "\u{1F}")
         }
     }

@@ -6,7 +6,7 @@ import ImportBenchCore
 /// is declared once here (see `ResultColumn`); every writer, reader and judge of results takes its
 /// columns from this list.
 package enum ResultColumns {
-    package static let version = 9
+    package static let version = 10
 
     private static func count(
         _ name: String, _ judgement: ResultColumn.Judgement = .exact, table heading: String? = nil,
@@ -113,7 +113,8 @@ package enum ResultColumns {
             r.measurement.measuredInside ? .integer(Int64(clamping: r.measurement.allocatedBytes)) : .missing
         },
         ResultColumn("peak_allocated_bytes", .bytes, .measured) { r, _ in
-            r.measurement.measuredInside ? .integer(Int64(clamping: r.measurement.peakAllocatedBytes)) : .missing
+            guard r.measurement.measuredInside, let peak = r.measurement.peakAllocatedBytes else { return .missing }
+            return .integer(Int64(clamping: peak))
         },
         // Not judged: jemalloc's count moves with the allocator's own bookkeeping.
         integer("malloc_count") { $0.measurement.measuredInside ? Int64(clamping: $0.measurement.mallocCount) : nil },
@@ -179,6 +180,9 @@ package enum ResultColumns {
         text("counted_at") { $0.measurement.countedAt.rawValue }.since(8),
         // Version 9: the `--pragma` settings, `temp_store=memory;cache_size=-65536`; empty without them.
         text("pragmas") { $0.settings.pragmaText }.since(9),
+        // Version 10: on when each next batch was decoded on a thread of its own (`--decode-ahead`),
+        // off otherwise.
+        text("decode_ahead") { $0.decodeAhead ? "on" : "off" }.since(10),
     ]
 
     package static var names: [String] { columns.map(\.name) }

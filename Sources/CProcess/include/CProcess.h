@@ -6,6 +6,10 @@
 /// Swift cannot call. Defined in process.c.
 int importbench_signal_on_parent_death(int signal);
 
+/// Names the calling thread as `ps -L` and /proc show it (Linux's PR_SET_NAME, at most 15 bytes
+/// kept); 0 on success, -1 where unsupported. Defined in process.c.
+int importbench_name_this_thread(const char *name);
+
 /// The descriptor a command finds its progress pipe at (`BENCH_PROGRESS_FD`).
 #define IMPORTBENCH_PROGRESS_FD 3
 

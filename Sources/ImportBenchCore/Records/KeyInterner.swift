@@ -11,6 +11,9 @@ package final class KeyInterner {
     /// exclusivity check on every lookup.
     private let tables: UnsafeMutablePointer<KeyTable>
     private let entityCount: Int
+    /// Held around every use while a decoding thread adds keys and the importing thread looks keys
+    /// up (`--decode-ahead`); untouched otherwise.
+    private let access = NSLock()
 
     package init(entityCount: Int) {
         self.entityCount = entityCount
@@ -23,6 +26,14 @@ package final class KeyInterner {
         for entity in 0..<entityCount { tables[entity].free() }
         tables.deinitialize(count: entityCount)
         tables.deallocate()
+    }
+
+    /// Runs `body` with the interner to itself, for a thread that shares it with another
+    /// (`RecordBatcher(sharesInterner:)` and the strategies that look keys up while it decodes ahead).
+    package func locked<Result>(_ body: () throws -> Result) rethrows -> Result {
+        access.lock()
+        defer { access.unlock() }
+        return try body()
     }
 
     /// The key's ID, assigned now if the key is new.

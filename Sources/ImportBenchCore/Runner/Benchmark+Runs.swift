@@ -102,6 +102,7 @@ extension Benchmark {
             sqliteVersion: Connection.sqliteVersion, benchVersion: BenchVersion.current, settings: spec.options.store,
             payloadBytes: payloadBytes)
         result.role = strategy.role
+        result.decodeAhead = spec.options.decodeAhead
         return result
     }
 }

@@ -8,7 +8,8 @@ package struct ImportMeasurement: Sendable, Codable {
     package var wallSeconds = 0.0
     package var cpuUserSeconds = 0.0
     package var cpuSystemSeconds = 0.0
-    /// Time spent reading and decoding the payload into records.
+    /// Time spent reading and decoding the payload into records: under `--decode-ahead`, the time the
+    /// importing thread waited for a batch decoded on the other thread.
     package var decodeSeconds = 0.0
     /// Time spent in the strategy's statements.
     package var writeSeconds = 0.0
@@ -16,7 +17,9 @@ package struct ImportMeasurement: Sendable, Codable {
     package var commitSeconds = 0.0
     package var peakRSSBytes: Int64 = 0
     package var allocatedBytes: UInt64 = 0
-    package var peakAllocatedBytes: UInt64 = 0
+    /// The importing thread's highest live allocation; nil when records were decoded on another
+    /// thread (`--decode-ahead`) and freed on this one, where no one thread's peak is the import's.
+    package var peakAllocatedBytes: UInt64? = 0
     package var mallocCount: UInt64 = 0
     /// User-space instructions the importing thread retired, where the machine offers the counter.
     package var instructions: UInt64?

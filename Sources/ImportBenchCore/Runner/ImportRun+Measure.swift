@@ -1,10 +1,12 @@
 import ImportBenchStore
 
 extension ImportRun {
-    /// Counts and changes of the ledger's own statements, taken out of the strategy's.
+    /// Counts and changes of the ledger's own statements, taken out of the strategy's; and what a
+    /// decoding thread (`--decode-ahead`) spent, added to the importing thread's.
     struct Bookkeeping {
         var counts = StatementCounts()
         var changes: Int64 = 0
+        var decodeAhead: DecodeAhead.Cost?
     }
 
     /// Where the import stands, for the ledger and for the error that ends it.
@@ -60,8 +62,16 @@ extension ImportRun {
         measurement.cpuUserSeconds = cpu.user
         measurement.cpuSystemSeconds = cpu.system
         measurement.peakRSSBytes = PeakResidentMemory.read()
-        measurement.peakAllocatedBytes = AllocatorStatistics.peak()
         measurement.allocatedBytes = allocatorAfter.allocatedBytes &- allocatorBefore.allocatedBytes
+        if let decoding = bookkeeping.decodeAhead {
+            // Records allocated on one thread are freed on the other, so neither thread's peak is the
+            // import's: peak RSS stands for it.
+            measurement.peakAllocatedBytes = nil
+            measurement.allocatedBytes &+= decoding.allocatedBytes
+            measurement.instructions = measurement.instructions.map { $0 &+ (decoding.instructions ?? 0) }
+        } else {
+            measurement.peakAllocatedBytes = AllocatorStatistics.peak()
+        }
         measurement.mallocCount = allocatorAfter.mallocCount &- allocatorBefore.mallocCount &- probeCost.allocationRequests
         if let store, let countsBefore {
             let countsAfter = counter.read(store)

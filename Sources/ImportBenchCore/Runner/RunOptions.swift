@@ -24,13 +24,16 @@ package struct RunOptions: Codable, Sendable, Equatable {
     package var missingReference: MissingReferencePolicy
     /// Where statements are counted: bench's own connection, or every connection at the SQLite level.
     package var counting: CountingLevel
+    /// Decode each next batch on a thread of its own while the strategy writes the current one.
+    package var decodeAhead: Bool
 
     package init(
         batchSize: BatchSize = .default, prewarmChunkSize: Int = 500, checkpoint: Bool = false,
         onError: PayloadErrorPolicy = .fail, store: StoreSettings = .default, probeReadsHz: Int? = nil,
         limits: PayloadLimits = .default, restart: Bool = false, encoding: TextEncoding = .utf8,
-        missingReference: MissingReferencePolicy = .fail, counting: CountingLevel = .connection
+        missingReference: MissingReferencePolicy = .fail, counting: CountingLevel = .connection, decodeAhead: Bool = false
     ) {
+        self.decodeAhead = decodeAhead
         self.counting = counting
         self.missingReference = missingReference
         self.encoding = encoding

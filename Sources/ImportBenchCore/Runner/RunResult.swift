@@ -29,6 +29,9 @@ package struct RunResult: Sendable {
     package var build: BuildIdentity = .current
     /// The store's journal and synchronous setting the run used.
     package var settings: StoreSettings
+    /// Whether the configuration decoded each next batch on a thread of its own (`--decode-ahead`);
+    /// the ceiling, the C reference and commands decode as always.
+    package var decodeAhead = false
     /// The size of the payload file (or files) the run read.
     package var payloadBytes: Int64
     /// What the C reference took to insert the rows of the same repetition's ceiling (see

@@ -62,12 +62,17 @@ struct StrategyRun {
             do {
                 batcher = RecordBatcher(
                     reader: try run.scenario.openPayload(path: run.payloadPath, reading: reading), batchSize: run.options.batchSize,
-                    schema: run.scenario.schema, interner: interner)
+                    schema: run.scenario.schema, interner: interner, sharesInterner: run.options.decodeAhead)
             } catch {
                 throw fail(.reading, batch: nil, index: 0, error)
             }
+            let ahead = run.options.decodeAhead ? DecodeAhead(batcher: batcher) : nil
+            // The decoding thread ends with the pass, whichever way the pass ends.
+            defer {
+                if let ahead { bookkeeping.decodeAhead = (bookkeeping.decodeAhead ?? DecodeAhead.Cost()) + ahead.finish() }
+            }
             try importPass(
-                pass, with: instance, from: batcher, skipping: resume?.pass == pass ? resume?.batches ?? 0 : 0,
+                pass, with: instance, from: ahead ?? batcher, skipping: resume?.pass == pass ? resume?.batches ?? 0 : 0,
                 countsOccurrences: pass == countingPass, store: store, progress: progress)
         }
     }
@@ -75,7 +80,7 @@ struct StrategyRun {
     /// One pass: each batch in a transaction of its own, or the pass in one, or none of bench's
     /// where the strategy commits its own; then the pass's end and its ledger entry.
     private mutating func importPass(
-        _ pass: Int, with instance: any ImportStrategy, from batcher: RecordBatcher, skipping skipped: Int, countsOccurrences: Bool,
+        _ pass: Int, with instance: any ImportStrategy, from batcher: any BatchSource, skipping skipped: Int, countsOccurrences: Bool,
         store: Connection, progress: ((Int) -> Void)?
     ) throws {
         do {
@@ -142,7 +147,7 @@ struct StrategyRun {
         }
     }
 
-    private mutating func nextBatch(from batcher: RecordBatcher) throws -> RecordBatch? {
+    private mutating func nextBatch(from batcher: any BatchSource) throws -> RecordBatch? {
         var next: RecordBatch?
         do {
             try timed(\.decodeSeconds) { next = try batcher.next() }

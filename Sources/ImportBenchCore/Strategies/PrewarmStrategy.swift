@@ -24,6 +24,8 @@ package final class PrewarmStrategy: ImportStrategy, MeasuredMethod {
     private var namedInBatch: ValuesByKeyID<Bool>
     /// The distinct keys the current batch names, per entity, in order of first naming.
     private var named: [[RecordValue]]
+    /// One chunk's fetched keys and pks, kept until they are given their key IDs.
+    private var fetched: [(key: DatabaseValue, pk: Int64)] = []
 
     package init(context: StrategyContext) throws {
         schema = context.schema
@@ -101,8 +103,11 @@ package final class PrewarmStrategy: ImportStrategy, MeasuredMethod {
                 let statement = try fetchStatement(entity: entity, count: chunk.count)
                 for (offset, key) in chunk.enumerated() { statement.bind(key, at: Int32(offset + 1)) }
                 defer { statement.reset() }
-                while try statement.step() {
-                    known[entity, interner.id(entity: entity, key: statement.value(at: 0))] = statement.int64(at: 1)
+                fetched.removeAll(keepingCapacity: true)
+                while try statement.step() { fetched.append((statement.value(at: 0), statement.int64(at: 1))) }
+                // Under the interner's lock, taken once per chunk: a decoding thread may be adding keys.
+                interner.locked {
+                    for (key, pk) in fetched { known[entity, interner.id(entity: entity, key: key)] = pk }
                 }
                 start += chunkSize
             }

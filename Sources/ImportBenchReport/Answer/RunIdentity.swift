@@ -1,6 +1,6 @@
 /// What a group of runs holds fixed, everything but the strategy and the repetition: the payload
 /// (scenario, preload) and every setting the results record (scale, batch size, journal,
-/// synchronous, each pragma, the probe's rate). Runs of one identity are comparable; runs of two
+/// synchronous, each pragma, decoding ahead, the probe's rate). Runs of one identity are comparable; runs of two
 /// identities differing in one dimension show what that dimension does.
 package struct RunIdentity: Hashable, Sendable {
     package private(set) var scenario: String
@@ -20,6 +20,7 @@ package struct RunIdentity: Hashable, Sendable {
             .scale: run.scale.description, .batchSize: run.batchSize, .journal: run.journalMode, .synchronous: run.synchronous,
         ]
         for (name, value) in Self.pragmas(run.pragmas) { values[.pragma(name)] = value }
+        values[.decodeAhead] = run.decodeAhead
         self.values = values
     }
 

@@ -1,5 +1,5 @@
 /// Something a sweep varies between groups of runs: the payload's scale, the batch size, the
-/// journal, synchronous, or one `--pragma` setting. The answer says where the winner changes along
+/// journal, synchronous, one `--pragma` setting, or decoding ahead. The answer says where the winner changes along
 /// each, so each needs a name and words for its values.
 package enum SweepDimension: Hashable, Sendable, Comparable {
     case scale
@@ -8,6 +8,8 @@ package enum SweepDimension: Hashable, Sendable, Comparable {
     case synchronous
     /// A `--pragma` setting by its name, such as temp_store.
     case pragma(String)
+    /// Whether each next batch was decoded on a thread of its own (`--decode-ahead`).
+    case decodeAhead
 
     /// How a sentence or an axis names it.
     package var name: String {
@@ -17,6 +19,7 @@ package enum SweepDimension: Hashable, Sendable, Comparable {
         case .journal: return "journal"
         case .synchronous: return "synchronous"
         case .pragma(let name): return name
+        case .decodeAhead: return "decoding ahead"
         }
     }
 
@@ -28,6 +31,7 @@ package enum SweepDimension: Hashable, Sendable, Comparable {
         case .journal: return "journal \(value.isEmpty ? "unknown" : value)"
         case .synchronous: return "synchronous \(value.isEmpty ? "unknown" : value)"
         case .pragma(let name): return "\(name)=\(value.isEmpty ? "unset" : value)"
+        case .decodeAhead: return "decode ahead \(value.isEmpty ? "off" : value)"
         }
     }
 
@@ -35,7 +39,8 @@ package enum SweepDimension: Hashable, Sendable, Comparable {
     /// are only different, and are named one by one.
     package var isOrdered: Bool { self == .scale || self == .batchSize }
 
-    /// A SQLite setting: the ceiling's own time moves with it, so its wall times are drawn as well as multiples.
+    /// A setting (SQLite's, or decoding ahead): the ceiling's own time may move with it, so wall
+    /// times are drawn as well as multiples.
     package var isStoreSetting: Bool { !isOrdered }
 
     private var rank: Int {
@@ -45,10 +50,11 @@ package enum SweepDimension: Hashable, Sendable, Comparable {
         case .journal: return 2
         case .synchronous: return 3
         case .pragma: return 4
+        case .decodeAhead: return 5
         }
     }
 
-    /// Scale, batch size, journal, synchronous, then pragmas by name: the order sentences and charts take.
+    /// Scale, batch size, journal, synchronous, pragmas by name, then decoding ahead: the order sentences and charts take.
     package static func < (lhs: SweepDimension, rhs: SweepDimension) -> Bool {
         if lhs.rank != rhs.rank { return lhs.rank < rhs.rank }
         if case .pragma(let left) = lhs, case .pragma(let right) = rhs { return left < right }

@@ -126,6 +126,8 @@ struct RunSettings: Hashable, Comparable {
     var probeHz: String
     /// The `--pragma` settings (`temp_store=memory;cache_size=-65536`): runs under other settings are other panels.
     var pragmas: String
+    /// `on` or `off` (`--decode-ahead`): runs decoded ahead are other panels.
+    var decodeAhead: String
 
     init(_ run: ReportRun) {
         batchSize = run.batchSize
@@ -133,12 +135,13 @@ struct RunSettings: Hashable, Comparable {
         synchronous = run.synchronous
         probeHz = run.probeHz
         pragmas = run.pragmas
+        decodeAhead = run.decodeAhead
     }
 
     private var sortKey: [String] {
         [
             Self.batchKey(batchSize), Self.listedKey(journal, StoreSettings.Journal.allCases.map(\.rawValue)),
-            Self.listedKey(synchronous, StoreSettings.Synchronous.allCases.map(\.rawValue)), Self.numberKey(probeHz), pragmas,
+            Self.listedKey(synchronous, StoreSettings.Synchronous.allCases.map(\.rawValue)), Self.numberKey(probeHz), pragmas, decodeAhead,
         ]
     }
 
@@ -225,6 +228,7 @@ private struct SectionBuilder {
         if !settings.journal.isEmpty { parts.append("journal \(settings.journal)") }
         if !settings.synchronous.isEmpty { parts.append("synchronous \(settings.synchronous)") }
         if !settings.pragmas.isEmpty { parts.append(settings.pragmas.replacingOccurrences(of: ";", with: " · ")) }
+        if settings.decodeAhead == "on" { parts.append("decoding ahead") }
         parts += Self.probeNote(runs).map { [$0] } ?? []
         return parts.joined(separator: " · ")
     }
@@ -246,6 +250,7 @@ private struct SectionBuilder {
         if Set(all.map(\.synchronous)).count > 1 { parts.append("sync-\(settings.synchronous.isEmpty ? "unknown" : settings.synchronous)") }
         if Set(all.map(\.probeHz)).count > 1 { parts.append(settings.probeHz.isEmpty ? "unprobed" : "probe-\(settings.probeHz)hz") }
         if Set(all.map(\.pragmas)).count > 1 { parts.append(settings.pragmas.isEmpty ? "no-pragmas" : settings.pragmas) }
+        if Set(all.map(\.decodeAhead)).count > 1 { parts.append("decode-ahead-\(settings.decodeAhead)") }
         let joined = parts.joined(separator: "-")
         return joined.isEmpty ? "" : "-" + ChartReport.slug(joined, fallback: "panel")
     }
@@ -403,16 +408,17 @@ private struct SectionBuilder {
         var synchronous: String
         var probeHz: String
         var pragmas: String
+        var decodeAhead: String
 
         static func < (lhs: ReaderPanel, rhs: ReaderPanel) -> Bool {
             if lhs.scale.factor != rhs.scale.factor { return lhs.scale.factor < rhs.scale.factor }
             let left = [
                 RunSettings.listedKey(lhs.synchronous, StoreSettings.Synchronous.allCases.map(\.rawValue)), RunSettings.numberKey(lhs.probeHz),
-                lhs.pragmas,
+                lhs.pragmas, lhs.decodeAhead,
             ]
             let right = [
                 RunSettings.listedKey(rhs.synchronous, StoreSettings.Synchronous.allCases.map(\.rawValue)), RunSettings.numberKey(rhs.probeHz),
-                rhs.pragmas,
+                rhs.pragmas, rhs.decodeAhead,
             ]
             return left.lexicographicallyPrecedes(right)
         }
@@ -428,7 +434,10 @@ private struct SectionBuilder {
                 < RunSettings.listedKey($1, StoreSettings.Journal.allCases.map(\.rawValue))
         }
         let splitByJournal = journals.count > 1
-        let panelList = panels(probed) { ReaderPanel(scale: $0.scale, synchronous: $0.synchronous, probeHz: $0.probeHz, pragmas: $0.pragmas) }
+        let panelList = panels(probed) {
+            ReaderPanel(
+                scale: $0.scale, synchronous: $0.synchronous, probeHz: $0.probeHz, pragmas: $0.pragmas, decodeAhead: $0.decodeAhead)
+        }
         let milliseconds = 1000.0
 
         let panelSeries: [(ReaderPanel, [LineChart.Series], [Int])] = panelList.map { panel, runs in
@@ -473,12 +482,14 @@ private struct SectionBuilder {
             if Set(panelKeys.map(\.synchronous)).count > 1 { suffixParts.append("sync-\(panel.synchronous)") }
             if Set(panelKeys.map(\.probeHz)).count > 1 { suffixParts.append("probe-\(panel.probeHz)hz") }
             if Set(panelKeys.map(\.pragmas)).count > 1 { suffixParts.append(panel.pragmas.isEmpty ? "no-pragmas" : panel.pragmas) }
+            if Set(panelKeys.map(\.decodeAhead)).count > 1 { suffixParts.append("decode-ahead-\(panel.decodeAhead)") }
             let suffix = suffixParts.isEmpty ? "" : "-" + ChartReport.slug(suffixParts.joined(separator: "-"), fallback: "panel")
             var context = ["scale \(panel.scale)"]
             if !splitByJournal, let journal = journals.first, !journal.isEmpty { context.append("journal \(journal)") }
             if !panel.synchronous.isEmpty { context.append("synchronous \(panel.synchronous)") }
             if !panel.probeHz.isEmpty { context.append("reads probed at \(panel.probeHz) Hz") }
             if !panel.pragmas.isEmpty { context.append(panel.pragmas.replacingOccurrences(of: ";", with: " · ")) }
+            if panel.decodeAhead == "on" { context.append("decoding ahead") }
             let chart = LineChart(
                 kind: metric.rawValue, title: "\(key.title): \(metric.chart.what) by batch size",
                 subtitle: [context.joined(separator: " · "), repetitionNote(counts)],

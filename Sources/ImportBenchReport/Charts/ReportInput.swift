@@ -63,6 +63,7 @@ package struct ReportInput: Sendable {
             scenario: text("scenario"), strategy: text("strategy"), role: text("role"), scale: scale, preload: text("preload"),
             batchSize: text("batch_size"), repetition: try row.number("repetition").flatMap { Int(exactly: $0) },
             journalMode: text("journal_mode"), synchronous: text("synchronous"), probeHz: text("probe_reads_hz"),
-            pragmas: text("pragmas"), resumedFrom: text("resumed_from"), valid: valid.isEmpty ? nil : valid == "true", values: try row.numbers())
+            pragmas: text("pragmas"), decodeAhead: text("decode_ahead").isEmpty ? "off" : text("decode_ahead"), resumedFrom: text("resumed_from"),
+            valid: valid.isEmpty ? nil : valid == "true", values: try row.numbers())
     }
 }

@@ -20,6 +20,9 @@ package struct ReportRun: Sendable, Equatable {
     /// The `--pragma` settings as the CSV's `pragmas` column keeps them (`temp_store=memory;cache_size=-65536`);
     /// empty without them or before csv_version 9.
     package var pragmas: String
+    /// `on` where each next batch was decoded on a thread of its own (`--decode-ahead`), else `off`
+    /// (also for a CSV older than the column, csv_version 10).
+    package var decodeAhead: String
     /// "pass/batch" where a checkpointed import resumed: its counts and times cover only the rest.
     package var resumedFrom: String
     package var valid: Bool?
@@ -29,7 +32,7 @@ package struct ReportRun: Sendable, Equatable {
     package init(
         scenario: String, strategy: String, role: String = "", scale: RunSize, preload: String = "", batchSize: String,
         repetition: Int? = nil, journalMode: String = "", synchronous: String = "", probeHz: String = "", pragmas: String = "",
-        resumedFrom: String = "",
+        decodeAhead: String = "off", resumedFrom: String = "",
         valid: Bool? = nil, values: [String: Double] = [:]
     ) {
         self.scenario = scenario
@@ -43,6 +46,7 @@ package struct ReportRun: Sendable, Equatable {
         self.synchronous = synchronous
         self.probeHz = probeHz
         self.pragmas = pragmas
+        self.decodeAhead = decodeAhead
         self.resumedFrom = resumedFrom
         self.valid = valid
         self.values = values

@@ -55,7 +55,7 @@ package struct ResultTable {
     package let provenance: ResultsProvenance
 
     static let identity = ["scenario", "strategy", "scale", "batch_size"]
-    static let settingsColumns = ["journal_mode", "synchronous", "probe_reads_hz", "pragmas"]
+    static let settingsColumns = ["journal_mode", "synchronous", "probe_reads_hz", "pragmas", "decode_ahead"]
 
     /// Reads `path`; a missing file, a header without the identifying columns or a ragged row is a
     /// `ResultsInputError.malformed` naming the file and line.
@@ -155,6 +155,8 @@ package struct ResultTable {
         if let synchronous = row["synchronous"], !synchronous.isEmpty { parts.append("synchronous \(synchronous)") }
         if let hz = row["probe_reads_hz"], !hz.isEmpty { parts.append("probe \(hz) Hz") }
         if let pragmas = row["pragmas"], !pragmas.isEmpty { parts.append(pragmas.replacingOccurrences(of: ";", with: ", ")) }
+        // Off, or a file older than the column: decoded as the import needed each batch.
+        if row["decode_ahead"] == "on" { parts.append("decode ahead") }
         return parts.joined(separator: ", ")
     }
 }

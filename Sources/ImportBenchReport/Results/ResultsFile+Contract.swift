@@ -5,7 +5,7 @@ extension ResultsFile {
     /// (a resumed import's row, which covers only the rest, is a measurement of its own).
     static let rowIdentity = [
         "scenario", "strategy", "scale", "batch_size", "preload", "journal_mode", "synchronous", "probe_reads_hz", "repetition",
-        "resumed_from", "pragmas",
+        "resumed_from", "pragmas", "decode_ahead",
     ]
 
     /// Reads `path` as a bench results file held to the contract of its `csv_version`: one version

@@ -1,0 +1,130 @@
+import CProcess
+import Foundation
+import Synchronization
+
+/// Where a pass's batches come from, for the importing thread: decoded when asked
+/// (`RecordBatcher`) or ahead on a thread of their own (`DecodeAhead`).
+protocol BatchSource: AnyObject {
+    /// The next batch, or nil at the payload's end; a decoding failure is thrown as the reader threw it.
+    func next() throws -> RecordBatch?
+    /// Batches handed out so far; after a failure, the index of the batch that failed.
+    var batchesHandedOut: Int { get }
+    /// Occurrences handed out so far, for progress.
+    var occurrencesRead: Int { get }
+}
+
+extension RecordBatcher: BatchSource {}
+
+/// A pass's batches decoded on a thread of their own, one batch ahead of the importing thread
+/// (`--decode-ahead`), so decoding the next batch overlaps writing this one, as an importer that
+/// parses on a background queue does. At most two batches live at once: the one being written and
+/// the one decoded ahead. The batcher must share its interner (`sharesInterner`).
+final class DecodeAhead: BatchSource, @unchecked Sendable {
+    // @unchecked: `batcher` is used by the decoding thread alone once it starts; the threads share
+    // only `handoff` and `spent` (each behind its mutex), the semaphores and `stopRequested`.
+
+    /// What the decoding thread spent, added to the import's own figures.
+    struct Cost: Sendable {
+        var allocatedBytes: UInt64 = 0
+        /// Nil where the machine offers no instruction counter.
+        var instructions: UInt64?
+
+        static func + (lhs: Cost, rhs: Cost) -> Cost {
+            let instructions = lhs.instructions.flatMap { left in rhs.instructions.map { left + $0 } } ?? lhs.instructions ?? rhs.instructions
+            return Cost(allocatedBytes: lhs.allocatedBytes &+ rhs.allocatedBytes, instructions: instructions)
+        }
+    }
+
+    /// One batch (nil at the end) or the reader's error, with the batcher's counts after it: after
+    /// an error, `batchesHandedOut` is the index of the batch that failed.
+    private struct Decoded: Sendable {
+        let batch: Result<RecordBatch?, any Error>
+        let batchesHandedOut: Int
+        let occurrencesRead: Int
+    }
+
+    private let batcher: RecordBatcher
+    /// The batch decoded ahead, or the error that stopped decoding, until the importing thread takes it.
+    private let handoff = Mutex<Decoded?>(nil)
+    private let spent = Mutex(Cost())
+    /// Signalled when `handoff` holds something.
+    private let filled = DispatchSemaphore(value: 0)
+    /// Signalled when `handoff` is empty again: the thread may decode the next batch. Every
+    /// semaphore starts at 0 (this one is signalled once at the start): libdispatch traps when one
+    /// is freed below its initial value.
+    private let emptied = DispatchSemaphore(value: 0)
+    private let ended = DispatchSemaphore(value: 0)
+    private let stopRequested = Atomic<Bool>(false)
+    /// Set once the importing thread has taken the end or an error: nothing more will come.
+    private var done = false
+    private(set) var batchesHandedOut = 0
+    private(set) var occurrencesRead = 0
+
+    /// Starts decoding at once; `finish()` must follow, on every path.
+    init(batcher: RecordBatcher) {
+        self.batcher = batcher
+        emptied.signal()
+        let thread = Thread { [self] in
+            // Named for `ps -L` and the tests; Linux keeps at most 15 bytes.
+            _ = importbench_name_this_thread("bench-decode")
+            decodeAll()
+            ended.signal()
+        }
+        // As much stack as the main thread's, which decodes when nothing runs ahead.
+        thread.stackSize = 8 << 20
+        thread.start()
+    }
+
+    func next() throws -> RecordBatch? {
+        guard !done else { return nil }
+        filled.wait()
+        let taken = handoff.withLock { slot in
+            defer { slot = nil }
+            return slot
+        }
+        emptied.signal()
+        guard let taken else {
+            done = true
+            return nil
+        }
+        batchesHandedOut = taken.batchesHandedOut
+        occurrencesRead = taken.occurrencesRead
+        let batch: RecordBatch?
+        do {
+            batch = try taken.batch.get()
+        } catch {
+            done = true
+            throw error
+        }
+        done = batch == nil
+        return batch
+    }
+
+    /// Stops the thread once the batch it decodes is done, waits for it to end, and returns what it spent.
+    func finish() -> Cost {
+        stopRequested.store(true, ordering: .relaxed)
+        emptied.signal()
+        ended.wait()
+        ended.signal()
+        return spent.withLock { $0 }
+    }
+
+    private func decodeAll() {
+        let allocatedBefore = AllocatorStatistics.now().allocatedBytes
+        var unavailable: InstructionCounter.Unavailable?
+        var counter = InstructionCounter(unavailable: &unavailable)
+        while true {
+            emptied.wait()
+            if stopRequested.load(ordering: .relaxed) { break }
+            let batch = Result { try batcher.next() }
+            handoff.withLock {
+                $0 = Decoded(batch: batch, batchesHandedOut: batcher.batchesHandedOut, occurrencesRead: batcher.occurrencesRead)
+            }
+            filled.signal()
+            guard case .success(.some) = batch else { break }
+        }
+        let instructions = counter.take()?.stop()
+        let allocated = AllocatorStatistics.now().allocatedBytes &- allocatedBefore
+        spent.withLock { $0 = Cost(allocatedBytes: allocated, instructions: instructions) }
+    }
+}

@@ -1,0 +1,128 @@
+import Foundation
+import ImportBenchCore
+import ImportBenchStore
+import Testing
+
+/// `--decode-ahead`: each next batch decoded on a thread of its own while the strategy writes the
+/// current one. It may change when things happen, never what: the same store, the same counts, and
+/// a failure stopped where decoding in turn stops it, with no thread left behind.
+@Suite("Decoding ahead on a thread of its own", .serialized)
+struct DecodeAheadTests {
+    static let strategyNames = StrategyCatalog.builtIn.names
+
+    /// Threads of this process named as the decoding thread names itself.
+    private static func decodingThreads() -> Int {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+        return tasks.filter { task in
+            let name = try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8)
+            return name?.hasPrefix("bench-decode") == true
+        }.count
+    }
+
+    private func run(
+        _ strategy: String, payload: String, preload: String? = nil, batchSize: BatchSize, decodeAhead: Bool, in directory: TemporaryDirectory,
+        scenario: any Scenario = ChatScenario()
+    ) throws -> ImportRun {
+        ImportRun(
+            scenario: scenario, payloadPath: payload, strategy: try #require(StrategyCatalog.builtIn.strategy(named: strategy)),
+            databasePath: directory.path("\(strategy)-\(decodeAhead).sqlite"), preloadPath: preload,
+            options: RunOptions(batchSize: batchSize, decodeAhead: decodeAhead))
+    }
+
+    @Test(
+        "a chat refresh decoded ahead writes the same store with the same counts; the decoding thread runs meanwhile and is gone after",
+        arguments: strategyNames, [BatchSize.occurrences(37), .all])
+    func sameImport(strategy: String, batchSize: BatchSize) throws {
+        let directory = try TemporaryDirectory()
+        defer { withExtendedLifetime(directory) {} }
+        let scenario = ChatScenario()
+        let payload = directory.path("chat.json")
+        try scenario.generate(scale: 0.02, seed: 9, to: payload)
+        // The ceiling always loads into an empty store.
+        let preload: String? = strategy == StrategyCatalog.builtIn.reference.name ? nil : directory.path("preload.json")
+        if let preload { try scenario.generatePreload(scale: 0.02, seed: 9, overlap: 1, changed: 0.5, to: preload) }
+        let inTurn = try run(strategy, payload: payload, preload: preload, batchSize: batchSize, decodeAhead: false, in: directory)
+            .execute()
+        var threadsSeen = 0
+        let ahead = try run(strategy, payload: payload, preload: preload, batchSize: batchSize, decodeAhead: true, in: directory)
+            .execute { _ in threadsSeen = max(threadsSeen, Self.decodingThreads()) }
+        // After the first of several batches is written, the thread decodes or waits to hand over
+        // the next; one batch of all is written after the thread has ended.
+        if case .occurrences = batchSize { #expect(threadsSeen == 1, "the batches came from a thread of their own") }
+        #expect(Self.decodingThreads() == 0)
+        #expect(ahead.digest == inTurn.digest, "\(ahead.digest.differences(from: inTurn.digest))")
+        #expect(ahead.counts == inTurn.counts)
+        #expect(ahead.rowsWritten == inTurn.rowsWritten)
+        #expect(ahead.occurrences == inTurn.occurrences)
+        #expect(inTurn.peakAllocatedBytes != nil)
+        #expect(ahead.peakAllocatedBytes == nil, "no one thread's peak is the import's")
+        // The decoding thread's allocations are added in (left out, the records would be missing):
+        // what one thread allocated alone, plus the second thread's start (about 14 KB in bench's
+        // child process; up to 2 MB inside this test process).
+        let extra = Double(ahead.allocatedBytes) - Double(inTurn.allocatedBytes)
+        #expect(
+            extra > -0.02 * Double(inTurn.allocatedBytes) && extra < 0.02 * Double(inTurn.allocatedBytes) + 3_000_000,
+            "allocated \(ahead.allocatedBytes) decoding ahead, \(inTurn.allocatedBytes) in turn")
+    }
+
+    @Test(
+        "a payload cut short stops decoded ahead exactly where it stops decoded in turn, at the same byte, with the same batches committed",
+        arguments: strategyNames)
+    func truncatedPayload(strategy: String) throws {
+        let directory = try TemporaryDirectory()
+        defer { withExtendedLifetime(directory) {} }
+        let scenario = QuakesScenario()
+        let full = directory.path("full.json")
+        try scenario.generate(scale: 0.03, seed: 4, to: full)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: full))
+        let cutPath = directory.path("cut.json")
+        try bytes.prefix(bytes.count * 6 / 10).write(to: URL(fileURLWithPath: cutPath))
+        var stops: [ImportStop] = []
+        for decodeAhead in [false, true] {
+            let importRun = try run(
+                strategy, payload: cutPath, batchSize: .occurrences(40), decodeAhead: decodeAhead, in: directory, scenario: scenario)
+            stops.append(try expectStop { _ = try importRun.execute() })
+        }
+        #expect(Self.decodingThreads() == 0)
+        let (inTurn, ahead) = (stops[0], stops[1])
+        #expect(ahead.stage == .reading && inTurn.stage == .reading)
+        #expect(ahead.batchIndex == inTurn.batchIndex)
+        #expect(ahead.committedBatches == inTurn.committedBatches)
+        #expect(ahead.committedOccurrences == inTurn.committedOccurrences)
+        guard case .payload(let aheadError) = ahead.cause, case .payload(let inTurnError) = inTurn.cause else {
+            Issue.record("expected the payload's error both ways, got \(ahead.cause) and \(inTurn.cause)")
+            return
+        }
+        #expect(aheadError.byteOffset == inTurnError.byteOffset)
+    }
+
+    @Test("interrupted after a few batches, or stopped by a dangling reference, the writer leaves no decoding thread behind")
+    func writerStops() throws {
+        let directory = try TemporaryDirectory()
+        defer { withExtendedLifetime(directory) {} }
+        let scenario = ChatScenario()
+        let payload = directory.path("chat.json")
+        try scenario.generate(scale: 0.02, seed: 9, to: payload)
+        var interrupted = try run("prewarm", payload: payload, batchSize: .occurrences(50), decodeAhead: true, in: directory)
+        var batches = 0
+        interrupted.stopRequested = { batches >= 3 }
+        let stop = try expectStop { _ = try interrupted.execute { _ in batches += 1 } }
+        #expect(stop.stage == .interrupted)
+        #expect(stop.committedBatches == 3)
+        #expect(Self.decodingThreads() == 0)
+
+        let forum = directory.path("forum")
+        try Data().write(to: URL(fileURLWithPath: forum))
+        var units = FixtureScenario.forumUnits
+        units.append(
+            RecordUnit(
+                occurrences: [FixtureScenario.post(7, "orphan reply", author: .keyOnly("bob"), replyTo: .keyOnly(99), tags: [])],
+                path: "posts[3]", byteOffset: 300))
+        let dangling = try run(
+            "upsert", payload: forum, batchSize: .occurrences(2), decodeAhead: true, in: directory,
+            scenario: PathSwitchingScenario(units: [forum: units]))
+        let failed = try expectStop { _ = try dangling.execute() }
+        #expect(failed.stage == .writing)
+        #expect(Self.decodingThreads() == 0)
+    }
+}
