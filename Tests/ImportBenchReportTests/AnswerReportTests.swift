@@ -12,7 +12,8 @@ private struct Runs {
     /// Three repetitions at 0.9, 1 and 1.2 times `wall` (median: `wall` itself), each with `fetches`.
     mutating func add(
         _ strategy: String, role: StrategyRole = .user, wall: Double, scale: String = "1x", batch: String = "1000", pragmas: String = "",
-        preload: String = "", probeHz: String = "", fetches: Double = 10, invalidRepetition: Int? = nil, factors: [Double] = [0.9, 1, 1.2]
+        decodeAhead: String = "off", preload: String = "", probeHz: String = "", fetches: Double = 10, invalidRepetition: Int? = nil,
+        factors: [Double] = [0.9, 1, 1.2]
     ) throws {
         let size = RunSize(try #require(Scale(parsing: scale)))
         for (index, factor) in factors.enumerated() {
@@ -20,17 +21,21 @@ private struct Runs {
                 ReportRun(
                     scenario: "chat", strategy: strategy, role: role.rawValue, scale: size, preload: preload, batchSize: batch,
                     repetition: index + 1, journalMode: "wal", synchronous: "normal", probeHz: probeHz, pragmas: pragmas,
-                    valid: invalidRepetition != index + 1, values: ["wall_s": wall * factor, "fetch_count": fetches * factor]))
+                    decodeAhead: decodeAhead, valid: invalidRepetition != index + 1,
+                    values: ["wall_s": wall * factor, "fetch_count": fetches * factor]))
         }
     }
 
     /// The ceiling and `walls`' strategies at one setting; the ceiling's role is what marks it.
     static func group(
-        _ walls: [(String, Double)], ceiling: Double = 1, scale: String = "1x", batch: String = "1000", pragmas: String = ""
+        _ walls: [(String, Double)], ceiling: Double = 1, scale: String = "1x", batch: String = "1000", pragmas: String = "",
+        decodeAhead: String = "off"
     ) throws -> Runs {
         var runs = Runs()
-        for (strategy, wall) in walls { try runs.add(strategy, wall: wall, scale: scale, batch: batch, pragmas: pragmas) }
-        try runs.add("ceiling", role: .reference, wall: ceiling, scale: scale, batch: batch, pragmas: pragmas)
+        for (strategy, wall) in walls {
+            try runs.add(strategy, wall: wall, scale: scale, batch: batch, pragmas: pragmas, decodeAhead: decodeAhead)
+        }
+        try runs.add("ceiling", role: .reference, wall: ceiling, scale: scale, batch: batch, pragmas: pragmas, decodeAhead: decodeAhead)
         return runs
     }
 
@@ -189,6 +194,16 @@ struct AnswerReportTests {
         // Each setting's multiples are taken to its own ceiling.
         #expect(answer.groups.last?.standings.first { $0.strategy == "upsert" }?.multipleOfCeiling == 0.5 / 0.8)
         #expect(answer.charts.map(\.measure) == [.ceilingMultiple, .wallTime])
+    }
+
+    @Test("decoding ahead is a dimension: its winners named per value, each multiple taken to the ceiling decoded the same way")
+    func winnerChangesWithDecodingAhead() throws {
+        var runs = try Runs.group([("prewarm", 1), ("upsert", 1.5)], decodeAhead: "off")
+        runs.runs += try Runs.group([("prewarm", 1), ("upsert", 0.6)], ceiling: 0.9, decodeAhead: "on").runs
+        let answer = runs.answer
+        #expect(answer.axes.swept == [.decodeAhead])
+        #expect(answer.sentences == ["prewarm is fastest with decode ahead off; upsert with decode ahead on."])
+        #expect(answer.groups.last?.standings.first { $0.strategy == "upsert" }?.multipleOfCeiling == 0.6 / 0.9)
     }
 
     @Test("the page opens with the answer table, before every chart of the scenario")

@@ -125,6 +125,25 @@ struct CSVReportTests {
         #expect(rows[1][ratio] == String(format: "%.3f", walls[0].naive / walls[0].ceiling))
         #expect(rows[3][ratio] == String(format: "%.3f", walls[1].naive / walls[1].ceiling))
     }
+
+    @Test("in a --decode-ahead off,on file, each row's ratio divides by the ceiling decoded the same way, and the column says which")
+    func ratioPerDecoding() throws {
+        let walls: [(ahead: Bool, naive: Double, ceiling: Double)] = [(false, 3, 0.5), (true, 2, 1.6)]
+        var results: [RunResult] = []
+        for (ahead, naive, ceiling) in walls {
+            for (strategy, wall) in [("naive", naive), ("ceiling", ceiling)] {
+                var result = sampleResult(strategy: strategy, wall: wall)
+                result.decodeAhead = ahead
+                results.append(result)
+            }
+        }
+        let rows = parseCSV(CSVReport.render(results))
+        let ratio = try #require(rows.first?.firstIndex(of: "wall_ratio_to_ceiling"))
+        let column = try #require(rows.first?.firstIndex(of: "decode_ahead"))
+        #expect(rows.dropFirst().map { $0[column] } == ["off", "off", "on", "on"])
+        #expect(rows[1][ratio] == String(format: "%.3f", walls[0].naive / walls[0].ceiling))
+        #expect(rows[3][ratio] == String(format: "%.3f", walls[1].naive / walls[1].ceiling))
+    }
 }
 
 @Suite("Summary table")

@@ -303,6 +303,23 @@ struct ReportChartTests {
         #expect(html.contains(">batch all (one transaction) · journal wal · synchronous normal · temp_store=memory</text>"))
     }
 
+    @Test("runs decoded ahead are panels of their own, named so; a file older than the column reads as decoding in turn")
+    func decodeAheadPanels() throws {
+        let base = SyntheticCSV.sweep(batchSizes: ["all"], journals: ["wal"], probed: false)
+        var csv = SyntheticCSV()
+        for setting in ["", "on"] {
+            csv.rows += base.rows.map { row in
+                var row = row
+                row["decode_ahead"] = setting
+                return row
+            }
+        }
+        let (html, report) = try render(csv.text())
+        let time = report.charts.filter { $0.metric == .time }
+        #expect(time.map(\.fileName) == ["chat-time-decode-ahead-off.svg", "chat-time-decode-ahead-on.svg"])
+        #expect(html.contains(">batch all (one transaction) · journal wal · synchronous normal · decoding ahead</text>"))
+    }
+
     @Test("the same CSVs give the same bytes")
     func deterministic() throws {
         let folder = try TemporaryFolder()

@@ -11,9 +11,12 @@ package final class KeyInterner {
     /// exclusivity check on every lookup.
     private let tables: UnsafeMutablePointer<KeyTable>
     private let entityCount: Int
-    /// Held around every use while a decoding thread adds keys and the importing thread looks keys
-    /// up (`--decode-ahead`); untouched otherwise.
+    /// Held, once the interner is shared (`share()`), around every change the decoding thread makes
+    /// and every lookup of another thread (`locked`); untouched otherwise.
     private let access = NSLock()
+    /// Set by `share()` before a second thread uses the interner. Unchecked: read on every new key,
+    /// written once before the decoding thread starts.
+    @exclusivity(unchecked) private var isShared = false
 
     package init(entityCount: Int) {
         self.entityCount = entityCount
@@ -28,8 +31,16 @@ package final class KeyInterner {
         tables.deallocate()
     }
 
-    /// Runs `body` with the interner to itself, for a thread that shares it with another
-    /// (`RecordBatcher(sharesInterner:)` and the strategies that look keys up while it decodes ahead).
+    /// From now on one thread (the decoding thread, `--decode-ahead`) changes the interner and
+    /// others may look keys up with `existingID` inside `locked`. The changing thread takes the lock
+    /// only to add or forget keys, so its own lookups of keys already met run as before; no lookup of
+    /// another thread ever meets a table half-changed.
+    package func share() {
+        isShared = true
+    }
+
+    /// Runs `body` with the interner to itself: for a thread that looks keys up (with `existingID`,
+    /// never `id`) while another decodes ahead.
     package func locked<Result>(_ body: () throws -> Result) rethrows -> Result {
         access.lock()
         defer { access.unlock() }
@@ -49,7 +60,17 @@ package final class KeyInterner {
     /// The ID of a text key, given its UTF-8 bytes.
     @inline(__always)
     func id(entity: Int, text: UnsafeRawBufferPointer) -> Int32 {
-        tables[entity].id(tag: .text, bytes: text, hash: KeyTable.hash(text, tag: .text))
+        id(entity: entity, tag: .text, bytes: text, hash: KeyTable.hash(text, tag: .text))
+    }
+
+    /// The one way keys are added: shared, a key already met is found without the lock, and a new
+    /// one added under it.
+    @inline(__always)
+    private func id(entity: Int, tag: StoredValue.Tag, bytes: UnsafeRawBufferPointer, hash: UInt64) -> Int32 {
+        guard isShared else { return tables[entity].id(tag: tag, bytes: bytes, hash: hash) }
+        let met = tables[entity].existingID(tag: tag, bytes: bytes, hash: hash)
+        if met >= 0 { return met }
+        return locked { tables[entity].id(tag: tag, bytes: bytes, hash: hash) }
     }
 
     /// Starts loading the slot where a key of this hash (`KeyTable.hash`) lands, for an
@@ -61,12 +82,12 @@ package final class KeyInterner {
 
     @inline(__always)
     func id(entity: Int, text: UnsafeRawBufferPointer, hash: UInt64) -> Int32 {
-        tables[entity].id(tag: .text, bytes: text, hash: hash)
+        id(entity: entity, tag: .text, bytes: text, hash: hash)
     }
 
     /// The ID of a key that is not text: its 8 bytes (integer or double bits) stand for it.
     func id(entity: Int, tag: StoredValue.Tag, bits: Int64) -> Int32 {
-        withUnsafeBytes(of: bits.littleEndian) { tables[entity].id(tag: tag, bytes: $0, hash: KeyTable.hash($0, tag: tag)) }
+        withUnsafeBytes(of: bits.littleEndian) { id(entity: entity, tag: tag, bytes: $0, hash: KeyTable.hash($0, tag: tag)) }
     }
 
     /// The key's ID if it has one, or nil; assigns nothing.
@@ -92,12 +113,22 @@ package final class KeyInterner {
 
     /// Remembers how many keys each entity has, for `forgetSinceMark()`.
     func mark() {
+        guard isShared else { return setMarks() }
+        locked { setMarks() }
+    }
+
+    private func setMarks() {
         for entity in 0..<entityCount { tables[entity].mark = tables[entity].count }
     }
 
     /// Forgets every key first met since `mark()`, so the next new key gets the ID it would have
     /// had if they had never been met: a record skipped half-way leaves no gap in the IDs.
     func forgetSinceMark() {
+        guard isShared else { return truncateToMarks() }
+        locked { truncateToMarks() }
+    }
+
+    private func truncateToMarks() {
         for entity in 0..<entityCount { tables[entity].truncate(to: tables[entity].mark) }
     }
 

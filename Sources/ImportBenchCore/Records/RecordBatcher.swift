@@ -14,12 +14,6 @@ package final class RecordBatcher {
     /// payload grows by parts rather than by copying. 16,384 chat occurrences are about 4.5 MB of records.
     package static let defaultPartSize = 16_384
     private let partSize: Int
-    /// Whether another thread uses the interner meanwhile: then units are read a slice at a time,
-    /// each under the interner's lock, so a lookup from the importing thread waits one slice at most.
-    private let sharesInterner: Bool
-    /// Units per slice read under the interner's lock: a few tens of microseconds of decoding, so
-    /// the lock is taken rarely and held briefly.
-    static let unitsPerLockedSlice = 64
 
     package init(
         reader: any RecordReader, batchSize: BatchSize, schema: Schema, interner: KeyInterner? = nil, partSize: Int = defaultPartSize,
@@ -27,8 +21,9 @@ package final class RecordBatcher {
     ) {
         self.reader = reader
         self.partSize = max(partSize, 1)
-        self.sharesInterner = sharesInterner
         builder = RecordBuilder(schema: schema, interner: interner ?? KeyInterner(entityCount: schema.entities.count))
+        // Another thread looks keys up while this batcher, on a thread of its own, adds them.
+        if sharesInterner { builder.interner.share() }
         switch batchSize {
         case .occurrences(let count): limit = count
         case .all: limit = Int.max
@@ -42,31 +37,15 @@ package final class RecordBatcher {
     package var occurrencesRead: Int { builder.nextOrdinal - builder.count }
 
     package func next() throws -> RecordBatch? {
-        let interner = builder.interner
         while builder.count < limit, !exhausted {
-            if sharesInterner {
-                try interner.locked { try readUnits(upTo: Self.unitsPerLockedSlice) }
-            } else {
-                try readUnits(upTo: Int.max)
-            }
-        }
-        guard builder.count > 0 else { return nil }
-        defer { nextBatch += 1 }
-        let count = min(limit, builder.count)
-        // Cutting ends the last unit, whose keys get their IDs then.
-        return sharesInterner ? interner.locked { builder.cut(first: count, index: nextBatch) } : builder.cut(first: count, index: nextBatch)
-    }
-
-    /// Reads units until the batch is full, the payload ends or `most` units are read.
-    private func readUnits(upTo most: Int) throws {
-        var read = 0
-        while read < most, builder.count < limit, !exhausted {
             if try !reader.readUnit(into: builder) {
                 exhausted = true
             } else if builder.unsealedCount >= partSize, builder.count < limit {
                 builder.sealPart()
             }
-            read += 1
         }
+        guard builder.count > 0 else { return nil }
+        defer { nextBatch += 1 }
+        return builder.cut(first: min(limit, builder.count), index: nextBatch)
     }
 }

@@ -105,9 +105,12 @@ package final class PrewarmStrategy: ImportStrategy, MeasuredMethod {
                 defer { statement.reset() }
                 fetched.removeAll(keepingCapacity: true)
                 while try statement.step() { fetched.append((statement.value(at: 0), statement.int64(at: 1))) }
-                // Under the interner's lock, taken once per chunk: a decoding thread may be adding keys.
+                // Every key fetched is one the batch named, so it has its ID. Under the interner's lock,
+                // taken once per chunk: a decoding thread may be adding keys (`--decode-ahead`).
                 interner.locked {
-                    for (key, pk) in fetched { known[entity, interner.id(entity: entity, key: key)] = pk }
+                    for (key, pk) in fetched {
+                        if let id = interner.existingID(entity: entity, key: key) { known[entity, id] = pk }
+                    }
                 }
                 start += chunkSize
             }
