@@ -72,11 +72,7 @@ struct DecodeAheadTests {
         let directory = try TemporaryDirectory()
         defer { withExtendedLifetime(directory) {} }
         let scenario = QuakesScenario()
-        let full = directory.path("full.json")
-        try scenario.generate(scale: 0.03, seed: 4, to: full)
-        let bytes = try Data(contentsOf: URL(fileURLWithPath: full))
-        let cutPath = directory.path("cut.json")
-        try bytes.prefix(bytes.count * 6 / 10).write(to: URL(fileURLWithPath: cutPath))
+        let (cutPath, _) = try FixtureScenario.cutQuakes(at: 0.6, in: directory)
         var stops: [ImportStop] = []
         for decodeAhead in [false, true] {
             let importRun = try run(
@@ -113,14 +109,9 @@ struct DecodeAheadTests {
 
         let forum = directory.path("forum")
         try Data().write(to: URL(fileURLWithPath: forum))
-        var units = FixtureScenario.forumUnits
-        units.append(
-            RecordUnit(
-                occurrences: [FixtureScenario.post(7, "orphan reply", author: .keyOnly("bob"), replyTo: .keyOnly(99), tags: [])],
-                path: "posts[3]", byteOffset: 300))
         let dangling = try run(
             "upsert", payload: forum, batchSize: .occurrences(2), decodeAhead: true, in: directory,
-            scenario: PathSwitchingScenario(units: [forum: units]))
+            scenario: PathSwitchingScenario(units: [forum: FixtureScenario.forumUnitsWithOrphan]))
         let failed = try expectStop { _ = try dangling.execute() }
         #expect(failed.stage == .writing)
         #expect(Self.decodingThreads() == 0)

@@ -28,12 +28,7 @@ struct FailedImportTests {
         let directory = try TemporaryDirectory()
         defer { withExtendedLifetime(directory) {} }
         let scenario = QuakesScenario()
-        let full = directory.path("full.json")
-        try scenario.generate(scale: 0.03, seed: 4, to: full)
-        let bytes = try Data(contentsOf: URL(fileURLWithPath: full))
-        let cutPath = directory.path("cut.json")
-        let cut = Int(Double(bytes.count) * fraction)
-        try bytes.prefix(cut).write(to: URL(fileURLWithPath: cutPath))
+        let (cutPath, cut) = try FixtureScenario.cutQuakes(at: fraction, in: directory)
 
         let run = ImportRun(
             scenario: scenario, payloadPath: cutPath, strategy: try #require(StrategyCatalog.builtIn.strategy(named: strategy)),
@@ -62,11 +57,7 @@ struct FailedImportTests {
         defer { withExtendedLifetime(directory) {} }
         let payload = directory.path("payload")
         try Data().write(to: URL(fileURLWithPath: payload))
-        var units = FixtureScenario.forumUnits
-        units.append(
-            RecordUnit(
-                occurrences: [FixtureScenario.post(7, "orphan reply", author: .keyOnly("bob"), replyTo: .keyOnly(99), tags: [])],
-                path: "posts[3]", byteOffset: 300))
+        let units = FixtureScenario.forumUnitsWithOrphan
         let run = ImportRun(
             scenario: PathSwitchingScenario(units: [payload: units]), payloadPath: payload,
             strategy: try #require(StrategyCatalog.builtIn.strategy(named: strategy)), batchSize: .occurrences(5),

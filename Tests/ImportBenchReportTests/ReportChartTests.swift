@@ -285,18 +285,23 @@ struct ReportChartTests {
         for chart in time { #expect(chart.svg.contains("median of 3 runs per point")) }
     }
 
-    @Test("runs under other --pragma settings are other panels, never folded into one point (issue 32, part 3)")
-    func pragmaPanels() throws {
+    /// One batch size's runs again for each value of the `setting` column.
+    private static func sweep(setting column: String, to values: [String]) -> SyntheticCSV {
         let base = SyntheticCSV.sweep(batchSizes: ["all"], journals: ["wal"], probed: false)
         var csv = SyntheticCSV()
-        for setting in ["temp_store=default", "temp_store=memory"] {
+        for value in values {
             csv.rows += base.rows.map { row in
                 var row = row
-                row["pragmas"] = setting
+                row[column] = value
                 return row
             }
         }
-        let (html, report) = try render(csv.text())
+        return csv
+    }
+
+    @Test("runs under other --pragma settings are other panels, never folded into one point (issue 32, part 3)")
+    func pragmaPanels() throws {
+        let (html, report) = try render(Self.sweep(setting: "pragmas", to: ["temp_store=default", "temp_store=memory"]).text())
         let time = report.charts.filter { $0.metric == .time }
         #expect(time.map(\.fileName) == ["chat-time-temp-store-default.svg", "chat-time-temp-store-memory.svg"])
         for chart in time { #expect(chart.svg.contains("median of 3 runs per point")) }
@@ -305,16 +310,7 @@ struct ReportChartTests {
 
     @Test("runs decoded ahead are panels of their own, named so; a file older than the column reads as decoding in turn")
     func decodeAheadPanels() throws {
-        let base = SyntheticCSV.sweep(batchSizes: ["all"], journals: ["wal"], probed: false)
-        var csv = SyntheticCSV()
-        for setting in ["", "on"] {
-            csv.rows += base.rows.map { row in
-                var row = row
-                row["decode_ahead"] = setting
-                return row
-            }
-        }
-        let (html, report) = try render(csv.text())
+        let (html, report) = try render(Self.sweep(setting: "decode_ahead", to: ["", "on"]).text())
         let time = report.charts.filter { $0.metric == .time }
         #expect(time.map(\.fileName) == ["chat-time-decode-ahead-off.svg", "chat-time-decode-ahead-on.svg"])
         #expect(html.contains(">batch all (one transaction) · journal wal · synchronous normal · decoding ahead</text>"))

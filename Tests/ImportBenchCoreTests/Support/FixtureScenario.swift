@@ -75,6 +75,26 @@ struct FixtureScenario: Scenario {
     }
 
     /// 14 occurrences of 9 objects, 3 references by key only.
+    /// The forum, then a reply to post 99, which no unit holds: the last occurrence dangles.
+    static let forumUnitsWithOrphan: [RecordUnit] =
+        forumUnits + [
+            RecordUnit(
+                occurrences: [post(7, "orphan reply", author: .keyOnly("bob"), replyTo: .keyOnly(99), tags: [])], path: "posts[3]",
+                byteOffset: 300)
+        ]
+
+    /// A quakes payload of scale 0.03 cut after `fraction` of its bytes, at `cut.json` in `directory`:
+    /// its path and the length it was cut to.
+    static func cutQuakes(at fraction: Double, in directory: TemporaryDirectory) throws -> (path: String, length: Int) {
+        let full = directory.path("full.json")
+        try QuakesScenario().generate(scale: 0.03, seed: 4, to: full)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: full))
+        let path = directory.path("cut.json")
+        let length = Int(Double(bytes.count) * fraction)
+        try bytes.prefix(length).write(to: URL(fileURLWithPath: path))
+        return (path, length)
+    }
+
     static let forumUnits: [RecordUnit] = [
         RecordUnit(
             occurrences: [
