@@ -4,9 +4,18 @@ import ImportBenchCore
 /// How cost grows with scale in a sweep: per strategy, fetches and time per record at each scale,
 /// and the exponent k of time ~ scale^k fitted by least squares on the logs (1 = linear).
 package enum GrowthTable {
-    /// nil unless the results hold at least two scales of one scenario and batch size.
+    /// nil unless the results hold at least two scales of one scenario, batch size and setting.
+    /// What a group holds fixed, all but the scale: a sweep over a setting (journal, synchronous,
+    /// a pragma, decoding ahead) gets a table per setting rather than one median over them.
+    private static func title(_ run: RunResult) -> String {
+        var title = "\(run.scenario) batch \(run.batchSize)" + (run.preload.map { " preload \($0)" } ?? "")
+        if run.settings != .default { title += ", \(run.settings)" }
+        if run.decodeAhead { title += ", decoding ahead" }
+        return title
+    }
+
     package static func render(_ results: [RunResult], markdown: Bool = false) -> String? {
-        let groups = Dictionary(grouping: results) { "\($0.scenario) batch \($0.batchSize)" + ($0.preload.map { " preload \($0)" } ?? "") }
+        let groups = Dictionary(grouping: results, by: title)
         var text = ""
         for (title, runs) in groups.sorted(by: { $0.key < $1.key }) {
             let scales = Set(runs.map(\.scale)).compactMap { label in Scale(parsing: label).map { (label, $0.factor) } }

@@ -61,10 +61,15 @@ struct MissingReferenceTests {
             return path
         }
 
-        func benchmark(_ policy: MissingReferencePolicy, preload: String? = nil, batchSize: BatchSize = .default) throws -> BenchmarkOutcome {
+        func benchmark(
+            _ policy: MissingReferencePolicy, preload: String? = nil, batchSize: BatchSize = .default, onError: PayloadErrorPolicy = .fail,
+            decodeAhead: Bool = false
+        ) throws -> BenchmarkOutcome {
             var spec = RunSpec(scenario: .mapping(mapping, sample: nil), payload: .file(payload), preload: preload.map(PreloadSpec.file))
             spec.options.missingReference = policy
             spec.options.batchSize = batchSize
+            spec.options.onError = onError
+            spec.options.decodeAhead = decodeAhead
             return try Benchmark(configuration: BenchmarkConfiguration(spec: spec, strategies: StrategyCatalog.builtIn.all)).run()
         }
 

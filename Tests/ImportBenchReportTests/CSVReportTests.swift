@@ -277,6 +277,37 @@ struct GrowthTableTests {
         #expect(GrowthTable.render(Array(sweep.prefix(1))) == nil)
     }
 
+    @Test("the header's decode rate is the ceiling's decoding in turn: decoded ahead, decode_s is only the wait", arguments: [false, true])
+    func decodeRate(ahead: Bool) {
+        var ceiling = sampleResult(strategy: "ceiling", wall: 1)
+        ceiling.role = .reference
+        ceiling.payloadBytes = 50_000_000
+        ceiling.measurement.decodeSeconds = 0.1
+        ceiling.decodeAhead = ahead
+        let lines = SummaryTable.harnessLines([ceiling])
+        #expect(lines.contains("decoding: 500 MB/s") == !ahead, "\(lines)")
+    }
+
+    @Test("a sweep over decoding ahead and a pragma gets a table per setting, never one median over them")
+    func tablePerSetting() throws {
+        var sweep: [RunResult] = []
+        for (ahead, pragmas) in [(false, [StorePragma]()), (true, []), (false, [try StorePragma(name: .tempStore, value: "memory")])] {
+            for (scale, wall) in [("1x", 1.0), ("4x", 4.0)] {
+                var result = sampleResult(strategy: "naive", wall: wall)
+                result.scale = scale
+                result.decodeAhead = ahead
+                result.settings.pragmas = pragmas
+                sweep.append(result)
+            }
+        }
+        let titles = try #require(GrowthTable.render(sweep)).split(separator: "\n").filter { $0.hasPrefix("growth with scale") }
+        #expect(
+            titles == [
+                "growth with scale: chat batch 1000", "growth with scale: chat batch 1000, decoding ahead",
+                "growth with scale: chat batch 1000, journal wal, synchronous normal, temp_store memory",
+            ])
+    }
+
     @Test("a plug-in's strategy, which no table knows by name, gets its row in the order it ran")
     func pluginRows() throws {
         func run(_ strategy: String, scale: String, wall: Double) -> RunResult {

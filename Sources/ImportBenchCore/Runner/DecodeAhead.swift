@@ -2,6 +2,12 @@ import CProcess
 import Foundation
 import Synchronization
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Where a pass's batches come from, for the importing thread: decoded when asked
 /// (`RecordBatcher`) or ahead on a thread of their own (`DecodeAhead`).
 protocol BatchSource: AnyObject {
@@ -20,17 +26,20 @@ extension RecordBatcher: BatchSource {}
 /// parses on a background queue does. At most two batches live at once: the one being written and
 /// the one decoded ahead. The batcher must share its interner (`sharesInterner`).
 final class DecodeAhead: BatchSource, @unchecked Sendable {
-    // @unchecked: `batcher` is used by the decoding thread alone once it starts; the threads share
-    // only `handoff` and `spent` (each behind its mutex), the semaphores and `stopRequested`.
+    // @unchecked: `batcher` is used by the decoding thread alone until `finish()` joins it; the
+    // threads share only `handoff` and `spent` (each behind its mutex), the semaphores and
+    // `stopRequested`.
 
     /// What the decoding thread spent, added to the import's own figures.
     struct Cost: Sendable {
         var allocatedBytes: UInt64 = 0
-        /// Nil where the machine offers no instruction counter.
+        /// Nil where the thread's instruction counter could not be had: then the import's count is
+        /// missing too, rather than short.
         var instructions: UInt64?
 
+        /// Two passes' costs; instructions only if both were counted.
         static func + (lhs: Cost, rhs: Cost) -> Cost {
-            let instructions = lhs.instructions.flatMap { left in rhs.instructions.map { left + $0 } } ?? lhs.instructions ?? rhs.instructions
+            let instructions = lhs.instructions.flatMap { left in rhs.instructions.map { left &+ $0 } }
             return Cost(allocatedBytes: lhs.allocatedBytes &+ rhs.allocatedBytes, instructions: instructions)
         }
     }
@@ -53,26 +62,41 @@ final class DecodeAhead: BatchSource, @unchecked Sendable {
     /// semaphore starts at 0 (this one is signalled once at the start): libdispatch traps when one
     /// is freed below its initial value.
     private let emptied = DispatchSemaphore(value: 0)
-    private let ended = DispatchSemaphore(value: 0)
     private let stopRequested = Atomic<Bool>(false)
+    /// The decoding thread, joinable: `finish()` returns once it has exited, so nothing of it
+    /// outlives the pass. Nil once joined.
+    private var thread: pthread_t?
     /// Set once the importing thread has taken the end or an error: nothing more will come.
     private var done = false
     private(set) var batchesHandedOut = 0
     private(set) var occurrencesRead = 0
 
     /// Starts decoding at once; `finish()` must follow, on every path.
-    init(batcher: RecordBatcher) {
+    init(batcher: RecordBatcher) throws(ImportError) {
         self.batcher = batcher
         emptied.signal()
-        let thread = Thread { [self] in
-            // Named for `ps -L` and the tests; Linux keeps at most 15 bytes.
-            _ = importbench_name_this_thread("bench-decode")
-            decodeAll()
-            ended.signal()
-        }
+        var attributes = pthread_attr_t()
+        pthread_attr_init(&attributes)
+        defer { pthread_attr_destroy(&attributes) }
         // As much stack as the main thread's, which decodes when nothing runs ahead.
-        thread.stackSize = 8 << 20
-        thread.start()
+        pthread_attr_setstacksize(&attributes, 8 << 20)
+        let context = Unmanaged.passRetained(self).toOpaque()
+        var started = pthread_t()
+        let code = pthread_create(
+            &started, &attributes,
+            { context in
+                guard let context else { return nil }
+                let ahead = Unmanaged<DecodeAhead>.fromOpaque(context).takeRetainedValue()
+                // Named for `ps -L` and the tests; Linux keeps at most 15 bytes.
+                _ = importbench_name_this_thread("bench-decode")
+                ahead.decodeAll()
+                return nil
+            }, context)
+        guard code == 0 else {
+            Unmanaged<DecodeAhead>.fromOpaque(context).release()
+            throw .decodingThreadCannotStart(errno: code)
+        }
+        thread = started
     }
 
     func next() throws -> RecordBatch? {
@@ -100,12 +124,14 @@ final class DecodeAhead: BatchSource, @unchecked Sendable {
         return batch
     }
 
-    /// Stops the thread once the batch it decodes is done, waits for it to end, and returns what it spent.
+    /// Stops the thread once the batch it decodes is done, joins it, and returns what it spent.
     func finish() -> Cost {
         stopRequested.store(true, ordering: .relaxed)
         emptied.signal()
-        ended.wait()
-        ended.signal()
+        if let thread {
+            pthread_join(thread, nil)
+            self.thread = nil
+        }
         return spent.withLock { $0 }
     }
 

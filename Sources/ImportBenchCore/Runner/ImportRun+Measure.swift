@@ -68,7 +68,13 @@ extension ImportRun {
             // import's: peak RSS stands for it.
             measurement.peakAllocatedBytes = nil
             measurement.allocatedBytes &+= decoding.allocatedBytes
-            measurement.instructions = measurement.instructions.map { $0 &+ (decoding.instructions ?? 0) }
+            // Both threads' instructions, or none: a count without the decoding thread's would be short.
+            if let counted = measurement.instructions {
+                measurement.instructions = decoding.instructions.map { counted &+ $0 }
+                if decoding.instructions == nil {
+                    measurement.instructionsNote = "the decoding thread's instruction counter could not be read"
+                }
+            }
         } else {
             measurement.peakAllocatedBytes = AllocatorStatistics.peak()
         }

@@ -29,8 +29,9 @@ package struct RunResult: Sendable {
     package var build: BuildIdentity = .current
     /// The store's journal and synchronous setting the run used.
     package var settings: StoreSettings
-    /// Whether the configuration decoded each next batch on a thread of its own (`--decode-ahead`);
-    /// the ceiling, the C reference and commands decode as always.
+    /// Whether the run's configuration decodes each next batch on a thread of its own
+    /// (`--decode-ahead`): the configuration's setting, on every row it wrote, though the C
+    /// reference, seed-copy and commands read no batches.
     package var decodeAhead = false
     /// The size of the payload file (or files) the run read.
     package var payloadBytes: Int64

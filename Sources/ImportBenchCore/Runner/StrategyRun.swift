@@ -66,10 +66,18 @@ struct StrategyRun {
             } catch {
                 throw fail(.reading, batch: nil, index: 0, error)
             }
-            let ahead = run.options.decodeAhead ? DecodeAhead(batcher: batcher) : nil
+            let ahead: DecodeAhead?
+            do {
+                ahead = run.options.decodeAhead ? try DecodeAhead(batcher: batcher) : nil
+            } catch {
+                throw fail(.reading, batch: nil, index: 0, error)
+            }
             // The decoding thread ends with the pass, whichever way the pass ends.
             defer {
-                if let ahead { bookkeeping.decodeAhead = (bookkeeping.decodeAhead ?? DecodeAhead.Cost()) + ahead.finish() }
+                if let ahead {
+                    let cost = ahead.finish()
+                    bookkeeping.decodeAhead = bookkeeping.decodeAhead.map { $0 + cost } ?? cost
+                }
             }
             try importPass(
                 pass, with: instance, from: ahead ?? batcher, skipping: resume?.pass == pass ? resume?.batches ?? 0 : 0,

@@ -31,6 +31,8 @@ package enum ImportError: Error, Equatable, Sendable, Codable, CustomStringConve
     case counterMissing(path: String, reason: String)
     /// The shell that runs a command could not be started (an errno).
     case commandCannotStart(name: String, errno: Int32)
+    /// The thread that decodes ahead (`--decode-ahead on`) could not be started (pthread_create's error).
+    case decodingThreadCannotStart(errno: Int32)
     /// A command exited non-zero; `errorTail` is the end of its standard error.
     case commandFailed(name: String, status: Int32, errorTail: String)
     /// A signal ended a command.
@@ -84,6 +86,8 @@ package enum ImportError: Error, Equatable, Sendable, Codable, CustomStringConve
             return "cannot build the library that counts a command's statements (\(path)): \(reason)"
         case .commandCannotStart(let name, let errno):
             return "\(name): cannot start /bin/sh (errno \(errno))"
+        case .decodingThreadCannotStart(let errno):
+            return "cannot start the thread that decodes ahead (errno \(errno)); run with --decode-ahead off"
         case .commandFailed(let name, let status, let tail):
             return "\(name) exited with status \(status)" + Self.commandTail(tail)
         case .commandKilled(let name, let signal, let tail):

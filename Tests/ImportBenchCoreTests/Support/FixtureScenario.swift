@@ -74,7 +74,6 @@ struct FixtureScenario: Scenario {
         RecordOccurrence(entity: comment, key: .text(key), attributes: [.text("on \(key)")], toOne: [post, author])
     }
 
-    /// 14 occurrences of 9 objects, 3 references by key only.
     /// The forum, then a reply to post 99, which no unit holds: the last occurrence dangles.
     static let forumUnitsWithOrphan: [RecordUnit] =
         forumUnits + [
@@ -95,6 +94,7 @@ struct FixtureScenario: Scenario {
         return (path, length)
     }
 
+    /// 14 occurrences of 9 objects, 3 references by key only.
     static let forumUnits: [RecordUnit] = [
         RecordUnit(
             occurrences: [
