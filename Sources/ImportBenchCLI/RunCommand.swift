@@ -59,7 +59,7 @@ struct RunCommand: ParsableCommand {
     @Option(
         name: .customLong("decode-ahead"),
         help: ArgumentHelp(
-            "Decode each next batch on a second thread while the strategy writes the current one, as an importer that parses on a background queue does: on, off, or off,on to run both, interleaved. The time the import waits for records is then its decode time; peak allocation is left empty (records are freed on the other thread) and peak RSS stands for it. The C reference and commands are untouched; the ceiling decodes ahead too, but writes only at its end, so it gains nothing. Default: off.",
+            "Decode each next batch on a second thread while the strategy writes the current one, as an importer that parses on a background queue does: on, off, or off,on to run both, one after the other like a --batch-size list (each with its own ceiling, so compare the multiples). The time the import waits for records is then its decode time; peak allocation is left empty (records are freed on the other thread) and peak RSS stands for it. The C reference and commands are untouched; the ceiling decodes ahead too, but writes only at its end, so it gains nothing. Default: off.",
             valueName: "off|on[,...]"),
         transform: RunCommand.parseDecodeAhead)
     var givenDecodeAhead: [Bool]?
