@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// `--decode-ahead off,on`: both ways in one run, interleaved, named in the CSV and the header,
+/// `--decode-ahead off,on`: both ways in one run, one after the other, named in the CSV and the header,
 /// matched on by compare; anything but off and on is refused in one line.
 @Suite("Decoding ahead as a dimension (--decode-ahead)", .enabled(if: IsolatedRunTests.available, "build bench first (swift build)"))
 struct DecodeAheadSweepTests {

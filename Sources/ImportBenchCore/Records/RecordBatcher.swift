@@ -16,19 +16,19 @@ package final class RecordBatcher {
     private let partSize: Int
 
     package init(
-        reader: any RecordReader, batchSize: BatchSize, schema: Schema, interner: KeyInterner? = nil, partSize: Int = defaultPartSize,
-        sharesInterner: Bool = false
+        reader: any RecordReader, batchSize: BatchSize, schema: Schema, interner: KeyInterner? = nil, partSize: Int = defaultPartSize
     ) {
         self.reader = reader
         self.partSize = max(partSize, 1)
         builder = RecordBuilder(schema: schema, interner: interner ?? KeyInterner(entityCount: schema.entities.count))
-        // Another thread looks keys up while this batcher, on a thread of its own, adds them.
-        if sharesInterner { builder.interner.share() }
         switch batchSize {
         case .occurrences(let count): limit = count
         case .all: limit = Int.max
         }
     }
+
+    /// The interner every key read gets its ID from.
+    var interner: KeyInterner { builder.interner }
 
     /// Batches handed out so far: the index the next one will have.
     package var batchesHandedOut: Int { nextBatch }

@@ -24,7 +24,7 @@ extension RecordBatcher: BatchSource {}
 /// A pass's batches decoded on a thread of their own, one batch ahead of the importing thread
 /// (`--decode-ahead`), so decoding the next batch overlaps writing this one, as an importer that
 /// parses on a background queue does. At most two batches live at once: the one being written and
-/// the one decoded ahead. The batcher must share its interner (`sharesInterner`).
+/// the one decoded ahead. The batcher's interner is shared from then on (`KeyInterner.share()`).
 final class DecodeAhead: BatchSource, @unchecked Sendable {
     // @unchecked: `batcher` is used by the decoding thread alone until `finish()` joins it; the
     // threads share only `handoff` and `spent` (each behind its mutex), the semaphores and
@@ -74,6 +74,8 @@ final class DecodeAhead: BatchSource, @unchecked Sendable {
     /// Starts decoding at once; `finish()` must follow, on every path.
     init(batcher: RecordBatcher) throws(ImportError) {
         self.batcher = batcher
+        // The importing thread looks keys up (prewarm) while this thread adds them.
+        batcher.interner.share()
         emptied.signal()
         var attributes = pthread_attr_t()
         pthread_attr_init(&attributes)
@@ -102,15 +104,9 @@ final class DecodeAhead: BatchSource, @unchecked Sendable {
     func next() throws -> RecordBatch? {
         guard !done else { return nil }
         filled.wait()
-        let taken = handoff.withLock { slot in
-            defer { slot = nil }
-            return slot
-        }
+        // `filled` is signalled only once the slot holds something.
+        guard let taken = handoff.withLock({ $0.take() }) else { return nil }
         emptied.signal()
-        guard let taken else {
-            done = true
-            return nil
-        }
         batchesHandedOut = taken.batchesHandedOut
         occurrencesRead = taken.occurrencesRead
         let batch: RecordBatch?

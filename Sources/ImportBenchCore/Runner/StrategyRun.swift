@@ -62,7 +62,7 @@ struct StrategyRun {
             do {
                 batcher = RecordBatcher(
                     reader: try run.scenario.openPayload(path: run.payloadPath, reading: reading), batchSize: run.options.batchSize,
-                    schema: run.scenario.schema, interner: interner, sharesInterner: run.options.decodeAhead)
+                    schema: run.scenario.schema, interner: interner)
             } catch {
                 throw fail(.reading, batch: nil, index: 0, error)
             }
