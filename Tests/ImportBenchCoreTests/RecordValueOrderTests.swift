@@ -1,0 +1,65 @@
+import ImportBenchStore
+import Testing
+
+@testable import ImportBenchCore
+
+@Suite("Record value order")
+struct RecordValueOrderTests {
+    /// Keys of every kind a payload may give, in no order: texts that share prefixes, bytes above
+    /// 0x7F, an empty text, integers and reals on both sides of zero, a real equal to an integer.
+    static let values: [DatabaseValue] = [
+        .text("msg-10-2"), .integer(7), .text("msg-2-10"), .text(""), .real(-1.5), .text("msg-2-1"),
+        .integer(-3), .text("Zürich"), .text("zebra"), .real(7.25), .text("msg-2"), .integer(0),
+        .text("Z"), .real(2.0), .integer(Int64.max), .text("é"), .integer(Int64.min), .null,
+    ]
+
+    @Test("Sorting by sortsBefore gives SQLite's ORDER BY on an indexed column, value for value")
+    func matchesSQLite() throws {
+        let directory = try TemporaryDirectory()
+        let store = try Connection(path: directory.path("order.sqlite"))
+        try store.execute("CREATE TABLE t (v)")
+        try store.execute("CREATE INDEX t_v ON t (v)")
+        let insert = try store.prepare("INSERT INTO t (v) VALUES (?)")
+        for value in Self.values {
+            insert.bind(value, at: 1)
+            try insert.execute()
+        }
+        var expected: [DatabaseValue] = []
+        let select = try store.prepare("SELECT v FROM t ORDER BY v")
+        while try select.step() { expected.append(select.value(at: 0)) }
+
+        let sorted = try Self.sortedAsRecordValues(Self.values)
+        #expect(sorted == expected)
+        #expect(sorted != Self.values, "the fixture starts out of order")
+    }
+
+    /// Lends each value's text as a batch would, sorts, and returns owned copies.
+    private static func sortedAsRecordValues(_ values: [DatabaseValue]) throws -> [DatabaseValue] {
+        let texts = values.map { value -> [UInt8] in
+            if case .text(let text) = value { Array(text.utf8) } else { [] }
+        }
+        return texts.withUnsafeBufferPointers { buffers in
+            var lent: [RecordValue] = []
+            for (index, value) in values.enumerated() {
+                switch value {
+                case .null: lent.append(.null)
+                case .integer(let integer): lent.append(.integer(integer))
+                case .real(let real): lent.append(.real(real))
+                case .text: lent.append(.text(UnsafeRawBufferPointer(buffers[index])))
+                }
+            }
+            return lent.sorted { $0.sortsBefore($1) }.map(\.databaseValue)
+        }
+    }
+}
+
+extension Array where Element == [UInt8] {
+    /// Lends every element's bytes at once, for the length of `body`.
+    fileprivate func withUnsafeBufferPointers<T>(_ body: ([UnsafeBufferPointer<UInt8>]) -> T) -> T {
+        func lend(from index: Int, _ lent: [UnsafeBufferPointer<UInt8>]) -> T {
+            guard index < count else { return body(lent) }
+            return self[index].withUnsafeBufferPointer { lend(from: index + 1, lent + [$0]) }
+        }
+        return lend(from: 0, [])
+    }
+}
