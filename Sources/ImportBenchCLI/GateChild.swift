@@ -35,7 +35,8 @@ struct GateChild {
         process.standardInput = FileHandle.nullDevice
         var errorHandle: FileHandle?
         if let errorLog {
-            FileManager.default.createFile(atPath: errorLog.path, contents: nil)
+            // A file that cannot be created makes the next line throw, naming it.
+            _ = FileManager.default.createFile(atPath: errorLog.path, contents: nil)
             errorHandle = try FileHandle(forWritingTo: errorLog)
             process.standardError = errorHandle
         }

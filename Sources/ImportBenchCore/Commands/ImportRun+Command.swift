@@ -20,7 +20,7 @@ extension ImportRun {
         let generation: Int64
         do {
             let (store, _) = try openStore()
-            generation = try createStore(store, ledger: try ImportLedger(store: store))
+            generation = try createStore(store, ledger: ImportLedger(store: store))
         } catch let refusal as RunError where refusal.refusal != nil {
             throw refusal
         } catch {
