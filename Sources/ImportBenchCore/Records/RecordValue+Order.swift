@@ -3,7 +3,9 @@ import Foundation
 extension RecordValue {
     /// Whether `self` sorts before `other` as SQLite's BINARY collation sorts an index: NULL, then
     /// numbers by value, then text byte by byte. Prewarm binds each chunk of keys in this order, so
-    /// SQLite builds its IN list's index by appending rather than inserting at random.
+    /// SQLite builds its IN list's index by appending rather than inserting at random. Only speed
+    /// depends on it (an integer beyond 2^53 against a real may compare loosely): any order finds
+    /// the same rows.
     func sortsBefore(_ other: RecordValue) -> Bool {
         switch (self, other) {
         case (.integer(let left), .integer(let right)): return left < right
