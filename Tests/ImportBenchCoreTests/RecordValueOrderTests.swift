@@ -28,38 +28,8 @@ struct RecordValueOrderTests {
         let select = try store.prepare("SELECT v FROM t ORDER BY v")
         while try select.step() { expected.append(select.value(at: 0)) }
 
-        let sorted = try Self.sortedAsRecordValues(Self.values)
+        let sorted = withLentRecordValues(Self.values) { $0.sorted { $0.sortsBefore($1) }.map(\.databaseValue) }
         #expect(sorted == expected)
         #expect(sorted != Self.values, "the fixture starts out of order")
-    }
-
-    /// Lends each value's text as a batch would, sorts, and returns owned copies.
-    private static func sortedAsRecordValues(_ values: [DatabaseValue]) throws -> [DatabaseValue] {
-        let texts = values.map { value -> [UInt8] in
-            if case .text(let text) = value { Array(text.utf8) } else { [] }
-        }
-        return texts.withUnsafeBufferPointers { buffers in
-            var lent: [RecordValue] = []
-            for (index, value) in values.enumerated() {
-                switch value {
-                case .null: lent.append(.null)
-                case .integer(let integer): lent.append(.integer(integer))
-                case .real(let real): lent.append(.real(real))
-                case .text: lent.append(.text(UnsafeRawBufferPointer(buffers[index])))
-                }
-            }
-            return lent.sorted { $0.sortsBefore($1) }.map(\.databaseValue)
-        }
-    }
-}
-
-extension Array where Element == [UInt8] {
-    /// Lends every element's bytes at once, for the length of `body`.
-    fileprivate func withUnsafeBufferPointers<T>(_ body: ([UnsafeBufferPointer<UInt8>]) -> T) -> T {
-        func lend(from index: Int, _ lent: [UnsafeBufferPointer<UInt8>]) -> T {
-            guard index < count else { return body(lent) }
-            return self[index].withUnsafeBufferPointer { lend(from: index + 1, lent + [$0]) }
-        }
-        return lend(from: 0, [])
     }
 }

@@ -30,6 +30,7 @@ package final class PrewarmStrategy: ImportStrategy, MeasuredMethod {
     @exclusivity(unchecked) private var named: [[RecordValue]]
     /// One chunk's keys in SQLite's index order (`RecordValue.sortsBefore`), bound in that order.
     @exclusivity(unchecked) private var chunk: [RecordValue] = []
+    @exclusivity(unchecked) private var chunkSorter = KeyChunkSorter()
     /// One chunk's fetched keys and pks, kept until they are given their key IDs.
     @exclusivity(unchecked) private var fetched: [(key: DatabaseValue, pk: Int64)] = []
 
@@ -109,7 +110,7 @@ package final class PrewarmStrategy: ImportStrategy, MeasuredMethod {
             while start < keys.count {
                 chunk.removeAll(keepingCapacity: true)
                 chunk.append(contentsOf: keys[start..<min(start + chunkSize, keys.count)])
-                chunk.sort { $0.sortsBefore($1) }
+                chunkSorter.sort(&chunk)
                 let statement = try fetchStatement(entity: entity, count: chunk.count)
                 for (offset, key) in chunk.enumerated() { statement.bind(key, at: Int32(offset + 1)) }
                 defer { statement.reset() }

@@ -1,0 +1,56 @@
+import ImportBenchStore
+import Testing
+
+@testable import ImportBenchCore
+
+@Suite("Key chunk sorter")
+struct KeyChunkSorterTests {
+    /// Chunks of the shapes prewarm meets: in payload order (chat's ids: runs broken where "msg-0-10"
+    /// sorts before "msg-0-2"), reversed, random, all equal, mixed kinds, and the smallest sizes.
+    static let chunks: [(name: String, values: [DatabaseValue])] = {
+        var random = SystemRandomNumberGenerator()
+        let payloadOrder = (0..<500).map { DatabaseValue.text("msg-\($0 / 40)-\($0 % 40)") }
+        let randomTexts = (0..<500).map { _ in DatabaseValue.text(String(UInt64.random(in: 0...UInt64.max, using: &random), radix: 16)) }
+        let mixed = (0..<200).map { index -> DatabaseValue in
+            switch index % 4 {
+            case 0: .integer(Int64.random(in: -1_000...1_000, using: &random))
+            case 1: .real(Double.random(in: -1_000...1_000, using: &random))
+            case 2: .text("k\(Int.random(in: 0..<50, using: &random))")
+            default: .null
+            }
+        }
+        return [
+            ("payload order", payloadOrder), ("reversed", payloadOrder.reversed()), ("sorted", payloadOrder.sorted { "\($0)" < "\($1)" }),
+            ("random", randomTexts), ("all equal", Array(repeating: .text("same"), count: 64)), ("mixed kinds", mixed),
+            ("empty", []), ("one", [.integer(1)]), ("two out of order", [.text("b"), .text("a")]),
+        ]
+    }()
+
+    @Test("Sorts every chunk as the standard library's sort does, in SQLite's order", arguments: 0..<chunks.count)
+    func sortsLikeTheStandardLibrary(chunk index: Int) {
+        let (name, values) = Self.chunks[index]
+        withLentRecordValues(values) { lent in
+            var sorter = KeyChunkSorter()
+            var keys = lent
+            sorter.sort(&keys)
+            let expected = lent.sorted { $0.sortsBefore($1) }.map(\.databaseValue)
+            #expect(keys.map(\.databaseValue) == expected, "\(name)")
+        }
+    }
+
+    @Test("One sorter serves chunk after chunk, of any size, without mixing them up")
+    func reusedAcrossChunks() {
+        let all = Self.chunks.flatMap(\.values)
+        withLentRecordValues(all) { lent in
+            var sorter = KeyChunkSorter()
+            var start = 0
+            for (_, values) in Self.chunks {
+                var keys = Array(lent[start..<start + values.count])
+                sorter.sort(&keys)
+                #expect(keys.map(\.databaseValue) == keys.sorted { $0.sortsBefore($1) }.map(\.databaseValue))
+                #expect(keys.count == values.count)
+                start += values.count
+            }
+        }
+    }
+}
