@@ -12,6 +12,7 @@ struct KeyChunkSorter {
         let count = keys.count
         guard count > 1 else { return }
         if scratch.count < count { scratch = Array(repeating: .null, count: count) }
+        // Taken out of `self` while the closures below hold its scratch buffer, and put back after.
         var bounds = self.bounds
         self.bounds = []
         defer { self.bounds = bounds }
