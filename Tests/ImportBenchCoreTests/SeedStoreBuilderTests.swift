@@ -84,7 +84,9 @@ struct SeedStoreBuilderTests {
     func ddlSplit(scenarioName: String) throws {
         let schema = try #require(ScenarioRegistry.scenario(named: scenarioName)).schema
         #expect(schema.tableDDL.allSatisfy { $0.hasPrefix("CREATE TABLE") })
-        #expect(schema.indexDDL.allSatisfy { $0.hasPrefix("CREATE INDEX") })
+        #expect(schema.indexDDL.allSatisfy { $0.hasPrefix("CREATE INDEX") || $0.hasPrefix("CREATE UNIQUE INDEX") })
+        #expect(schema.indexNames.count == schema.indexDDL.count)
+        for (name, sql) in zip(schema.indexNames, schema.indexDDL) { #expect(sql.contains("\"\(name)\" ON")) }
         #expect((schema.tableDDL + schema.indexDDL).sorted() == schema.ddl.sorted())
         #expect(schema.ddl.filter { $0.hasPrefix("CREATE TABLE") } == schema.tableDDL)
     }

@@ -8,9 +8,9 @@ extension Schema {
     /// generation but not this, so the refresh keeps the children stored before.
     public static let listedColumn = "import_listed"
 
-    /// Bumped when the tables bench creates change shape (2: `listedColumn`), so a checkpoint of
-    /// another layout is refused instead of failing on a missing column.
-    package static let storeLayout = 2
+    /// Bumped when the tables bench creates change shape (2: `listedColumn`; 3: uniqueness as a named
+    /// index), so a checkpoint of another layout is refused instead of failing on a missing column.
+    package static let storeLayout = 3
 
     /// CREATE statements for every table and index, in dependency order.
     package var ddl: [String] {
@@ -18,21 +18,29 @@ extension Schema {
     }
 
     /// The CREATE TABLE statements alone, in dependency order: a bulk load fills the tables before
-    /// `indexDDL` builds the secondary indexes in one sorted pass each.
+    /// `indexDDL` builds every index in one sorted pass each.
     package var tableDDL: [String] {
-        entities.flatMap { entity in entity.ddl(in: self).filter { !$0.isIndex }.map(\.sql) }
+        entities.flatMap { entity in entity.ddl(in: self).filter { $0.index == nil }.map(\.sql) }
     }
 
-    /// The CREATE INDEX statements alone; run after `tableDDL`.
+    /// The CREATE INDEX statements alone, natural keys' uniqueness included; run after `tableDDL`.
     package var indexDDL: [String] {
-        entities.flatMap { entity in entity.ddl(in: self).filter(\.isIndex).map(\.sql) }
+        entities.flatMap { entity in entity.ddl(in: self).filter { $0.index != nil }.map(\.sql) }
+    }
+
+    /// The name of every index `indexDDL` creates, in the same order: what a bulk load drops before
+    /// its rows (`DROP INDEX`) and creates again after them.
+    package var indexNames: [String] {
+        entities.flatMap { entity in entity.ddl(in: self).compactMap(\.index) }
     }
 }
 
 extension Entity {
     func ddl(in schema: Schema) -> [SchemaStatement] {
         var columns = ["pk INTEGER PRIMARY KEY"]
-        columns.append("\(quoted(key.name)) \(key.type.declaration) NOT NULL UNIQUE")
+        // Uniqueness is a named index, not a column constraint, so a bulk load can drop it before its
+        // rows and build it after them in one sorted pass; `ON CONFLICT(key)` uses it all the same.
+        columns.append("\(quoted(key.name)) \(key.type.declaration) NOT NULL")
         columns += attributes.map { "\(quoted($0.name)) \($0.type.declaration)" }
         columns.append("\(Schema.generationColumn) INTEGER NOT NULL DEFAULT 0")
         if schema.tracksListing(self) { columns.append("\(Schema.listedColumn) INTEGER NOT NULL DEFAULT 0") }
@@ -41,12 +49,14 @@ extension Entity {
             columns.append(
                 "\(quoted(relationship.column)) INTEGER REFERENCES \(quoted(relationship.target))(pk)\(action)")
         }
-        var statements: [SchemaStatement] = [.table("CREATE TABLE \(quoted(name)) (\(columns.joined(separator: ", ")))")]
+        var statements: [SchemaStatement] = [
+            .table("CREATE TABLE \(quoted(name)) (\(columns.joined(separator: ", ")))"),
+            .index(keyIndexName, "CREATE UNIQUE INDEX \(quoted(keyIndexName)) ON \(quoted(name))(\(quoted(key.name)))"),
+        ]
         // Core Data indexes to-one foreign keys; cascades and relationship reads need them.
         for relationship in toOne {
-            statements.append(
-                .index(
-                    "CREATE INDEX \(quoted(foreignKeyIndexName(relationship))) ON \(quoted(name))(\(quoted(relationship.column)))"))
+            let index = foreignKeyIndexName(relationship)
+            statements.append(.index(index, "CREATE INDEX \(quoted(index)) ON \(quoted(name))(\(quoted(relationship.column)))"))
         }
         for relationship in manyToMany {
             let table = joinTable(relationship)
@@ -59,13 +69,16 @@ extension Entity {
                     \(Schema.generationColumn) INTEGER NOT NULL DEFAULT 0, \
                     PRIMARY KEY (source_pk, target_pk)) WITHOUT ROWID
                     """))
-            statements.append(.index("CREATE INDEX \(quoted(joinTargetIndexName(relationship))) ON \(quoted(table))(target_pk)"))
+            let index = joinTargetIndexName(relationship)
+            statements.append(.index(index, "CREATE INDEX \(quoted(index)) ON \(quoted(table))(target_pk)"))
         }
         return statements
     }
 }
 
 extension Entity {
+    /// The unique index on the natural key.
+    var keyIndexName: String { "\(name)_\(key.name)_unique" }
     fileprivate func foreignKeyIndexName(_ relationship: ToOneRelationship) -> String { "\(name)_\(relationship.column)" }
     fileprivate func joinTargetIndexName(_ relationship: ManyToManyRelationship) -> String { "\(joinTable(relationship))_target" }
 
@@ -73,7 +86,7 @@ extension Entity {
     /// the entity's own table). SQLite keeps them in one namespace, case-insensitively, so `Schema`
     /// refuses two that meet (an entity `post_tags` beside `post`'s set `tags`).
     var storeObjectNames: [(name: String, relationship: String?)] {
-        var names: [(name: String, relationship: String?)] = [(name, nil)]
+        var names: [(name: String, relationship: String?)] = [(name, nil), (keyIndexName, nil)]
         for relationship in toOne { names.append((foreignKeyIndexName(relationship), relationship.name)) }
         for relationship in manyToMany {
             names.append((joinTable(relationship), relationship.name))

@@ -1,8 +1,8 @@
-/// One CREATE statement of a schema, marked when it creates a secondary index rather than a table.
+/// One CREATE statement of a schema, with the name of the index it creates (nil: a table).
 struct SchemaStatement {
     let sql: String
-    let isIndex: Bool
+    let index: String?
 
-    static func table(_ sql: String) -> SchemaStatement { SchemaStatement(sql: sql, isIndex: false) }
-    static func index(_ sql: String) -> SchemaStatement { SchemaStatement(sql: sql, isIndex: true) }
+    static func table(_ sql: String) -> SchemaStatement { SchemaStatement(sql: sql, index: nil) }
+    static func index(_ name: String, _ sql: String) -> SchemaStatement { SchemaStatement(sql: sql, index: name) }
 }
