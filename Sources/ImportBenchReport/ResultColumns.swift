@@ -6,7 +6,7 @@ import ImportBenchCore
 /// is declared once here (see `ResultColumn`); every writer, reader and judge of results takes its
 /// columns from this list.
 package enum ResultColumns {
-    package static let version = 10
+    package static let version = 11
 
     private static func count(
         _ name: String, _ judgement: ResultColumn.Judgement = .exact, table heading: String? = nil,
@@ -183,6 +183,11 @@ package enum ResultColumns {
         // Version 10: on when each next batch was decoded on a thread of its own (`--decode-ahead`),
         // off otherwise.
         text("decode_ahead") { $0.decodeAhead ? "on" : "off" }.since(10),
+        // Version 11 (issue 46): c_reference_s is SQLite's limit (rows in pk order, several per
+        // INSERT, indexes built after them), loaded with this many rows per INSERT; the plain replay
+        // of earlier versions (one row per INSERT, indexes first) stays one release beside it.
+        integer("c_reference_rows_per_insert") { $0.cReferenceRowsPerInsert.map(Int64.init) }.since(11),
+        seconds("c_reference_plain_s") { $0.cReferencePlainSeconds }.since(11),
     ]
 
     package static var names: [String] { columns.map(\.name) }

@@ -20,12 +20,13 @@ typedef struct {
     char message[512];
 } creference_result;
 
-/// Replays every row of `tables` (in that order) from the store at `source_path` into a new store
-/// at `target_path`, which `setup_sql` (pragmas, then the schema) prepares. The rows are read into
-/// memory first, untimed; then one transaction of prepared INSERTs binds them with SQLITE_STATIC,
-/// as fast as SQLite allows. Returns sqlite_code.
+/// Replays every row of `tables` (in that order, each in its scan order: pk order) from the store at
+/// `source_path` into a new store at `target_path`, which `setup_sql` (pragmas, then the tables)
+/// prepares. The rows are read into memory first, untimed; then one transaction of prepared INSERTs
+/// of `rows_per_insert` rows each (fewer where the variable limit demands) binds them with
+/// SQLITE_STATIC, and `index_sql` (NULL: none) builds the indexes before COMMIT. Returns sqlite_code.
 int creference_replay(
-    const char *source_path, const char *target_path, const char *setup_sql,
-    const char *const *tables, int table_count, creference_result *result);
+    const char *source_path, const char *target_path, const char *setup_sql, const char *index_sql,
+    const char *const *tables, int table_count, int rows_per_insert, creference_result *result);
 
 #endif

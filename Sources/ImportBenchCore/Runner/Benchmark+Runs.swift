@@ -25,18 +25,21 @@ extension Benchmark {
     ) throws -> [RunResult] {
         let total = strategies.count * configuration.repetitions
         var results: [RunResult] = []
+        // Rows per INSERT for the C reference: swept in the first repetition, the fastest kept.
+        var rowsPerInsert: Int?
         for repetition in 1...max(1, configuration.repetitions) {
-            // The C reference's time for the rows this repetition's reference wrote.
-            var cReference: CReference.Measurement?
+            // The C reference's replays of the rows this repetition's reference wrote.
+            var cReference: CReference.Replay?
             for strategy in strategies {
                 try Self.stopIfInterrupted()
                 observe(.runStarted(strategy: strategy.name, repetition: repetition, index: results.count + 1, total: total))
-                let measured = try measure(strategy, repetition: repetition, payload, expectation, payloadBytes: payloadBytes, observe)
+                let measured = try measure(
+                    strategy, repetition: repetition, payload, expectation, payloadBytes: payloadBytes, rowsPerInsert: rowsPerInsert, observe)
                 cReference = measured.replay ?? cReference
+                rowsPerInsert = cReference?.rowsPerInsert ?? rowsPerInsert
                 results.append(measured.result)
                 for index in results.indices where results[index].repetition == repetition {
-                    results[index].cReferenceSeconds = cReference?.seconds
-                    results[index].cReferenceCPUSeconds = cReference?.cpuSeconds
+                    results[index].setCReference(cReference)
                 }
                 observe(.runFinished(results[results.count - 1], soFar: results))
             }
@@ -48,8 +51,8 @@ extension Benchmark {
     /// unless kept; a valid reference run's rows are then replayed by the C reference.
     private func measure(
         _ strategy: ImportMethod, repetition: Int, _ payload: BenchmarkPayload, _ expectation: BenchmarkExpectation,
-        payloadBytes: Int64, _ observe: (BenchmarkEvent) -> Void
-    ) throws -> (result: RunResult, replay: CReference.Measurement?) {
+        payloadBytes: Int64, rowsPerInsert: Int?, _ observe: (BenchmarkEvent) -> Void
+    ) throws -> (result: RunResult, replay: CReference.Replay?) {
         let databasePath = self.databasePath(for: strategy.name, in: payload.workDirectory)
         let run = makeRun(
             of: strategy, payload, preloadPath: expectation.preloadPath, databasePath: databasePath,
@@ -63,9 +66,10 @@ extension Benchmark {
         // A process of its own (a command) reads the payload itself: its records are the payload's.
         if strategy.isOwnProcess { measurement.occurrences = target.occurrences }
         let differences = measurement.digest.differences(from: target.digest)
-        var replay: CReference.Measurement?
+        var replay: CReference.Replay?
         if strategy.role == .reference, differences.isEmpty {
-            replay = try replayCReference(store: databasePath, digest: measurement.digest, repetition: repetition, payload, observe)
+            replay = try replayCReference(
+                store: databasePath, digest: measurement.digest, repetition: repetition, rowsPerInsert: rowsPerInsert, payload, observe)
         }
         if configuration.databasePath == nil { DatabaseFile.remove(databasePath) }
         let result = result(
@@ -75,15 +79,30 @@ extension Benchmark {
     }
 
     /// The reference's rows replayed by the C reference, untimed for the run and outside every
-    /// measurement: what SQLite alone needs for them, which every time is also set against.
+    /// measurement: what SQLite alone needs for them, which every time is also set against. With no
+    /// `rowsPerInsert` yet, each candidate is tried and the fastest kept; the plain replay of earlier
+    /// releases runs beside it, so dated figures can still be read.
     private func replayCReference(
-        store: String, digest: ContentDigest, repetition: Int, _ payload: BenchmarkPayload, _ observe: (BenchmarkEvent) -> Void
-    ) throws -> CReference.Measurement {
+        store: String, digest: ContentDigest, repetition: Int, rowsPerInsert: Int?, _ payload: BenchmarkPayload,
+        _ observe: (BenchmarkEvent) -> Void
+    ) throws -> CReference.Replay {
         observe(.replayingCReference(repetition: repetition))
         return try RunError.during(.replayingCReference, in: payload.workDirectory.path) {
-            try CReference.replay(
-                store: store, digest: digest, schema: payload.scenario.schema, settings: configuration.spec.options.store,
-                scratchPath: payload.file("c-reference.sqlite"), measuring: referenceExecutor)
+            func replayed(_ technique: CReference.Technique) throws -> CReference.Measurement {
+                try CReference.replay(
+                    store: store, digest: digest, schema: payload.scenario.schema, settings: configuration.spec.options.store,
+                    scratchPath: payload.file("c-reference.sqlite"), technique: technique, measuring: referenceExecutor)
+            }
+            var best: CReference.Replay?
+            for rows in rowsPerInsert.map({ [$0] }) ?? CReference.rowsPerInsertCandidates {
+                let measurement = try replayed(.bulk(rowsPerInsert: rows))
+                if measurement.seconds < best?.bulk.seconds ?? .infinity {
+                    best = CReference.Replay(bulk: measurement, rowsPerInsert: rows, plain: nil)
+                }
+            }
+            guard var replay = best else { throw RunError.referenceReplayFailed(code: 1, message: "no rows per insert to try") }
+            replay.plain = try replayed(.plain)
+            return replay
         }
     }
 

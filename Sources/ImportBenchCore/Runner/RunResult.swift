@@ -40,6 +40,19 @@ package struct RunResult: Sendable {
     package var cReferenceSeconds: Double?
     /// The C reference's CPU time over the same span.
     package var cReferenceCPUSeconds: Double?
+    /// Rows per INSERT the C reference used (the fastest of the benchmark's first repetition).
+    package var cReferenceRowsPerInsert: Int?
+    /// The plain replay's time for the same rows (one row per INSERT, indexes first): the
+    /// reference of releases before issue 46, kept one release so dated figures can be read.
+    package var cReferencePlainSeconds: Double?
+
+    /// Takes every figure of one repetition's C reference replays; nil clears them.
+    package mutating func setCReference(_ replay: CReference.Replay?) {
+        cReferenceSeconds = replay?.bulk.seconds
+        cReferenceCPUSeconds = replay?.bulk.cpuSeconds
+        cReferenceRowsPerInsert = replay?.rowsPerInsert
+        cReferencePlainSeconds = replay?.plain?.seconds
+    }
 
     package var records: Int { measurement.occurrences }
 

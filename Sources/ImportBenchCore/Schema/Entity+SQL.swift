@@ -59,6 +59,20 @@ extension Entity {
             + "VALUES (\(placeholders(objectColumns.count + listed.count + 1)), \(value))"
     }
 
+    /// Parameters per object of `insertObjectsWithPKSQL`: pk, key, attributes, foreign keys, listing mark.
+    func objectWithPKWidth(in schema: Schema) -> Int {
+        1 + objectColumns.count + listedColumns(in: schema).count
+    }
+
+    /// Insert `rows` whole objects with pks chosen by the caller, several to a statement (the ceiling's
+    /// and bulk's loads): `objectWithPKWidth` parameters per row, as `insertObjectWithPKSQL`.
+    func insertObjectsWithPKSQL(in schema: Schema, generation value: Int64, rows: Int) -> String {
+        let listed = listedColumns(in: schema)
+        let row = "(\(placeholders(objectWithPKWidth(in: schema))), \(value))"
+        return "INSERT INTO \(table) (pk, \((objectColumns + listed + [generation]).joined(separator: ", "))) VALUES "
+            + Array(repeating: row, count: rows).joined(separator: ", ")
+    }
+
     /// Replace a whole object, deleting the stored row (and, through the foreign keys, its children and
     /// every link to it) first: the pitfall strategy's statement, returning the new pk and foreign keys.
     func replaceObjectSQL(in schema: Schema, generation value: Int64) -> String {
@@ -171,6 +185,14 @@ extension Entity {
     func insertJoinSQL(_ relationship: ManyToManyRelationship, generation value: Int64) -> String {
         "INSERT INTO \(quoted(joinTable(relationship))) (source_pk, target_pk, \(generation)) VALUES (?, ?, \(value)) "
             + "ON CONFLICT DO UPDATE SET \(generation) = excluded.\(generation)"
+    }
+
+    /// Add `rows` pairs (source pk, target pk) to a set, several to a statement; an existing pair is
+    /// only stamped with this import.
+    func insertJoinPairsSQL(_ relationship: ManyToManyRelationship, generation value: Int64, rows: Int) -> String {
+        "INSERT INTO \(quoted(joinTable(relationship))) (source_pk, target_pk, \(generation)) VALUES "
+            + Array(repeating: "(?, ?, \(value))", count: rows).joined(separator: ", ")
+            + " ON CONFLICT DO UPDATE SET \(generation) = excluded.\(generation)"
     }
 
     /// As `insertJoinSQL`, with the target resolved inside the statement when the caller has no pk.

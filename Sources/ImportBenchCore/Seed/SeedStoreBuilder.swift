@@ -79,7 +79,7 @@ package struct SeedStoreBuilder {
             try store.execute(SeedStoreMetadata.ddl)
             // Generation 0, as a preload: any later import into an adopted copy stamps a higher one.
             let reader = try scenario.openPayload(path: payloadPath, reading: reading)
-            occurrences = try CeilingStrategy.load(reader, schema: schema, into: store, batchSize: Self.batchSize) {
+            occurrences = try CeilingStrategy.load(reader, schema: schema, into: store, batchSize: Self.batchSize, buildsIndexes: false) {
                 if stopRequested() { throw RunError.interrupted }
             }
             // As `bench run` refuses it: a store of nothing is no seed.

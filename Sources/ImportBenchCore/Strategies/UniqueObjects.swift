@@ -189,6 +189,9 @@ final class UniqueObjects {
 
     var count: Int { (0..<entityCount).reduce(0) { $0 + objects[$1].count } }
 
+    /// How many objects of `entity` are collected.
+    func count(of entity: Int) -> Int { objects[entity].count }
+
     /// Forgets every object: their slots are cleared one by one, so forgetting costs what collecting did.
     func removeAll() {
         for entity in 0..<entityCount {
