@@ -4,12 +4,28 @@
 // median rate over the file's bytes, and what it visited, so the compiler keeps the walk; then
 // the rate of reading and parsing alone (to the DOM, no visit), which scripts/simdjson/tape.c's
 // rate for bench's own tape parse is set against.
+// Timed, per repetition: pread of the whole file into one padded buffer, then parse (and visit).
+// Fair: bench decode's time also reads the file (open and read(2) in its reader), but here the
+// buffer, the open descriptor and the parser with its document are set up once and faulted by an
+// untimed pass first, so the reference gets every reuse bench has, and more.
+//
+// DOM rather than On-Demand: On-Demand gains by skipping what is not asked for, and a visit that
+// asks for every value skips nothing; DOM's stage 2 has already unescaped each string and parsed
+// each number onto its tape, so the walk is cheap, and its parse alone is a complete, validated
+// parse, which is what tape.c's figure is set against (On-Demand's iterate is only stage 1).
 #include <simdjson.h>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <memory>
 #include <vector>
 
 namespace {
@@ -44,6 +60,18 @@ void visit(simdjson::dom::element element, Visited &visited) {
     }
 }
 
+// Reads the whole file (`size` bytes) from offset 0 into `buffer`, already allocated: no allocation.
+bool readWhole(int descriptor, char *buffer, size_t size) {
+    size_t done = 0;
+    while (done < size) {
+        const ssize_t received = pread(descriptor, buffer + done, size - done, off_t(done));
+        if (received < 0 && errno == EINTR) continue;
+        if (received <= 0) return false;
+        done += size_t(received);
+    }
+    return true;
+}
+
 }  // namespace
 
 int main(int argc, char **argv) {
@@ -52,21 +80,33 @@ int main(int argc, char **argv) {
         return 64;
     }
     const int repetitions = std::max(1, std::atoi(argv[2]));
-    simdjson::dom::parser parser;
+    const int descriptor = open(argv[1], O_RDONLY | O_CLOEXEC);
+    struct stat status;
+    if (descriptor < 0 || fstat(descriptor, &status) != 0) {
+        std::fprintf(stderr, "visit: cannot read %s: %s\n", argv[1], std::strerror(errno));
+        return 1;
+    }
+    const size_t bytes = size_t(status.st_size);
+    // Allocated once, with simdjson's padding zeroed, so parse(..., false) needs no copy; reused by every pass.
+    std::unique_ptr<char[]> buffer(new char[bytes + simdjson::SIMDJSON_PADDING]);
+    std::memset(buffer.get() + bytes, 0, simdjson::SIMDJSON_PADDING);
+    simdjson::dom::parser parser;  // its tape and string buffer (the document) are reused by every parse
+    if (auto error = parser.allocate(std::max<size_t>(bytes, 1))) {
+        std::fprintf(stderr, "visit: %s: %s\n", argv[1], simdjson::error_message(error));
+        return 1;
+    }
     std::vector<double> rates;
     std::vector<double> parseRates;
     Visited visited;
-    size_t bytes = 0;
-    for (int repetition = 0; repetition < repetitions; repetition++) {
+    // Pass 0 is untimed: it faults the buffer and the parser's memory, and checks the file parses.
+    for (int repetition = 0; repetition <= repetitions; repetition++) {
         const auto start = std::chrono::steady_clock::now();
-        // Reading the file is part of it, as it is of bench decode's time.
-        simdjson::padded_string text;
-        if (simdjson::padded_string::load(argv[1]).get(text)) {
+        if (!readWhole(descriptor, buffer.get(), bytes)) {
             std::fprintf(stderr, "visit: cannot read %s\n", argv[1]);
             return 1;
         }
         simdjson::dom::element root;
-        if (auto error = parser.parse(text).get(root)) {
+        if (auto error = parser.parse(buffer.get(), bytes, false).get(root)) {
             std::fprintf(stderr, "visit: %s: %s\n", argv[1], simdjson::error_message(error));
             return 1;
         }
@@ -74,10 +114,11 @@ int main(int argc, char **argv) {
         visited = Visited();
         visit(root, visited);
         const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        bytes = text.size();
+        if (repetition == 0) continue;
         rates.push_back(double(bytes) / seconds / 1e6);
         parseRates.push_back(double(bytes) / parsed / 1e6);
     }
+    close(descriptor);
     std::sort(rates.begin(), rates.end());
     std::sort(parseRates.begin(), parseRates.end());
     std::printf("%.0f MB/s (median of %d; range %.0f-%.0f), %zu bytes, %zu values, %zu string bytes; parse alone %.0f MB/s\n",
