@@ -230,3 +230,106 @@ struct AnswerReportTests {
         #expect(unswept.isEmpty)
     }
 }
+
+/// A first import (no preload) and a refresh (a preload) are answered apart: by the preload field
+/// and the ceiling's role alone, whatever the strategies are called.
+@Suite("bench report answers a first import and a refresh apart")
+struct ImportKindAnswerTests {
+    static let preload = "overlap=0.5,changed=0.1"
+
+    /// The ceiling (into an empty store), `first` without a preload and `refresh` over one.
+    private static func runs(first: [(String, Double)], refresh: [(String, Double)], ceiling: Double = 1) throws -> Runs {
+        var runs = Runs()
+        for (strategy, wall) in first { try runs.add(strategy, wall: wall) }
+        for (strategy, wall) in refresh { try runs.add(strategy, wall: wall, preload: preload) }
+        try runs.add("ceiling", role: .reference, wall: ceiling)
+        return runs
+    }
+
+    private static func winner(_ answer: AnswerReport, _ kind: ImportKind) -> String? {
+        answer.kinds.first { $0.kind == kind }?.winner?.strategy
+    }
+
+    @Test(
+        "each kind names its own fastest valid strategy; one that never ran over a preload is no refresh's answer",
+        arguments: [("prewarm", "upsert"), ("upsert", "prewarm")])
+    func bothKinds(firstWinner: String, refreshWinner: String) throws {
+        // `copy` beats both everywhere it ran, which is only into an empty store.
+        let first = [("copy", 0.5), (firstWinner, 1.5), (refreshWinner, 2.5)]
+        let refresh = [(firstWinner, 4.0), (refreshWinner, 3.0)]
+        let runs = try Self.runs(first: first, refresh: refresh)
+        let answer = runs.answer
+        #expect(answer.kinds.map(\.kind) == [.firstImport, .refresh])
+        #expect(Self.winner(answer, .firstImport) == "copy")
+        #expect(Self.winner(answer, .refresh) == refreshWinner)
+        #expect(answer.headlines == ["First import: copy, 0.50× the ceiling.", "Refresh: \(refreshWinner), 3.00× the ceiling of a first import."])
+        #expect(runs.html.contains("<li>Refresh: \(refreshWinner), 3.00× the ceiling of a first import.</li>"))
+    }
+
+    @Test("results of one kind answer that kind only, and say which", arguments: [ImportKind.firstImport, .refresh])
+    func oneKind(kind: ImportKind) throws {
+        let walls = [("prewarm", 1.5), ("upsert", 2.5)]
+        let runs = try Self.runs(first: kind == .firstImport ? walls : [], refresh: kind == .refresh ? walls : [])
+        let answer = runs.answer
+        // The ceiling ran without a preload in both: its rows make no first import of a refresh's results.
+        #expect(answer.kinds.map(\.kind) == [kind])
+        #expect(Self.winner(answer, kind) == "prewarm")
+        let headline = try #require(answer.headlines.first)
+        #expect(answer.headlines.count == 1)
+        #expect(headline.hasPrefix(kind == .firstImport ? "First import: prewarm, 1.50× the ceiling" : "Refresh: prewarm, 1.50× the ceiling"))
+    }
+
+    @Test("a faster run that is invalid is never named; the next valid one is", arguments: [ImportKind.firstImport, .refresh])
+    func invalidNeverNamed(kind: ImportKind) throws {
+        var runs = try Self.runs(first: [("prewarm", 1.5), ("upsert", 2.5)], refresh: [("prewarm", 3.5), ("upsert", 2.5)])
+        try runs.add("replace", wall: 0.2, preload: kind == .refresh ? Self.preload : "", invalidRepetition: 2)
+        let answer = runs.answer
+        #expect(Self.winner(answer, .firstImport) == "prewarm")
+        #expect(Self.winner(answer, .refresh) == "upsert")
+        #expect(!answer.headlines.contains { $0.contains("replace") })
+    }
+
+    @Test("the ceiling is never named, even where it is the only valid run", arguments: [ImportKind.firstImport, .refresh])
+    func ceilingNeverNamed(kind: ImportKind) throws {
+        var runs = Runs()
+        try runs.add("ceiling", role: .reference, wall: 1)
+        try runs.add("replace", wall: 2, preload: kind == .refresh ? Self.preload : "", invalidRepetition: 1)
+        let answer = runs.answer
+        #expect(answer.kinds.map(\.kind) == [kind])
+        #expect(answer.kinds.allSatisfy { $0.winner == nil })
+        #expect(answer.headlines == ["\(kind == .firstImport ? "First import" : "Refresh"): no strategy is valid."])
+    }
+
+    @Test("over several settings, the winner closest to its own ceiling is named with its setting")
+    func severalSettings() throws {
+        var runs = try Runs.group([("prewarm", 1.5), ("upsert", 2.5)], ceiling: 1, scale: "1x")
+        runs.runs += try Runs.group([("prewarm", 2.2), ("upsert", 2.5)], ceiling: 2, scale: "2x").runs
+        try runs.add("upsert", wall: 3, scale: "1x", preload: Self.preload)
+        try runs.add("upsert", wall: 5, scale: "2x", preload: Self.preload)
+        let headlines = runs.answer.headlines
+        #expect(headlines.first == String(format: "First import: prewarm, %.2f× the ceiling, at 2x.", 2.2 / 2))
+        #expect(headlines.last == "Refresh: upsert, 2.50× the ceiling of a first import, at 2x.")
+    }
+
+    @Test("a results CSV's preload column decides the kind")
+    func fromCSV() throws {
+        let columns = ResultColumns.names
+        var defaults: [String: String] = ["csv_version": String(ResultColumns.version), "digest": "00000000deadbeef", "valid": "true"]
+        for column in ResultColumns.columns where column.requiresValue && column.unit.isNumeric { defaults[column.name] = "0" }
+        let rows: [(String, String, String, Double)] = [
+            ("ceiling", "reference", "", 1), ("prewarm", "user", "", 1.2), ("upsert", "user", "", 1.8),
+            ("prewarm", "user", Self.preload, 2.6), ("upsert", "user", Self.preload, 2.1),
+        ]
+        var text = CSVWriter.record(columns)
+        for (strategy, role, preload, wall) in rows {
+            let row = [
+                "scenario": "chat", "strategy": strategy, "role": role, "scale": "1x", "preload": preload, "batch_size": "1000",
+                "repetition": "1", "records": "1000", "wall_s": String(wall), "journal_mode": "wal", "synchronous": "normal",
+            ]
+            text += CSVWriter.record(columns.map { row[$0] ?? defaults[$0] ?? "" })
+        }
+        let folder = try TemporaryFolder()
+        let answer = ChartReport(try ReportInput(paths: [try folder.write(text, to: "results.csv")])).answer
+        #expect(answer.headlines == ["First import: prewarm, 1.20× the ceiling.", "Refresh: upsert, 2.10× the ceiling of a first import."])
+    }
+}

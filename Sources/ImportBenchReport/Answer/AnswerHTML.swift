@@ -1,12 +1,17 @@
-/// The answer as the top of the page: one table (per payload and setting, every strategy's rank,
-/// time and multiples, invalid runs marked), the winner sentences, then the charts across the sweep.
+/// The answer as the top of the page: the winner of a first import and of a refresh, one table (per
+/// payload and setting, every strategy's rank, time and multiples, invalid runs marked), the winner
+/// sentences, then the charts across the sweep.
 enum AnswerHTML {
     /// The id the table carries, which `scripts/check-report` looks for in the rendered page.
     static let tableID = "answer-table"
+    /// The id of the list naming the winner of a first import and of a refresh, apart.
+    static let headlinesID = "answer-by-import"
 
     static func render(_ answer: AnswerReport) -> String {
         guard !answer.groups.isEmpty else { return "" }
-        var html = "<section id=\"answer\">\n<h2>Answer: the fastest valid strategy</h2>\n"
+        var html = "<section id=\"answer\">\n<h2>Answer: the fastest valid strategy</h2>\n<ul id=\"\(headlinesID)\">\n"
+        for headline in answer.headlines { html += "<li>\(escape(headline))</li>\n" }
+        html += "</ul>\n"
         html += "<p class=\"explain\">\(escape(explanation(answer)))</p>\n"
         html += table(answer)
         html += "<ul id=\"winner-changes\">\n"
@@ -89,5 +94,6 @@ enum AnswerHTML {
         table.answer tr.invalid td { background: #fdecea; color: #8a1c1c; }
         table.answer tr.unranked td { color: #666; }
         #winner-changes { font-size: 14px; line-height: 1.5; }
+        #answer-by-import { font-size: 16px; font-weight: 600; line-height: 1.6; }
         """
 }

@@ -1,4 +1,5 @@
-/// What the page opens with: per payload and setting, the fastest valid strategy and every
+/// What the page opens with: the fastest valid strategy for a first import and for a refresh, each
+/// where the results hold such runs; per payload and setting, the fastest valid strategy and every
 /// strategy's multiples of it and of the ceiling; where the winner changes along each swept
 /// dimension; and each strategy's multiple of the ceiling drawn across those dimensions. Built from
 /// the results alone: the ceiling is the run whose role is `reference`.
@@ -9,6 +10,8 @@ package struct AnswerReport: Sendable {
     /// Per swept dimension and held setting, in sentence order.
     package let changes: [WinnerChange]
     package let charts: [AnswerChart]
+    /// Per scenario, the winner of a first import and of a refresh, each where such runs ran.
+    package let kinds: [ImportKindAnswer]
 
     /// `order` is the report's strategy order (the order the runner ran them in).
     init(runs: [ReportRun], order: [String], palette: ChartPalette) {
@@ -17,6 +20,13 @@ package struct AnswerReport: Sendable {
         groups = Self.groups(runs, order: order).sorted { Self.precedes($0.identity, $1.identity, axes) }
         changes = Self.changes(groups, axes)
         charts = AnswerChartBuilder(groups: groups, axes: axes, palette: palette).build()
+        kinds = ImportKindAnswer.answers(groups)
+    }
+
+    /// The page's first words: one sentence per scenario and kind of import, naming its winner.
+    package var headlines: [String] {
+        let scenarios = Set(kinds.map(\.scenario)).count
+        return kinds.map { $0.sentence(swept: axes.swept, scenarios: scenarios) }
     }
 
     /// The page's sentences: per swept dimension, where the winner changes or that it does not.
