@@ -41,6 +41,7 @@ struct ChatStrategyTests {
         case "naive": #expect(fetches == facts.naiveFetches)
         case "cache": #expect(fetches == facts.cacheFetches)
         case "prewarm": #expect(fetches == facts.prewarmFetches(batchSize: 250, chunk: 40))
+        case "bulk": #expect(fetches == 1)  // whether the store is empty, once
         default: #expect(fetches == 0)
         }
     }

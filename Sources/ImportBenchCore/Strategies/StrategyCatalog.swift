@@ -16,7 +16,7 @@ package struct StrategyCatalog: @unchecked Sendable {
     package static let builtIn = StrategyCatalog(
         all: [
             NaiveStrategy.self, CacheStrategy.self, PrewarmStrategy.self, UpsertStrategy.self, UpsertReturningStrategy.self,
-            IDCacheStrategy.self, CeilingStrategy.self,
+            IDCacheStrategy.self, StagedStrategy.self, BulkStrategy.self, CeilingStrategy.self,
         ].map(ImportMethod.init),
         pitfalls: [ImportMethod(ReplaceStrategy.self)],
         alternatives: [ImportMethod(SeedCopyStrategy.self)])
