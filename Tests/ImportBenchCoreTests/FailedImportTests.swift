@@ -11,6 +11,8 @@ struct FailedImportTests {
     static let strategyNames = StrategyCatalog.builtIn.names
 
     /// The store's digest, and the digest its committed batches must give, worked out from the records.
+    /// A stopped bulk import is held to its rows and tables: it builds its indexes after its last
+    /// batch, so a store it left midway lacks them (and must lack them: it dropped every one).
     private func committedDigests(
         of run: ImportRun, after error: ImportStop, in directory: TemporaryDirectory
     ) throws -> (ContentDigest, ContentDigest) {
@@ -18,7 +20,9 @@ struct FailedImportTests {
         let actual = try run.scenario.schema.digest(of: store)
         let expected = try run.committedDigest(
             pass: error.pass, committedOccurrences: error.committedOccurrences, scratchPath: directory.path("committed.sqlite"))
-        return (actual, expected)
+        guard run.strategy.name == BulkStrategy.name, error.committedOccurrences > 0, run.preloadPath == nil else { return (actual, expected) }
+        #expect(actual.indexDifferences(from: expected) == run.scenario.schema.indexNames.count)
+        return (actual.withoutIndexes, expected.withoutIndexes)
     }
 
     @Test(

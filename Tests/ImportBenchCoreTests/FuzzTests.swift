@@ -96,7 +96,10 @@ struct FuzzTests {
                 let actual = try source.scenario.schema.digest(of: store)
                 let committed = try run.committedDigest(
                     pass: error.pass, committedOccurrences: error.committedOccurrences, scratchPath: directory.path("committed.sqlite"))
-                #expect(actual == committed, "\(label): \(error)\n\(actual.differences(from: committed))")
+                // A stopped import is held to its rows and tables; bulk builds its indexes after its last batch.
+                #expect(
+                    actual.withoutIndexes == committed.withoutIndexes,
+                    "\(label): \(error)\n\(actual.withoutIndexes.differences(from: committed.withoutIndexes))")
                 #expect(error.committedOccurrences % batchSize == 0 || strategy.passes > 1, "\(label): a part of a batch was committed")
                 outcomes["\(error.stage) error", default: 0] += 1
             } catch let error as PayloadError {

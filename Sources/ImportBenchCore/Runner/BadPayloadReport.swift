@@ -8,8 +8,9 @@ package struct BadPayloadReport: CustomStringConvertible {
         /// It stopped before importing anything (a method with nothing prepared, a refused store).
         case failedBeforeImporting(strategy: String, error: any Error)
         /// It stopped where `stop` says; `differences` between its store and the batches it
-        /// committed, worked out from the records (none: the store was checked to hold exactly those).
-        case stopped(ImportStop, differences: [String])
+        /// committed, worked out from the records (none: the store was checked to hold exactly those);
+        /// `indexesToBuild`, the schema's indexes it had not built yet (bulk builds them after its last batch).
+        case stopped(ImportStop, differences: [String], indexesToBuild: Int = 0)
     }
 
     package let cause: any Error
@@ -39,12 +40,15 @@ extension BadPayloadReport.StrategyOutcome {
             return "\(strategy): imported without an error, although the payload is unusable"
         case .failedBeforeImporting(let strategy, let error):
             return "\(strategy): failed before importing: \(error)"
-        case .stopped(let stop, let differences):
+        case .stopped(let stop, let differences, let indexesToBuild):
             let check =
                 differences.isEmpty
                 ? "Checked: the store holds exactly its committed batches."
                 : "the store does NOT match its committed batches: \(differences.joined(separator: "; "))"
-            return "\(stop.summary) \(check)"
+            let unbuilt =
+                indexesToBuild == 0
+                ? "" : " Its \(indexesToBuild) indexes are not built yet: the import builds them after its last batch (--resume completes it)."
+            return "\(stop.summary) \(check)\(unbuilt)"
         }
     }
 }

@@ -49,7 +49,9 @@ extension Benchmark {
         }
         let scratch = payload.file("committed-\(strategy.name).sqlite")
         let expected = try run.committedDigest(pass: failure.pass, committedOccurrences: failure.committedOccurrences, scratchPath: scratch)
-        let store = try Connection(path: databasePath)
-        return .stopped(failure, differences: try payload.scenario.schema.digest(of: store).differences(from: expected))
+        let digest = try payload.scenario.schema.digest(of: Connection(path: databasePath))
+        return .stopped(
+            failure, differences: digest.withoutIndexes.differences(from: expected.withoutIndexes),
+            indexesToBuild: digest.indexDifferences(from: expected))
     }
 }

@@ -2,7 +2,7 @@ import ImportBenchStore
 
 /// A store's logical content, reduced to a fingerprint per table: rows by natural key, relationships
 /// as the related objects' keys, never pks. Two stores with the same data have equal digests,
-/// whatever order or strategy wrote them.
+/// whatever order or strategy wrote them, provided both have the schema's tables and indexes (`shape`).
 package struct ContentDigest: Equatable, Sendable, Codable {
     package struct Table: Equatable, Sendable, Codable {
         /// Entity name, or `entity.relationship` for a many-to-many set.
@@ -21,12 +21,41 @@ package struct ContentDigest: Equatable, Sendable, Codable {
         package let count: Int
     }
 
-    package init(tables: [Table], links: [Link] = []) {
+    /// The schema's tables and indexes as the store has them (`Schema.shape(of:)`), or as the schema
+    /// creates them on the expected side (`Schema.ddlShape()`); nil: not read (a digest made by hand).
+    /// Apart from `value`, so the digests in results and baselines stay those of the data alone.
+    package let shape: StoreShape?
+
+    /// A digest of given parts: `Schema.digest(of:)` and the expected content build them, a test may by hand.
+    package init(tables: [Table], links: [Link] = [], shape: StoreShape? = nil) {
         self.tables = tables
         self.links = links
+        self.shape = shape
     }
 
-    /// One fingerprint for the whole content.
+    /// Decodes a digest from another process; one without a shape (a bench from before it was read)
+    /// decodes with none, which differs from every store's and is said so.
+    package init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        tables = try container.decode([Table].self, forKey: .tables)
+        links = try container.decode([Link].self, forKey: .links)
+        shape = try container.decodeIfPresent(StoreShape.self, forKey: .shape)
+    }
+
+    /// What a stopped import's store is held to: its data and tables, without the indexes. An import
+    /// may build its indexes only after its last batch (bulk), so a store it left midway lacks them
+    /// until `--resume` finishes it; a finished run is always held to every index.
+    package var withoutIndexes: ContentDigest {
+        ContentDigest(tables: tables, links: links, shape: shape.map { StoreShape(tables: $0.tables, indexes: []) })
+    }
+
+    /// How many of the schema's indexes the store lacks or has otherwise, against `expected`.
+    package func indexDifferences(from expected: ContentDigest) -> Int {
+        guard let shape, let expectedShape = expected.shape else { return 0 }
+        return expectedShape.indexes.filter { !shape.indexes.contains($0) }.count
+    }
+
+    /// One fingerprint for the whole content: its data alone, the shape left out.
     package var value: String {
         var hasher = DigestHasher()
         for table in tables {
@@ -42,10 +71,17 @@ package struct ContentDigest: Equatable, Sendable, Codable {
     /// Rows of the entity tables alone: the objects, without many-to-many pairs.
     package var objectCount: Int { tables.filter { !$0.name.contains(".") }.reduce(0) { $0 + $1.rows } }
 
-    /// One line per relationship that lost links and per table that differs from `expected`, lost
-    /// relationships first: they name what a user must fix.
+    /// One line per table or index of the schema's that the store lacks or has otherwise, per
+    /// relationship that lost links and per table that differs from `expected`, in that order: the
+    /// first name what a user must fix.
     package func differences(from expected: ContentDigest) -> [String] {
         var lines: [String] = []
+        switch (shape, expected.shape) {
+        case (let shape?, let expectedShape?): lines += shape.differences(from: expectedShape)
+        case (nil, _?): lines.append("the store's tables and indexes were not read")
+        case (_?, nil): lines.append("the store's tables and indexes were read, but none were expected")
+        case (nil, nil): break
+        }
         // A table whose links changed differs in content too; saying so again adds nothing.
         var explained: Set<String> = []
         for link in expected.links {
@@ -75,12 +111,23 @@ package struct ContentDigest: Equatable, Sendable, Codable {
     }
 
     /// Hashes every row of each query; `queries` pairs a table name with SQL whose rows are in key order.
+    /// `shape` is carried as given. `skippingUnpreparable` leaves out a query SQLite cannot prepare
+    /// (over a table or column `shape` says is missing) instead of failing: `differences` names it.
     static func compute(
-        on connection: Connection, queries: [(name: String, sql: String)], linkQueries: [(name: String, sql: String)] = []
+        on connection: Connection, queries: [(name: String, sql: String)], linkQueries: [(name: String, sql: String)] = [],
+        shape: StoreShape? = nil, skippingUnpreparable: Bool = false
     ) throws -> ContentDigest {
+        func prepare(_ sql: String) throws -> Statement? {
+            do {
+                return try connection.prepare(sql)
+            } catch {
+                if skippingUnpreparable { return nil }
+                throw error
+            }
+        }
         var tables: [Table] = []
         for (name, sql) in queries {
-            let statement = try connection.prepare(sql)
+            guard let statement = try prepare(sql) else { continue }
             defer { statement.reset() }
             var hasher = DigestHasher()
             var rows = 0
@@ -92,10 +139,10 @@ package struct ContentDigest: Equatable, Sendable, Codable {
             }
             tables.append(Table(name: name, rows: rows, hash: hasher.hex))
         }
-        let links = try linkQueries.map { name, sql in
-            Link(name: name, count: Int(try connection.prepare(sql).scalarInt64() ?? 0))
+        let links = try linkQueries.compactMap { name, sql in
+            try prepare(sql).map { Link(name: name, count: Int(try $0.scalarInt64() ?? 0)) }
         }
-        return ContentDigest(tables: tables, links: links)
+        return ContentDigest(tables: tables, links: links, shape: shape)
     }
 }
 
@@ -134,9 +181,13 @@ extension Schema {
         }
     }
 
-    /// Computes the digest of a store created from this schema.
+    /// Computes the digest of a store created from this schema, with what it has of the schema's
+    /// tables and indexes. A table or column it lacks is a difference, not a failure to digest.
     package func digest(of store: Connection) throws -> ContentDigest {
-        try ContentDigest.compute(
-            on: store, queries: storeDigestQueries, linkQueries: linkQueries { "\(quoted($0.column)) IS NOT NULL" })
+        let expected = try ddlShape()
+        let shape = try StoreShape.read(store, as: expected)
+        return try ContentDigest.compute(
+            on: store, queries: storeDigestQueries, linkQueries: linkQueries { "\(quoted($0.column)) IS NOT NULL" },
+            shape: shape, skippingUnpreparable: shape.tables != expected.tables)
     }
 }

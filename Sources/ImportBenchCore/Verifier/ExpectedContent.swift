@@ -254,11 +254,12 @@ extension Schema {
         }
     }
 
-    /// The reference tables' digest, comparable with a store's `digest(of:)`.
+    /// The reference tables' digest, comparable with a store's `digest(of:)`: the shape every store
+    /// must have is the schema's own (`ddlShape()`), not the reference tables', which are laid out otherwise.
     fileprivate func referenceDigest(of connection: Connection) throws -> ContentDigest {
         try ContentDigest.compute(
             on: connection, queries: referenceDigestQueries,
-            linkQueries: linkQueries { "\(quoted($0.name + "_key")) IS NOT NULL" })
+            linkQueries: linkQueries { "\(quoted($0.name + "_key")) IS NOT NULL" }, shape: ddlShape())
     }
 
     fileprivate var referenceDigestQueries: [(name: String, sql: String)] {
