@@ -9,8 +9,9 @@ struct RunCommand: ParsableCommand {
         commandName: "run",
         abstract: "Import a payload with each chosen strategy, verify the data, report counts, time and memory.",
         discussion: """
-            Each run imports into a fresh database file. The ceiling (plain inserts of the unique objects \
-            into an empty store) always runs too, so every time is also given as a multiple of it.
+            Each run imports into a fresh database file. The ceiling (SQLite's limit: the unique objects \
+            into an empty store, several rows to an INSERT, indexes built after the rows) always runs too, \
+            so every time is also given as a multiple of it.
 
             Exit status: 0 all runs valid; 1 an import failed or the input is unusable; 3 a strategy wrote \
             data that differs from the payload's.

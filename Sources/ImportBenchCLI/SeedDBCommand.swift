@@ -13,8 +13,8 @@ struct SeedDBCommand: ParsableCommand {
             and let the app adopt a copy. bench run --strategy seed-copy --seed-db PATH measures what adopting \
             it costs, beside the imports.
 
-            The tables are created without their secondary indexes and filled with plain inserts of the \
-            payload's distinct objects in one transaction, with no journal and no syncs; then the indexes \
+            The tables are created without their indexes and filled with the ceiling's multi-row inserts of \
+            the payload's distinct objects in one transaction, with no journal and no syncs; then the indexes \
             are built, the file is vacuumed and analysed, and it is left in journal mode DELETE: one \
             self-contained file, no -wal or -shm. It is written at OUT.partial and renamed to OUT only when \
             complete, so a failed or interrupted build leaves nothing at OUT (an older store there stays as \

@@ -43,7 +43,8 @@ package enum SummaryTable {
             let wall = median(referenced.map { $0.run.measurement.wallSeconds / $0.reference })
             text +=
                 "\(reference) = \(String(format: "%.2f", store)) x the C reference on the same rows (writes and commit; "
-                + "\(String(format: "%.2f", wall)) x with decoding); C reference \(seconds(median(referenced.map(\.reference)))) s\n"
+                + "\(String(format: "%.2f", wall)) x with decoding); C reference \(seconds(median(referenced.map(\.reference)))) s"
+                + referenceTechnique(referenced.map(\.run)) + "\n"
         }
         // Decoded ahead, decode_s is only the wait for records: no rate to give.
         let decoded = ceilings.filter { !$0.decodeAhead && $0.measurement.decodeSeconds > 0 && $0.payloadBytes > 0 }
@@ -55,6 +56,16 @@ package enum SummaryTable {
                 + "(the \(reference)'s payload bytes and records over its decode time)\n"
         }
         return text
+    }
+
+    /// How the C reference loaded its rows, and the plain replay of earlier releases against it.
+    private static func referenceTechnique(_ ceilings: [RunResult]) -> String {
+        guard let rows = ceilings.compactMap(\.cReferenceRowsPerInsert).first else { return "" }
+        let plain = ceilings.compactMap { run in
+            run.cReferencePlainSeconds.flatMap { plain in run.cReferenceSeconds.map { plain / $0 } }
+        }
+        let plainText = plain.isEmpty ? "" : "; plain single-row inserts, indexes first: \(String(format: "%.2f", median(plain))) x"
+        return " (\(rows) rows per INSERT, indexes after the rows\(plainText))"
     }
 
     /// Each strategy once, by role (the baseline, the designs, the reference, alternatives,

@@ -25,17 +25,25 @@ struct CReferenceTests {
         return names
     }
 
+    /// A generated payload imported by the ceiling in one transaction: its store's path and measurement.
+    static func ceilingStore(
+        _ scenario: any Scenario, scale: Double, seed: UInt64, in directory: TemporaryDirectory
+    ) throws -> (path: String, measurement: ImportMeasurement) {
+        let payload = directory.path("payload")
+        try scenario.generate(scale: scale, seed: seed, to: payload)
+        let storePath = directory.path("ceiling.sqlite")
+        let measurement = try ImportRun(
+            scenario: scenario, payloadPath: payload, strategy: CeilingStrategy.self, batchSize: .all, databasePath: storePath
+        ).execute()
+        return (storePath, measurement)
+    }
+
     @Test("replays every row a ceiling wrote, and its store has the ceiling's digest", arguments: ScenarioRegistry.names)
     func replaysCeiling(scenarioName: String) throws {
         let scenario = try #require(ScenarioRegistry.scenario(named: scenarioName))
         let directory = try TemporaryDirectory()
         defer { withExtendedLifetime(directory) {} }
-        let payload = directory.path("payload")
-        try scenario.generate(scale: 0.05, seed: 3, to: payload)
-        let storePath = directory.path("ceiling.sqlite")
-        let ceiling = try ImportRun(
-            scenario: scenario, payloadPath: payload, strategy: CeilingStrategy.self, batchSize: .all, databasePath: storePath
-        ).execute()
+        let (storePath, ceiling) = try Self.ceilingStore(scenario, scale: 0.05, seed: 3, in: directory)
         let scratch = directory.path("reference.sqlite")
 
         let measurement = try CReference.replay(
@@ -70,12 +78,7 @@ struct CReferenceTests {
         let scenario = try #require(ScenarioRegistry.scenario(named: "chat"))
         let directory = try TemporaryDirectory()
         defer { withExtendedLifetime(directory) {} }
-        let payload = directory.path("payload")
-        try scenario.generate(scale: 0.02, seed: 5, to: payload)
-        let storePath = directory.path("ceiling.sqlite")
-        let ceiling = try ImportRun(
-            scenario: scenario, payloadPath: payload, strategy: CeilingStrategy.self, batchSize: .all, databasePath: storePath
-        ).execute()
+        let (storePath, ceiling) = try Self.ceilingStore(scenario, scale: 0.02, seed: 5, in: directory)
         let scratch = directory.path("reference.sqlite")
         var indexesAfterReplay: [String] = []
         let measurement = try CReference.replay(

@@ -163,7 +163,8 @@ struct StagedPartialObjectTests {
         #expect(try AbsentMembersTests.users(in: store) == AbsentMembersTests.merged)
     }
 
-    @Test("the statuses example: users whole and in part, replies to earlier statuses", arguments: [BatchSize.occurrences(1), .occurrences(1000), .all])
+    @Test(
+        "the statuses example: users whole and in part, replies to earlier statuses", arguments: [BatchSize.occurrences(1), .occurrences(1000), .all])
     func statusesExample(batchSize: BatchSize) throws {
         let directory = try TemporaryDirectory()
         defer { withExtendedLifetime(directory) {} }
@@ -236,7 +237,8 @@ struct StagedDanglingTests {
         /// A self-reference, a to-one to another entity, and a set member.
         static let all = [
             Case(
-                name: "a self-reference (reply_to)", post: FixtureScenario.post(7, "orphan", author: .keyOnly("bob"), replyTo: .keyOnly(99), tags: []),
+                name: "a self-reference (reply_to)",
+                post: FixtureScenario.post(7, "orphan", author: .keyOnly("bob"), replyTo: .keyOnly(99), tags: []),
                 relationship: "reply_to", target: "post", sourceKey: 7, targetKey: 99),
             Case(
                 name: "a to-one to another entity (author)", post: FixtureScenario.post(8, "anonymous", author: .keyOnly("nobody"), tags: []),

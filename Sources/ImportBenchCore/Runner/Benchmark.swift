@@ -60,7 +60,7 @@ package final class Benchmark {
     }
 
     /// The run of `strategy` in this benchmark: every setting comes from the configuration here, and
-    /// nowhere else. The reference is plain inserts into an empty store, refresh or not.
+    /// nowhere else. The reference loads an empty store (SQLite's limit), refresh or not.
     /// `strategy` as prepared, when it was.
     func makeRun(
         of strategy: ImportMethod, _ payload: BenchmarkPayload, preloadPath: String?, databasePath: String, checkpoint: Bool

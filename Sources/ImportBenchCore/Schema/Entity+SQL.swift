@@ -52,20 +52,13 @@ extension Entity {
             + "VALUES (\(placeholders(objectColumns.count + listed.count)), \(value))"
     }
 
-    /// Insert a whole object with a pk chosen by the caller (the ceiling's plain inserts).
-    func insertObjectWithPKSQL(in schema: Schema, generation value: Int64) -> String {
-        let listed = listedColumns(in: schema)
-        return "INSERT INTO \(table) (pk, \((objectColumns + listed + [generation]).joined(separator: ", "))) "
-            + "VALUES (\(placeholders(objectColumns.count + listed.count + 1)), \(value))"
-    }
-
     /// Parameters per object of `insertObjectsWithPKSQL`: pk, key, attributes, foreign keys, listing mark.
     func objectWithPKWidth(in schema: Schema) -> Int {
         1 + objectColumns.count + listedColumns(in: schema).count
     }
 
     /// Insert `rows` whole objects with pks chosen by the caller, several to a statement (the ceiling's
-    /// and bulk's loads): `objectWithPKWidth` parameters per row, as `insertObjectWithPKSQL`.
+    /// and bulk's loads): `objectWithPKWidth` parameters per row: pk, key, attributes, foreign keys, listing mark.
     func insertObjectsWithPKSQL(in schema: Schema, generation value: Int64, rows: Int) -> String {
         let listed = listedColumns(in: schema)
         let row = "(\(placeholders(objectWithPKWidth(in: schema))), \(value))"

@@ -2,7 +2,7 @@ import Foundation
 import ImportBenchStore
 
 /// Builds a seed store: the store an app ships or downloads instead of importing. Built as fast as
-/// SQLite allows (tables without secondary indexes, the ceiling's plain inserts in one transaction,
+/// SQLite allows (tables without secondary indexes, the ceiling's multi-row inserts in one transaction,
 /// no journal, no syncs), then indexed, vacuumed and analysed, and published as one self-contained
 /// file in journal mode DELETE. It is written at `PATH.partial` and renamed only when complete.
 package struct SeedStoreBuilder {

@@ -186,15 +186,6 @@ extension BulkStrategy {
                 pairs.append((source, targetPK))
             }
         }
-        guard !pairs.isEmpty else { return }
-        pairs.sort { ($0.source, $0.target) < ($1.source, $1.target) }
-        let insert = insertPairs[entity][relationship]
-        insert.begin(rows: pairs.count)
-        for pair in pairs {
-            let (statement, first) = try insert.nextRow()
-            statement.bind(pair.source, at: first)
-            statement.bind(pair.target, at: first + 1)
-            try insert.rowBound()
-        }
+        try insertPairs[entity][relationship].writePairs(&pairs)
     }
 }

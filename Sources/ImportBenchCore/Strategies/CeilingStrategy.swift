@@ -118,15 +118,7 @@ package final class CeilingStrategy: ImportStrategy, MeasuredMethod {
                 pairs.append((Int64(slot + 1), targetPK))
             }
         }
-        pairs.sort { ($0.source, $0.target) < ($1.source, $1.target) }
-        let insert = insertPairs[entity][relationship]
-        insert.begin(rows: pairs.count)
-        for pair in pairs {
-            let (statement, first) = try insert.nextRow()
-            statement.bind(pair.source, at: first)
-            statement.bind(pair.target, at: first + 1)
-            try insert.rowBound()
-        }
+        try insertPairs[entity][relationship].writePairs(&pairs)
     }
 }
 

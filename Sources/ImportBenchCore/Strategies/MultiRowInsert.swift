@@ -65,3 +65,19 @@ final class MultiRowInsert {
         }
     }
 }
+
+extension MultiRowInsert {
+    /// Writes a set's pairs (source pk, target pk), two parameters a row, sorted first into the join
+    /// table's key order, as its rows lie. `pairs` is left sorted, for the caller to reuse.
+    func writePairs(_ pairs: inout [(source: Int64, target: Int64)]) throws {
+        guard !pairs.isEmpty else { return }
+        pairs.sort { ($0.source, $0.target) < ($1.source, $1.target) }
+        begin(rows: pairs.count)
+        for pair in pairs {
+            let (statement, first) = try nextRow()
+            statement.bind(pair.source, at: first)
+            statement.bind(pair.target, at: first + 1)
+            try rowBound()
+        }
+    }
+}
