@@ -57,10 +57,13 @@ struct ChatStrategyTests {
         let pairs = expected.digest.rowCount - objects
         #expect(pairs > 0)
         if strategy == "ceiling" {
-            // Many rows to an INSERT: the rows are exact, the statements fewer (a full one per 50 rows).
+            // Many rows to an INSERT: the rows are exact, and so are the statements, one per
+            // `rowsPerInsert` rows of a table and one for its remainder (a set's pairs are upserts).
+            func statements(_ rows: Int) -> Int { (rows + CeilingStrategy.rowsPerInsert - 1) / CeilingStrategy.rowsPerInsert }
+            let tables = expected.digest.tables
             #expect(measurement.rowsWritten == Int64(objects + pairs))
-            #expect(measurement.counts.inserts > 0 && measurement.counts.inserts * 50 >= objects)
-            #expect(measurement.counts.inserts < objects / 10)
+            #expect(measurement.counts.inserts == tables.filter { !$0.name.contains(".") }.reduce(0) { $0 + statements($1.rows) })
+            #expect(measurement.counts.upserts == tables.filter { $0.name.contains(".") }.reduce(0) { $0 + statements($1.rows) })
         } else {
             #expect(measurement.counts.inserts == objects)
             #expect(measurement.counts.upserts == pairs)

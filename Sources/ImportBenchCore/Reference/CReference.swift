@@ -96,7 +96,7 @@ package enum CReference {
     /// takes, cost atomic instructions once a process has started a second thread).
     package static func replay(
         store sourcePath: String, digest expected: ContentDigest, schema: Schema, settings: StoreSettings, scratchPath: String,
-        technique: Technique = .bulk(rowsPerInsert: 50), measuring: (Job) throws -> Measurement = measure
+        technique: Technique = .bulk(rowsPerInsert: CeilingStrategy.rowsPerInsert), measuring: (Job) throws -> Measurement = measure
     ) throws -> Measurement {
         DatabaseFile.remove(scratchPath)
         defer { DatabaseFile.remove(scratchPath) }

@@ -2,7 +2,7 @@ import ImportBenchStore
 
 /// A first import as SQLite loads fastest, in a shape an app can ship: per batch, each object once
 /// (last occurrence wins, a partial one merged over an earlier one); new objects get their pks up
-/// front and go in 50 to an INSERT, in pk order; objects already written are updated by pk; every
+/// front and go in several to an INSERT (the ceiling's `rowsPerInsert`), in pk order; objects already written are updated by pk; every
 /// reference comes from a key -> pk map kept for the import (O(distinct keys)). On an empty store
 /// every index, uniqueness included, is dropped before the first batch and built after the last,
 /// one sorted pass each. A store that is not empty keeps its indexes and reads its keys once (the
@@ -11,7 +11,8 @@ import ImportBenchStore
 package final class BulkStrategy: ImportStrategy, MeasuredMethod {
     package static let name = "bulk"
     package static let summary =
-        "first import: objects once per batch, new ones 50 rows to an INSERT in pk order, indexes dropped before the first batch and built after the last"
+        "first import: objects once per batch, new ones \(CeilingStrategy.rowsPerInsert) rows to an INSERT in pk order, "
+        + "indexes dropped before the first batch and built after the last"
 
     private let schema: Schema
     private let store: Connection

@@ -12,7 +12,8 @@ final class MultiRowInsert {
     private let store: Connection
     private let sql: (_ rows: Int) -> String
     private var statements: [Int: Statement] = [:]
-    private var current: Statement?
+    /// The statement rows are bound into now: the full one until a remainder needs its own.
+    private var current: Statement
     private var rowsInCurrent = 0
     private var rowsBound = 0
     private var rowsLeft = 0
@@ -23,7 +24,8 @@ final class MultiRowInsert {
         self.width = Int32(width)
         self.sql = sql
         self.rowsPerInsert = max(1, min(rowsPerInsert, store.variableLimit / max(width, 1)))
-        statements[self.rowsPerInsert] = try store.prepare(sql(self.rowsPerInsert))
+        current = try store.prepare(sql(self.rowsPerInsert))
+        statements[self.rowsPerInsert] = current
     }
 
     /// Starts `rows` rows; every one of them must then be bound before the next `begin`.
@@ -40,14 +42,14 @@ final class MultiRowInsert {
         let first = Int32(rowsBound) * width + 1
         rowsBound += 1
         // The statement is returned before its row is bound; `rowBound` executes it once full.
-        return (current.unsafelyUnwrapped, first)
+        return (current, first)
     }
 
     /// Executes the statement when the row just bound was its last.
     @inline(__always)
     func rowBound() throws {
         guard rowsBound == rowsInCurrent else { return }
-        try current.unsafelyUnwrapped.execute()
+        try current.execute()
     }
 
     private func startStatement() throws {
