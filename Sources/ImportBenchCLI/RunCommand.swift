@@ -483,6 +483,9 @@ struct RunCommand: ParsableCommand {
         if outcome.results.contains(where: { $0.measurement.resumedFrom != nil }) {
             text += "(resumed) continued a checkpointed import: its counts and times cover only the batches after the checkpoint\n"
         }
+        for fallback in Set(outcome.results.compactMap(\.measurement.fallback)).sorted() {
+            text += "(\(fallback)) the store ruled the strategy's own way out (it held rows), so the row times this way instead\n"
+        }
         if let hz = spec.options.probeReadsHz {
             text +=
                 "reader probe: a second connection runs the \(spec.scenario) screen query \(hz) times a second; "

@@ -6,7 +6,7 @@ import ImportBenchCore
 /// is declared once here (see `ResultColumn`); every writer, reader and judge of results takes its
 /// columns from this list.
 package enum ResultColumns {
-    package static let version = 11
+    package static let version = 12
 
     private static func count(
         _ name: String, _ judgement: ResultColumn.Judgement = .exact, table heading: String? = nil,
@@ -188,6 +188,9 @@ package enum ResultColumns {
         // of earlier versions (one row per INSERT, indexes first) stays one release beside it.
         integer("c_reference_rows_per_insert") { $0.cReferenceRowsPerInsert.map(Int64.init) }.since(11),
         seconds("c_reference_plain_s") { $0.cReferencePlainSeconds }.since(11),
+        // Version 12 (issue 46): the way a strategy took instead of its own where the store ruled its
+        // own out (bulk on a store that holds rows: "indexes kept"); empty when it went its own way.
+        ResultColumn("fallback", .text) { r, _ in r.measurement.fallback.map { .text($0) } ?? .missing }.since(12),
     ]
 
     package static var names: [String] { columns.map(\.name) }

@@ -23,10 +23,17 @@ package enum SummaryTable {
             alignments: [.left] + cells.flatMap { cell in cell.headings.map { _ in cell.table.summary == .verdict ? .left : .right } })
         for name in order {
             guard let runs = byStrategy[name] else { continue }
-            let resumed = runs.contains { $0.measurement.resumedFrom != nil } ? " (resumed)" : ""
-            table.append([name + resumed] + cells.flatMap { $0.cells(for: runs) })
+            table.append([name + labels(runs)] + cells.flatMap { $0.cells(for: runs) })
         }
         return table
+    }
+
+    /// What sets a strategy's runs apart from its own way: resumed, or a fallback it took
+    /// ("bulk (indexes kept)"), so that a row never reads as a way the strategy did not go.
+    private static func labels(_ runs: [RunResult]) -> String {
+        var labels = runs.contains { $0.measurement.resumedFrom != nil } ? ["resumed"] : []
+        labels += Set(runs.compactMap(\.measurement.fallback)).sorted()
+        return labels.isEmpty ? "" : " (" + labels.joined(separator: ", ") + ")"
     }
 
     /// What the harness costs on its own, from the ceiling's runs: its writes and commit against the

@@ -196,6 +196,9 @@ struct IsolatedRunTests {
         #expect(connectionRows.map { row in counted.map { row[$0] ?? "?" } } == sqliteRows.map { row in counted.map { row[$0] ?? "?" } })
         #expect(connectionRows.allSatisfy { $0["counted_at"] == "connection" && $0["valid"] == "true" })
         #expect(sqliteRows.allSatisfy { $0["counted_at"] == "sqlite" })
+        // On a refresh the store holds rows, so bulk keeps its indexes and says so; on a first import no one falls back.
+        let fallbacks = connectionRows.compactMap { row in row["fallback"].flatMap { $0.isEmpty ? nil : "\(row["strategy"] ?? "?"): \($0)" } }
+        #expect(fallbacks == (scenario.contains("--preload") ? ["bulk: indexes kept"] : []))
     }
 
     @Test(

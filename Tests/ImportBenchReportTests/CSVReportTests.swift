@@ -86,9 +86,9 @@ struct CSVReportTests {
                 "longest_write_txn_s", "probe_reads_hz", "reader_queries", "reader_p50_s", "reader_p99_s", "reader_max_s",
                 "reader_longest_blocked_s", "c_reference_s", "payload_bytes", "role", "c_reference_cpu_s",
                 "build_config", "git_revision", "kernel", "cpu_signature", "instructions", "instructions_note", "counted_at", "pragmas",
-                "decode_ahead", "c_reference_rows_per_insert", "c_reference_plain_s",
+                "decode_ahead", "c_reference_rows_per_insert", "c_reference_plain_s", "fallback",
             ])
-        #expect(ResultColumns.version == 11)
+        #expect(ResultColumns.version == 12)
     }
 
     @Test("one row per run; the ratio divides by the ceiling of the same repetition")
@@ -166,6 +166,16 @@ struct SummaryTableTests {
         #expect(lines[2].contains("120"))
         #expect(lines[0].contains("x naive"))
         #expect(lines[3].contains("0.25"))  // the ceiling at a quarter of naive's median
+    }
+
+    @Test("a strategy's row names the fallback it took, and the CSV row carries it", arguments: [nil, "indexes kept"])
+    func fallback(taken: String?) throws {
+        var bulk = sampleResult(strategy: "bulk", wall: 2)
+        bulk.measurement.fallback = taken
+        let row = try #require(SummaryTable.render([bulk]).split(separator: "\n").last)
+        #expect(row.hasPrefix(taken.map { "bulk (\($0))" } ?? "bulk "))
+        let record = try #require(CSVReport.render([bulk]).split(separator: "\r\n").last)
+        #expect(record.hasSuffix(",\(taken ?? "")"))
     }
 }
 

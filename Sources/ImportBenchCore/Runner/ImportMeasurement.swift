@@ -29,6 +29,9 @@ package struct ImportMeasurement: Sendable, Codable {
     package var digest = ContentDigest(tables: [])
     /// Set when the import continued a checkpointed one: its counts and times cover only the rest.
     package var resumedFrom: ResumePoint?
+    /// The way a strategy took instead of its own where the store ruled its own out (`bulk` on a
+    /// store that holds rows keeps its indexes: "indexes kept"); nil when it went its own way.
+    package var fallback: String?
     /// The longest time from BEGIN to the end of COMMIT of one transaction: what a reader locked out waits at worst.
     package var longestWriteTransactionSeconds = 0.0
     /// What a concurrent reader saw, when the run was probed.

@@ -43,6 +43,7 @@ struct StrategyRun {
             try importPasses(with: instance, interner: context.interner, reading: reading, store: context.store, progress: progress)
             bookkept = bookkeeping
         }
+        measurement.fallback = (instance as? any FallbackReporting)?.fallback
     }
 
     private mutating func importPasses(

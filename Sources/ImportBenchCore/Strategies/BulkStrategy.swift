@@ -8,7 +8,7 @@ import ImportBenchStore
 /// one sorted pass each. A store that is not empty keeps its indexes and reads its keys once (the
 /// refresh falls back to indexed writes); the verifier holds every store to the schema's indexes,
 /// so one left without them never passes.
-package final class BulkStrategy: ImportStrategy, MeasuredMethod {
+package final class BulkStrategy: ImportStrategy, MeasuredMethod, FallbackReporting {
     package static let name = "bulk"
     package static let summary =
         "first import: objects once per batch, new ones \(CeilingStrategy.rowsPerInsert) rows to an INSERT in pk order, "
@@ -33,6 +33,8 @@ package final class BulkStrategy: ImportStrategy, MeasuredMethod {
     private var started = false
     /// Whether the indexes are dropped, to be built after the last batch.
     private var indexesDropped = false
+    /// Whether the store held rows of its own (not of a resumed bulk import), so the indexes stayed.
+    private var keptIndexes = false
 
     package init(context: StrategyContext) throws {
         let schema = context.schema
@@ -86,6 +88,9 @@ package final class BulkStrategy: ImportStrategy, MeasuredMethod {
         try sweep.run()
     }
 
+    /// "indexes kept" when the store held rows and the import wrote through its indexes.
+    package var fallback: String? { keptIndexes ? "indexes kept" : nil }
+
     /// A resumed import reads the keys and pks its committed batches stored, and whether they left
     /// the indexes dropped.
     package func resume(atPass pass: Int) throws {
@@ -110,6 +115,7 @@ extension BulkStrategy {
             for index in schema.indexNames { try store.execute("DROP INDEX \(ifExists)\(quoted(index))") }
             indexesDropped = true
         }
+        keptIndexes = !indexesDropped
     }
 
     private func readStoredKeys() throws {
