@@ -30,8 +30,14 @@ struct ExportCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Write the JSON to this file instead of standard output.", valueName: "path"))
     var out: String?
 
+    @Flag(help: "Replace a file at --out that does not hold JSON (never one of the CSVs read).")
+    var force = false
+
     func run() throws {
-        if let out { try OutputPath.check(out, for: "--out") }
+        if let out {
+            let inputs = files.map { OutputPath.Input(path: $0, option: "a results CSV given to export") }
+            try OutputPath.check(out, for: "--out", kind: .dashboardJSON, inputs: inputs, force: force)
+        }
         let text: String
         do {
             text = try DashboardExport(paths: files).json(format)

@@ -17,8 +17,14 @@ struct GenerateCommand: ParsableCommand {
 
     @OptionGroup var scenarioOptions: ScenarioOptions
 
-    @Option(help: ArgumentHelp("Where to write the payload.", valueName: "path"))
+    @Option(
+        help: ArgumentHelp(
+            "Where to write the payload; written at PATH.partial and renamed into place once complete. A file already there is replaced only with --force.",
+            valueName: "path"))
     var out: String
+
+    @Flag(help: "Replace a file already at --out (never the --mapping or --from file).")
+    var force = false
 
     func validate() throws {
         guard scenarioOptions.resolvedScales.count == 1 else { throw ValidationError("generate writes one payload: give one --scale") }
@@ -26,21 +32,48 @@ struct GenerateCommand: ParsableCommand {
 
     func run() throws {
         InterruptHandler.install()
-        try OutputPath.check(out, for: "--out")
+        try OutputPath.check(out, for: "--out", kind: .payload, inputs: scenarioOptions.inputs, force: force)
+        let partial = out + ".partial"
+        defer { try? FileManager.default.removeItem(atPath: partial) }
         do {
             let scenario = try scenarioOptions.reference.resolve()
             try DiskNeed.checkOutput(
                 scenario, scale: scenarioOptions.resolvedScale, payloadBytesAtBaseScale: try ScenarioSample(of: scenario).payloadBytesAtBaseScale,
                 path: out)
-            try scenario.generate(scale: scenarioOptions.resolvedScale.factor, seed: scenarioOptions.seed, to: out)
+            try scenario.generate(scale: scenarioOptions.resolvedScale.factor, seed: scenarioOptions.seed, to: partial)
         } catch RunError.interrupted {
             throw CommandFailure.interrupted("interrupted; nothing was written at \(out)")
         } catch {
             throw CommandFailure.failed(error, doing: "cannot generate \(out)")
         }
+        do {
+            try Self.moveIntoPlace(partial, at: out)
+        } catch {
+            throw CommandFailure.failed(error, doing: "cannot move the payload into place at \(out)")
+        }
         let what =
             scenarioOptions.from.map { "\($0) through \(scenarioOptions.reference)" }
             ?? "\(scenarioOptions.reference), seed \(scenarioOptions.seed),"
         print("wrote \(out): \(what) at \(scenarioOptions.resolvedScale), \(PayloadSize.bytes(at: out)) bytes")
+    }
+
+    /// Puts a complete payload where it was asked for: a file by one rename, which replaces an
+    /// earlier one at once; a feed directory's files one rename each into a directory already there.
+    private static func moveIntoPlace(_ partial: String, at out: String) throws {
+        var isDirectory: ObjCBool = false
+        let manager = FileManager.default
+        if manager.fileExists(atPath: partial, isDirectory: &isDirectory), isDirectory.boolValue,
+            manager.fileExists(atPath: out, isDirectory: &isDirectory), isDirectory.boolValue
+        {
+            for name in try manager.contentsOfDirectory(atPath: partial) {
+                try rename(partial + "/" + name, to: out + "/" + name)
+            }
+            return
+        }
+        try rename(partial, to: out)
+    }
+
+    private static func rename(_ from: String, to: String) throws {
+        guard Foundation.rename(from, to) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
     }
 }

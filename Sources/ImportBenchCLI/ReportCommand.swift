@@ -45,8 +45,14 @@ struct ReportCommand: ParsableCommand {
             valueName: "html|svg"))
     var format: Format = .html
 
+    @Flag(help: "Replace a file at --out that is not an HTML report bench wrote (never one of the CSVs read).")
+    var force = false
+
     func run() throws {
-        if format == .html { try OutputPath.check(out ?? "report.html", for: "--out") }
+        if format == .html {
+            let inputs = files.map { OutputPath.Input(path: $0, option: "a results CSV given to report") }
+            try OutputPath.check(out ?? "report.html", for: "--out", kind: .htmlReport, inputs: inputs, force: force)
+        }
         let report: ChartReport
         do {
             report = ChartReport(try ReportInput(paths: files))

@@ -42,7 +42,7 @@ extension RunCommand {
                 case .file(let path):
                     try DiskNeed.check(
                         scenario, scale: .base, payloadBytesAtBaseScale: bytes(of: path), keptStores: kept,
-                        keptPath: configuration.databasePath, describing: "the payload \(path)")
+                        keptPath: configuration.databasePath, describing: "the payload \(path)", scalable: false)
                     // A mapping without a sample to scale has no generator: its payload is the sample.
                     let generates = (scenario as? MappedScenario).map { $0.sample != nil } ?? true
                     let sample =
@@ -51,7 +51,7 @@ extension RunCommand {
                     samples[reference] = sample
                     try MemoryNeed.check(
                         scenario, payloadBytes: bytes(of: path), recordBytesPerPayloadByte: sample.recordBytesPerPayloadByte,
-                        describing: "the payload \(path)")
+                        describing: "the payload \(path)", scalable: false)
                     try checkShape(of: path, as: scenario)
                 }
             } catch let error as RunError where error.refusal != nil {
@@ -67,7 +67,16 @@ extension RunCommand {
                 }
             }
         }
-        try OutputPath.check(csvPath, for: "--csv")
+        try OutputPath.check(csvPath, for: "--csv", kind: .resultsCSV, inputs: inputs, force: force)
+    }
+
+    /// Every file this run reads, which its CSV must never replace.
+    var inputs: [OutputPath.Input] {
+        var inputs = scenarioOptions.inputs
+        if let payload { inputs.append(OutputPath.Input(path: payload, option: "--payload")) }
+        if case .file(let path) = preload { inputs.append(OutputPath.Input(path: path, option: "--preload")) }
+        if let seedDB { inputs.append(OutputPath.Input(path: seedDB, option: "--seed-db")) }
+        return inputs
     }
 
     /// A payload of another shape than its scenario's fails at its root (the collection the reader

@@ -190,6 +190,9 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "No progress on stderr.")
     var quiet = false
 
+    @Flag(help: "Replace a file at --csv that is not a results CSV bench wrote (never a file this run reads).")
+    var force = false
+
     @Flag(
         name: .customLong("isolate"), inversion: .prefixedNo,
         help:

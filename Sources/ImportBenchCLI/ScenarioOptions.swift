@@ -44,6 +44,12 @@ struct ScenarioOptions: ParsableArguments {
         mapping.map { .mapping(given: $0, sample: from) } ?? scenario
     }
 
+    /// The files these options name for the command to read, which no output may replace.
+    var inputs: [OutputPath.Input] {
+        [mapping.map { OutputPath.Input(path: $0, option: "--mapping") }, from.map { OutputPath.Input(path: $0, option: "--from") }]
+            .compactMap { $0 }
+    }
+
     func validate() throws {
         if let from, mapping == nil {
             throw ValidationError("--from \(from) scales a payload through its mapping: give --mapping FILE too")
