@@ -14,6 +14,12 @@ struct ResourceNeedTests {
             try MemoryNeed.check(ChatScenario(), payloadBytes: available / ratio * 2, recordBytesPerPayloadByte: ratio, describing: "chat at 9000x")
         }
         #expect(error.map { "\($0)" }?.hasPrefix("chat at 9000x needs about ") == true)
+        let recorded = expectRefusal {
+            try MemoryNeed.check(
+                ChatScenario(), payloadBytes: available / ratio * 2, recordBytesPerPayloadByte: ratio, describing: "the payload big.json",
+                scalable: false)
+        }
+        #expect(recorded.map { "\($0)" }?.contains("--scale") == false)
         try MemoryNeed.check(ChatScenario(), payloadBytes: 1_000_000, recordBytesPerPayloadByte: ratio, describing: "chat at 0.1x")
     }
 
@@ -23,6 +29,14 @@ struct ResourceNeedTests {
             try DiskNeed.check(ChatScenario(), scale: try #require(Scale(factor: 1e12)), payloadBytesAtBaseScale: 1e7)
         }
         #expect(error.map { "\($0)" }?.contains("needs about") == true)
+        #expect(error.map { "\($0)" }?.contains("--scale") == true)
+        // A recorded payload has no --scale to lower: the refusal names what can be changed.
+        let recorded = expectRefusal {
+            try DiskNeed.check(ChatScenario(), scale: .base, payloadBytesAtBaseScale: 1e19, describing: "the payload big.json", scalable: false)
+        }
+        #expect(recorded.map { "\($0)" }?.hasPrefix("the payload big.json needs about") == true)
+        #expect(recorded.map { "\($0)" }?.contains("--scale") == false)
+        #expect(recorded.map { "\($0)" }?.contains("TMPDIR") == true)
         #expect(DiskNeed.describe(1.1e16) == "11 PB")
         #expect(DiskNeed.describe(8.2e10) == "82 GB")
         #expect(DiskNeed.describe(512) == "512 bytes")

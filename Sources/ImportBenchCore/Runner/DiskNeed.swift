@@ -10,10 +10,11 @@ package enum DiskNeed {
 
     /// Refuses a run whose payload at `scale` would not fit: in the temporary directory the payload,
     /// the expected content's scratch store, the ceiling's store and the C reference's copy live at
-    /// once; kept stores (one per strategy) live beside `keptPath`.
+    /// once; kept stores (one per strategy) live beside `keptPath`. `scalable` is false for a
+    /// recorded payload, which no `--scale` makes smaller.
     package static func check(
         _ scenario: any Scenario, scale: Scale, payloadBytesAtBaseScale: Double, keptStores: Int = 0, keptPath: String? = nil,
-        describing what: String? = nil
+        describing what: String? = nil, scalable: Bool = true
     ) throws(RunError) {
         let payload = payloadBytesAtBaseScale * scale.factor
         // What must fit on each filesystem: the temporary directory's, and the kept stores' when apart.
@@ -37,7 +38,7 @@ package enum DiskNeed {
             throw .refused(
                 .notEnoughDisk(
                     what: what ?? "\(scenario.name) at \(scale)", needBytes: need.bytes, purpose: need.purposes.joined(separator: " and "),
-                    freeBytes: free))
+                    freeBytes: free, scalable: scalable))
         }
     }
 
@@ -47,7 +48,8 @@ package enum DiskNeed {
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
         if let free = freeBytes(in: directory), bytes > free {
             throw .refused(
-                .notEnoughDisk(what: "\(scenario.name) at \(scale)", needBytes: bytes, purpose: "the payload in \(directory)", freeBytes: free))
+                .notEnoughDisk(
+                    what: "\(scenario.name) at \(scale)", needBytes: bytes, purpose: "the payload in \(directory)", freeBytes: free, scalable: true))
         }
     }
 

@@ -5,14 +5,15 @@ import Foundation
 /// transaction commits (the strategies let each batch go). Their size per payload byte comes from a
 /// `ScenarioSample`.
 package enum MemoryNeed {
-    /// Refuses a run whose ceiling would keep more record buffers than the memory available now.
+    /// Refuses a run whose ceiling would keep more record buffers than the memory available now;
+    /// `scalable` is false for a recorded payload, which no `--scale` makes smaller.
     package static func check(
-        _ scenario: any Scenario, payloadBytes: Double, recordBytesPerPayloadByte: Double, describing what: String
+        _ scenario: any Scenario, payloadBytes: Double, recordBytesPerPayloadByte: Double, describing what: String, scalable: Bool = true
     ) throws(RunError) {
         guard let available = availableBytes() else { return }
         let need = payloadBytes * recordBytesPerPayloadByte
         guard need > available else { return }
-        throw .refused(.notEnoughMemory(what: what, needBytes: need, availableBytes: available))
+        throw .refused(.notEnoughMemory(what: what, needBytes: need, availableBytes: available, scalable: scalable))
     }
 
     /// The kernel's estimate of memory available to a new process without swapping (MemAvailable).

@@ -33,9 +33,9 @@ package enum RunRefusal: Equatable, Sendable, CustomStringConvertible {
     /// A kept store's directory cannot be written.
     case unwritableStorePath(path: String, reason: String)
     /// A generated payload and its stores would not fit on the disk: `what` needs `needBytes` for `purpose`.
-    case notEnoughDisk(what: String, needBytes: Double, purpose: String, freeBytes: Double)
+    case notEnoughDisk(what: String, needBytes: Double, purpose: String, freeBytes: Double, scalable: Bool)
     /// The batches the ceiling keeps until its one transaction would not fit in memory.
-    case notEnoughMemory(what: String, needBytes: Double, availableBytes: Double)
+    case notEnoughMemory(what: String, needBytes: Double, availableBytes: Double, scalable: Bool)
 
     /// What is wrong with a `--preload overlap=...` text.
     package enum PreloadProblem: Equatable, Sendable {
@@ -79,14 +79,17 @@ package enum RunRefusal: Equatable, Sendable, CustomStringConvertible {
         case .checkpointNotContinued(let path, let committed):
             return "\(path) holds an unfinished checkpointed import of this run (\(committed) committed). Nothing was changed. "
                 + "Add --resume to continue it, or --restart to discard its committed batches"
-        case .notEnoughDisk(let what, let need, let purpose, let free):
+        case .notEnoughDisk(let what, let need, let purpose, let free, let scalable):
             return "\(what) needs about \(DiskNeed.describe(need)) for \(purpose); \(DiskNeed.describe(free)) free. "
-                + "Choose a smaller --scale, or free some space"
+                + (scalable
+                    ? "Choose a smaller --scale, or free some space"
+                    : "Free some space there, or point TMPDIR (the scratch stores) and --db (kept stores) at a larger disk")
         case .unwritableStorePath(let path, let reason):
             return "cannot keep a store at \(path): \(reason); choose another --db"
-        case .notEnoughMemory(let what, let need, let available):
+        case .notEnoughMemory(let what, let need, let available, let scalable):
             return "\(what) needs about \(DiskNeed.describe(need)) of memory for the record buffers the ceiling keeps until its one "
-                + "transaction commits; \(DiskNeed.describe(available)) available. Choose a smaller --scale"
+                + "transaction commits; \(DiskNeed.describe(available)) available. "
+                + (scalable ? "Choose a smaller --scale" : "Import a smaller payload, or run where more memory is available")
         case .storeInUse(let path, let holder):
             return "\(path) is in use by \(holder); wait for it to finish or choose another --db"
         case .notOurStore(let path, let found):
