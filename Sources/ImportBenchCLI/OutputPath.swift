@@ -19,6 +19,8 @@ enum OutputPath {
         case resultsCSV
         /// `bench report --out`: the page's title names ImportBench.
         case htmlReport
+        /// `bench report --format svg`: one chart a file, its root element marked as bench's chart.
+        case svgChart
         /// `bench export --out`: JSON in a dashboard's format, which carries no mark of its own, so
         /// any file holding a JSON object or list is taken for an earlier export.
         case dashboardJSON
@@ -30,6 +32,7 @@ enum OutputPath {
             switch self {
             case .resultsCSV: return "a results CSV written by bench run"
             case .htmlReport: return "an HTML report written by bench report"
+            case .svgChart: return "a chart written by bench report --format svg"
             case .dashboardJSON: return "a JSON export written by bench export"
             case .payload: return "a payload"
             }
@@ -43,6 +46,7 @@ enum OutputPath {
             switch self {
             case .resultsCSV: return text.hasPrefix("scenario,strategy,")
             case .htmlReport: return text.hasPrefix("<!DOCTYPE html>") && text.contains("<title>ImportBench report")
+            case .svgChart: return text.hasPrefix("<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" data-chart=")
             case .dashboardJSON:
                 let start = text.drop { $0.isWhitespace }.first
                 return start == "{" || start == "["

@@ -45,7 +45,7 @@ struct ReportCommand: ParsableCommand {
             valueName: "html|svg"))
     var format: Format = .html
 
-    @Flag(help: "Replace a file at --out that is not an HTML report bench wrote (never one of the CSVs read).")
+    @Flag(help: "Replace a file at --out (or a chart's file in it) that bench did not write (never one of the CSVs read).")
     var force = false
 
     func run() throws {
@@ -80,18 +80,38 @@ struct ReportCommand: ParsableCommand {
             if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), !isDirectory.boolValue {
                 throw CommandFailure.failed("cannot write SVG files into \(directory): it is a file; --format svg needs a directory")
             }
-            let paths: [String]
-            do {
-                paths = try report.writeSVGFiles(into: directory)
-            } catch {
-                throw CommandFailure.failed("cannot write SVG files into \(directory): \(error.localizedDescription)")
-            }
-            for path in paths { print(path) }
+            for path in try writeCharts(report, into: directory) { print(path) }
             for section in report.sections {
                 for (metric, note) in section.notes.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
                     FileHandle.standardError.write(Data("\(section.title): no \(metric.rawValue) chart. \(note)\n".utf8))
                 }
             }
         }
+    }
+
+    /// Writes every chart into a directory of its own beside `directory`, then, once none would
+    /// replace a file bench did not write there (or one of the CSVs read), renames each into place.
+    private func writeCharts(_ report: ChartReport, into directory: String) throws -> [String] {
+        let manager = FileManager.default
+        do {
+            try manager.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw CommandFailure.failed("cannot write SVG files into \(directory): \(error.localizedDescription)")
+        }
+        let partial = URL(fileURLWithPath: directory).appendingPathComponent(".bench-charts.partial").path
+        defer { try? manager.removeItem(atPath: partial) }
+        let written: [String]
+        do {
+            written = try report.writeSVGFiles(into: partial)
+        } catch {
+            throw CommandFailure.failed("cannot write SVG files into \(directory): \(error.localizedDescription)")
+        }
+        let inputs = files.map { OutputPath.Input(path: $0, option: "a results CSV given to report") }
+        let targets = written.map { URL(fileURLWithPath: directory).appendingPathComponent(URL(fileURLWithPath: $0).lastPathComponent).path }
+        for target in targets { try OutputPath.check(target, for: "--out", kind: .svgChart, inputs: inputs, force: force) }
+        for (source, target) in zip(written, targets) where rename(source, target) != 0 {
+            throw CommandFailure.failed("cannot move \(source) into place at \(target): \(String(cString: strerror(errno)))")
+        }
+        return targets
     }
 }

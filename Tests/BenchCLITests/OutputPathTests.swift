@@ -103,6 +103,31 @@ struct OutputPathTests {
         }
     }
 
+    @Test(
+        "report --format svg into a directory holding a chart's name that bench did not write: refused, nothing written; its own charts are replaced")
+    func chartsOverForeignFile() throws {
+        let workspace = try Workspace()
+        defer { workspace.remove() }
+        let csv = workspace.path("r.csv")
+        let run = try #require(
+            try BenchCommand.parseAsRoot([
+                "run", "--scenario", "chat", "--scale", "0.01", "--strategy", "naive", "--csv", csv, "--quiet", "--no-isolate",
+            ])
+                as? RunCommand)
+        try run.run()
+        let charts = workspace.path("charts")
+        let report = try #require(try BenchCommand.parseAsRoot(["report", csv, "--format", "svg", "--out", charts]) as? ReportCommand)
+        try report.run()
+        try report.run()
+        let names = try FileManager.default.contentsOfDirectory(atPath: charts).sorted()
+        let first = try #require(names.first)
+        try Data("my own drawing\n".utf8).write(to: URL(fileURLWithPath: charts + "/" + first))
+        let error = try Self.failure(["report", csv, "--format", "svg", "--out", charts])
+        #expect(error?.message.contains(first) == true, "\(error?.message ?? "")")
+        #expect(try workspace.bytes(charts + "/" + first) == Data("my own drawing\n".utf8))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: charts).sorted() == names)
+    }
+
     @Test("generate --out over an existing file needs --force; the new payload is renamed into place, leaving no .partial")
     func generateOverExisting() throws {
         let workspace = try Workspace()
