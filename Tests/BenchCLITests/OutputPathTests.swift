@@ -28,6 +28,18 @@ struct OutputPathTests {
         func bytes(_ path: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: path)) }
 
         func remove() { try? FileManager.default.removeItem(at: directory) }
+
+        /// r.csv, written by a small bench run: a results file bench made.
+        func results() throws -> String {
+            let csv = path("r.csv")
+            let run = try #require(
+                try BenchCommand.parseAsRoot([
+                    "run", "--scenario", "chat", "--scale", "0.01", "--strategy", "naive", "--csv", csv, "--quiet", "--no-isolate",
+                ])
+                    as? RunCommand)
+            try run.run()
+            return csv
+        }
     }
 
     static func failure(_ arguments: [String]) throws -> CommandFailure? {
@@ -81,13 +93,7 @@ struct OutputPathTests {
     func reportOverInput() throws {
         let workspace = try Workspace()
         defer { workspace.remove() }
-        let csv = workspace.path("r.csv")
-        let run = try #require(
-            try BenchCommand.parseAsRoot([
-                "run", "--scenario", "chat", "--scale", "0.01", "--strategy", "naive", "--csv", csv, "--quiet", "--no-isolate",
-            ])
-                as? RunCommand)
-        try run.run()
+        let csv = try workspace.results()
         let results = try workspace.bytes(csv)
         let overInput = try Self.failure(["report", csv, "--out", csv, "--force"])
         #expect(overInput?.message.contains("--out \(csv)") == true, "\(overInput?.message ?? "")")
@@ -108,13 +114,7 @@ struct OutputPathTests {
     func chartsOverForeignFile() throws {
         let workspace = try Workspace()
         defer { workspace.remove() }
-        let csv = workspace.path("r.csv")
-        let run = try #require(
-            try BenchCommand.parseAsRoot([
-                "run", "--scenario", "chat", "--scale", "0.01", "--strategy", "naive", "--csv", csv, "--quiet", "--no-isolate",
-            ])
-                as? RunCommand)
-        try run.run()
+        let csv = try workspace.results()
         let charts = workspace.path("charts")
         let report = try #require(try BenchCommand.parseAsRoot(["report", csv, "--format", "svg", "--out", charts]) as? ReportCommand)
         try report.run()
@@ -149,13 +149,7 @@ struct OutputPathTests {
     func exportOverInput() throws {
         let workspace = try Workspace()
         defer { workspace.remove() }
-        let csv = workspace.path("r.csv")
-        let run = try #require(
-            try BenchCommand.parseAsRoot([
-                "run", "--scenario", "chat", "--scale", "0.01", "--strategy", "naive", "--csv", csv, "--quiet", "--no-isolate",
-            ])
-                as? RunCommand)
-        try run.run()
+        let csv = try workspace.results()
         let results = try workspace.bytes(csv)
         let error = try Self.failure(["export", csv, "--format", "bencher", "--out", csv, "--force"])
         #expect(error?.message.contains("--out \(csv)") == true, "\(error?.message ?? "")")
