@@ -16,6 +16,8 @@ struct CommandFailure: Error, CustomStringConvertible {
         case gate(GateProblem)
         /// A measuring child process broke its message stream, or ended without a message saying how.
         case child(ChildProblem)
+        /// An output path bench will not write: the option, the path, and what is there.
+        case output(OutputRefusal)
         /// What the command line found itself: an output path that cannot be written, a run that
         /// wrote other data than the payload's, what an interruption left.
         case found(String)
@@ -28,6 +30,7 @@ struct CommandFailure: Error, CustomStringConvertible {
         case .cause(let error, nil): return String(describing: error)
         case .gate(let problem): return "gate: \(problem)"
         case .child(let problem): return problem.description
+        case .output(let refusal): return refusal.description
         case .found(let text): return text
         }
     }
@@ -40,6 +43,10 @@ struct CommandFailure: Error, CustomStringConvertible {
     static func failed(_ error: any Error, doing: String? = nil) -> CommandFailure {
         let interrupted = (error as? RunError)?.isInterruption == true
         return CommandFailure(exitCode: interrupted ? InterruptHandler.exitStatus : ExitStatus.failure.rawValue, problem: .cause(error, doing: doing))
+    }
+    /// An output path bench will not write (one the command reads, a file it did not make): exit 1.
+    static func refused(_ refusal: OutputRefusal) -> CommandFailure {
+        CommandFailure(exitCode: ExitStatus.failure.rawValue, problem: .output(refusal))
     }
     /// A strategy wrote data that differs from the payload's: exit 3.
     static func invalid(_ message: String) -> CommandFailure { CommandFailure(exitCode: ExitStatus.invalidData.rawValue, problem: .found(message)) }

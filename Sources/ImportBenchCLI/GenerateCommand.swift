@@ -19,7 +19,7 @@ struct GenerateCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Where to write the payload; written at PATH.partial and renamed into place once complete. A file already there is replaced only with --force.",
+            "Where to write the payload; written beside it as .partial-NAME and renamed into place once complete. A file already there is replaced only with --force.",
             valueName: "path"))
     var out: String
 
@@ -33,7 +33,9 @@ struct GenerateCommand: ParsableCommand {
     func run() throws {
         InterruptHandler.install()
         try OutputPath.check(out, for: "--out", kind: .payload, inputs: scenarioOptions.inputs, force: force)
-        let partial = out + ".partial"
+        // Beside the payload, its name's ending kept: a NAME.gz is written compressed.
+        let target = URL(fileURLWithPath: out)
+        let partial = target.deletingLastPathComponent().appendingPathComponent(".partial-" + target.lastPathComponent).path
         defer { try? FileManager.default.removeItem(atPath: partial) }
         do {
             let scenario = try scenarioOptions.reference.resolve()

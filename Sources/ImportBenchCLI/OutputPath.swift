@@ -58,33 +58,29 @@ enum OutputPath {
     /// Checks `path` as the output of `option` (`--csv`), of `kind`, for a command reading `inputs`;
     /// a refusal is the command's failure (exit 1), naming the option and the path.
     static func check(_ path: String, for option: String, kind: Kind, inputs: [Input] = [], force: Bool = false) throws {
-        do {
-            try refuseUnfit(path, for: option, kind: kind, inputs: inputs, force: force)
-        } catch let refusal as OutputRefusal {
-            throw CommandFailure.failed(refusal)
-        }
+        try refuseUnfit(path, for: option, kind: kind, inputs: inputs, force: force)
     }
 
     private static func refuseUnfit(_ path: String, for option: String, kind: Kind, inputs: [Input], force: Bool) throws {
-        guard !path.isEmpty else { throw OutputRefusal(option: option, path: path, reason: .empty) }
+        guard !path.isEmpty else { throw CommandFailure.refused(OutputRefusal(option: option, path: path, reason: .empty)) }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             try checkDirectory(of: path, for: option)
             return
         }
         // A payload may be a directory (a GTFS feed); nothing else bench writes is.
-        if isDirectory.boolValue && kind != .payload { throw OutputRefusal(option: option, path: path, reason: .directory) }
+        if isDirectory.boolValue && kind != .payload { throw CommandFailure.refused(OutputRefusal(option: option, path: path, reason: .directory)) }
         if let input = inputs.first(where: { sameFile($0.path, path) }) {
-            throw OutputRefusal(option: option, path: path, reason: .input(option: input.option))
+            throw CommandFailure.refused(OutputRefusal(option: option, path: path, reason: .input(option: input.option)))
         }
         guard access(path, W_OK) == 0 else {
-            throw OutputRefusal(option: option, path: path, reason: .notWritable(String(cString: strerror(errno))))
+            throw CommandFailure.refused(OutputRefusal(option: option, path: path, reason: .notWritable(String(cString: strerror(errno)))))
         }
         let unused =
             isDirectory.boolValue
             ? (try? FileManager.default.contentsOfDirectory(atPath: path).isEmpty) == true : kind.recognizes(head(of: path))
         if !force && !unused {
-            throw OutputRefusal(option: option, path: path, reason: .notBenchs(expected: kind))
+            throw CommandFailure.refused(OutputRefusal(option: option, path: path, reason: .notBenchs(expected: kind)))
         }
     }
 
@@ -98,10 +94,11 @@ enum OutputPath {
             directory = parent
         }
         guard isDirectory.boolValue else {
-            throw OutputRefusal(option: option, path: path, reason: .parentIsFile(directory.path))
+            throw CommandFailure.refused(OutputRefusal(option: option, path: path, reason: .parentIsFile(directory.path)))
         }
         guard access(directory.path, W_OK | X_OK) == 0 else {
-            throw OutputRefusal(option: option, path: path, reason: .directoryNotWritable(directory.path, String(cString: strerror(errno))))
+            throw CommandFailure.refused(
+                OutputRefusal(option: option, path: path, reason: .directoryNotWritable(directory.path, String(cString: strerror(errno)))))
         }
     }
 
@@ -123,7 +120,9 @@ enum OutputPath {
 
 /// Why bench will not write an output where it was asked to: the option, the path, and what was
 /// found there, for the user to give another path (or `--force`, where the file is only not bench's).
-struct OutputRefusal: Error, CustomStringConvertible {
+/// It reaches the user inside the command line's one error, `CommandFailure`.
+struct OutputRefusal: CustomStringConvertible {
+
     enum Reason: Equatable {
         case empty
         case directory

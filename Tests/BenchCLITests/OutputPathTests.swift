@@ -128,7 +128,7 @@ struct OutputPathTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: charts).sorted() == names)
     }
 
-    @Test("generate --out over an existing file needs --force; the new payload is renamed into place, leaving no .partial")
+    @Test("generate --out over an existing file needs --force; the new payload is renamed into place, leaving nothing beside it")
     func generateOverExisting() throws {
         let workspace = try Workspace()
         defer { workspace.remove() }
@@ -142,7 +142,7 @@ struct OutputPathTests {
                 as? GenerateCommand)
         try forced.run()
         #expect(try workspace.bytes(workspace.payload) != before)
-        #expect(!FileManager.default.fileExists(atPath: workspace.payload + ".partial"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: workspace.directory.path).sorted() == ["mine.json", "notes.txt"])
     }
 
     @Test("export --out naming one of its CSVs: refused")
