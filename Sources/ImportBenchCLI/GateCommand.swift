@@ -151,12 +151,13 @@ struct GateCommand: ParsableCommand {
             throw CommandFailure.refused(error, doing: "cannot gate")
         }
         let current = BuildIdentity.current
+        // Markdown: a path and a machine's description are shown as written (MarkdownText).
         print("## bench gate\n")
         print(
-            "Base \(baseLabel) and current \(current.revision.isEmpty ? "build" : BuildIdentity.short(current.revision)) (\(current.configuration)), "
-                + "\(repetitions) repetitions each" + (passes > 1 ? ", each the fastest of \(passes) passes" : "")
-                + ", interleaved, on \(timings.currentProvenance.machineDescription).\n")
-        print("Counts against \(baseline):\n")
+            "Base \(MarkdownText.escape(baseLabel)) and current \(current.revision.isEmpty ? "build" : BuildIdentity.short(current.revision)) "
+                + "(\(current.configuration)), \(repetitions) repetitions each" + (passes > 1 ? ", each the fastest of \(passes) passes" : "")
+                + ", interleaved, on \(MarkdownText.escape(timings.currentProvenance.machineDescription)).\n")
+        print("Counts against \(MarkdownText.escape(baseline)):\n")
         print(counts.markdown)
         print("Times and memory against the base, measured here:\n")
         print(timings.markdown, terminator: "")

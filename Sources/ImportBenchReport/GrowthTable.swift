@@ -50,7 +50,8 @@ package enum GrowthTable {
                 table.append(cells)
             }
             text +=
-                (markdown ? "**growth: \(title)**\n\n" : "growth with scale: \(title)\n") + (markdown ? table.renderMarkdown() : table.render())
+                (markdown ? "**growth: \(MarkdownText.escape(title))**\n\n" : "growth with scale: \(title)\n")
+                + (markdown ? table.renderMarkdown() : table.render())
                 + "\n"
         }
         return text.isEmpty ? nil : text

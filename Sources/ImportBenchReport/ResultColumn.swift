@@ -199,9 +199,11 @@ package struct ResultColumn: Sendable {
         }
     }
 
-    /// The field as the CSV writes it.
+    /// The field as the CSV writes it: a text column's value neutralised for spreadsheets
+    /// (`SpreadsheetText`), which `ResultsFile` undoes; a number as it is.
     func text(_ result: RunResult, _ context: RunContext) -> String {
-        Self.text(value(result, context), unit: unit)
+        let text = Self.text(value(result, context), unit: unit)
+        return unit == .text ? SpreadsheetText.neutralised(text) : text
     }
 
     static func text(_ value: Value, unit: Unit) -> String {

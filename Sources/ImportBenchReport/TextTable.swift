@@ -15,9 +15,10 @@ package struct TextTable {
 
     package mutating func append(_ row: [String]) { rows.append(row) }
 
-    /// A GitHub-flavoured Markdown table, numbers right-aligned, for a pull-request comment.
+    /// A GitHub-flavoured Markdown table, numbers right-aligned, for a pull-request comment. Every
+    /// cell is escaped (`MarkdownText`): a name can add no column, image, link or HTML.
     package func renderMarkdown() -> String {
-        func line(_ cells: [String]) -> String { "| " + cells.map { $0.replacingOccurrences(of: "|", with: "\\|") }.joined(separator: " | ") + " |" }
+        func line(_ cells: [String]) -> String { "| " + cells.map(MarkdownText.escape).joined(separator: " | ") + " |" }
         let rule = "|" + alignments.map { $0 == .left ? "---|" : "---:|" }.joined()
         return ([line(headers), rule] + rows.map(line)).joined(separator: "\n") + "\n"
     }

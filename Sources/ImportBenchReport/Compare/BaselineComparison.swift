@@ -90,10 +90,10 @@ package struct BaselineComparison {
     /// What made each side: build and machine.
     package let baselineProvenance: ResultsProvenance
     package let currentProvenance: ResultsProvenance
-    /// Why timings were not judged (the files come from different builds), else nil.
+    /// Why timings were not judged (the files come from different builds), else nil. Markdown, like `notes`.
     package let timingsRefused: String?
     /// What the reader should know about the comparison's footing: another machine, a file too old
-    /// to say which build made it.
+    /// to say which build made it. Markdown: what they quote of the files is escaped (`MarkdownText`).
     package let notes: [String]
 
     /// What a comparison judges.
@@ -232,7 +232,8 @@ package struct BaselineComparison {
         if !unobserved.isEmpty {
             notes.append(
                 "Counts not observed (a command whose SQLite nothing could count) in \(unobserved.count) row\(unobserved.count == 1 ? "" : "s"): "
-                    + "\(unobserved.sorted().joined(separator: "; ")); their counts were not judged, what they wrote and their times were.")
+                    + "\(unobserved.sorted().map(MarkdownText.escape).joined(separator: "; ")); "
+                    + "their counts were not judged, what they wrote and their times were.")
         }
         self.notes = notes
         self.largestMoves = largest.sorted { $0.key < $1.key }.map(\.value)
@@ -265,13 +266,14 @@ package struct BaselineComparison {
         let (old, new) = (baseline.buildConfiguration, current.buildConfiguration)
         if !old.isEmpty, !new.isEmpty, old != new {
             return (
-                "the baseline is a \(old) build's and the current run a \(new) build's; timings compare only within one build "
+                "the baseline is a \(MarkdownText.escape(old)) build's and the current run a \(MarkdownText.escape(new)) build's; timings compare only within one build "
                     + "(record the baseline with the build CI runs, or run both with the same configuration)", []
             )
         }
         if baseline.countedAt != current.countedAt {
             return (
-                "the baseline was counted at the \(baseline.countedAt) level and the current run at the \(current.countedAt) level; "
+                "the baseline was counted at the \(MarkdownText.escape(baseline.countedAt)) level and the current run at the "
+                    + "\(MarkdownText.escape(current.countedAt)) level; "
                     + "the SQLite-level trace costs time of its own, so timings compare only at one level (run both with the same --count-at)", []
             )
         }
@@ -286,7 +288,7 @@ package struct BaselineComparison {
         let differences = baseline.machineDifferences(from: current)
         if !differences.isEmpty {
             notes.append(
-                "Measured on different machines (\(differences.joined(separator: "; "))): the ratio to the C reference does not carry fully from one CPU to another. "
+                "Measured on different machines (\(differences.map(MarkdownText.escape).joined(separator: "; "))): the ratio to the C reference does not carry fully from one CPU to another. "
                     + "`bench gate` rebuilds the baseline's revision and measures it beside this build on this machine.")
         }
         return (nil, notes)
@@ -298,9 +300,13 @@ package struct BaselineComparison {
     }
 
     /// A Markdown report for a pull-request comment: every changed metric with old, new and change.
+    /// What comes from the files (a row's strategy or scenario, a value) is escaped (`MarkdownText`):
+    /// a name holding `|`, `![x](y)` or HTML stays one cell's text.
     package var markdown: String {
         var text = "### bench compare: \(Self.title(verdict))\n\n\(compared) rows compared"
-        text += missing.isEmpty ? ".\n" : "; missing from the current run: \(missing.map(\.description).joined(separator: ", ")).\n"
+        text +=
+            missing.isEmpty
+            ? ".\n" : "; missing from the current run: \(missing.map { MarkdownText.escape($0.description) }.joined(separator: ", ")).\n"
         if let timingsRefused { text += "Timings not judged: \(timingsRefused). Counts and what the runs wrote were judged.\n" }
         for note in notes { text += note + "\n" }
         if timingsTested > 0 {
@@ -317,13 +323,17 @@ package struct BaselineComparison {
         if !largestMoves.isEmpty {
             text += "Largest move per tested metric, whatever its verdict:\n"
             for (change, tolerance) in largestMoves {
-                text += "- \(change.metric): \(change.key) \(change.difference); tolerance \(String(format: "%.0f%%", tolerance * 100))\n"
+                text +=
+                    "- \(MarkdownText.escape(change.metric)): \(MarkdownText.escape(change.key.description)) "
+                    + "\(change.difference); tolerance \(String(format: "%.0f%%", tolerance * 100))\n"
             }
         }
         guard !changes.isEmpty else { return text }
         text += "\n| row | metric | baseline | current | change | verdict |\n|---|---|---:|---:|---:|---|\n"
         for change in changes {
-            text += "| \(change.key) | \(change.metric) | \(change.baseline) | \(change.current) | \(change.difference) | \(change.verdictWord) |\n"
+            // The change and the verdict are bench's own numbers and words; the rest comes from the files.
+            let cells = [change.key.description, change.metric, change.baseline, change.current].map(MarkdownText.escape)
+            text += "| " + (cells + [change.difference, change.verdictWord]).joined(separator: " | ") + " |\n"
         }
         return text
     }

@@ -55,9 +55,11 @@ package struct ResultsFile {
     package let columns: [String]
     package let rows: [Row]
 
-    /// Reads `path` whole. Throws `ResultsInputError.malformed` for a file that cannot be read, a
-    /// row longer than `longestRowBytes`, text that is not UTF-8, an unterminated quote, a row with
-    /// another number of fields than the header, or a header without one of `required`.
+    /// Reads `path` whole, each text column's field without the quote `SpreadsheetText` wrote before
+    /// a would-be formula (a strategy named `=x` reads as `=x`). Throws `ResultsInputError.malformed`
+    /// for a file that cannot be read, a row longer than `longestRowBytes`, text that is not UTF-8,
+    /// an unterminated quote, a row with another number of fields than the header, or a header
+    /// without one of `required`.
     package init(path: String, required: [String]) throws(ResultsInputError) {
         self.path = path
         let location = Location(path: path)
@@ -73,15 +75,18 @@ package struct ResultsFile {
                 line: 1, expected: "a bench results CSV with the columns \(required.joined(separator: ", "))",
                 found: "no column named \(missing.joined(separator: ", "))")
         }
+        // The text columns bench writes neutralised for spreadsheets, read as they were before it.
+        let textColumns = Set(ResultColumns.columns.filter { $0.unit == .text }.map(\.name))
         var rows: [Row] = []
         for record in records {
             guard record.fields.count == header.fields.count else {
                 throw location.error(
                     line: record.line, expected: "\(header.fields.count) fields, as the header has", found: "\(record.fields.count)")
             }
-            rows.append(
-                Row(line: record.line, fields: Dictionary(zip(header.fields, record.fields), uniquingKeysWith: { first, _ in first }), file: location)
-            )
+            let fields = zip(header.fields, record.fields).map { name, field in
+                (name, textColumns.contains(name) ? SpreadsheetText.restored(field) : field)
+            }
+            rows.append(Row(line: record.line, fields: Dictionary(fields, uniquingKeysWith: { first, _ in first }), file: location))
         }
         self.rows = rows
     }
