@@ -12,14 +12,17 @@ protocol CollectionElementSource: JSONElementSource {
 /// which collection the element last handed out belongs to.
 final class CollectionElements: CollectionElementSource {
     private let count: Int
+    /// The collections' paths, for the refusal of a document in which every one is empty.
+    private let names: [String]
     private let open: (Int) throws -> any JSONElementSource
     private var source: any JSONElementSource
     /// The collection of the element last handed out (an index into the mapping's collections).
     private(set) var current = 0
 
     /// `open(i)` opens collection `i` of `count`; the first is opened now, so a missing file fails here.
-    init(count: Int, open: @escaping (Int) throws -> any JSONElementSource) throws {
+    init(count: Int, names: [String] = [], open: @escaping (Int) throws -> any JSONElementSource) throws {
         self.count = count
+        self.names = names
         self.open = open
         source = try open(0)
     }
@@ -32,6 +35,13 @@ final class CollectionElements: CollectionElementSource {
 
     func located(_ error: PayloadError, in element: JSONArrayElement) -> PayloadError {
         source.located(error, in: element)
+    }
+
+    /// Every collection was empty: one alone says so itself; several, located where the last ended.
+    func noElement() -> PayloadError {
+        let ended = source.noElement()
+        guard count > 1 else { return ended }
+        return PayloadError.noElement(inCollections: names, file: ended.file, byteOffset: ended.byteOffset)
     }
 
     func next() throws -> JSONArrayElementReader.Element? {

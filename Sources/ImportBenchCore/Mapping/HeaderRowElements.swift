@@ -7,6 +7,8 @@ import Foundation
 final class HeaderRowElements: JSONElementSource {
     private let elements: any JSONElementSource
     private var headerRead = false
+    /// Whether there was a header row to check (the collection held an element).
+    private var headerFound = false
 
     init(_ elements: any JSONElementSource) {
         self.elements = elements
@@ -22,11 +24,21 @@ final class HeaderRowElements: JSONElementSource {
         elements.located(error, in: element)
     }
 
+    /// A collection of a header row alone holds no row either; refused where it ended.
+    func noElement() -> PayloadError {
+        let ended = elements.noElement()
+        guard headerFound else { return ended }
+        return PayloadError(
+            file: ended.file, byteOffset: ended.byteOffset, path: ended.path, expected: "at least one row after the header row",
+            found: "the header row alone")
+    }
+
     func next() throws -> JSONArrayElementReader.Element? {
         if !headerRead {
             headerRead = true
             guard let header = try elements.next() else { return nil }
             try Self.check(header, of: elements)
+            headerFound = true
         }
         return try elements.next()
     }

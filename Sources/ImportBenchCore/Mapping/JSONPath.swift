@@ -13,8 +13,18 @@ package struct JSONPath: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Parses `a.b[2].c`; nil, with the reason, when the text is not such a path. A member name
-    /// holds no `.`, `[` or `]`: payload keys of that kind are not reachable through a mapping.
+    /// holds no `.`, `[` or `]`: payload keys of that kind are not reachable through a mapping. A
+    /// path of more than `MappingLimit.pathSegments` segments is refused, with how many it has.
     package static func parse(_ text: String) -> Result<JSONPath, MappingError> {
+        let parsed = parseSegments(text)
+        if case .success(let path) = parsed, path.segments.count > MappingLimit.pathSegments.limit {
+            return .failure(MappingError.overLimit(.pathSegments, found: path.segments.count, file: nil))
+        }
+        return parsed
+    }
+
+    /// Parses in one pass over the text, in time linear in its length.
+    private static func parseSegments(_ text: String) -> Result<JSONPath, MappingError> {
         if text.isEmpty || text == "." { return .success(JSONPath([])) }
         var segments: [Segment] = []
         var name = ""

@@ -59,7 +59,7 @@ package final class MappedPayloadReader: RecordReader, JSONElementDecoder {
             elements = try SiblingCollectionElements(
                 path: path, collections: collections, chunkSize: chunkSize, limits: reading.limits, hasher: reading.hasher)
         } else {
-            elements = try CollectionElements(count: collections.count) { index in
+            elements = try CollectionElements(count: collections.count, names: collections.map(\.path.description)) { index in
                 // The first reader reads the whole file (it checks the document after its collection): it alone feeds the hash.
                 let source = try JSONElements.open(
                     path: path, arrayPath: collections[index].arrayPath, chunkSize: chunkSize, limits: reading.limits,

@@ -18,12 +18,16 @@ package struct MappingError: Error, Equatable, Sendable, Codable, CustomStringCo
         case pathSyntax(String)
         /// The declared entities do not make a store.
         case schema(SchemaProblem)
+        /// The file is past one of the loader's limits (`MappingLimit`): the limit it had, and how
+        /// much was found (nil: more than the limit, read no further).
+        case overLimit(MappingLimit, limit: Int, found: Int?)
 
         package var description: String {
             switch self {
             case .invalid(let text): return text
             case .pathSyntax(let reason): return reason
             case .schema(let problem): return problem.description
+            case .overLimit(let what, let limit, let found): return what.sentence(limit: limit, found: found)
             }
         }
     }

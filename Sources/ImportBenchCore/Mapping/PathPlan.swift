@@ -3,6 +3,9 @@
 final class PathPlan {
     /// Distinct paths, numbered in the order they were added; a walk fills one token index per path.
     private(set) var paths: [JSONPath] = []
+    /// Each path's number: found by hashing, so adding a mapping's paths takes time linear in them
+    /// (a search of `paths` per path made 22,000 attributes take seconds).
+    private var numbers: [JSONPath: Int] = [:]
     private let root = Step()
     /// Paths the walk does not find, which the frame's opener fills: the value itself (`.`) and
     /// the element's member name (`@key`).
@@ -15,6 +18,9 @@ final class PathPlan {
         var memberSteps: [Step] = []
         var positions: [Int] = []
         var positionSteps: [Step] = []
+        /// Where each member name and position is in the lists above.
+        var memberIndexes: [String: Int] = [:]
+        var positionIndexes: [Int: Int] = [:]
         /// The path that ends here, if one does.
         var path: Int?
     }
@@ -22,15 +28,17 @@ final class PathPlan {
     /// The number the walk fills for `path`, added if new.
     @discardableResult
     func add(_ path: JSONPath) -> Int {
-        if let existing = paths.firstIndex(of: path) { return existing }
+        if let existing = numbers[path] { return existing }
+        numbers[path] = paths.count
         if path.isElementItself || path == .memberName {
             paths.append(path)
             if path.isElementItself { itselfPaths.append(paths.count - 1) } else { memberNamePaths.append(paths.count - 1) }
             return paths.count - 1
         }
         /// The step under `key` among `keys`, added if new.
-        func next<Key: Equatable>(_ key: Key, _ keys: inout [Key], _ steps: inout [Step]) -> Step {
-            if let index = keys.firstIndex(of: key) { return steps[index] }
+        func next<Key: Hashable>(_ key: Key, _ keys: inout [Key], _ indexes: inout [Key: Int], _ steps: inout [Step]) -> Step {
+            if let index = indexes[key] { return steps[index] }
+            indexes[key] = keys.count
             keys.append(key)
             steps.append(Step())
             return steps[steps.count - 1]
@@ -38,8 +46,8 @@ final class PathPlan {
         var step = root
         for segment in path.segments {
             switch segment {
-            case .member(let name): step = next(name, &step.memberNames, &step.memberSteps)
-            case .position(let position): step = next(position, &step.positions, &step.positionSteps)
+            case .member(let name): step = next(name, &step.memberNames, &step.memberIndexes, &step.memberSteps)
+            case .position(let position): step = next(position, &step.positions, &step.positionIndexes, &step.positionSteps)
             }
         }
         paths.append(path)

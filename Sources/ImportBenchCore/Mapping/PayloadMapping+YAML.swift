@@ -5,13 +5,36 @@ extension PayloadMapping {
     /// Reads the mapping file at `path`. YAML because a mapping is written and read by people:
     /// comments, no braces to balance, and every error below names its line and column.
     package static func load(path: String) throws(MappingError) -> PayloadMapping {
-        let text: String
+        try PayloadMapping(yaml: try text(of: path), file: path)
+    }
+
+    /// The file's text, at most `MappingLimit.fileBytes`: a larger regular file is refused by its
+    /// size before a byte is read, a pipe or a device (`<(...)`, `/dev/zero`) once it has given
+    /// one byte more than the limit.
+    static func text(of path: String) throws(MappingError) -> String {
+        let limit = MappingLimit.fileBytes.limit
+        let data: Data
         do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
+            let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+            defer { try? handle.close() }
+            var status = stat()
+            if fstat(handle.fileDescriptor, &status) == 0 {
+                if status.st_mode & S_IFMT == S_IFDIR { throw MappingError(file: path, "cannot read the mapping file (it is a directory)") }
+                if status.st_mode & S_IFMT == S_IFREG, Int(status.st_size) > limit {
+                    throw MappingError.overLimit(.fileBytes, found: Int(status.st_size), file: path)
+                }
+            }
+            data = try handle.read(upToCount: limit + 1) ?? Data()
+        } catch let error as MappingError {
+            throw error
         } catch {
             throw MappingError(file: path, "cannot read the mapping file (\(error.localizedDescription))")
         }
-        return try PayloadMapping(yaml: text, file: path)
+        guard data.count <= limit else { throw MappingError.overLimit(.fileBytes, found: nil, file: path) }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw MappingError(file: path, "cannot read the mapping file (it is not UTF-8 text)")
+        }
+        return text
     }
 
     /// Parses a mapping; `file` names it in errors.
@@ -48,6 +71,7 @@ private struct MappingParser {
         } catch {
             throw fail(nil, "not YAML: \(error)")
         }
+        try countValues(root)
         let top = try entries(
             root, "the mapping",
             allowed: ["name", "summary", "format", "elements", "element", "header_row", "collections", "entities", "shared", "screen_query"])
@@ -55,6 +79,10 @@ private struct MappingParser {
         let summary = try top.first { $0.key == "summary" }.map { try string($0.value, "summary") } ?? "mapped from \(file)"
         let declaredCollections = try collections(top, in: root)
         let entitiesNode = try required(top, "entities", in: root)
+        if case .mapping(let declared) = entitiesNode, declared.count > MappingLimit.entities.limit {
+            throw MappingError.overLimit(
+                .entities, found: declared.count, file: file, line: entitiesNode.mark?.line, column: entitiesNode.mark?.column)
+        }
         let entityEntries = try entries(entitiesNode, "entities", allowed: nil)
         guard !entityEntries.isEmpty else { throw fail(entitiesNode, "entities is empty; declare at least one entity") }
 
@@ -84,9 +112,16 @@ private struct MappingParser {
             }
             collections.append(ElementCollection(path: declared.path, entity: entity, headerRow: declared.headerRow))
         }
+        // Per entity, its owner relationships by target: a children list finds its link by hashing,
+        // not by searching the child's relationships once per list.
+        let ownerLinks = declarations.indices.map { entity in
+            Dictionary(
+                grouping: declarations[entity].toOne.indices.filter { declarations[entity].toOne[$0].source == .owner },
+                by: { schema.entities[entity].toOne[$0].target })
+        }
         var mappings: [EntityMapping] = []
         for (index, declaration) in declarations.enumerated() {
-            mappings.append(try resolve(declaration, at: index, schema: schema, declarations: declarations))
+            mappings.append(try resolve(declaration, at: index, schema: schema, ownerLinks: ownerLinks))
         }
         try checkReadability(mappings, schema: schema, elements: Set(collections.map(\.entity)), declarations: declarations)
         var shared: [Int] = []
@@ -158,11 +193,12 @@ private struct MappingParser {
             throw fail(listed.value, "collections must be a list of {path: MEMBERS, entity: NAME}, in the order to read them (targets first)")
         }
         var declared: [CollectionDeclaration] = []
+        var listedPaths: Set<JSONPath> = []
         for item in items {
             let fields = try entries(item, "a collection", allowed: ["path", "entity", "header_row"])
             let pathNode = try required(fields, "path", in: item)
             let path = try elementsPath(pathNode, "a collection's path")
-            if declared.contains(where: { $0.path == path }) { throw fail(pathNode, "collection '\(path)' is listed twice") }
+            guard listedPaths.insert(path).inserted else { throw fail(pathNode, "collection '\(path)' is listed twice") }
             let entityNode = try required(fields, "entity", in: item)
             let headerRow = try fields.first { $0.key == "header_row" }.map { try bool($0.value, "header_row") } ?? false
             declared.append(
@@ -291,6 +327,7 @@ private struct MappingParser {
         }
 
         var manyToMany: [ManyToManyRelationship] = []
+        var setNames: Set<String> = []
         var setSources: [(node: Node, source: SetSource)] = []
         if let setsNode = fields.first(where: { $0.key == "many_to_many" })?.value {
             for relationship in try entries(setsNode, "the many_to_many relationships of '\(name)'", allowed: nil) {
@@ -309,7 +346,7 @@ private struct MappingParser {
                     )
                 }
                 let listing = try spec.first { $0.key == "listing" }.map { try self.listing($0.value) } ?? .complete
-                if manyToMany.contains(where: { $0.name == relationship.key }) {
+                guard setNames.insert(relationship.key).inserted else {
                     throw fail(relationship.keyNode, "'\(name)' has two many_to_many relationships named '\(relationship.key)'")
                 }
                 manyToMany.append(ManyToManyRelationship(relationship.key, to: target, listing: listing))
@@ -330,17 +367,16 @@ private struct MappingParser {
             absentMembers: absentMembers)
     }
 
-    /// What needs the whole schema: children lists and composed keys.
-    func resolve(_ declaration: EntityDeclaration, at index: Int, schema: Schema, declarations: [EntityDeclaration]) throws -> EntityMapping {
+    /// What needs the whole schema: children lists and composed keys. `ownerLinks[e][t]`: entity e's
+    /// owner relationships to the entity named t.
+    func resolve(_ declaration: EntityDeclaration, at index: Int, schema: Schema, ownerLinks: [[String: [Int]]]) throws -> EntityMapping {
         let entity = schema.entities[index]
         var children: [ChildList] = []
         for child in declaration.children {
             guard let childIndex = schema.index(of: child.entity) else {
                 throw fail(child.node, "children '\(child.path)' of '\(entity.name)' names entity '\(child.entity)', which entities does not declare")
             }
-            let links = schema.entities[childIndex].toOne.indices.filter {
-                declarations[childIndex].toOne[$0].source == .owner && schema.entities[childIndex].toOne[$0].target == entity.name
-            }
+            let links = ownerLinks[childIndex][entity.name] ?? []
             guard links.count == 1, let link = links.first else {
                 throw fail(
                     child.node,
@@ -401,25 +437,54 @@ private struct MappingParser {
                 case .embedded(let path), .keys(let path): paths.append(path)
                 }
             }
-            var members: [[JSONPath.Segment]: Set<String>] = [:]
+            // Each object on the paths' way is numbered once, by the object above it and the
+            // segment that leads to it, so the paths are read in time and memory linear in their
+            // length (keying by whole prefixes copied every prefix of every path).
+            var objects = [ObjectStep(above: -1, segment: nil)]
+            var numbers: [ObjectStep: Int] = [:]
+            var members: [Int: Set<String>] = [:]
             for path in paths {
-                for (depth, segment) in path.segments.enumerated() {
-                    if case .member(let name) = segment { members[Array(path.segments.prefix(depth)), default: []].insert(name) }
+                var object = 0
+                for segment in path.segments {
+                    if case .member(let name) = segment { members[object, default: []].insert(name) }
+                    let step = ObjectStep(above: object, segment: segment)
+                    if let number = numbers[step] {
+                        object = number
+                    } else {
+                        numbers[step] = objects.count
+                        object = objects.count
+                        objects.append(step)
+                    }
                 }
             }
-            if let (prefix, names) = members.first(where: { $0.value.count > 64 }) {
+            if let (object, names) = members.first(where: { $0.value.count > 64 }) {
+                var prefix: [JSONPath.Segment] = []
+                var at = object
+                while let segment = objects[at].segment {
+                    prefix.append(segment)
+                    at = objects[at].above
+                }
                 throw fail(
                     node,
-                    "'\(schema.entities[entity].name)' reads \(names.count) members of one object (\(prefix.isEmpty ? "the object itself" : JSONPath(prefix).description)); a mapping reads at most 64 from one object"
+                    "'\(schema.entities[entity].name)' reads \(names.count) members of one object (\(prefix.isEmpty ? "the object itself" : JSONPath(prefix.reversed()).description)); a mapping reads at most 64 from one object"
                 )
             }
         }
+    }
+
+    /// An object a path passes through: the object above it (-1 for the one read) and the segment
+    /// that leads from there to it.
+    struct ObjectStep: Hashable {
+        let above: Int
+        let segment: JSONPath.Segment?
     }
 
     /// `{message}/{user}/{type}`: a to-one relationship's name stands for its target's key,
     /// `{@index}` for the position in the list, anything else is a path to a value of the object.
     func parts(of template: String, at node: Node, entity: Entity) throws -> [KeyPart] {
         var parts: [KeyPart] = []
+        // The first relationship of each name (names are distinct), found by hashing for each part.
+        let toOneIndexes = Dictionary(entity.toOne.indices.map { (entity.toOne[$0].name, $0) }, uniquingKeysWith: { first, _ in first })
         var rest = template[...]
         while !rest.isEmpty {
             guard let open = rest.firstIndex(of: "{") else {
@@ -436,13 +501,13 @@ private struct MappingParser {
             let name = String(rest[rest.index(after: open)..<close])
             if name == "@index" {
                 parts.append(.position)
-            } else if let relationship = entity.toOne.firstIndex(where: { $0.name == name }) {
+            } else if let relationship = toOneIndexes[name] {
                 parts.append(.relationship(relationship))
             } else {
                 switch JSONPath.parse(name) {
                 case .success(let path) where !path.segments.isEmpty: parts.append(.path(path))
                 case .success: throw fail(node, "an empty {} in compose '\(template)'")
-                case .failure(let error): throw fail(node, "in compose '\(template)': \(error.problem)")
+                case .failure(let error): throw placed(error, at: node, "in compose '\(template)'")
                 }
             }
             rest = rest[rest.index(after: close)...]
@@ -479,18 +544,46 @@ private struct MappingParser {
         return declaration.node
     }
 
+    /// Refuses a document of more than `MappingLimit.values` values, counting an alias each time it
+    /// is used (Yams hands an alias over as the node it names, so the walk below would meet it
+    /// again and again): stops as soon as the limit is passed, so it costs at most the limit.
+    /// Located at the furthest place in the file the walk had reached: a walk in document order
+    /// meets marks in order, and a node an alias repeats has the earlier mark of its anchor.
+    func countValues(_ root: Node) throws {
+        let limit = MappingLimit.values.limit
+        var count = 0
+        var furthest: Mark?
+        var pending = [root]
+        while let node = pending.popLast() {
+            count += 1
+            if let mark = node.mark, furthest.map({ ($0.line, $0.column) < (mark.line, mark.column) }) ?? true { furthest = mark }
+            guard count <= limit else {
+                throw MappingError.overLimit(.values, found: nil, file: file, line: furthest?.line, column: furthest?.column)
+            }
+            switch node {
+            case .mapping(let mapping):
+                for (key, value) in mapping.reversed() { pending += [value, key] }
+            case .sequence(let sequence):
+                pending += sequence.reversed()
+            default:
+                break
+            }
+        }
+    }
+
     // MARK: Values
 
     /// A mapping's entries in order; a key outside `allowed` (when given) or given twice is an error.
     func entries(_ node: Node, _ what: String, allowed: [String]?) throws -> [Entry] {
         guard case .mapping(let mapping) = node else { throw fail(node, "\(what) must be a mapping of names to values") }
         var result: [Entry] = []
+        var seen: Set<String> = []
         for (keyNode, value) in mapping {
             guard case .scalar(let scalar) = keyNode else { throw fail(keyNode, "a key in \(what) must be a plain name") }
             if let allowed, !allowed.contains(scalar.string) {
                 throw fail(keyNode, "unknown key '\(scalar.string)' in \(what); expected \(allowed.joined(separator: ", "))")
             }
-            if result.contains(where: { $0.key == scalar.string }) { throw fail(keyNode, "'\(scalar.string)' appears twice in \(what)") }
+            guard seen.insert(scalar.string).inserted else { throw fail(keyNode, "'\(scalar.string)' appears twice in \(what)") }
             result.append((scalar.string, keyNode, value))
         }
         return result
@@ -519,8 +612,14 @@ private struct MappingParser {
     func path(_ node: Node, _ what: String) throws -> JSONPath {
         switch JSONPath.parse(try string(node, what)) {
         case .success(let path): return path
-        case .failure(let error): throw fail(node, "\(what): \(error.problem)")
+        case .failure(let error): throw placed(error, at: node, what)
         }
+    }
+
+    /// A path's error where the path is: a limit as it is, a syntax error after what the path is for.
+    func placed(_ error: MappingError, at node: Node, _ what: String) -> MappingError {
+        guard case .overLimit = error.problem else { return fail(node, "\(what): \(error.problem)") }
+        return MappingError(file: file, line: node.mark?.line, column: node.mark?.column, problem: error.problem)
     }
 
     func type(_ node: Node) throws -> ColumnType {

@@ -91,6 +91,12 @@ package struct SampleScaler {
         }
         var integerKeys = IntegerKeys()
         let frames = try mapping.collections.indices.map { try frame(of: $0, checkingKeys: scale > 1, integerKeys: &integerKeys) }
+        // A sample of nothing scales to nothing: refused as a payload of nothing is.
+        if let last = frames.last?.empty, frames.allSatisfy({ $0.elements == 0 }) {
+            guard frames.count > 1 else { throw last }
+            throw PayloadError.noElement(
+                inCollections: mapping.collections.map(\.path.description), file: samplePath, byteOffset: last.byteOffset)
+        }
         let stride = integerKeys.stride()
         guard integerKeys.fit(copies: Int(scale.rounded(.down)), stride: stride) else {
             throw PayloadError(
@@ -156,6 +162,8 @@ package struct SampleScaler {
         var end: Int
         var elements: Int
         var isObject: Bool
+        /// Where the collection ended, when it held no element.
+        var empty: PayloadError?
     }
 
     /// With `checkingKeys`, also refuses a sample whose keys a copy's could equal (a text key that
@@ -181,7 +189,7 @@ package struct SampleScaler {
         }
         return Frame(
             collection: collection, start: first ?? 0, end: end, elements: count,
-            isObject: elements.currentMemberName != nil || reader?.readsMembers == true)
+            isObject: elements.currentMemberName != nil || reader?.readsMembers == true, empty: count == 0 ? elements.noElement() : nil)
     }
 
     private func openElements(_ collection: Int) throws -> any JSONElementSource {

@@ -65,6 +65,13 @@ final class SiblingCollectionElements: CollectionElementSource {
 
     func located(_ error: PayloadError, in element: JSONArrayElement) -> PayloadError { error }
 
+    /// Every collection was empty, or held a header row alone.
+    func noElement() -> PayloadError {
+        let ended = reader.noElement()
+        guard started.contains(true) else { return ended }
+        return PayloadError(file: ended.file, byteOffset: ended.byteOffset, path: ended.path, expected: ended.expected, found: "header rows alone")
+    }
+
     func next() throws -> JSONArrayElementReader.Element? {
         while true {
             if var reading = replay {

@@ -125,6 +125,8 @@ package final class JSONArrayElementReader {
     @exclusivity(unchecked) package private(set) var currentMemberNameOffset: Int?
     /// Errors are final: the stream position after one is meaningless, so later calls repeat it.
     @exclusivity(unchecked) private var failure: PayloadError?
+    /// Where the collection closed last (its ']' or '}'), for `noElement`.
+    @exclusivity(unchecked) private var lastClosingOffset: Int?
 
     /// - Parameter chunkSize: bytes per read; small values exist for tests of chunk boundaries.
     /// - Parameter limits: an element longer than its `longestJSONElementBytes` is refused where it
@@ -308,6 +310,7 @@ package final class JSONArrayElementReader {
     /// on through the parent's members to the next one: true at its first element, false once the
     /// document is read to its end.
     private func closeAndOpenNext() throws -> Bool {
+        lastClosingOffset = storageFileOffset + position
         position += 1
         if targetMet.contains(false) {
             try openNextSibling()
@@ -343,6 +346,20 @@ package final class JSONArrayElementReader {
 
     /// Whether the collection `target` (0 for `arrayPath`'s, then the siblings) has been met.
     package func hasMet(_ target: Int) -> Bool { targetMet[target] }
+
+    /// The document's collections held no element (`[]`, `{"features": []}`): refused where the
+    /// last one closed, as an empty file is where it ends.
+    package func noElement() -> PayloadError {
+        let offset = lastClosingOffset ?? storageFileOffset + position
+        guard targetNames.count <= 1 else {
+            let parent = arrayPath.dropLast().joined(separator: ".")
+            return PayloadError.noElement(
+                inCollections: targetNames.map { parent.isEmpty ? $0 : parent + "." + $0 }, file: path, byteOffset: offset)
+        }
+        return PayloadError(
+            file: path, byteOffset: offset, path: arrayPathText.isEmpty ? nil : arrayPathText,
+            expected: "at least one element in \(arrayDescription)", found: readsMembers ? "an empty object" : "an empty array")
+    }
 
     /// Makes `target` the collection being read, from its first element.
     private func select(_ target: Int) {
@@ -430,7 +447,7 @@ package final class JSONArrayElementReader {
             let opening = arrayPath.isEmpty ? "'[' opening the document" : "'{' opening the document"
             throw PayloadError(
                 file: path, byteOffset: storageFileOffset + count, path: nil, expected: opening,
-                found: storageFileOffset + count == 0 ? "an empty file" : "an empty file (only whitespace)")
+                found: PayloadError.emptyFile(bytes: storageFileOffset + count, compressed: input.isCompressed))
         }
         for (depth, component) in arrayPath.enumerated() {
             let owner = depth == 0 ? "the document" : "\"\(arrayPath[..<depth].joined(separator: "."))\""

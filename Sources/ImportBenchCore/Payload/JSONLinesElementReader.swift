@@ -15,6 +15,10 @@ package protocol JSONElementSource: AnyObject {
     /// The member name of the element last handed out, where the collection is an object keyed by
     /// it (`{"138586341": {...}}`); nil for an array's elements and lines.
     var currentMemberName: String? { get }
+    /// The refusal of a payload that holds no element (blank lines only, `[]`, a gzip of nothing),
+    /// located where its elements ended: asked once `next()` returned nil without handing out any.
+    /// A payload of nothing is nothing to benchmark: every strategy would be "valid" over 0 records.
+    func noElement() -> PayloadError
 }
 
 extension JSONLinesElementReader {
@@ -114,6 +118,14 @@ package final class JSONLinesElementReader: JSONElementSource {
         located.line = element.index + 1
         located.column = error.byteOffset.map { $0 - element.byteOffset + 1 }
         return located
+    }
+
+    /// The file held blank lines at most: refused at its end, as an empty `.json` is.
+    package func noElement() -> PayloadError {
+        let end = bufferOffset + count
+        return PayloadError(
+            file: path, byteOffset: end, path: nil, expected: "at least one element: a JSON value on a line of its own (JSON Lines)",
+            found: PayloadError.emptyFile(bytes: end, blank: "only blank lines", compressed: input.isCompressed))
     }
 
     package func next() throws -> JSONArrayElementReader.Element? {

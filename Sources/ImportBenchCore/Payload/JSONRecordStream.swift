@@ -5,12 +5,16 @@ import Foundation
 /// fails to decode, is one bad record: skipped with `.skip`, thrown with `.fail`. Splitter errors
 /// are always thrown, and so is a parse failure in an element whose strings hold an element seam:
 /// its end may not be its own (see `JSONArrayElement.hasElementSeamInsideString`). Every error
-/// thrown is final.
+/// thrown is final. A payload with no element at all (blank lines only, `[]`, a gzip of nothing)
+/// is refused where its elements ended (`JSONElementSource.noElement`), as an empty file is: a
+/// benchmark of nothing would call every strategy valid.
 struct JSONRecordStream {
     private let elements: any JSONElementSource
     /// The skip reason, such as `malformed channel`.
     private let reason: String
     private(set) var errors: PayloadErrorHandler
+    /// Whether the source handed out an element (read or skipped).
+    private var sawElement = false
 
     init(elements: any JSONElementSource, recordName: String, onError: PayloadErrorPolicy) {
         self.elements = elements
@@ -24,6 +28,7 @@ struct JSONRecordStream {
         try errors.throwIfFailed()
         do {
             while let next = try elements.next() {
+                sawElement = true
                 guard let (tape, element) = try parsed(next) else { continue }
                 do {
                     return try decode(tape)
@@ -31,6 +36,7 @@ struct JSONRecordStream {
                     try skip(error, decoding: element)
                 }
             }
+            guard sawElement else { throw elements.noElement() }
             return nil
         } catch {
             throw errors.fail(error)
@@ -71,6 +77,7 @@ struct JSONRecordStream {
         try errors.throwIfFailed()
         do {
             while let next = try elements.next() {
+                sawElement = true
                 builder.beginUnit()
                 do {
                     if let (tape, element) = try parsed(next) {
@@ -87,6 +94,7 @@ struct JSONRecordStream {
                 }
                 builder.discardUnit()
             }
+            guard sawElement else { throw elements.noElement() }
             return nil
         } catch {
             throw errors.fail(error)

@@ -20,6 +20,8 @@ package final class TransitPayloadReader: RecordReader {
 
     private enum Phase { case stops, trips, stopTimes, finished }
     private var phase = Phase.stops
+    /// Whether any file held a row (read or skipped): a feed of header lines alone is refused.
+    private var sawRow = false
     private let stops: TableReader
     private let trips: TableReader
     private let stopTimes: TableReader
@@ -132,6 +134,14 @@ package final class TransitPayloadReader: RecordReader {
                         hasher?.beginFile(named: file.name)
                         hasher?.absorb(file.hasher)
                     }
+                    // Nothing to import is nothing to benchmark, as for an empty JSON payload.
+                    guard sawRow else {
+                        throw PayloadError(
+                            file: directory, byteOffset: nil, path: nil,
+                            expected:
+                                "at least one row in \(TransitScenario.stopsFile), \(TransitScenario.tripsFile) or \(TransitScenario.stopTimesFile)",
+                            found: "a header line alone in each")
+                    }
                     continue
                 }
                 if let unit = try readable(stopTimes, stopTimeUnit) { return unit }
@@ -146,8 +156,12 @@ package final class TransitPayloadReader: RecordReader {
     private func advance(_ table: TableReader) throws -> Bool {
         while true {
             switch try table.csv.readRow() {
-            case .success(let hasRow): return hasRow
-            case .failure(let error): try errors.skip(error, reason: table.malformedRow)
+            case .success(let hasRow):
+                sawRow = sawRow || hasRow
+                return hasRow
+            case .failure(let error):
+                sawRow = true
+                try errors.skip(error, reason: table.malformedRow)
             }
         }
     }
