@@ -419,7 +419,8 @@ struct RunCommand: ParsableCommand {
                 print(header(outcome, configuration))
                 print(SummaryTable.render(outcome.results))
             case .markdown:
-                print(header(outcome, configuration).split(separator: "\n").map { "> \($0)" }.joined(separator: "\n") + "\n")
+                let quoted = header(outcome, configuration).split(separator: "\n").map { "> " + MarkdownText.escape(String($0)) }
+                print(quoted.joined(separator: "\n") + "\n")
                 print(SummaryTable.renderMarkdown(outcome.results))
             case .json:
                 break
