@@ -30,7 +30,7 @@ struct ExportCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Write the JSON to this file instead of standard output.", valueName: "path"))
     var out: String?
 
-    @Flag(help: "Replace a file at --out that does not hold JSON (never one of the CSVs read).")
+    @Flag(help: "Replace a file at --out that is not an export bench wrote (never one of the CSVs read).")
     var force = false
 
     func run() throws {

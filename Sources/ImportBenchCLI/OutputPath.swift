@@ -21,8 +21,9 @@ enum OutputPath {
         case htmlReport
         /// `bench report --format svg`: one chart a file, its root element marked as bench's chart.
         case svgChart
-        /// `bench export --out`: JSON in a dashboard's format, which carries no mark of its own, so
-        /// any file holding a JSON object or list is taken for an earlier export.
+        /// `bench export --out`: JSON in a dashboard's format, recognized by the members bench's
+        /// exports open with (Bencher's `lower_value`, github-action-benchmark's `range`), so that a
+        /// JSON payload is never taken for one.
         case dashboardJSON
         /// `bench generate --out`: a payload looks like any other, so one already there (a file, or
         /// a directory holding a feed) is never taken for bench's.
@@ -49,7 +50,7 @@ enum OutputPath {
             case .svgChart: return text.hasPrefix("<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" data-chart=")
             case .dashboardJSON:
                 let start = text.drop { $0.isWhitespace }.first
-                return start == "{" || start == "["
+                return (start == "{" || start == "[") && (text.contains("\"lower_value\" :") || text.contains("\"range\" : \"±"))
             case .payload: return false
             }
         }

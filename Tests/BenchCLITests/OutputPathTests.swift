@@ -145,7 +145,7 @@ struct OutputPathTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: workspace.directory.path).sorted() == ["mine.json", "notes.txt"])
     }
 
-    @Test("export --out naming one of its CSVs: refused")
+    @Test("export --out naming one of its CSVs, or a JSON payload: refused; its own export is replaced")
     func exportOverInput() throws {
         let workspace = try Workspace()
         defer { workspace.remove() }
@@ -154,5 +154,15 @@ struct OutputPathTests {
         let error = try Self.failure(["export", csv, "--format", "bencher", "--out", csv, "--force"])
         #expect(error?.message.contains("--out \(csv)") == true, "\(error?.message ?? "")")
         #expect(try workspace.bytes(csv) == results)
+        // A JSON payload is not an export: refused; an export bench wrote is replaced.
+        let payload = try workspace.bytes(workspace.payload)
+        let overPayload = try Self.failure(["export", csv, "--format", "bencher", "--out", workspace.payload])
+        #expect(overPayload?.message.contains("not a JSON export") == true, "\(overPayload?.message ?? "")")
+        #expect(try workspace.bytes(workspace.payload) == payload)
+        for format in ["bencher", "github-action", "bencher"] {
+            let export = try #require(
+                try BenchCommand.parseAsRoot(["export", csv, "--format", format, "--out", workspace.path("e.json")]) as? ExportCommand)
+            try export.run()
+        }
     }
 }
