@@ -10,9 +10,13 @@ import Synchronization
 
 /// SIGINT, SIGTERM and SIGHUP, done the way a long import needs them: the first asks the runner to
 /// roll back the current batch and stop, and passes the signal on to a child running the import,
-/// whose parent then waits for it; a second quits at once, as the sender evidently means it. A CI
-/// timeout (SIGTERM) or a closed terminal (SIGHUP) so ends a run as Ctrl-C does: rolled back, what
-/// stays committed said, temporary files removed, exit 128 + the signal's number.
+/// whose parent then waits for it, or to a user's command (killed if it is still running
+/// `CommandProcess.stopGrace` later); a second quits at once, as the sender evidently means it
+/// (GNU `timeout` sends SIGTERM to bench and then to its group, so bench sees two), yet first
+/// kills a running command's group and removes the run's temporary directories, even halfway
+/// through their usual removal. A CI timeout (SIGTERM) or a closed terminal (SIGHUP) so ends a run
+/// as Ctrl-C does: rolled back, what stays committed said, temporary files removed, exit 128 + the
+/// signal's number.
 enum InterruptHandler {
     /// The signals that stop a run cleanly.
     static let stoppingSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
@@ -32,7 +36,12 @@ enum InterruptHandler {
         ignoreFileSizeLimitSignal()
         for number in stoppingSignals {
             signal(number) { number in
-                if ImportInterruption.isRequested { _exit(128 + number) }
+                if ImportInterruption.isRequested {
+                    // Async-signal-safe, both: a relayed SIGKILL, and system calls on a fixed table.
+                    importbench_command_group_signal(SIGKILL)
+                    importbench_directories_remove()
+                    _exit(128 + number)
+                }
                 ImportInterruption.request(signal: number)
                 let pid = InterruptHandler.child.load(ordering: .relaxed)
                 if pid > 0 { kill(pid, number) }

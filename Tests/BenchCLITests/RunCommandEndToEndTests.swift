@@ -126,10 +126,20 @@ struct RunCommandEndToEndTests {
 
 @Suite("Isolated runs through the built binary")
 struct IsolatedRunTests {
-    /// The debug bench that `swift build --build-tests` leaves beside the tests.
-    static let binary = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent(".build/debug/bench")
+    /// The debug bench that `swift build --build-tests` leaves beside the tests (whatever the
+    /// scratch path: SCRATCH/debug/bench, as the tests that find the checkout from it expect), else
+    /// the default build's.
+    static let binary: URL = {
+        if let tests = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+            // The tests are in SCRATCH/TRIPLE/debug, which SCRATCH/debug links to.
+            let scratch = URL(fileURLWithPath: tests).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            let beside = scratch.appendingPathComponent("debug/bench")
+            if FileManager.default.isExecutableFile(atPath: beside.path) { return beside }
+        }
+        return URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent(".build/debug/bench")
+    }()
 
     static var available: Bool { FileManager.default.isExecutableFile(atPath: binary.path) }
 

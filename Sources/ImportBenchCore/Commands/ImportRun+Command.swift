@@ -39,23 +39,33 @@ extension ImportRun {
             output: folder.url.appendingPathComponent("stdout").path, error: folder.url.appendingPathComponent("stderr").path,
             counts: folder.url.appendingPathComponent("counts").path
         )
+        // The store as bench made it: what the command did to it is told from this afterwards.
+        let snapshot = CommandStoreSnapshot(path: databasePath)
         let ending: CommandEnding
         do {
             ending = try CommandProcess.run(
                 command.resolved(payload: payloadPath, database: databasePath), name: command.name,
                 environment: commandEnvironment(generation: generation, counts: files.counts, counter: counter, folder: folder.url.path),
-                output: files.output, error: files.error, timeout: timeout, progress: progress)
+                output: files.output, error: files.error, timeout: timeout, store: databasePath, progress: progress)
         } catch {
             throw failure(of: command, error)
         }
         // Stopped by bench's own stopping signal, passed on to the command's group: an interruption, not a failure.
         if stopRequested() { throw failure(of: command, RunError.interrupted, stage: .interrupted) }
-        let tail = CommandProcess.tail(of: files.error)
-        if ending.timedOut { throw failure(of: command, ImportError.commandTimedOut(name: command.name, seconds: timeout ?? 0, errorTail: tail)) }
-        if let signal = ending.signal { throw failure(of: command, ImportError.commandKilled(name: command.name, signal: signal, errorTail: tail)) }
-        if let status = ending.status, status != 0 {
-            throw failure(of: command, ImportError.commandFailed(name: command.name, status: status, errorTail: tail))
+        // The end of its standard error, read only for a message that shows it.
+        let tail = { CommandProcess.tail(of: files.error) }
+        if ending.timedOut {
+            throw failure(of: command, ImportError.commandTimedOut(name: command.name, seconds: timeout ?? 0, errorTail: tail()))
         }
+        if let signal = ending.signal { throw failure(of: command, ImportError.commandKilled(name: command.name, signal: signal, errorTail: tail())) }
+        if let status = ending.status, status != 0 {
+            throw failure(of: command, ImportError.commandFailed(name: command.name, status: status, errorTail: tail()))
+        }
+        // Processes it left running that still held the store: they were writing after the measured time.
+        if !ending.heldStore.isEmpty {
+            throw failure(of: command, storeProblem(.heldOpen(by: ending.heldStore, leftRunning: ending.leftRunningCount), of: command))
+        }
+        if let problem = snapshot.problem() { throw failure(of: command, storeProblem(problem, of: command)) }
         var measurement = ImportMeasurement()
         measurement.wallSeconds = ending.wallSeconds
         measurement.cpuUserSeconds = ending.userSeconds
@@ -71,9 +81,15 @@ extension ImportRun {
             } else {
                 measurement.countedAt = .notObserved
             }
-            // What the command left: a store it removed or broke fails its run, named, not the benchmark.
+        } catch {
+            throw failure(of: command, error)
+        }
+        do {
+            // What the command left: a store SQLite cannot read fails its run, named, not the benchmark.
             let store = try Connection(path: databasePath, tracing: .never)
             measurement.digest = try scenario.schema.digest(of: store)
+        } catch let error as StoreError {
+            throw failure(of: command, storeProblem(.unreadable(error, holders: snapshot.holders()), of: command))
         } catch {
             throw failure(of: command, error)
         }
@@ -105,6 +121,10 @@ extension ImportRun {
             environment["LD_PRELOAD"] = ([counter] + (environment["LD_PRELOAD"].map { [$0] } ?? [])).joined(separator: " ")
         }
         return environment
+    }
+
+    private func storeProblem(_ problem: CommandStoreProblem, of command: CommandStrategy) -> ImportError {
+        .commandStore(name: command.name, path: databasePath, problem: problem)
     }
 
     /// The command's failure as the runner reports any strategy's: nothing of it is trusted, the store stays as it left it.

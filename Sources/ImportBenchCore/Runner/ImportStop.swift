@@ -58,7 +58,11 @@ package struct ImportStop: Codable, Sendable, CustomStringConvertible {
 
     package var description: String {
         // A command's failure names the command and ends with its standard error: nothing is added after it.
-        if stage == .command { return "\(cause)\n  (\(committedSummary))" }
+        if stage == .command {
+            // What the command did to its store says what is at the store's path itself.
+            if case .strategy(.commandStore) = cause { return "\(cause)" }
+            return "\(cause)\n  (\(committedSummary))"
+        }
         var what: String
         switch stage {
         case .reading: what = "reading \(place) failed: \(cause)"

@@ -1,3 +1,4 @@
+import CProcess
 import Foundation
 
 #if canImport(Glibc)
@@ -20,12 +21,15 @@ package struct RunDirectory: Sendable {
         let name = "\(prefix)\(getpid())-\(UUID().uuidString.prefix(8))"
         let url = parent.appendingPathComponent(name)
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        // Also removed by a second stopping signal, which quits without the usual clean-up.
+        _ = importbench_directory_register(url.path, markerName)
         try Data("bench run, process \(getpid())\n".utf8).write(to: url.appendingPathComponent(markerName))
         return RunDirectory(url: url)
     }
 
     package func remove() {
         try? FileManager.default.removeItem(at: url)
+        importbench_directory_unregister(url.path)
     }
 
     /// Removes the directories of bench runs whose process no longer exists; returns their paths.

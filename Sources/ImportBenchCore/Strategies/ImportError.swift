@@ -39,6 +39,10 @@ package enum ImportError: Error, Equatable, Sendable, Codable, CustomStringConve
     case commandKilled(name: String, signal: Int32, errorTail: String)
     /// `--command-timeout` ended a command.
     case commandTimedOut(name: String, seconds: Double, errorTail: String)
+    /// What a command did to the store bench created for it, found after it ended: the store at
+    /// `path` deleted, replaced, corrupted, left locked or with companions not its own, or held
+    /// open by processes the command left running.
+    case commandStore(name: String, path: String, problem: CommandStoreProblem)
 
     /// Where a strategy that is not bench's own comes from.
     package enum StrategyOrigin: Equatable, Sendable, Codable {
@@ -95,6 +99,8 @@ package enum ImportError: Error, Equatable, Sendable, Codable, CustomStringConve
         case .commandTimedOut(let name, let seconds, let tail):
             let shown = seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
             return "\(name) ran longer than --command-timeout \(shown) s and was stopped" + Self.commandTail(tail)
+        case .commandStore(let name, let path, let problem):
+            return problem.message(command: name, path: path)
         }
     }
 
