@@ -1,4 +1,5 @@
 import Foundation
+import ImportBenchStore
 import Testing
 
 @testable import ImportBenchCore
@@ -76,6 +77,28 @@ struct MappingLimitsTests {
             #expect(error?.column == 3)
             #expect(error?.description.contains("entities; a mapping declares at most 1,000") == true, "\(error?.description ?? "")")
         }
+    }
+
+    /// One entity with a key and `count` attributes, read from objects of 50 members each.
+    static func mapping(attributes count: Int) -> String {
+        (["name: wide", "element: item", "entities:", "  item:", "    key: id", "    attributes:"]
+            + (0..<count).map { "      c\($0): {type: text, path: g\($0 / 50).m\($0)}" }).joined(separator: "\n")
+    }
+
+    @Test("an entity of 1,000 columns loads and SQLite creates its table; one more is refused where it is declared, before SQLite sees it")
+    func columns() throws {
+        let limit = MappingLimit.columns.limit
+        #expect(limit == 1_000)
+        let widest = try PayloadMapping(yaml: Self.mapping(attributes: limit - 1), file: "wide.yml")
+        #expect(widest.schema.entities[0].attributes.count == limit - 1)
+        let directory = try TemporaryDirectory()
+        let store = try Connection(path: directory.path("wide.sqlite"))
+        for statement in widest.schema.ddl { try store.execute(statement) }
+        let error = #expect(throws: MappingError.self) { try PayloadMapping(yaml: Self.mapping(attributes: limit), file: "wide.yml") }
+        #expect(error?.problem == .overLimit(.columns, limit: limit, found: nil))
+        // The key is line 5, the attributes start on line 7: c999 is on line 1006.
+        #expect(error?.line == 1006 && error?.column == 7, "\(error?.description ?? "")")
+        #expect(error?.description.hasSuffix("an entity declares at most 1,000") == true, "\(error?.description ?? "")")
     }
 
     @Test("a mapping file over 1 MiB is refused by its size; a device is read no further than the limit")

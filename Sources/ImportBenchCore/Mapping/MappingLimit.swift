@@ -11,6 +11,9 @@ package enum MappingLimit: String, Sendable, Codable, CaseIterable {
     case pathSegments
     /// Entities one mapping declares: 1,000.
     case entities
+    /// Columns one entity declares (its key, attributes and to-one references): 1,000, half of the
+    /// 2,000 columns SQLite allows in a table by default, the rest left to bench's own columns.
+    case columns
     /// Values in the file (every key and every value, a mapping or list counting as one more), an
     /// alias (`*name`) counted each time it is used: 250,000. The built-in mappings hold 33 to 258.
     /// Without aliases a file's values are bounded by its size; an alias of a large block used
@@ -23,6 +26,7 @@ package enum MappingLimit: String, Sendable, Codable, CaseIterable {
         case .fileBytes: return 1 << 20
         case .pathSegments: return 64
         case .entities: return 1_000
+        case .columns: return 1_000
         case .values: return 250_000
         }
     }
@@ -37,6 +41,8 @@ package enum MappingLimit: String, Sendable, Codable, CaseIterable {
             return "a path of \(count) segments (member names and [positions]); a path has at most \(Self.grouped(limit))"
         case .entities:
             return "\(count) entities; a mapping declares at most \(Self.grouped(limit))"
+        case .columns:
+            return "\(count) columns in one entity (key, attributes, to-one references); an entity declares at most \(Self.grouped(limit))"
         case .values:
             return "\(count) values (keys and values, an alias counted each time it is used); a mapping holds at most \(Self.grouped(limit))"
         }

@@ -239,6 +239,9 @@ private struct MappingParser {
         func claim(_ column: String, _ at: Node) throws {
             guard !reserved.contains(column) else { throw fail(at, "column '\(column)' of '\(name)' is bench's own; name it otherwise") }
             if columns[column] != nil { throw fail(at, "'\(name)' has two columns named '\(column)'") }
+            if columns.count == MappingLimit.columns.limit {
+                throw MappingError.overLimit(.columns, found: nil, file: file, line: at.mark?.line, column: at.mark?.column)
+            }
             columns[column] = at
         }
 
