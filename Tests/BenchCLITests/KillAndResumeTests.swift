@@ -39,15 +39,17 @@ struct KillAndResumeTests {
         }
     }
 
-    /// Starts `bench measure-one` on the spec; the caller waits or kills.
-    private func startChild(_ spec: ImportRunSpec) throws -> Process {
+    /// Starts `bench measure-one` on the spec, its standard error to `errors` (for a failure's
+    /// message); the caller waits or kills.
+    private func startChild(_ spec: ImportRunSpec, errors: URL) throws -> Process {
         let process = Process()
         process.executableURL = Self.binary
         process.arguments = ["measure-one"]
         let input = Pipe()
         process.standardInput = input
         process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
+        FileManager.default.createFile(atPath: errors.path, contents: nil)
+        process.standardError = try FileHandle(forWritingTo: errors)
         try process.run()
         input.fileHandleForWriting.write(try JSONEncoder().encode(spec))
         try input.fileHandleForWriting.close()
@@ -72,7 +74,8 @@ struct KillAndResumeTests {
 
             // How long an uninterrupted child takes here, so kill moments spread over the whole import.
             let start = Date()
-            let timing = try startChild(spec)
+            let errors = fixture.directory.appendingPathComponent("\(strategy).stderr")
+            let timing = try startChild(spec, errors: errors)
             timing.waitUntilExit()
             #expect(timing.terminationStatus == 0)
             let duration = Date().timeIntervalSince(start)
@@ -84,7 +87,7 @@ struct KillAndResumeTests {
                 var attempts = 0
                 while true {
                     attempts += 1
-                    let child = try startChild(spec)
+                    let child = try startChild(spec, errors: errors)
                     let delay = duration * Double(random.nextInt(below: 1000)) / 1000 * 1.1
                     // The last attempts run to the end, so a cycle always finishes.
                     if attempts < 8 {
@@ -96,7 +99,9 @@ struct KillAndResumeTests {
                         kills[strategy, default: 0] += 1
                         continue
                     }
-                    #expect(child.terminationStatus == 0, "\(strategy): the resumed child failed")
+                    #expect(
+                        child.terminationStatus == 0,
+                        "\(strategy): the resumed child failed: \((try? String(contentsOf: errors, encoding: .utf8)) ?? "")")
                     break
                 }
                 let store = try Connection(path: database)

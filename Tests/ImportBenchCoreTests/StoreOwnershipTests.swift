@@ -81,6 +81,23 @@ struct StoreOwnershipTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).isEmpty)
     }
 
+    @Test("a removal stopped after any of its steps (SIGKILL) leaves what the next run still replaces, never a WAL alone", arguments: 0...3)
+    func removalStoppedHalfway(steps: Int) throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("store.sqlite")
+        let store = try Connection(path: path)
+        try DatabaseFile.mark(store)
+        try store.execute("PRAGMA journal_mode = WAL")
+        try store.execute("CREATE TABLE t (x); INSERT INTO t VALUES (1)")
+        _ = FileManager.default.createFile(atPath: path + "-journal", contents: Data("hot".utf8))
+        // The first `steps` unlinks of a removal, as a kill between two of them leaves the files.
+        for suffix in DatabaseFile.removalOrder.prefix(steps) { unlink(path + suffix) }
+        #expect(DatabaseFile.occupant(of: path) == .benchStore, "after \(steps) steps")
+        try DatabaseFile.removeOwnStore(path)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).isEmpty)
+        withExtendedLifetime(store) {}
+    }
+
     /// Every entry under `url` with its bytes (a directory's as nil), to compare before and after.
     private func snapshot(_ url: URL) throws -> [String: Data?] {
         var entries: [String: Data?] = [:]

@@ -300,7 +300,7 @@ package enum DatabaseFile {
     /// name); `unlink` cannot remove a directory, whatever the path. A store at a path the user
     /// chose goes through `removeOwnStore`, which first checks that bench made it.
     static func remove(_ path: String) {
-        for suffix in [""] + companionSuffixes { unlink(path + suffix) }
+        for suffix in removalOrder { unlink(path + suffix) }
     }
 
     static func size(_ path: String) -> Int64 {

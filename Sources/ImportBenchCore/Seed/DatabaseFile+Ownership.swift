@@ -73,13 +73,18 @@ extension DatabaseFile {
         return .nothing
     }
 
+    /// The order a store's files are removed in: the companions first, the main file, which carries
+    /// the mark, last. A removal stopped halfway (a SIGKILL) so leaves a store bench still recognizes
+    /// as its own, never a journal or WAL alone, which the next run would refuse to write beside.
+    static let removalOrder = companionSuffixes + [""]
+
     /// Removes a store `bench` made, with its companion files; anything else at `path` is left as it
     /// is and reported. Nothing at `path` is fine.
     package static func removeOwnStore(_ path: String) throws(RunError) {
         switch occupant(of: path) {
         case .nothing: return
         case .benchStore, .emptyFile:
-            for suffix in [""] + companionSuffixes { unlink(path + suffix) }
+            for suffix in removalOrder { unlink(path + suffix) }
         case .other(let what):
             throw .refused(.notOurStore(path: path, found: what))
         }
