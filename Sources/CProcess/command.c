@@ -6,6 +6,7 @@
 // cannot promise: the supervisor never calls malloc, stdio or a lock, only system calls.
 #define _GNU_SOURCE
 #include "CProcess.h"
+#include "directory_entry.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -139,14 +140,6 @@ static void number_path(char *buffer, const char *prefix, int number, const char
 // MARK: The processes of the machine, as /proc lists them (the supervisor's own table)
 
 #if defined(__linux__)
-struct directory_entry {
-    unsigned long long inode;
-    long long offset;
-    unsigned short length;
-    unsigned char type;
-    char name[];
-};
-
 struct process_entry {
     int pid;
     int parent;

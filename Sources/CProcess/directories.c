@@ -3,6 +3,7 @@
 // fixed and the removal is system calls alone (openat, getdents64, unlinkat).
 #define _GNU_SOURCE
 #include "CProcess.h"
+#include "directory_entry.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -57,14 +58,6 @@ void importbench_directory_unregister(const char *path) {
 }
 
 #if defined(__linux__)
-struct directory_entry {
-    unsigned long long inode;
-    long long offset;
-    unsigned short length;
-    unsigned char type;
-    char name[];
-};
-
 // Deeper than any directory a run makes; what a command nests deeper in its TMPDIR stays.
 #define REMOVAL_DEPTH 24
 
