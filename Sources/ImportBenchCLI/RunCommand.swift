@@ -370,78 +370,82 @@ struct RunCommand: ParsableCommand {
         InterruptHandler.install()
         // Runs killed outright (SIGKILL) could not remove their temporary directories.
         RunDirectory.removeAbandoned()
-        var results: [RunResult] = []
         let configurations = try configurations()
         let csvPath = csv ?? Self.defaultCSVPath()
         try preflight(configurations, csvPath: csvPath)
-        if resume, let db {
-            let stores = configurations.flatMap { configuration in
-                configuration.plannedStrategies.map { Benchmark(configuration: configuration).keptDatabasePath(for: $0.name) ?? db }
-            }
-            guard stores.contains(where: { FileManager.default.fileExists(atPath: $0) }) else {
-                throw CommandFailure.failed("--resume: no store to resume at \(stores.joined(separator: ", ")); run without --resume to start")
-            }
-        }
-        // Every finished run is in the CSV at once (written whole, then renamed over it): Ctrl-C,
-        // SIGTERM or a crash keeps what finished, and the file is valid at every moment. A write
-        // that fails on the way is reported and tried again with the next run; only the last counts.
-        var warnedAboutCSV = false
-        var rowsWritten = 0
-        func writeCSV(_ rows: [RunResult]) {
-            do {
-                try CSVReport.write(rows, to: csvPath)
-                rowsWritten = rows.count
-            } catch  where !warnedAboutCSV {
-                warnedAboutCSV = true
-                FileHandle.standardError.write(
-                    Data("bench: cannot write \(csvPath) yet (\(error.localizedDescription)); trying again after the next run\n".utf8))
-            } catch {}
-        }
+        try checkResumable(configurations)
+        let file = ResultsFileWriter(path: csvPath)
+        var results: [RunResult] = []
         for configuration in configurations {
-            let progress = ProgressReporter(enabled: !quiet)
-            let outcome: BenchmarkOutcome
-            do {
-                let executor = isolate ? ChildProcessExecutor.current() : nil
-                outcome = try Benchmark(
-                    configuration: configuration, executor: executor.map { child in { run, progress in try child.execute(run, progress: progress) } },
-                    referenceExecutor: executor.map { child in { job in try child.replay(job) } }
-                ).run { event in
-                    progress.observe(event)
-                    if case .runFinished(_, let soFar) = event { writeCSV(results + soFar) }
-                }
-            } catch {
-                progress.finish()
-                throw Self.failure(for: error, finishedRuns: rowsWritten, csvPath: csvPath)
-            }
-            progress.finish()
-            switch format {
-            case .table:
-                print(header(outcome, configuration))
-                print(SummaryTable.render(outcome.results))
-            case .markdown:
-                let quoted = header(outcome, configuration).split(separator: "\n").map { "> " + MarkdownText.escape(String($0)) }
-                print(quoted.joined(separator: "\n") + "\n")
-                print(SummaryTable.renderMarkdown(outcome.results))
-            case .json:
-                break
-            }
+            let outcome = try measure(configuration, after: results, writingTo: file)
+            show(outcome, configuration)
             results += outcome.results
-            writeCSV(results)
+            file.write(results)
         }
+        try finish(results, csvPath: csvPath)
+    }
 
+    /// `--resume` needs a store to resume: one of the kept stores the runs would write must exist.
+    private func checkResumable(_ configurations: [BenchmarkConfiguration]) throws {
+        guard resume, let db else { return }
+        let stores = configurations.flatMap { configuration in
+            configuration.plannedStrategies.map { Benchmark(configuration: configuration).keptDatabasePath(for: $0.name) ?? db }
+        }
+        guard stores.contains(where: { FileManager.default.fileExists(atPath: $0) }) else {
+            throw CommandFailure.failed("--resume: no store to resume at \(stores.joined(separator: ", ")); run without --resume to start")
+        }
+    }
+
+    /// Runs one configuration's benchmark, its progress shown, every finished run written to `file`
+    /// after those of earlier configurations.
+    private func measure(
+        _ configuration: BenchmarkConfiguration, after earlier: [RunResult], writingTo file: ResultsFileWriter
+    ) throws -> BenchmarkOutcome {
+        let progress = ProgressReporter(enabled: !quiet)
+        defer { progress.finish() }
+        do {
+            let executor = isolate ? ChildProcessExecutor.current() : nil
+            return try Benchmark(
+                configuration: configuration, executor: executor.map { child in { run, progress in try child.execute(run, progress: progress) } },
+                referenceExecutor: executor.map { child in { job in try child.replay(job) } }
+            ).run { event in
+                progress.observe(event)
+                if case .runFinished(_, let soFar) = event { file.write(earlier + soFar) }
+            }
+        } catch {
+            throw Self.failure(for: error, finishedRuns: file.rowsWritten, csvPath: file.path)
+        }
+    }
+
+    /// The configuration's header and table, as `--format` asks (JSON is printed once, at the end).
+    private func show(_ outcome: BenchmarkOutcome, _ configuration: BenchmarkConfiguration) {
+        switch format {
+        case .table:
+            print(header(outcome, configuration))
+            print(SummaryTable.render(outcome.results))
+        case .markdown:
+            let quoted = header(outcome, configuration).split(separator: "\n").map { "> " + MarkdownText.escape(String($0)) }
+            print(quoted.joined(separator: "\n") + "\n")
+            print(SummaryTable.renderMarkdown(outcome.results))
+        case .json:
+            break
+        }
+    }
+
+    /// Prints what spans every configuration (JSON, the growth table), writes the results file a
+    /// last time, and fails the command if it was interrupted or a run's data differs.
+    private func finish(_ results: [RunResult], csvPath: String) throws {
         if format == .json {
             print(try JSONReport.render(results), terminator: "")
         } else if let growth = GrowthTable.render(results, markdown: format == .markdown) {
             print(growth, terminator: "")
         }
-
         do {
             try CSVReport.write(results, to: csvPath)
         } catch {
             throw CommandFailure.failed("cannot write CSV to \(csvPath): \(error.localizedDescription)")
         }
         FileHandle.standardError.write(Data("results: \(csvPath)\n".utf8))
-
         if ImportInterruption.isRequested {
             throw CommandFailure.interrupted("interrupted after the last import had finished; every result above is complete and written")
         }
