@@ -61,8 +61,7 @@ struct ChildMessageTests {
     }
 
     @Test(
-        "an isolated run hands its progress to the parent as it imports, then its measurement",
-        .enabled(if: IsolatedRunTests.available, "build bench first (swift build) to test isolated runs"))
+        "an isolated run hands its progress to the parent as it imports, then its measurement")
     func progressFromTheChild() throws {
         try Self.withProductsRun { run in
             var reported: [Int] = []
@@ -82,8 +81,7 @@ struct ChildMessageTests {
     }
 
     @Test(
-        "a child's failure reaches the parent as the RunError an in-process run throws",
-        .enabled(if: IsolatedRunTests.available, "build bench first (swift build) to test isolated runs"))
+        "a child's failure reaches the parent as the RunError an in-process run throws")
     func failureFromTheChild() throws {
         // The payload cut in half: it stops while reading, after some batches are committed.
         let halved: (Data) -> Data = { $0.prefix($0.count / 2) }

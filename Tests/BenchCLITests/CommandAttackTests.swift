@@ -7,7 +7,7 @@ import Testing
 
 /// The hostile commands of issue 47 against the built bench: a command printing a gigabyte, one
 /// that leaves a daemon behind, one that traps the stopping signal, one that deletes its store.
-@Suite("Hostile commands against bench", .serialized, .enabled(if: IsolatedRunTests.available, "build bench first (swift build)"))
+@Suite("Hostile commands against bench", .serialized)
 struct CommandAttackTests {
     static let products = ["--scenario", "products", "--scale", "0.02", "--strategy", "upsert"]
     static let common = ["run"] + products + ["--quiet"]

@@ -3,7 +3,7 @@ import Testing
 
 /// `--decode-ahead off,on`: both ways in one run, one after the other, named in the CSV and the header,
 /// matched on by compare; anything but off and on is refused in one line.
-@Suite("Decoding ahead as a dimension (--decode-ahead)", .enabled(if: IsolatedRunTests.available, "build bench first (swift build)"))
+@Suite("Decoding ahead as a dimension (--decode-ahead)")
 struct DecodeAheadSweepTests {
     @Test("off,on runs every strategy both ways, valid, with one digest and the same counts; compare matches the rows by it")
     func sweep() throws {

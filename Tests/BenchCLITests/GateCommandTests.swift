@@ -11,7 +11,7 @@ import Testing
 /// `bench gate` through the built binary: the base it cannot find or build fails naming it, a
 /// gate against a given base judges both ways, and a stopped gate leaves nothing behind. Each runs
 /// with a TMPDIR of its own, checked empty afterwards.
-@Suite("bench gate through the built binary", .serialized, .enabled(if: IsolatedRunTests.available, "build bench first (swift build)"))
+@Suite("bench gate through the built binary", .serialized)
 struct GateCommandTests {
     /// A folder with a TMPDIR inside, and a small results file bench wrote, as a baseline.
     struct Fixture {
@@ -133,7 +133,7 @@ struct GateCommandTests {
         defer { try? FileManager.default.removeItem(at: fixture.folder) }
         let kept = fixture.folder.appendingPathComponent("runs")
         // The committed baseline, read only: the base is given, so nothing is built from its revision.
-        let committed = IsolatedRunTests.binary.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let committed = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Results/baseline.csv").path
         let (status, output) = try fixture.gate(
             [

@@ -3,7 +3,7 @@ import Testing
 
 /// A payload compressed with gzip is read as it streams, inflated: the same rows as the plain
 /// file, its size the inflated one, a truncated stream a located error.
-@Suite("gzip payloads", .enabled(if: IsolatedRunTests.available, "build bench first (swift build)"))
+@Suite("gzip payloads")
 struct GzipPayloadTests {
     /// Runs a shell line in `folder` (gzip, head, cat), requiring it to succeed.
     private func shell(_ line: String, in folder: URL) throws {

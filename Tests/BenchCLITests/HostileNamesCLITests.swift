@@ -1,14 +1,9 @@
 import Foundation
 import Testing
 
-/// The bench built beside these tests (in the scratch path they were built in, which
-/// `IsolatedRunTests.binary`, always .build's, is not), else the default build's.
+/// The bench built beside these tests (`IsolatedRunTests.binary`), run with its output captured.
 enum ScratchBench {
-    static let binary: URL = {
-        let beside = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-            .appendingPathComponent("bench")
-        return FileManager.default.isExecutableFile(atPath: beside.path) ? beside : IsolatedRunTests.binary
-    }()
+    static var binary: URL { IsolatedRunTests.binary }
 
     static var available: Bool { FileManager.default.isExecutableFile(atPath: binary.path) }
 
@@ -29,7 +24,7 @@ enum ScratchBench {
 
 /// Issue 47, item 5, through the built binary: a mapping named as an attack on a spreadsheet and on
 /// GitHub's Markdown, run to a CSV, then compared, reported and exported.
-@Suite("Hostile names through bench run, compare, report and export", .enabled(if: ScratchBench.available, "build bench first"))
+@Suite("Hostile names through bench run, compare, report and export")
 struct HostileNamesCLITests {
     static func bench(_ arguments: [String]) throws -> (status: Int32, output: String) { try ScratchBench.bench(arguments) }
 

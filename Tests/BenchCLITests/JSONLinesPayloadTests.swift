@@ -4,7 +4,7 @@ import Testing
 /// A payload of JSON Lines (`.jsonl`, `.ndjson`, gzipped or not): one element per line, the same
 /// rows as the array they came from; a bad line located by its number, skipped on request; a
 /// pretty-printed document given that name refused, saying so.
-@Suite("JSON Lines payloads", .enabled(if: IsolatedRunTests.available, "build bench first (swift build)"))
+@Suite("JSON Lines payloads")
 struct JSONLinesPayloadTests {
     /// Products generated, then rewritten by Python's json module: as lines (a blank line among
     /// them), gzipped, with line 11 broken, and as one pretty-printed document.

@@ -48,7 +48,7 @@ struct KillAndResumeTests {
         let input = Pipe()
         process.standardInput = input
         process.standardOutput = FileHandle.nullDevice
-        FileManager.default.createFile(atPath: errors.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
         process.standardError = try FileHandle(forWritingTo: errors)
         try process.run()
         input.fileHandleForWriting.write(try JSONEncoder().encode(spec))

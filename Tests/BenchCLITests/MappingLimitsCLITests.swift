@@ -3,7 +3,7 @@ import Testing
 
 /// A mapping past its limits (issue 47) stops `bench schema` and `bench run` before anything is
 /// made: a usage error naming the file, the line and column, the limit and what was found.
-@Suite("Mapping limits on the command line", .enabled(if: IsolatedRunTests.available, "build bench first (swift build)"))
+@Suite("Mapping limits on the command line")
 struct MappingLimitsCLITests {
     @Test("a path of 20,000 segments and a mapping of 10,000 entities: exit 64, located, no results written")
     func refused() throws {

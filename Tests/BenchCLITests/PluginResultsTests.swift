@@ -3,7 +3,7 @@ import Testing
 
 /// Results of a strategy bench does not know (a plug-in's, recorded by its own executable) are
 /// read, compared, drawn and exported by the plain `bench` like the built-ins'.
-@Suite("A plug-in's results in bench's commands", .enabled(if: IsolatedRunTests.available, "build bench first (swift build)"))
+@Suite("A plug-in's results in bench's commands")
 struct PluginResultsTests {
     @Test("compare, report and export take rows of a strategy no catalog of theirs holds")
     func unknownStrategyRows() throws {

@@ -4,7 +4,7 @@ import Testing
 
 /// `--pragma`: SQLite settings swept like the batch size, applied to the store, named in the CSV,
 /// matched on by compare; a name or value SQLite would not take is one line naming what it takes.
-@Suite("SQLite settings as a dimension (--pragma)", .enabled(if: IsolatedRunTests.available, "build bench first (swift build)"))
+@Suite("SQLite settings as a dimension (--pragma)")
 struct PragmaSweepTests {
     @Test("two settings of two values each run the four combinations, valid, each named in the CSV; compare matches them")
     func sweep() throws {

@@ -5,7 +5,7 @@ import Testing
 
 /// bench run meets what it did not make at a store's path: it stops before importing, naming it,
 /// and leaves it byte-identical.
-@Suite("Files bench did not make", .enabled(if: IsolatedRunTests.available, "build bench first (swift build)"))
+@Suite("Files bench did not make")
 struct PreciousFilesTests {
     enum Precious: String, CaseIterable {
         case directory, textFile, foreignDatabase
@@ -80,7 +80,7 @@ struct PreciousFilesTests {
     }
 }
 
-@Suite("seed-db and what it did not make", .enabled(if: IsolatedRunTests.available, "build bench first (swift build)"))
+@Suite("seed-db and what it did not make")
 struct SeedDBPreciousTests {
     @Test("seed-db --out over a text file or another application's database: exit 1, left as it was")
     func refused() throws {

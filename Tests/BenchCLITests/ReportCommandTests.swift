@@ -70,8 +70,7 @@ struct ReportCommandTests {
     }
 
     @Test(
-        "two processes render the same CSV to the same bytes: no order comes from a hash seed",
-        .enabled(if: IsolatedRunTests.available, "build bench first (swift build)"))
+        "two processes render the same CSV to the same bytes: no order comes from a hash seed")
     func sameBytesAcrossProcesses() throws {
         let directory = try RunCommandEndToEndTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

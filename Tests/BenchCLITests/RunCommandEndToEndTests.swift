@@ -126,15 +126,15 @@ struct RunCommandEndToEndTests {
 
 @Suite("Isolated runs through the built binary")
 struct IsolatedRunTests {
-    /// The debug bench that `swift build --build-tests` leaves beside the tests (whatever the
-    /// scratch path: SCRATCH/debug/bench, as the tests that find the checkout from it expect), else
-    /// the default build's.
+    /// The bench that `swift build --build-tests` leaves beside the tests, whatever the scratch
+    /// path and configuration: SCRATCH/CONFIGURATION/bench, the link the tests that find the
+    /// checkout from it expect (the tests themselves lie in SCRATCH/TRIPLE/CONFIGURATION). Every
+    /// test that runs it fails, never skips, when it is missing (`binaryIsBuilt` says why).
     static let binary: URL = {
         if let tests = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-            // The tests are in SCRATCH/TRIPLE/debug, which SCRATCH/debug links to.
-            let scratch = URL(fileURLWithPath: tests).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            let beside = scratch.appendingPathComponent("debug/bench")
-            if FileManager.default.isExecutableFile(atPath: beside.path) { return beside }
+            let configuration = URL(fileURLWithPath: tests).deletingLastPathComponent()
+            let scratch = configuration.deletingLastPathComponent().deletingLastPathComponent()
+            return scratch.appendingPathComponent(configuration.lastPathComponent).appendingPathComponent("bench")
         }
         return URL(fileURLWithPath: #filePath)
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -142,6 +142,11 @@ struct IsolatedRunTests {
     }()
 
     static var available: Bool { FileManager.default.isExecutableFile(atPath: binary.path) }
+
+    @Test("the bench built beside the tests is there: the tests that run it fail without it, never skip")
+    func binaryIsBuilt() {
+        #expect(Self.available, "no bench at \(Self.binary.path): build it with the tests (swift build --build-tests, or scripts/test)")
+    }
 
     static func bench(_ arguments: [String], input: Data? = nil) throws -> (status: Int32, output: String) {
         let process = Process()
@@ -161,8 +166,7 @@ struct IsolatedRunTests {
     }
 
     @Test(
-        "each measured run in its own process: valid, with the in-process counts",
-        .enabled(if: IsolatedRunTests.available, "build bench first (swift build) to test isolated runs"))
+        "each measured run in its own process: valid, with the in-process counts")
     func isolatedMatchesInProcess() throws {
         let directory = try RunCommandEndToEndTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -186,7 +190,6 @@ struct IsolatedRunTests {
 
     @Test(
         "every built-in counts the same at the SQLite level as on bench's connection, on a refresh too",
-        .enabled(if: IsolatedRunTests.available, "build bench first (swift build) to test isolated runs"),
         arguments: [["--scenario", "chat"], ["--scenario", "products", "--preload", "overlap=0.9,changed=0.2"]])
     func countsAtBothLevels(scenario: [String]) throws {
         let directory = try RunCommandEndToEndTests.temporaryDirectory()
@@ -212,8 +215,7 @@ struct IsolatedRunTests {
     }
 
     @Test(
-        "the C reference's replay is measured in a child of its own, and its store checked against the ceiling's digest",
-        .enabled(if: IsolatedRunTests.available, "build bench first (swift build) to test isolated runs"))
+        "the C reference's replay is measured in a child of its own, and its store checked against the ceiling's digest")
     func cReferenceInChild() throws {
         let directory = try RunCommandEndToEndTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -251,8 +253,7 @@ struct IsolatedRunTests {
     }
 
     @Test(
-        "the child refuses a spec it cannot rebuild, with a message",
-        .enabled(if: IsolatedRunTests.available, "build bench first (swift build) to test isolated runs"))
+        "the child refuses a spec it cannot rebuild, with a message")
     func badSpec() throws {
         for (scenario, strategy) in [("nope", "naive"), ("chat", "nope")] {
             let run = String(decoding: try JSONEncoder().encode(RunSpec(scenario: .builtIn(scenario), payload: .file("/x"))), as: UTF8.self)
@@ -336,8 +337,7 @@ struct StoreSettingsEndToEndTests {
 @Suite("bench run reader probe")
 struct ReaderProbeEndToEndTests {
     @Test(
-        "--probe-reads fills the reader's columns of every row, names the probe in the header and adds its columns to the table",
-        .enabled(if: IsolatedRunTests.available, "build bench first (swift build)"))
+        "--probe-reads fills the reader's columns of every row, names the probe in the header and adds its columns to the table")
     func probeColumns() throws {
         let directory = try RunCommandEndToEndTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

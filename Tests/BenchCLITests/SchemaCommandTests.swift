@@ -4,7 +4,7 @@ import ImportBenchStore
 import Testing
 
 /// `bench schema`: what an importer of the user's must write, and the SQL bench creates the store with.
-@Suite("bench schema", .enabled(if: IsolatedRunTests.available, "build bench first (swift build)"))
+@Suite("bench schema")
 struct SchemaCommandTests {
     @Test("names every table, key and relationship, and states the rules", arguments: ["chat", "products", "quakes", "transit"])
     func summary(scenario: String) throws {

@@ -7,11 +7,9 @@ import Testing
 
 @Suite("bench seed-db and seed-copy end to end")
 struct SeedDBEndToEndTests {
-    static var available: Bool { IsolatedRunTests.available }
 
     @Test(
-        "seed-db builds a store; run --strategy prewarm,seed-copy --seed-db adopts it: exit 0, one digest",
-        .enabled(if: SeedDBEndToEndTests.available, "build bench first (swift build) to run it end to end"))
+        "seed-db builds a store; run --strategy prewarm,seed-copy --seed-db adopts it: exit 0, one digest")
     func buildThenAdopt() throws {
         let directory = try RunCommandEndToEndTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -45,8 +43,7 @@ struct SeedDBEndToEndTests {
     }
 
     @Test(
-        "seed-db to a path that cannot be written: non-zero, naming the path, nothing written",
-        .enabled(if: SeedDBEndToEndTests.available, "build bench first (swift build) to run it end to end"))
+        "seed-db to a path that cannot be written: non-zero, naming the path, nothing written")
     func unwritable() throws {
         let directory = try RunCommandEndToEndTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

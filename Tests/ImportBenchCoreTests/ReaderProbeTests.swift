@@ -107,7 +107,8 @@ struct ReaderProbeTests {
 
     @Test("a helper thread's allocations are counted in its own arena, so a run can take them out")
     func helperArenaCountsItsThread() throws {
-        guard AllocatorStatistics.isAvailable else { return }
+        // jemalloc is linked into every build (a dependency of the package): its statistics must answer.
+        try #require(AllocatorStatistics.isAvailable, "jemalloc's statistics do not answer (mallctl thread.allocated)")
         let counted = Mutex<UInt64>(0)
         let thread = Thread {
             let before = AllocatorStatistics.isolateCurrentThread()
