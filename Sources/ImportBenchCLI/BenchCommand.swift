@@ -48,10 +48,25 @@ package struct BenchCommand: ParsableCommand {
         runFromCommandLine()
     }
 
+    /// Parses and validates the command line (ArgumentParser), then checks it against the lower
+    /// layers (`CheckedCommand`): what they refuse is a usage error that keeps their error whole.
+    package static func parseAndCheck(_ arguments: [String]? = nil) throws -> any ParsableCommand {
+        let command = try parseAsRoot(arguments)
+        guard let checked = command as? any CheckedCommand else { return command }
+        do {
+            try checked.check()
+        } catch let failure as CommandFailure {
+            throw failure
+        } catch {
+            throw CommandFailure.usage(error)
+        }
+        return command
+    }
+
     /// Parses and runs; a usage error is one line on stderr naming what is allowed, never a stack of usage text.
     package static func runFromCommandLine(_ arguments: [String]? = nil) -> Never {
         do {
-            var command = try parseAsRoot(arguments)
+            var command = try parseAndCheck(arguments)
             try command.run()
             Self.exit()
         } catch let exit as ExitCode {

@@ -18,6 +18,9 @@ struct CommandFailure: Error, CustomStringConvertible {
         case child(ChildProblem)
         /// An output path bench will not write: the option, the path, and what is there.
         case output(OutputRefusal)
+        /// A lower layer refused the arguments (a mapping, a preload, a `--pragma`, a run it cannot
+        /// plan): a usage error, the error kept whole.
+        case usage(any Error)
         /// What the command line found itself: an output path that cannot be written, a run that
         /// wrote other data than the payload's, what an interruption left.
         case found(String)
@@ -32,6 +35,7 @@ struct CommandFailure: Error, CustomStringConvertible {
         case .child(let problem): return problem.description
         case .output(let refusal): return refusal.description
         case .found(let text): return text
+        case .usage(let error): return String(describing: error).split(separator: "\n").joined(separator: " ") + " (see --help)"
         }
     }
 
@@ -48,6 +52,8 @@ struct CommandFailure: Error, CustomStringConvertible {
     static func refused(_ refusal: OutputRefusal) -> CommandFailure {
         CommandFailure(exitCode: ExitStatus.failure.rawValue, problem: .output(refusal))
     }
+    /// A lower layer's refusal of the command line's arguments: exit 64, as ArgumentParser's own.
+    static func usage(_ error: any Error) -> CommandFailure { CommandFailure(exitCode: ExitStatus.usage.rawValue, problem: .usage(error)) }
     /// A strategy wrote data that differs from the payload's: exit 3.
     static func invalid(_ message: String) -> CommandFailure { CommandFailure(exitCode: ExitStatus.invalidData.rawValue, problem: .found(message)) }
     /// A results file `compare` or `report` cannot judge: its own status, so CI tells a broken

@@ -4,7 +4,7 @@ import ImportBenchCore
 
 /// `bench decode`: read a payload as an import would, with no store: checks a file before a long
 /// run and measures the decoder alone (what `decode_s` covers).
-struct DecodeCommand: ParsableCommand {
+struct DecodeCommand: ParsableCommand, CheckedCommand {
     static let configuration = CommandConfiguration(
         commandName: "decode",
         abstract: "Read a payload through its scenario's reader without importing: check it, count it, time the decoding.",
@@ -44,12 +44,11 @@ struct DecodeCommand: ParsableCommand {
 
     @OptionGroup(title: "Payload reading") var readingOptions: PayloadReadingOptions
 
+    func check() throws {
+        _ = try reference.resolve()
+    }
+
     func validate() throws {
-        do {
-            _ = try reference.resolve()
-        } catch {
-            throw ValidationError(String(describing: error))
-        }
         guard BatchSize(parsing: batchSize) != nil else {
             throw ValidationError("invalid batch size '\(batchSize)'; expected a positive number of occurrences or 'all'")
         }

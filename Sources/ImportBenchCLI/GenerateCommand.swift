@@ -3,7 +3,7 @@ import Foundation
 import ImportBenchCore
 
 /// `bench generate`: write the payload a run would use, streaming.
-struct GenerateCommand: ParsableCommand {
+struct GenerateCommand: ParsableCommand, CheckedCommand {
     static let configuration = CommandConfiguration(
         commandName: "generate",
         abstract: "Write a scenario's payload to a file, streaming: memory does not grow with scale.",
@@ -25,6 +25,10 @@ struct GenerateCommand: ParsableCommand {
 
     @Flag(help: "Replace a file already at --out (never the --mapping or --from file).")
     var force = false
+
+    func check() throws {
+        try scenarioOptions.check()
+    }
 
     func validate() throws {
         guard scenarioOptions.resolvedScales.count == 1 else { throw ValidationError("generate writes one payload: give one --scale") }

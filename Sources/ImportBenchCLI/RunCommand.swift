@@ -4,7 +4,7 @@ import ImportBenchCore
 import ImportBenchReport
 
 /// `bench run`: import one payload with each chosen strategy, verify, report.
-struct RunCommand: ParsableCommand {
+struct RunCommand: ParsableCommand, CheckedCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
         abstract: "Import a payload with each chosen strategy, verify the data, report counts, time and memory.",
@@ -160,7 +160,7 @@ struct RunCommand: ParsableCommand {
             do {
                 values = try StorePragma.sweep(parsing: text)
             } catch {
-                throw ValidationError(error.description)
+                throw CommandFailure.usage(error)
             }
             guard let name = values.first?.name, named.insert(name).inserted else {
                 throw ValidationError(
@@ -204,10 +204,17 @@ struct RunCommand: ParsableCommand {
         case table, markdown, json
     }
 
+    /// What the lower layers refuse: the scenario or mapping, `--pragma`, and the runs as planned.
+    func check() throws {
+        try scenarioOptions.check()
+        _ = try pragmaCombinations()
+        for configuration in try configurations() { try configuration.checkRequest() }
+    }
+
     func validate() throws {
         try validatePreset()
-        let combinations = try pragmaCombinations()
-        let pageSizes = Set(combinations.map { StoreSettings(pragmas: $0).pageSize })
+        // A `--pragma` that does not parse is `check()`'s to report, with its own error.
+        let pageSizes = Set(((try? pragmaCombinations()) ?? [[]]).map { StoreSettings(pragmas: $0).pageSize })
         if let seedDB, pageSizes.count > 1 {
             throw ValidationError(
                 "--seed-db \(seedDB) has one page size, and --pragma sweeps page_size: give one page_size, or leave --seed-db out so seed-copy builds a store for each"
@@ -220,11 +227,6 @@ struct RunCommand: ParsableCommand {
             throw ValidationError("--from \(from) and --payload \(payload) both say what to import: give one")
         }
         try validateSeedCopy()
-        do {
-            for configuration in try configurations() { try configuration.checkRequest() }
-        } catch let error as RunError where error.refusal != nil {
-            throw ValidationError(error.description)
-        }
         if let commandTimeout, !(commandTimeout > 0) { throw ValidationError("--command-timeout must be a positive number of seconds") }
         if commandTimeout != nil, commands.isEmpty { throw ValidationError("--command-timeout applies to a --command: give one") }
         #if !os(Linux)
@@ -262,11 +264,8 @@ struct RunCommand: ParsableCommand {
 
     /// One `--command` value: NAME=COMMAND.
     static func parseCommand(_ text: String) throws -> CommandStrategy {
-        do {
-            return try CommandStrategy(parsing: text)
-        } catch {
-            throw ValidationError(error.description)
-        }
+        // Its own error, which ArgumentParser shows after the option it was given to (exit 64).
+        try CommandStrategy(parsing: text)
     }
 
     /// The commands as methods, with the counting library preloaded into them.
@@ -308,11 +307,7 @@ struct RunCommand: ParsableCommand {
     }
 
     static func parsePreload(_ text: String) throws -> PreloadSpec {
-        do {
-            return try PreloadSpec(parsing: text)
-        } catch {
-            throw ValidationError(String(describing: error))
-        }
+        try PreloadSpec(parsing: text)
     }
 
     /// Every strategy asked for, once each, in the order first named.

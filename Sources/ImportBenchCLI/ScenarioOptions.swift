@@ -54,14 +54,14 @@ struct ScenarioOptions: ParsableArguments {
         if let from, mapping == nil {
             throw ValidationError("--from \(from) scales a payload through its mapping: give --mapping FILE too")
         }
-        do {
-            _ = try reference.resolve()
-        } catch {
-            throw ValidationError(String(describing: error))
-        }
         for text in scaleTexts where Scale(parsing: text) == nil {
             throw ValidationError("invalid scale '\(text)'; expected a positive multiple such as 0.5x, 2x, 10x or 100x")
         }
+    }
+
+    /// Loads the scenario asked for (a mapping file is read and checked): the commands' `check()`.
+    func check() throws {
+        _ = try reference.resolve()
     }
 
     private var scaleTexts: [String] { scale.split(separator: ",").map(String.init) }

@@ -29,7 +29,7 @@ struct SchemaCommand: ParsableCommand {
         do {
             schema = try reference.resolve().schema
         } catch {
-            throw ValidationError(String(describing: error))
+            throw CommandFailure.usage(error)
         }
         let statements = schema.ddl.map { $0 + ";" }.joined(separator: "\n")
         guard !sql else {

@@ -4,7 +4,7 @@ import ImportBenchCore
 import ImportBenchReport
 
 /// `bench seed-db`: build the store an app ships or downloads instead of importing.
-struct SeedDBCommand: ParsableCommand {
+struct SeedDBCommand: ParsableCommand, CheckedCommand {
     static let configuration = CommandConfiguration(
         commandName: "seed-db",
         abstract: "Build a pre-populated store to ship instead of importing: one file, indexed, vacuumed, analysed.",
@@ -62,7 +62,7 @@ struct SeedDBCommand: ParsableCommand {
         do {
             values = try StorePragma.sweep(parsing: pragma)
         } catch {
-            throw ValidationError(error.description)
+            throw CommandFailure.usage(error)
         }
         guard values.count == 1, let setting = values.first, setting.name == .pageSize, let bytes = Int(setting.value) else {
             throw ValidationError(
@@ -71,10 +71,14 @@ struct SeedDBCommand: ParsableCommand {
         return bytes
     }
 
+    func check() throws {
+        try scenarioOptions.check()
+        _ = try pageSize()
+    }
+
     func validate() throws {
         guard scenarioOptions.resolvedScales.count == 1 else { throw ValidationError("seed-db builds one store: give one --scale") }
         guard !out.isEmpty else { throw ValidationError("--out needs a file path") }
-        _ = try pageSize()
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: out, isDirectory: &isDirectory), isDirectory.boolValue {
             throw ValidationError("--out \(out) is a directory; give the path of the store file to write")

@@ -34,7 +34,7 @@ struct NoElementRunTests {
         let path = folder.appendingPathComponent(name).path
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))
         let command = try #require(
-            try BenchCommand.parseAsRoot(["run", "--scenario", scenario, "--payload", path, "--strategy", "naive"]) as? RunCommand)
+            try BenchCommand.parseAndCheck(["run", "--scenario", scenario, "--payload", path, "--strategy", "naive"]) as? RunCommand)
         let resolved = try ScenarioReference.builtIn(scenario).resolve()
         let failure = #expect(throws: CommandFailure.self) { try command.checkShape(of: path, as: resolved) }
         #expect(failure?.exitCode == ExitStatus.failure.rawValue)

@@ -33,7 +33,7 @@ struct OutputPathTests {
         func results() throws -> String {
             let csv = path("r.csv")
             let run = try #require(
-                try BenchCommand.parseAsRoot([
+                try BenchCommand.parseAndCheck([
                     "run", "--scenario", "chat", "--scale", "0.01", "--strategy", "naive", "--csv", csv, "--quiet", "--no-isolate",
                 ])
                     as? RunCommand)
@@ -43,7 +43,7 @@ struct OutputPathTests {
     }
 
     static func failure(_ arguments: [String]) throws -> CommandFailure? {
-        let command = try BenchCommand.parseAsRoot(arguments)
+        let command = try BenchCommand.parseAndCheck(arguments)
         return #expect(throws: CommandFailure.self) {
             var command = command
             try command.run()
@@ -81,11 +81,11 @@ struct OutputPathTests {
         let error = try Self.failure(arguments)
         #expect(error?.message.contains("--force") == true, "\(error?.message ?? "")")
         #expect(try workspace.bytes(workspace.notes) == Data("notes I wrote\n".utf8))
-        let forced = try #require(try BenchCommand.parseAsRoot(arguments + ["--force"]) as? RunCommand)
+        let forced = try #require(try BenchCommand.parseAndCheck(arguments + ["--force"]) as? RunCommand)
         try forced.run()
         #expect(try String(contentsOfFile: workspace.notes, encoding: .utf8).hasPrefix("scenario,strategy,"))
         // Bench's own results file is replaced without --force.
-        let again = try #require(try BenchCommand.parseAsRoot(arguments) as? RunCommand)
+        let again = try #require(try BenchCommand.parseAndCheck(arguments) as? RunCommand)
         try again.run()
     }
 
@@ -104,7 +104,7 @@ struct OutputPathTests {
         // A page bench wrote is replaced.
         let page = workspace.path("report.html")
         for _ in 0..<2 {
-            let report = try #require(try BenchCommand.parseAsRoot(["report", csv, "--out", page]) as? ReportCommand)
+            let report = try #require(try BenchCommand.parseAndCheck(["report", csv, "--out", page]) as? ReportCommand)
             try report.run()
         }
     }
@@ -116,7 +116,7 @@ struct OutputPathTests {
         defer { workspace.remove() }
         let csv = try workspace.results()
         let charts = workspace.path("charts")
-        let report = try #require(try BenchCommand.parseAsRoot(["report", csv, "--format", "svg", "--out", charts]) as? ReportCommand)
+        let report = try #require(try BenchCommand.parseAndCheck(["report", csv, "--format", "svg", "--out", charts]) as? ReportCommand)
         try report.run()
         try report.run()
         let names = try FileManager.default.contentsOfDirectory(atPath: charts).sorted()
@@ -138,7 +138,7 @@ struct OutputPathTests {
         #expect(error?.message.contains("--force") == true)
         #expect(try workspace.bytes(workspace.payload) == before)
         let forced = try #require(
-            try BenchCommand.parseAsRoot(["generate", "--scenario", "chat", "--scale", "0.02", "--out", workspace.payload, "--force"])
+            try BenchCommand.parseAndCheck(["generate", "--scenario", "chat", "--scale", "0.02", "--out", workspace.payload, "--force"])
                 as? GenerateCommand)
         try forced.run()
         #expect(try workspace.bytes(workspace.payload) != before)
@@ -161,7 +161,7 @@ struct OutputPathTests {
         #expect(try workspace.bytes(workspace.payload) == payload)
         for format in ["bencher", "github-action", "bencher"] {
             let export = try #require(
-                try BenchCommand.parseAsRoot(["export", csv, "--format", format, "--out", workspace.path("e.json")]) as? ExportCommand)
+                try BenchCommand.parseAndCheck(["export", csv, "--format", format, "--out", workspace.path("e.json")]) as? ExportCommand)
             try export.run()
         }
     }

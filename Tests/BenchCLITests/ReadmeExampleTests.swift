@@ -77,7 +77,7 @@ struct ReadmeExampleTests {
             FileManager.default.fileExists(atPath: Self.root.appendingPathComponent(argument).path)
                 ? Self.root.appendingPathComponent(argument).path : argument
         }
-        let command = try #require(try BenchCommand.parseAsRoot(arguments) as? RunCommand)
+        let command = try #require(try BenchCommand.parseAndCheck(arguments) as? RunCommand)
         var results: [RunResult] = []
         for var configuration in try command.configurations() {
             configuration.repetitions = 1

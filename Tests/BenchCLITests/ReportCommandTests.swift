@@ -8,7 +8,7 @@ import Testing
 @Suite("bench report")
 struct ReportCommandTests {
     private func parseReport(_ arguments: [String]) throws -> ReportCommand {
-        try #require(try BenchCommand.parseAsRoot(["report"] + arguments) as? ReportCommand)
+        try #require(try BenchCommand.parseAndCheck(["report"] + arguments) as? ReportCommand)
     }
 
     @Test("--help explains every option and both formats")
@@ -30,8 +30,8 @@ struct ReportCommandTests {
 
     @Test("no CSV or an unknown format is refused")
     func refused() {
-        #expect(throws: (any Error).self) { _ = try BenchCommand.parseAsRoot(["report"]) }
-        #expect(throws: (any Error).self) { _ = try BenchCommand.parseAsRoot(["report", "a.csv", "--format", "pdf"]) }
+        #expect(throws: (any Error).self) { _ = try BenchCommand.parseAndCheck(["report"]) }
+        #expect(throws: (any Error).self) { _ = try BenchCommand.parseAndCheck(["report", "a.csv", "--format", "pdf"]) }
     }
 
     @Test("a missing CSV is refused with exit 5 (results refused, not a regression) and a message naming it")
@@ -48,7 +48,7 @@ struct ReportCommandTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let csv = directory.appendingPathComponent("sweep.csv").path
         let sweep = try #require(
-            try BenchCommand.parseAsRoot([
+            try BenchCommand.parseAndCheck([
                 "run", "--strategy", "prewarm,upsert", "--scale", "0.02,0.04", "--csv", csv, "--quiet", "--no-isolate",
             ]) as? RunCommand)
         try sweep.run()

@@ -84,7 +84,7 @@ struct RunCommandEndToEndTests {
         let csvPath = directory.appendingPathComponent("r.csv").path
 
         let command = try #require(
-            try BenchCommand.parseAsRoot(["run", "--scale", "0.02", "--csv", csvPath, "--quiet", "--no-isolate"]) as? RunCommand)
+            try BenchCommand.parseAndCheck(["run", "--scale", "0.02", "--csv", csvPath, "--quiet", "--no-isolate"]) as? RunCommand)
         try command.run()
 
         let lines = try String(contentsOfFile: csvPath, encoding: .utf8).split(separator: "\r\n").map {
@@ -101,7 +101,7 @@ struct RunCommandEndToEndTests {
     @Test("a missing payload file fails with a message naming it")
     func missingPayload() throws {
         let command = try #require(
-            try BenchCommand.parseAsRoot(["run", "--payload", "/nonexistent/chat.json", "--quiet", "--no-isolate"]) as? RunCommand)
+            try BenchCommand.parseAndCheck(["run", "--payload", "/nonexistent/chat.json", "--quiet", "--no-isolate"]) as? RunCommand)
         let error = #expect(throws: CommandFailure.self) { try command.run() }
         #expect(error?.message.contains("/nonexistent/chat.json") == true)
         #expect(error?.exitCode == 1)
@@ -114,7 +114,7 @@ struct RunCommandEndToEndTests {
         let cut = try Self.halfPayload(in: directory)
 
         let command = try #require(
-            try BenchCommand.parseAsRoot([
+            try BenchCommand.parseAndCheck([
                 "run", "--payload", cut, "--quiet", "--no-isolate", "--csv", directory.appendingPathComponent("r.csv").path,
             ]) as? RunCommand)
         let error = #expect(throws: CommandFailure.self) { try command.run() }
@@ -288,7 +288,7 @@ struct SkipPolicyEndToEndTests {
 
         let csv = directory.appendingPathComponent("r.csv").path
         let skip = try #require(
-            try BenchCommand.parseAsRoot(
+            try BenchCommand.parseAndCheck(
                 ["run", "--payload", bad, "--on-error", "skip", "--strategy", "upsert", "--quiet", "--no-isolate", "--csv", csv]) as? RunCommand)
         try skip.run()
         let rows = try String(contentsOfFile: csv, encoding: .utf8).split(separator: "\r\n").dropFirst()
@@ -296,7 +296,7 @@ struct SkipPolicyEndToEndTests {
         #expect(rows.allSatisfy { $0.contains(",true,") })
 
         let fail = try #require(
-            try BenchCommand.parseAsRoot(
+            try BenchCommand.parseAndCheck(
                 ["run", "--payload", bad, "--strategy", "upsert", "--quiet", "--no-isolate", "--csv", csv]) as? RunCommand)
         let error = #expect(throws: CommandFailure.self) { try fail.run() }
         #expect(error?.message.contains("channels[1].channel.cid") == true)
@@ -318,7 +318,7 @@ struct StoreSettingsEndToEndTests {
         let csv = directory.appendingPathComponent("r.csv").path
         let db = directory.appendingPathComponent("s.sqlite").path
         let command = try #require(
-            try BenchCommand.parseAsRoot([
+            try BenchCommand.parseAndCheck([
                 "run", "--scenario", "products", "--scale", "0.02", "--strategy", "upsert", "--journal", journal,
                 "--synchronous", synchronous, "--db", db, "--quiet", "--no-isolate", "--csv", csv,
             ]) as? RunCommand)

@@ -7,13 +7,13 @@ import Testing
 @Suite("bench run arguments")
 struct RunCommandParsingTests {
     private func parseRun(_ arguments: [String]) throws -> RunCommand {
-        let command = try BenchCommand.parseAsRoot(["run"] + arguments)
+        let command = try BenchCommand.parseAndCheck(["run"] + arguments)
         return try #require(command as? RunCommand)
     }
 
     private func errorMessage(_ arguments: [String]) -> String {
         do {
-            _ = try BenchCommand.parseAsRoot(["run"] + arguments)
+            _ = try BenchCommand.parseAndCheck(["run"] + arguments)
             return ""
         } catch {
             return BenchCommand.message(for: error)
@@ -91,7 +91,7 @@ struct RunCommandMatrixTests {
     @Test("scales and batch sizes given as lists run their cross product")
     func sweep() throws {
         let command = try #require(
-            try BenchCommand.parseAsRoot(["run", "--scale", "1x,2x", "--batch-size", "100,all", "--strategy", "prewarm"]) as? RunCommand)
+            try BenchCommand.parseAndCheck(["run", "--scale", "1x,2x", "--batch-size", "100,all", "--strategy", "prewarm"]) as? RunCommand)
         let configurations = try command.configurations()
         #expect(
             configurations.map { "\($0.spec.payload.generator?.scale.description ?? "-") \($0.spec.options.batchSize)" }
@@ -110,7 +110,7 @@ struct RunCommandMatrixTests {
     @Test("the typed options become the run spec; a recorded payload keeps its file through a scale sweep")
     func spec() throws {
         let command = try #require(
-            try BenchCommand.parseAsRoot([
+            try BenchCommand.parseAndCheck([
                 "run", "--scenario", "quakes", "--payload", "day.geojson", "--preload", "week.geojson", "--scale", "1x,2x",
                 "--journal", "delete", "--on-error", "skip", "--probe-reads", "60", "--prewarm-chunk", "7",
             ]) as? RunCommand)
@@ -127,7 +127,7 @@ struct RunCommandMatrixTests {
 
     @Test("the ci preset covers every scenario and strategy, a refresh among them")
     func ciPreset() throws {
-        let command = try #require(try BenchCommand.parseAsRoot(["run", "--preset", "ci", "--repetitions", "2"]) as? RunCommand)
+        let command = try #require(try BenchCommand.parseAndCheck(["run", "--preset", "ci", "--repetitions", "2"]) as? RunCommand)
         let configurations = try command.configurations()
         #expect(Set(configurations.map { $0.spec.scenario }) == Set(ScenarioRegistry.names.map(ScenarioReference.builtIn)))
         #expect(configurations.allSatisfy { $0.plannedStrategies.count == StrategyCatalog.builtIn.all.count && $0.repetitions == 2 })
@@ -148,10 +148,10 @@ struct RunCommandMatrixTests {
     func presetIgnores(arguments: [String], named: [String]) throws {
         let arguments = ["run", "--preset", "ci"] + arguments
         guard !named.isEmpty else {
-            #expect(throws: Never.self) { _ = try BenchCommand.parseAsRoot(arguments) }
+            #expect(throws: Never.self) { _ = try BenchCommand.parseAndCheck(arguments) }
             return
         }
-        let error = #expect(throws: (any Error).self) { _ = try BenchCommand.parseAsRoot(arguments) }
+        let error = #expect(throws: (any Error).self) { _ = try BenchCommand.parseAndCheck(arguments) }
         let message = error.map { BenchCommand.message(for: $0) } ?? ""
         #expect(message.contains("--preset ci fixes what its runs import"), "\(message)")
         #expect(message.contains("so \(named.joined(separator: ", ")) would be ignored"), "\(message)")
@@ -163,6 +163,6 @@ struct RunCommandMatrixTests {
             ["--preset", "nope"], ["--scale", "1x,abc"], ["--batch-size", "100,0"],
         ])
     func refused(arguments: [String]) {
-        #expect(throws: (any Error).self) { _ = try BenchCommand.parseAsRoot(["run"] + arguments) }
+        #expect(throws: (any Error).self) { _ = try BenchCommand.parseAndCheck(["run"] + arguments) }
     }
 }

@@ -63,7 +63,7 @@ struct SeedDBEndToEndTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let cut = try RunCommandEndToEndTests.halfPayload(in: directory)
         let out = directory.appendingPathComponent("seed.sqlite").path
-        let command = try #require(try BenchCommand.parseAsRoot(["seed-db", "--payload", cut, "--out", out]) as? SeedDBCommand)
+        let command = try #require(try BenchCommand.parseAndCheck(["seed-db", "--payload", cut, "--out", out]) as? SeedDBCommand)
         let error = #expect(throws: CommandFailure.self) { try command.run() }
         #expect(error?.message.contains(cut) == true)
         #expect(error?.exitCode == 1)
@@ -76,7 +76,7 @@ struct SeedDBEndToEndTests {
 struct SeedDBParsingTests {
     private func message(_ arguments: [String]) -> String {
         do {
-            _ = try BenchCommand.parseAsRoot(arguments)
+            _ = try BenchCommand.parseAndCheck(arguments)
             return ""
         } catch {
             return BenchCommand.message(for: error)
@@ -94,9 +94,9 @@ struct SeedDBParsingTests {
 
     @Test("all,seed-copy runs every import and seed-copy; all alone leaves it out")
     func strategyList() throws {
-        let command = try #require(try BenchCommand.parseAsRoot(["run", "--strategy", "all,seed-copy"]) as? RunCommand)
+        let command = try #require(try BenchCommand.parseAndCheck(["run", "--strategy", "all,seed-copy"]) as? RunCommand)
         #expect(command.resolvedStrategies.map { $0.name } == StrategyCatalog.builtIn.names + ["seed-copy"])
-        let all = try #require(try BenchCommand.parseAsRoot(["run", "--strategy", "all"]) as? RunCommand)
+        let all = try #require(try BenchCommand.parseAndCheck(["run", "--strategy", "all"]) as? RunCommand)
         #expect(all.resolvedStrategies.map { $0.name } == StrategyCatalog.builtIn.names)
     }
 
