@@ -75,17 +75,6 @@ package struct BaselineComparison {
     /// Those with too few repetitions for a test to prove anything, held by their medians to the tolerance.
     package let timingsByMedians: Int
 
-    /// One timed or memory metric of one row: its repetitions in each file.
-    private struct Timing {
-        let key: ResultTable.Key
-        let metric: String
-        let tolerance: Double
-        let baseline: [Double]
-        let current: [Double]
-    }
-
-    /// A measured value as the Markdown table shows it.
-    private static func text(_ value: Double) -> String { String(format: "%.6g", value) }
     package let missing: [ResultTable.Key]
     /// What made each side: build and machine.
     package let baselineProvenance: ResultsProvenance
@@ -132,116 +121,96 @@ package struct BaselineComparison {
         var notes: [String]
         (timingsRefused, notes) = Self.footing(
             baseline.provenance, current.provenance, judgingTimings: !tolerances.isEmpty, sideBySide: scope == .sideBySide)
-        // Rows whose counts one side could not observe (a command with its own SQLite): judged on the rest.
-        var unobserved = Set<String>()
-        let executionColumns = ResultColumns.executionColumns
         let tolerances = timingsRefused == nil ? tolerances : [:]
         var changes: [Change] = []
+        // Rows whose counts one side could not observe (a command with its own SQLite): judged on the rest.
+        var unobserved = Set<String>()
         /// Every timed or memory metric of every common row, judged together once all are known.
         var timings: [Timing] = []
         for key in common {
-            guard let old = baseline.rows[key], let new = current.rows[key] else { continue }
-            func note(_ metric: String, regression: Bool) {
-                changes.append(Change(key: key, metric: metric, baseline: old[metric] ?? "", current: new[metric] ?? "", isRegression: regression))
-            }
-            for metric in Self.correctnessMetrics where scope == .everything {
-                guard let a = old[metric], let b = new[metric] else { continue }
-                if executionColumns.contains(metric), a.isEmpty || b.isEmpty {
-                    // Counts the baseline observed and this run could not: the guard is gone, which fails.
-                    if !a.isEmpty { note(metric, regression: true) }
-                    unobserved.insert(key.description)
-                    continue
-                }
-                guard a != b else { continue }
-                note(metric, regression: true)
-            }
-            var exact = scope == .everything ? Self.exactMetrics : []
-            if scope == .everything, old["sqlite_version"] == new["sqlite_version"] {
-                exact += ResultColumns.columns.filter { $0.judgement == .exactForOneSQLite }.map(\.name)
-            }
-            for metric in exact {
-                guard let a = old[metric], let b = new[metric] else { continue }
-                if a.isEmpty || b.isEmpty {
-                    if !a.isEmpty { note(metric, regression: true) }
-                    unobserved.insert(key.description)
-                }
-                guard !a.isEmpty, !b.isEmpty, a != b else { continue }
-                let rose = (Double(b) ?? 0) > (Double(a) ?? 0)
-                note(metric, regression: rose == Self.lowerIsBetter(metric))
-            }
-            for (metric, tolerance) in tolerances.sorted(by: { $0.key < $1.key }) {
-                let before = baseline.samples[key] ?? [:]
-                let after = current.samples[key] ?? [:]
-                var judged = metric
-                if metric == "wall_s", scope == .sideBySide {
-                    judged = ResultTable.cpuSeconds
-                } else if metric == "wall_s" {
-                    // The most faithful measure of time both files have: CPU over the C reference's
-                    // CPU, then wall over the C reference, then over the ceiling, then wall alone.
-                    if let ratio = [ResultTable.cpuPerCReference, ResultTable.wallPerCReference].first(where: {
-                        before[$0]?.isEmpty == false && after[$0]?.isEmpty == false
-                    }) {
-                        judged = ratio
-                    } else if old["wall_ratio_to_ceiling"]?.isEmpty == false, new["wall_ratio_to_ceiling"]?.isEmpty == false {
-                        judged = "wall_ratio_to_ceiling"
-                    }
-                }
-                guard let a = before[judged], let b = after[judged], !a.isEmpty, !b.isEmpty, a.allSatisfy({ $0 > 0 }), b.allSatisfy({ $0 > 0 })
-                else { continue }
-                timings.append(Timing(key: key, metric: judged, tolerance: tolerance, baseline: a, current: b))
-            }
+            guard let row = CommonRow(key: key, baseline: baseline, current: current) else { continue }
+            let counts = Self.judgeCounts(of: row, scope: scope)
+            changes += counts.changes
+            if counts.unobserved { unobserved.insert(key.description) }
+            timings += Self.timings(of: row, tolerances: tolerances, scope: scope)
         }
-        // A rank test is made where it could prove a change among the rows of its metric: its
-        // smallest possible p, with Holm's first factor, below alpha. With fewer repetitions (3
-        // against 3 can never give p below 0.1) the medians are held to the tolerance instead.
-        let family = Dictionary(grouping: timings, by: \.metric).mapValues(\.count)
-        var tested: [(timing: Timing, test: RankTest)] = []
-        for timing in timings {
-            if RankTest.smallestP(baseline: timing.baseline.count, current: timing.current.count) * Double(family[timing.metric] ?? 1) < Self.alpha,
-                let test = RankTest(baseline: timing.baseline.map { log($0) }, current: timing.current.map { log($0) })
-            {
-                tested.append((timing, test))
-                continue
-            }
-            let (a, b) = (SummaryTable.median(timing.baseline), SummaryTable.median(timing.current))
-            let relative = (b - a) / a
-            guard abs(relative) > timing.tolerance else { continue }
-            changes.append(
-                Change(
-                    key: timing.key, metric: timing.metric, baseline: Self.text(a), current: Self.text(b),
-                    isRegression: (relative > 0) == Self.lowerIsBetter(timing.metric)))
-        }
-        let adjusted = Self.holmAdjustedPerMetric(tested.map { ($0.timing.metric, $0.test.p) })
-        var largest: [String: (change: Change, tolerance: Double)] = [:]
-        for (index, (timing, test)) in tested.enumerated() {
-            let change = exp(test.shift) - 1
-            let significant = adjusted[index] < Self.alpha
-            let worse = (change > 0) == Self.lowerIsBetter(timing.metric)
-            let judged = Change(
-                key: timing.key, metric: timing.metric, baseline: Self.text(SummaryTable.median(timing.baseline)),
-                current: Self.text(SummaryTable.median(timing.current)), isRegression: significant && worse,
-                test: TimedChange(
-                    change: change, lower: exp(test.lower) - 1, upper: exp(test.upper) - 1, p: adjusted[index],
-                    baselineSamples: timing.baseline.count, currentSamples: timing.current.count, isWithinNoise: !significant))
-            if largest[timing.metric].map({ abs(change) > abs($0.change.test?.change ?? 0) }) ?? true {
-                largest[timing.metric] = (judged, timing.tolerance)
-            }
-            guard abs(change) > timing.tolerance else { continue }
-            changes.append(judged)
-        }
-        if !unobserved.isEmpty {
-            notes.append(
-                "Counts not observed (a command whose SQLite nothing could count) in \(unobserved.count) row\(unobserved.count == 1 ? "" : "s"): "
-                    + "\(unobserved.sorted().map(MarkdownText.escape).joined(separator: "; ")); "
-                    + "their counts were not judged, what they wrote and their times were.")
-        }
+        let judged = Self.judge(timings)
+        changes += judged.changes
+        if let note = Self.unobservedNote(unobserved) { notes.append(note) }
         self.notes = notes
-        self.largestMoves = largest.sorted { $0.key < $1.key }.map(\.value)
-        self.timingsByMedians = timings.count - tested.count
-        self.timingsTested = tested.count
+        self.largestMoves = judged.largestMoves
+        self.timingsByMedians = timings.count - judged.tested
+        self.timingsTested = judged.tested
         self.changes = changes
         self.compared = common.count
         self.missing = scope == .everything ? Set(baseline.rows.keys).subtracting(current.rows.keys).sorted() : []
+    }
+
+    /// One row both files have: its values and its repetitions on each side.
+    struct CommonRow {
+        let key: ResultTable.Key
+        let baseline: [String: String]
+        let current: [String: String]
+        let baselineSamples: [String: [Double]]
+        let currentSamples: [String: [Double]]
+
+        /// Nil when either file lacks the row.
+        init?(key: ResultTable.Key, baseline: ResultTable, current: ResultTable) {
+            guard let old = baseline.rows[key], let new = current.rows[key] else { return nil }
+            self.key = key
+            self.baseline = old
+            self.current = new
+            baselineSamples = baseline.samples[key] ?? [:]
+            currentSamples = current.samples[key] ?? [:]
+        }
+    }
+
+    /// A row's counts and what it wrote (compared for everything only): a difference in what it
+    /// wrote is a regression, a count one when it moved the worse way. `unobserved` when a side
+    /// could not count (a command with its own SQLite).
+    private static func judgeCounts(of row: CommonRow, scope: Scope) -> (changes: [Change], unobserved: Bool) {
+        guard scope == .everything else { return ([], false) }
+        let (old, new) = (row.baseline, row.current)
+        var changes: [Change] = []
+        var unobserved = false
+        func note(_ metric: String, regression: Bool) {
+            changes.append(Change(key: row.key, metric: metric, baseline: old[metric] ?? "", current: new[metric] ?? "", isRegression: regression))
+        }
+        let executionColumns = ResultColumns.executionColumns
+        for metric in correctnessMetrics {
+            guard let a = old[metric], let b = new[metric] else { continue }
+            if executionColumns.contains(metric), a.isEmpty || b.isEmpty {
+                // Counts the baseline observed and this run could not: the guard is gone, which fails.
+                if !a.isEmpty { note(metric, regression: true) }
+                unobserved = true
+                continue
+            }
+            guard a != b else { continue }
+            note(metric, regression: true)
+        }
+        var exact = exactMetrics
+        if old["sqlite_version"] == new["sqlite_version"] {
+            exact += ResultColumns.columns.filter { $0.judgement == .exactForOneSQLite }.map(\.name)
+        }
+        for metric in exact {
+            guard let a = old[metric], let b = new[metric] else { continue }
+            if a.isEmpty || b.isEmpty {
+                if !a.isEmpty { note(metric, regression: true) }
+                unobserved = true
+            }
+            guard !a.isEmpty, !b.isEmpty, a != b else { continue }
+            let rose = (Double(b) ?? 0) > (Double(a) ?? 0)
+            note(metric, regression: rose == lowerIsBetter(metric))
+        }
+        return (changes, unobserved)
+    }
+
+    /// The note on rows whose counts were not judged, or nil when every row's were.
+    private static func unobservedNote(_ unobserved: Set<String>) -> String? {
+        guard !unobserved.isEmpty else { return nil }
+        return "Counts not observed (a command whose SQLite nothing could count) in \(unobserved.count) row\(unobserved.count == 1 ? "" : "s"): "
+            + "\(unobserved.sorted().map(MarkdownText.escape).joined(separator: "; ")); "
+            + "their counts were not judged, what they wrote and their times were."
     }
 
     /// Holm's adjustment within each metric: time is one family (every row's), peak RSS another, and

@@ -136,7 +136,7 @@ package struct ChatPayloadGenerator: Sendable {
     }
 
     /// `updated_at` and `online` vary between occurrences, so "last occurrence wins" is observable.
-    private func writeUser(
+    func writeUser(
         _ user: Int, random: inout SeededRandom, document: DocumentContext, to writer: JSONTextWriter
     ) {
         let profile = document.users[user]
@@ -156,16 +156,30 @@ package struct ChatPayloadGenerator: Sendable {
 
     // MARK: Channels
 
-    private struct Member {
+    struct Member {
         let user: Int
         let role: String
         let joinedAt: Int64
     }
 
-    private struct Read {
+    struct Read {
         let user: Int
         let lastRead: Int64
         let unreadMessages: Int
+    }
+
+    /// What a channel's parts are written from: drawn before any of them is written, in the order
+    /// the payload's bytes depend on.
+    struct ChannelDraft {
+        let index: Int
+        let revision: Int
+        let createdAt: Int64
+        let members: [Member]
+        /// A member who has left by the unrevised channel: listed only in a revised one.
+        let formerMember: Int?
+        let reads: [Read]
+
+        var id: String { "channel-\(index)" }
     }
 
     /// A revised channel differs only in text appended after the random draws and in children the
@@ -174,9 +188,21 @@ package struct ChatPayloadGenerator: Sendable {
     private func writeChannel(
         _ channel: Int, revision: Int, random: inout SeededRandom, document: DocumentContext, to writer: JSONTextWriter
     ) {
-        let id = "channel-\(channel)"
-        let cid = "messaging:\(id)"
         var dropped = SeededRandom(seed: SeededRandom.subSeed(seed, stream: 5, index: UInt64(channel)))
+        let draft = draftChannel(channel, revision: revision, random: &random, dropped: &dropped, document: document)
+        writer.beginObject()
+        writeChannelFields(draft, random: &random, document: document, to: writer)
+        writeMessages(of: draft, random: &random, dropped: &dropped, document: document, to: writer)
+        writeMembers(of: draft, random: &random, dropped: &dropped, document: document, to: writer)
+        writeReads(of: draft, random: &random, dropped: &dropped, document: document, to: writer)
+        writer.field("watcher_count", random.nextInt(in: 0...draft.members.count))
+        writer.endObject()
+    }
+
+    /// The channel's creation time, members, former member and reads, drawn before anything is written.
+    private func draftChannel(
+        _ channel: Int, revision: Int, random: inout SeededRandom, dropped: inout SeededRandom, document: DocumentContext
+    ) -> ChannelDraft {
         let createdAt =
             Self.epochMicroseconds + Int64(channel) * 3_600 * Self.secondMicroseconds
             + Int64(random.nextInt(below: 3_600_000_000))
@@ -193,44 +219,37 @@ package struct ChatPayloadGenerator: Sendable {
                 lastRead: createdAt + Int64(random.nextInt(below: 30)) * Self.dayMicroseconds,
                 unreadMessages: random.nextInt(in: 0...min(messagesPerChannel, 50)))
         }
-        let memberPopularity = document.memberPopularity[members.count]
+        return ChannelDraft(
+            index: channel, revision: revision, createdAt: createdAt, members: members, formerMember: formerMember, reads: reads)
+    }
 
-        writer.beginObject()
+    /// The `channel` object: its own fields and its creator, the first member.
+    private func writeChannelFields(
+        _ channel: ChannelDraft, random: inout SeededRandom, document: DocumentContext, to writer: JSONTextWriter
+    ) {
+        let revision = channel.revision
         writer.key("channel")
         writer.beginObject()
-        writer.field("cid", cid)
-        writer.field("id", id)
+        writer.field("cid", "messaging:\(channel.id)")
+        writer.field("id", channel.id)
         writer.field("type", "messaging")
-        writer.field("name", "\(random.pick(Self.topics)) \(channel)" + (revision > 0 ? " (renamed \(revision))" : ""))
-        writer.field("created_at", Self.timestamp(createdAt))
-        writer.field("updated_at", Self.timestamp(createdAt + Int64(random.nextInt(below: 90)) * Self.dayMicroseconds))
+        writer.field("name", "\(random.pick(Self.topics)) \(channel.index)" + (revision > 0 ? " (renamed \(revision))" : ""))
+        writer.field("created_at", Self.timestamp(channel.createdAt))
+        writer.field("updated_at", Self.timestamp(channel.createdAt + Int64(random.nextInt(below: 90)) * Self.dayMicroseconds))
         writer.key("created_by")
-        writeUser(members[0].user, random: &random, document: document, to: writer)
-        writer.field("member_count", members.count + (formerMember == nil ? 0 : 1))
+        writeUser(channel.members[0].user, random: &random, document: document, to: writer)
+        writer.field("member_count", channel.members.count + (channel.formerMember == nil ? 0 : 1))
         writer.endObject()
+    }
 
-        writer.key("messages")
-        writer.beginArray()
-        var sentAt = createdAt
-        var written: [QuotableMessage] = []
-        written.reserveCapacity(messagesPerChannel)
-        for message in 0..<messagesPerChannel {
-            sentAt +=
-                Int64(random.nextInt(in: 1...1_200)) * Self.secondMicroseconds
-                + Int64(random.nextInt(below: 1_000_000))
-            let author =
-                random.chance(0.9)
-                ? members[memberPopularity.sample(using: &random)].user
-                : document.userPopularity.sample(using: &random)
-            writeMessage(
-                channel: channel, message: message, sentAt: sentAt, author: author, members: members, channelCreatedAt: createdAt,
-                revision: revision, written: &written, random: &random, dropped: &dropped, document: document, to: writer)
-        }
-        writer.endArray()
-
+    /// The members, then the former member a revised channel still lists, drawn from `dropped`.
+    private func writeMembers(
+        of channel: ChannelDraft, random: inout SeededRandom, dropped: inout SeededRandom, document: DocumentContext,
+        to writer: JSONTextWriter
+    ) {
         writer.key("members")
         writer.beginArray()
-        for member in members {
+        for member in channel.members {
             writer.beginObject()
             writer.key("user")
             writeUser(member.user, random: &random, document: document, to: writer)
@@ -239,21 +258,27 @@ package struct ChatPayloadGenerator: Sendable {
             writer.field("created_at", Self.timestamp(member.joinedAt))
             writer.endObject()
         }
-        if let formerMember {
+        if let formerMember = channel.formerMember {
             writer.beginObject()
             writer.key("user")
             writeUser(formerMember, random: &dropped, document: document, to: writer)
             writer.field("user_id", document.users[formerMember].id)
             writer.field("role", "member")
             let delay = Int64(dropped.nextInt(below: 7 * 86_400)) * Self.secondMicroseconds
-            writer.field("created_at", Self.timestamp(createdAt + delay))
+            writer.field("created_at", Self.timestamp(channel.createdAt + delay))
             writer.endObject()
         }
         writer.endArray()
+    }
 
+    /// The members' reads, then the former member's a revised channel still lists, drawn from `dropped`.
+    private func writeReads(
+        of channel: ChannelDraft, random: inout SeededRandom, dropped: inout SeededRandom, document: DocumentContext,
+        to writer: JSONTextWriter
+    ) {
         writer.key("read")
         writer.beginArray()
-        for read in reads {
+        for read in channel.reads {
             writer.beginObject()
             writer.key("user")
             writeUser(read.user, random: &random, document: document, to: writer)
@@ -261,17 +286,15 @@ package struct ChatPayloadGenerator: Sendable {
             writer.field("unread_messages", read.unreadMessages)
             writer.endObject()
         }
-        if let formerMember {
+        if let formerMember = channel.formerMember {
             writer.beginObject()
             writer.key("user")
             writeUser(formerMember, random: &dropped, document: document, to: writer)
-            writer.field("last_read", Self.timestamp(createdAt + Int64(dropped.nextInt(below: 30)) * Self.dayMicroseconds))
+            writer.field("last_read", Self.timestamp(channel.createdAt + Int64(dropped.nextInt(below: 30)) * Self.dayMicroseconds))
             writer.field("unread_messages", dropped.nextInt(in: 0...min(messagesPerChannel, 50)))
             writer.endObject()
         }
         writer.endArray()
-        writer.field("watcher_count", random.nextInt(in: 0...members.count))
-        writer.endObject()
     }
 
     /// Distinct members, popular users more likely; the first is the channel's creator and owner.
@@ -304,7 +327,7 @@ package struct ChatPayloadGenerator: Sendable {
     }
 
     /// A user not in `excluded`, popular ones more likely, or nil when every user is excluded.
-    private func user(outside excluded: Set<Int>, random: inout SeededRandom, document: DocumentContext) -> Int? {
+    func user(outside excluded: Set<Int>, random: inout SeededRandom, document: DocumentContext) -> Int? {
         guard excluded.count < userCount else { return nil }
         // Bounded rejection as in chooseMembers: popular users are often excluded already.
         for _ in 0..<20 {
@@ -314,219 +337,6 @@ package struct ChatPayloadGenerator: Sendable {
         var next = random.nextInt(below: userCount)
         while excluded.contains(next) { next = (next + 1) % userCount }
         return next
-    }
-
-    // MARK: Messages
-
-    /// In a revised channel, most messages also carry a reaction, a mention and sometimes an
-    /// attachment that the unrevised message has dropped, all drawn from `dropped`.
-    private func writeMessage(
-        channel: Int, message: Int, sentAt: Int64, author: Int, members: [Member], channelCreatedAt: Int64, revision: Int,
-        written: inout [QuotableMessage], random: inout SeededRandom, dropped: inout SeededRandom, document: DocumentContext,
-        to writer: JSONTextWriter
-    ) {
-        let id = "msg-\(channel)-\(message)"
-        let dropsChildren = revision > 0 && dropped.chance(Self.droppedChildrenShare)
-        writer.beginObject()
-        writer.field("id", id)
-        let text = Self.messageText(random: &random) + (revision > 0 ? " (edited \(revision))" : "")
-        writer.field("text", text)
-        writer.field("type", "regular")
-        writer.field("created_at", Self.timestamp(sentAt))
-        let edited = random.chance(0.1)
-        let updatedAt = edited ? sentAt + Int64(random.nextInt(in: 1...3_600)) * Self.secondMicroseconds : sentAt
-        writer.field("updated_at", Self.timestamp(updatedAt))
-        writer.key("user")
-        writeUser(author, random: &random, document: document, to: writer)
-        // As Stream sends a quote: the id, and the quoted message embedded whole. Half the quotes are
-        // of an earlier message of this page (the copy as the page has it), half of one older than
-        // the page, which only the embedded copy brings.
-        var quoted: String?
-        if random.chance(0.05) {
-            let copy =
-                message > 0 && random.chance(0.5)
-                ? written[random.nextInt(below: message)]
-                : Self.olderMessage(
-                    channel: channel, index: random.nextInt(below: 1_000), createdBefore: channelCreatedAt, members: members, seed: seed)
-            quoted = copy.id
-            writer.field("quoted_message_id", copy.id)
-            writer.key("quoted_message")
-            writer.beginObject()
-            writer.field("id", copy.id)
-            writer.field("text", copy.text)
-            writer.field("type", "regular")
-            writer.field("created_at", Self.timestamp(copy.createdAt))
-            writer.field("updated_at", Self.timestamp(copy.updatedAt))
-            writer.key("user")
-            writeUser(copy.author, random: &random, document: document, to: writer)
-            if let inner = copy.quoted { writer.field("quoted_message_id", inner) }
-            writer.endObject()
-        }
-        written.append(QuotableMessage(id: id, text: text, createdAt: sentAt, updatedAt: updatedAt, author: author, quoted: quoted))
-
-        writer.key("attachments")
-        writer.beginArray()
-        let attachmentCount = random.chance(0.15) ? random.nextInt(in: 1...2) : 0
-        for index in 0..<attachmentCount {
-            writeAttachment(messageID: id, index: index, random: &random, to: writer)
-        }
-        if dropsChildren && (attachmentCount > 0 || dropped.chance(Self.droppedAttachmentShare)) {
-            writeAttachment(messageID: id, index: attachmentCount, random: &dropped, to: writer)
-        }
-        writer.endArray()
-
-        var reactions: [(user: Int, type: Int)] = []
-        let wantedReactions = random.nextInt(in: 0...3)
-        var attempts = 0
-        while reactions.count < wantedReactions && attempts < 20 {
-            attempts += 1
-            let reaction = (
-                user: document.userPopularity.sample(using: &random),
-                type: document.reactionTypePopularity.sample(using: &random)
-            )
-            if !reactions.contains(where: { $0.user == reaction.user && $0.type == reaction.type }) {
-                reactions.append(reaction)
-            }
-        }
-        let droppedReaction = dropsChildren ? reaction(outside: reactions, random: &dropped, document: document) : nil
-        writer.key("latest_reactions")
-        writer.beginArray()
-        for reaction in reactions {
-            writeReaction(reaction, sentAt: sentAt, random: &random, document: document, to: writer)
-        }
-        if let droppedReaction {
-            writeReaction(droppedReaction, sentAt: sentAt, random: &dropped, document: document, to: writer)
-        }
-        writer.endArray()
-        writer.key("reaction_counts")
-        writer.beginObject()
-        let allReactions = reactions + (droppedReaction.map { [$0] } ?? [])
-        for (type, name) in Self.reactionTypes.enumerated() {
-            let count = allReactions.reduce(0) { $0 + ($1.type == type ? 1 : 0) }
-            if count > 0 { writer.field(name, count) }
-        }
-        writer.endObject()
-
-        var mentioned: [Int] = []
-        if random.chance(0.1) {
-            let wanted = min(random.nextInt(in: 1...2), members.count)
-            var attempts = 0
-            while mentioned.count < wanted && attempts < 20 {
-                attempts += 1
-                let user = random.pick(members).user
-                if !mentioned.contains(user) { mentioned.append(user) }
-            }
-        }
-        writer.key("mentioned_users")
-        writer.beginArray()
-        for user in mentioned {
-            writeUser(user, random: &random, document: document, to: writer)
-        }
-        if dropsChildren {
-            let unmentioned = members.map(\.user).filter { !mentioned.contains($0) }
-            if !unmentioned.isEmpty {
-                writeUser(dropped.pick(unmentioned), random: &dropped, document: document, to: writer)
-            }
-        }
-        writer.endArray()
-        writer.endObject()
-    }
-
-    private func writeReaction(
-        _ reaction: (user: Int, type: Int), sentAt: Int64, random: inout SeededRandom, document: DocumentContext,
-        to writer: JSONTextWriter
-    ) {
-        writer.beginObject()
-        writer.field("type", Self.reactionTypes[reaction.type])
-        writer.field("score", random.chance(0.1) ? random.nextInt(in: 2...5) : 1)
-        writer.key("user")
-        writeUser(reaction.user, random: &random, document: document, to: writer)
-        let reactedAt = sentAt + Int64(random.nextInt(in: 1...86_400)) * Self.secondMicroseconds
-        writer.field("created_at", Self.timestamp(reactedAt))
-        writer.endObject()
-    }
-
-    /// A (user, type) pair not among `existing`: the type is drawn by popularity, and the next types
-    /// are tried in turn if every user already reacted with it.
-    private func reaction(
-        outside existing: [(user: Int, type: Int)], random: inout SeededRandom, document: DocumentContext
-    ) -> (user: Int, type: Int)? {
-        let first = document.reactionTypePopularity.sample(using: &random)
-        for offset in 0..<Self.reactionTypes.count {
-            let type = (first + offset) % Self.reactionTypes.count
-            let reacted = Set(existing.lazy.filter { $0.type == type }.map(\.user))
-            if let user = user(outside: reacted, random: &random, document: document) { return (user, type) }
-        }
-        return nil
-    }
-
-    private func writeAttachment(messageID: String, index: Int, random: inout SeededRandom, to writer: JSONTextWriter) {
-        let assetURL = "https://cdn.example.com/attachments/\(messageID)/\(index)"
-        writer.beginObject()
-        switch random.nextInt(below: 3) {
-        case 0:
-            writer.field("type", "image")
-            writer.field("title", "IMG_\(random.nextInt(in: 1_000...9_999)).jpg")
-            writer.field("asset_url", "\(assetURL).jpg")
-            writer.field("image_url", "\(assetURL).jpg")
-            writer.field("mime_type", "image/jpeg")
-        case 1:
-            // Files have no preview: image_url is absent, as in real payloads.
-            writer.field("type", "file")
-            writer.field("title", "\(random.pick(Self.topics)) notes \(random.nextInt(in: 1...99)).pdf")
-            writer.field("asset_url", "\(assetURL).pdf")
-            writer.field("mime_type", "application/pdf")
-        default:
-            writer.field("type", "video")
-            writer.field("title", "clip-\(random.nextInt(in: 1...999)).mp4")
-            writer.field("asset_url", "\(assetURL).mp4")
-            writer.field("image_url", "\(assetURL)-thumbnail.jpg")
-            writer.field("mime_type", "video/mp4")
-        }
-        writer.field("file_size", random.nextInt(in: 10_000...5_000_000))
-        writer.endObject()
-    }
-
-    /// A message as a later one quotes it.
-    struct QuotableMessage {
-        let id: String
-        let text: String
-        let createdAt: Int64
-        let updatedAt: Int64
-        let author: Int
-        /// The id it quotes itself, if it does.
-        let quoted: String?
-    }
-
-    /// A message from before the page: the same every time it is quoted, in any revision of the channel.
-    private static func olderMessage(
-        channel: Int, index: Int, createdBefore channelCreatedAt: Int64, members: [Member], seed: UInt64
-    ) -> QuotableMessage {
-        var random = SeededRandom(seed: SeededRandom.subSeed(seed, stream: 6, index: UInt64(channel) << 20 | UInt64(index)))
-        let createdAt = channelCreatedAt - Int64(1_000 - index) * 600 * secondMicroseconds
-        return QuotableMessage(
-            id: "msg-\(channel)-old-\(index)", text: messageText(random: &random), createdAt: createdAt, updatedAt: createdAt,
-            author: members[random.nextInt(below: members.count)].user, quoted: nil)
-    }
-
-    /// Mostly plain words; some texts carry quotes, backslashes, newlines, tabs and non-ASCII, so
-    /// writers and readers are exercised on escapes.
-    static func messageText(random: inout SeededRandom) -> String {
-        var text = ""
-        let wordCount = random.nextInt(in: 3...24)
-        for index in 0..<wordCount {
-            if index > 0 { text += " " }
-            text += random.pick(words)
-        }
-        switch random.nextInt(below: 40) {
-        case 0: text += " \"\(random.pick(words))\""
-        case 1: text += "\n\(random.pick(words))"
-        case 2: text += " 🎉"
-        case 3: text += " C:\\temp\\\(random.pick(words)).txt"
-        case 4: text += "\t— café ✓"
-        default: break
-        }
-        return text
     }
 
     // MARK: Timestamps
