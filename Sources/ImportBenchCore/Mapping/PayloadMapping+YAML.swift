@@ -60,17 +60,7 @@ private struct MappingParser {
     }
 
     func parse(_ yaml: String) throws -> PayloadMapping {
-        let root: Node
-        do {
-            guard let node = try Yams.compose(yaml: yaml) else { throw fail(nil, "the file is empty; a mapping needs name, element and entities") }
-            root = node
-        } catch let error as MappingError {
-            throw error
-        } catch let error as YamlError {
-            throw yamlFailure(error)
-        } catch {
-            throw fail(nil, "not YAML: \(error)")
-        }
+        let root = try document(yaml)
         try countValues(root)
         let top = try entries(
             root, "the mapping",
@@ -78,6 +68,42 @@ private struct MappingParser {
         let name = try string(required(top, "name", in: root), "name")
         let summary = try top.first { $0.key == "summary" }.map { try string($0.value, "summary") } ?? "mapped from \(file)"
         let declaredCollections = try collections(top, in: root)
+        let declarations = try entityDeclarations(top, in: root)
+        let schema: Schema
+        do {
+            schema = try Schema(name: name, entities: declarations.map(\.entity))
+        } catch {
+            throw locate(error, declarations)
+        }
+        let collections = try elementCollections(declaredCollections, schema: schema, declarations: declarations)
+        let mappings = try entityMappings(declarations, schema: schema)
+        try checkReadability(mappings, schema: schema, elements: Set(collections.map(\.entity)), declarations: declarations)
+        let shared = try sharedEntities(top, schema: schema)
+        let screenQuery = try top.first { $0.key == "screen_query" }.map { try string($0.value, "screen_query") }
+        var mapping = PayloadMapping(
+            name: name, summary: summary, collections: collections, schema: schema, entities: mappings, shared: shared,
+            screenQuery: screenQuery)
+        mapping.jsonLines = try readsJSONLines(top, collections: collections)
+        return mapping
+    }
+
+    /// The document's root node; Yams's errors become this file's, with their line and column.
+    func document(_ yaml: String) throws -> Node {
+        do {
+            guard let node = try Yams.compose(yaml: yaml) else { throw fail(nil, "the file is empty; a mapping needs name, element and entities") }
+            return node
+        } catch let error as MappingError {
+            throw error
+        } catch let error as YamlError {
+            throw yamlFailure(error)
+        } catch {
+            throw fail(nil, "not YAML: \(error)")
+        }
+    }
+
+    /// Each entry of `entities`, in order: at least one, and at most `MappingLimit.entities`,
+    /// refused by their count before any is read.
+    func entityDeclarations(_ top: [Entry], in root: Node) throws -> [EntityDeclaration] {
         let entitiesNode = try required(top, "entities", in: root)
         if case .mapping(let declared) = entitiesNode, declared.count > MappingLimit.entities.limit {
             throw MappingError.overLimit(
@@ -85,17 +111,18 @@ private struct MappingParser {
         }
         let entityEntries = try entries(entitiesNode, "entities", allowed: nil)
         guard !entityEntries.isEmpty else { throw fail(entitiesNode, "entities is empty; declare at least one entity") }
-
         var declarations: [EntityDeclaration] = []
         for entry in entityEntries {
             declarations.append(try entity(entry))
         }
-        let schema: Schema
-        do {
-            schema = try Schema(name: name, entities: declarations.map(\.entity))
-        } catch {
-            throw locate(error, declarations)
-        }
+        return declarations
+    }
+
+    /// The declared collections with their entities found in the schema. An element is read at the
+    /// top level, so nothing ever sets an owner relationship of its entity.
+    func elementCollections(
+        _ declaredCollections: [CollectionDeclaration], schema: Schema, declarations: [EntityDeclaration]
+    ) throws -> [ElementCollection] {
         var collections: [ElementCollection] = []
         for declared in declaredCollections {
             guard let entity = schema.index(of: declared.entity) else {
@@ -112,6 +139,11 @@ private struct MappingParser {
             }
             collections.append(ElementCollection(path: declared.path, entity: entity, headerRow: declared.headerRow))
         }
+        return collections
+    }
+
+    /// Each declaration resolved against the whole schema, in the order they are declared.
+    func entityMappings(_ declarations: [EntityDeclaration], schema: Schema) throws -> [EntityMapping] {
         // Per entity, its owner relationships by target: a children list finds its link by hashing,
         // not by searching the child's relationships once per list.
         let ownerLinks = declarations.indices.map { entity in
@@ -123,37 +155,40 @@ private struct MappingParser {
         for (index, declaration) in declarations.enumerated() {
             mappings.append(try resolve(declaration, at: index, schema: schema, ownerLinks: ownerLinks))
         }
-        try checkReadability(mappings, schema: schema, elements: Set(collections.map(\.entity)), declarations: declarations)
+        return mappings
+    }
+
+    /// The schema's indexes of the entities `shared` lists; none when it is not given.
+    func sharedEntities(_ top: [Entry], schema: Schema) throws -> [Int] {
+        guard let entry = top.first(where: { $0.key == "shared" }) else { return [] }
+        guard case .sequence(let names) = entry.value else { throw fail(entry.value, "shared must be a list of entity names") }
         var shared: [Int] = []
-        if let entry = top.first(where: { $0.key == "shared" }) {
-            guard case .sequence(let names) = entry.value else { throw fail(entry.value, "shared must be a list of entity names") }
-            for node in names {
-                let entityName = try string(node, "a shared entity")
-                guard let index = schema.index(of: entityName) else {
-                    throw fail(node, "shared names entity '\(entityName)', which entities does not declare")
-                }
-                shared.append(index)
+        for node in names {
+            let entityName = try string(node, "a shared entity")
+            guard let index = schema.index(of: entityName) else {
+                throw fail(node, "shared names entity '\(entityName)', which entities does not declare")
             }
+            shared.append(index)
         }
-        let screenQuery = try top.first { $0.key == "screen_query" }.map { try string($0.value, "screen_query") }
-        var mapping = PayloadMapping(
-            name: name, summary: summary, collections: collections, schema: schema, entities: mappings, shared: shared,
-            screenQuery: screenQuery)
-        if let format = top.first(where: { $0.key == "format" }) {
-            switch try string(format.value, "format") {
-            case "json": break
-            case "json-lines":
-                guard collections.count == 1, collections[0].path.segments.isEmpty else {
-                    throw fail(format.value, "format: json-lines reads one element per line: it takes element alone, without elements or collections")
-                }
-                mapping.jsonLines = true
-            case let other:
-                throw fail(
-                    format.value,
-                    "format must be json (one document, the default) or json-lines (one element per line, whatever the file's name), not '\(other)'")
+        return shared
+    }
+
+    /// Whether `format` says json-lines (json, one document, is the default). A line holds one
+    /// element, so json-lines takes a single collection: the document's own.
+    func readsJSONLines(_ top: [Entry], collections: [ElementCollection]) throws -> Bool {
+        guard let format = top.first(where: { $0.key == "format" }) else { return false }
+        switch try string(format.value, "format") {
+        case "json": return false
+        case "json-lines":
+            guard collections.count == 1, collections[0].path.segments.isEmpty else {
+                throw fail(format.value, "format: json-lines reads one element per line: it takes element alone, without elements or collections")
             }
+            return true
+        case let other:
+            throw fail(
+                format.value,
+                "format must be json (one document, the default) or json-lines (one element per line, whatever the file's name), not '\(other)'")
         }
-        return mapping
     }
 
     /// A collection as the file declares it, its entity still a name.
@@ -226,36 +261,61 @@ private struct MappingParser {
         case template(String, Node)
     }
 
+    /// One entry of `entities` as written: its name, key, columns and relationships. What they name
+    /// is checked once every entity is declared (`resolve`).
     func entity(_ entry: Entry) throws -> EntityDeclaration {
         let name = entry.key
-        let node = entry.value
-        let reserved = ["pk", Schema.generationColumn, Schema.listedColumn]
         guard !name.hasPrefix("importbench_"), !name.hasPrefix("sqlite_") else {
             throw fail(entry.keyNode, "entity name '\(name)' is reserved for bench's and SQLite's own tables")
         }
-        let fields = try entries(node, "entity '\(name)'", allowed: ["key", "attributes", "to_one", "many_to_many", "children", "absent"])
+        let fields = try entries(entry.value, "entity '\(name)'", allowed: ["key", "attributes", "to_one", "many_to_many", "children", "absent"])
         let absentMembers = try fields.first { $0.key == "absent" }.map { try self.absentMembers($0.value) } ?? .keep
-        var columns: [String: Node] = [:]
-        func claim(_ column: String, _ at: Node) throws {
-            guard !reserved.contains(column) else { throw fail(at, "column '\(column)' of '\(name)' is bench's own; name it otherwise") }
-            if columns[column] != nil { throw fail(at, "'\(name)' has two columns named '\(column)'") }
-            if columns.count == MappingLimit.columns.limit {
-                throw MappingError.overLimit(.columns, found: nil, file: file, line: at.mark?.line, column: at.mark?.column)
-            }
-            columns[column] = at
-        }
-
+        var columns = ColumnClaims(entity: name)
         let keyNode = try required(fields, "key", in: entry.keyNode, of: "entity '\(name)' (where its natural key is)")
-        let keyColumn: String
-        let key: KeyDeclaration
+        let key = try self.key(keyNode, of: name)
+        try claim(key.column, at: keyNode, in: &columns)
+        let attributes = try self.attributes(fields.first { $0.key == "attributes" }?.value, of: name, claiming: &columns)
+        let toOne = try toOneRelationships(fields.first { $0.key == "to_one" }?.value, of: name, claiming: &columns)
+        let manyToMany = try manyToManyRelationships(fields.first { $0.key == "many_to_many" }?.value, of: name)
+        let children = try self.children(fields.first { $0.key == "children" }?.value, of: name)
+        return EntityDeclaration(
+            node: entry.keyNode,
+            entity: Entity(
+                name, key: Attribute(key.column, .text), attributes: attributes.attributes, toOne: toOne.relationships,
+                manyToMany: manyToMany.relationships),
+            key: key.declaration, attributes: attributes.paths, toOne: toOne.sources, manyToMany: manyToMany.sources, children: children,
+            absentMembers: absentMembers)
+    }
+
+    /// The column names an entity has taken so far: a name is taken once (see `claim`).
+    struct ColumnClaims {
+        let entity: String
+        var names: Set<String> = []
+    }
+
+    /// Takes `column` for the entity, unless bench keeps the name for its own columns, the entity
+    /// has a column of that name already, or it has `MappingLimit.columns` of them.
+    func claim(_ column: String, at node: Node, in claims: inout ColumnClaims) throws {
+        guard !["pk", Schema.generationColumn, Schema.listedColumn].contains(column) else {
+            throw fail(node, "column '\(column)' of '\(claims.entity)' is bench's own; name it otherwise")
+        }
+        if claims.names.contains(column) { throw fail(node, "'\(claims.entity)' has two columns named '\(column)'") }
+        if claims.names.count == MappingLimit.columns.limit {
+            throw MappingError.overLimit(.columns, found: nil, file: file, line: node.mark?.line, column: node.mark?.column)
+        }
+        claims.names.insert(column)
+    }
+
+    /// The natural key and its column's name. A bare path names the column after its last member;
+    /// a mapping gives a path (with a fallback, or not) or a compose, and may name the column.
+    func key(_ keyNode: Node, of name: String) throws -> (declaration: KeyDeclaration, column: String) {
         switch keyNode {
         case .scalar:
             let keyPath = try path(keyNode, "key")
             guard let column = keyPath.lastMember else {
                 throw fail(keyNode, "the key's path names no member to name its column after; write key: {column: ..., path: ...}")
             }
-            keyColumn = column
-            key = .path(keyPath, fallback: nil)
+            return (.path(keyPath, fallback: nil), column)
         default:
             let keyFields = try entries(keyNode, "the key of '\(name)'", allowed: ["column", "path", "compose", "fallback"])
             let fallbackNode = keyFields.first { $0.key == "fallback" }?.value
@@ -264,110 +324,130 @@ private struct MappingParser {
             switch (pathNode, composeNode) {
             case (let pathNode?, nil):
                 let keyPath = try path(pathNode, "key path")
-                key = .path(keyPath, fallback: try fallbackNode.map { (try string($0, "fallback"), $0) })
-                keyColumn = try keyFields.first { $0.key == "column" }.map { try string($0.value, "column") } ?? keyPath.lastMember ?? "key"
+                let key = KeyDeclaration.path(keyPath, fallback: try fallbackNode.map { (try string($0, "fallback"), $0) })
+                let column = try keyFields.first { $0.key == "column" }.map { try string($0.value, "column") } ?? keyPath.lastMember ?? "key"
+                return (key, column)
             case (nil, let composeNode?):
                 if let fallbackNode {
                     throw fail(fallbackNode, "a fallback is for a key read at a path: compose already builds the key of '\(name)'")
                 }
-                key = .template(try string(composeNode, "compose"), composeNode)
-                keyColumn = try keyFields.first { $0.key == "column" }.map { try string($0.value, "column") } ?? "key"
+                let key = KeyDeclaration.template(try string(composeNode, "compose"), composeNode)
+                let column = try keyFields.first { $0.key == "column" }.map { try string($0.value, "column") } ?? "key"
+                return (key, column)
             default:
                 throw fail(keyNode, "the key of '\(name)' needs exactly one of path (where it is) or compose (how to build it)")
             }
         }
-        try claim(keyColumn, keyNode)
+    }
 
+    /// The attributes and the paths they are read at: `name: TYPE` reads member `name`, `name:
+    /// {type, path}` the path. Each claims its column before its type is read.
+    func attributes(
+        _ node: Node?, of name: String, claiming columns: inout ColumnClaims
+    ) throws -> (attributes: [Attribute], paths: [JSONPath]) {
+        guard let node else { return ([], []) }
         var attributes: [Attribute] = []
-        var attributePaths: [JSONPath] = []
-        if let attributesNode = fields.first(where: { $0.key == "attributes" })?.value {
-            for attribute in try entries(attributesNode, "the attributes of '\(name)'", allowed: nil) {
-                try claim(attribute.key, attribute.keyNode)
-                switch attribute.value {
-                case .scalar:
-                    attributes.append(Attribute(attribute.key, try type(attribute.value)))
-                    attributePaths.append(JSONPath([.member(attribute.key)]))
-                default:
-                    let spec = try entries(attribute.value, "attribute '\(attribute.key)'", allowed: ["type", "path"])
-                    attributes.append(Attribute(attribute.key, try type(required(spec, "type", in: attribute.value))))
-                    attributePaths.append(
-                        try spec.first { $0.key == "path" }.map { try path($0.value, "path") } ?? JSONPath([.member(attribute.key)]))
-                }
+        var paths: [JSONPath] = []
+        for attribute in try entries(node, "the attributes of '\(name)'", allowed: nil) {
+            try claim(attribute.key, at: attribute.keyNode, in: &columns)
+            switch attribute.value {
+            case .scalar:
+                attributes.append(Attribute(attribute.key, try type(attribute.value)))
+                paths.append(JSONPath([.member(attribute.key)]))
+            default:
+                let spec = try entries(attribute.value, "attribute '\(attribute.key)'", allowed: ["type", "path"])
+                attributes.append(Attribute(attribute.key, try type(required(spec, "type", in: attribute.value))))
+                paths.append(try spec.first { $0.key == "path" }.map { try path($0.value, "path") } ?? JSONPath([.member(attribute.key)]))
             }
         }
+        return (attributes, paths)
+    }
 
-        var toOne: [ToOneRelationship] = []
-        var toOneSources: [(node: Node, source: ToOneSource)] = []
-        if let toOneNode = fields.first(where: { $0.key == "to_one" })?.value {
-            for relationship in try entries(toOneNode, "the to_one relationships of '\(name)'", allowed: nil) {
-                let spec = try entries(
-                    relationship.value, "to_one '\(relationship.key)'", allowed: ["entity", "owner", "embedded", "key", "listing"])
-                let target = try string(required(spec, "entity", in: relationship.value), "entity")
-                let owner = try spec.first { $0.key == "owner" }.map { try bool($0.value, "owner") } ?? false
-                let embedded = try spec.first { $0.key == "embedded" }.map { try path($0.value, "embedded") }
-                let keyPath = try spec.first { $0.key == "key" }.map { try path($0.value, "key") }
-                let source: ToOneSource
-                switch (owner, embedded, keyPath) {
-                case (true, nil, nil): source = .owner
-                case (false, let embedded?, nil): source = .embedded(embedded)
-                case (false, nil, let keyPath?): source = .key(keyPath)
-                case (false, let embedded?, let keyPath?): source = .embeddedOrKey(embedded, key: keyPath)
-                default:
-                    throw fail(
-                        relationship.value,
-                        "to_one '\(relationship.key)' needs owner: true (the object whose children list holds it), or embedded: PATH (an object), key: PATH (the target's key) or both (the object when present, else the key)"
-                    )
-                }
-                let listing = try spec.first { $0.key == "listing" }.map { try self.listing($0.value) }
-                if listing != nil, !owner {
-                    throw fail(relationship.value, "listing applies to an owner relationship (is the owner's children list complete or a page?)")
-                }
-                let relationshipModel = ToOneRelationship(relationship.key, to: target, owner: owner, listing: listing ?? .complete)
-                try claim(relationshipModel.column, relationship.keyNode)
-                toOne.append(relationshipModel)
-                toOneSources.append((relationship.keyNode, source))
-            }
+    /// The to-one relationships and where each is read; each claims its column once it is read.
+    func toOneRelationships(
+        _ node: Node?, of name: String, claiming columns: inout ColumnClaims
+    ) throws -> (relationships: [ToOneRelationship], sources: [(node: Node, source: ToOneSource)]) {
+        guard let node else { return ([], []) }
+        var relationships: [ToOneRelationship] = []
+        var sources: [(node: Node, source: ToOneSource)] = []
+        for entry in try entries(node, "the to_one relationships of '\(name)'", allowed: nil) {
+            let (relationship, source) = try toOne(entry)
+            try claim(relationship.column, at: entry.keyNode, in: &columns)
+            relationships.append(relationship)
+            sources.append((entry.keyNode, source))
         }
+        return (relationships, sources)
+    }
 
-        var manyToMany: [ManyToManyRelationship] = []
-        var setNames: Set<String> = []
-        var setSources: [(node: Node, source: SetSource)] = []
-        if let setsNode = fields.first(where: { $0.key == "many_to_many" })?.value {
-            for relationship in try entries(setsNode, "the many_to_many relationships of '\(name)'", allowed: nil) {
-                let spec = try entries(relationship.value, "many_to_many '\(relationship.key)'", allowed: ["entity", "embedded", "keys", "listing"])
-                let target = try string(required(spec, "entity", in: relationship.value), "entity")
-                let embedded = try spec.first { $0.key == "embedded" }.map { try path($0.value, "embedded") }
-                let keys = try spec.first { $0.key == "keys" }.map { try path($0.value, "keys") }
-                let source: SetSource
-                switch (embedded, keys) {
-                case (let embedded?, nil): source = .embedded(embedded)
-                case (nil, let keys?): source = .keys(keys)
-                default:
-                    throw fail(
-                        relationship.value,
-                        "many_to_many '\(relationship.key)' needs exactly one of embedded: PATH (an array of objects) or keys: PATH (an array of keys)"
-                    )
-                }
-                let listing = try spec.first { $0.key == "listing" }.map { try self.listing($0.value) } ?? .complete
-                guard setNames.insert(relationship.key).inserted else {
-                    throw fail(relationship.keyNode, "'\(name)' has two many_to_many relationships named '\(relationship.key)'")
-                }
-                manyToMany.append(ManyToManyRelationship(relationship.key, to: target, listing: listing))
-                setSources.append((relationship.keyNode, source))
-            }
+    /// One to-one relationship: its target, and whether it is the owner (the object whose children
+    /// list holds this one), an embedded object, the target's key, or the object when present.
+    func toOne(_ relationship: Entry) throws -> (ToOneRelationship, ToOneSource) {
+        let spec = try entries(
+            relationship.value, "to_one '\(relationship.key)'", allowed: ["entity", "owner", "embedded", "key", "listing"])
+        let target = try string(required(spec, "entity", in: relationship.value), "entity")
+        let owner = try spec.first { $0.key == "owner" }.map { try bool($0.value, "owner") } ?? false
+        let embedded = try spec.first { $0.key == "embedded" }.map { try path($0.value, "embedded") }
+        let keyPath = try spec.first { $0.key == "key" }.map { try path($0.value, "key") }
+        let source: ToOneSource
+        switch (owner, embedded, keyPath) {
+        case (true, nil, nil): source = .owner
+        case (false, let embedded?, nil): source = .embedded(embedded)
+        case (false, nil, let keyPath?): source = .key(keyPath)
+        case (false, let embedded?, let keyPath?): source = .embeddedOrKey(embedded, key: keyPath)
+        default:
+            throw fail(
+                relationship.value,
+                "to_one '\(relationship.key)' needs owner: true (the object whose children list holds it), or embedded: PATH (an object), key: PATH (the target's key) or both (the object when present, else the key)"
+            )
         }
+        let listing = try spec.first { $0.key == "listing" }.map { try self.listing($0.value) }
+        if listing != nil, !owner {
+            throw fail(relationship.value, "listing applies to an owner relationship (is the owner's children list complete or a page?)")
+        }
+        return (ToOneRelationship(relationship.key, to: target, owner: owner, listing: listing ?? .complete), source)
+    }
 
+    /// The many-to-many relationships, each read from an array of objects or an array of keys.
+    func manyToManyRelationships(
+        _ node: Node?, of name: String
+    ) throws -> (relationships: [ManyToManyRelationship], sources: [(node: Node, source: SetSource)]) {
+        guard let node else { return ([], []) }
+        var relationships: [ManyToManyRelationship] = []
+        var names: Set<String> = []
+        var sources: [(node: Node, source: SetSource)] = []
+        for relationship in try entries(node, "the many_to_many relationships of '\(name)'", allowed: nil) {
+            let spec = try entries(relationship.value, "many_to_many '\(relationship.key)'", allowed: ["entity", "embedded", "keys", "listing"])
+            let target = try string(required(spec, "entity", in: relationship.value), "entity")
+            let embedded = try spec.first { $0.key == "embedded" }.map { try path($0.value, "embedded") }
+            let keys = try spec.first { $0.key == "keys" }.map { try path($0.value, "keys") }
+            let source: SetSource
+            switch (embedded, keys) {
+            case (let embedded?, nil): source = .embedded(embedded)
+            case (nil, let keys?): source = .keys(keys)
+            default:
+                throw fail(
+                    relationship.value,
+                    "many_to_many '\(relationship.key)' needs exactly one of embedded: PATH (an array of objects) or keys: PATH (an array of keys)"
+                )
+            }
+            let listing = try spec.first { $0.key == "listing" }.map { try self.listing($0.value) } ?? .complete
+            guard names.insert(relationship.key).inserted else {
+                throw fail(relationship.keyNode, "'\(name)' has two many_to_many relationships named '\(relationship.key)'")
+            }
+            relationships.append(ManyToManyRelationship(relationship.key, to: target, listing: listing))
+            sources.append((relationship.keyNode, source))
+        }
+        return (relationships, sources)
+    }
+
+    /// The children lists: at each path, an array of objects of the named entity.
+    func children(_ node: Node?, of name: String) throws -> [(node: Node, path: JSONPath, entity: String)] {
+        guard let node else { return [] }
         var children: [(node: Node, path: JSONPath, entity: String)] = []
-        if let childrenNode = fields.first(where: { $0.key == "children" })?.value {
-            for child in try entries(childrenNode, "the children of '\(name)'", allowed: nil) {
-                children.append((child.keyNode, try path(child.keyNode, "a children path"), try string(child.value, "the child entity")))
-            }
+        for child in try entries(node, "the children of '\(name)'", allowed: nil) {
+            children.append((child.keyNode, try path(child.keyNode, "a children path"), try string(child.value, "the child entity")))
         }
-        return EntityDeclaration(
-            node: entry.keyNode,
-            entity: Entity(name, key: Attribute(keyColumn, .text), attributes: attributes, toOne: toOne, manyToMany: manyToMany),
-            key: key, attributes: attributePaths, toOne: toOneSources, manyToMany: setSources, children: children,
-            absentMembers: absentMembers)
+        return children
     }
 
     /// What needs the whole schema: children lists and composed keys. `ownerLinks[e][t]`: entity e's
