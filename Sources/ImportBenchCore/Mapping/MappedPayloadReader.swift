@@ -28,6 +28,8 @@ package final class MappedPayloadReader: RecordReader, JSONElementDecoder {
         /// Objects whose children are being read, innermost last: an embedded object's owner link
         /// goes to the nearest of its target entity.
         var owners: [(entity: Int, handle: OccurrenceHandle)] = []
+        /// The element's name in a collection that is an object (what `@key` reads).
+        var memberName: [UInt8]?
     }
 
     private var found: PODArray<Int> {
@@ -41,6 +43,10 @@ package final class MappedPayloadReader: RecordReader, JSONElementDecoder {
     private var owners: [(entity: Int, handle: OccurrenceHandle)] {
         _read { yield state.pointee.owners }
         _modify { yield &state.pointee.owners }
+    }
+    private var memberName: [UInt8]? {
+        _read { yield state.pointee.memberName }
+        _modify { yield &state.pointee.memberName }
     }
 
     package init(path: String, mapping: PayloadMapping, reading: PayloadReading = PayloadReading(), chunkSize: Int = 1 << 20) throws {
@@ -98,117 +104,184 @@ package final class MappedPayloadReader: RecordReader, JSONElementDecoder {
         found.truncate(to: 0)
         targets.truncate(to: 0)
         owners.removeAll(keepingCapacity: true)
-        let memberName = elements.currentMemberName.map { Array($0.utf8) }
+        memberName = elements.currentMemberName.map { Array($0.utf8) }
         let entity = mapping.collections[elements.current].entity
-        _ = try read(tape, 0, entity: entity, listedBy: nil, position: 0, memberName: memberName, into: builder)
+        _ = try read(tape, 0, entity: entity, listedBy: nil, position: 0, hasMemberName: memberName != nil, into: builder)
+    }
+
+    /// An object being read: where it is in its tape, its plan, and where its walk's frame (in
+    /// `found`) and its embedded targets' ordinals (in `targets`) start. What the steps of `read`
+    /// share; the tape goes beside it, as a copy of it in here cost a retain and a release per object.
+    private struct ObjectFrame {
+        let token: Int
+        let entity: Int
+        let plan: EntityPlan
+        let frame: Int
+        let firstTarget: Int
+        /// Its position in the array holding it (what `{@index}` reads).
+        let position: Int
+        /// The owner whose children list holds it, and the object's relationship back to it.
+        let owner: (handle: OccurrenceHandle, relationship: Int)?
     }
 
     /// Reads the object at `token` as an occurrence of `entity`, with what it embeds before it and
     /// its children after it; returns its handle. `listedBy` is the owner whose children list holds it.
-    /// `memberName` is the element's name in a collection that is an object (what `@key` reads).
+    /// `hasMemberName`: it is an element with a name, `memberName` (what `@key` reads).
+    /// Its steps are `@inline(always)`: `@inline(__always)` is a hint, which the optimizer declined
+    /// for the larger ones, splitting this hot path into calls.
     private func read(
         _ tape: JSONTape, _ token: Int, entity: Int, listedBy owner: (handle: OccurrenceHandle, relationship: Int)?, position: Int,
-        memberName: [UInt8]? = nil, into builder: RecordBuilder
+        hasMemberName: Bool = false, into builder: RecordBuilder
     ) throws(PayloadError) -> OccurrenceHandle {
         let plan = plans[entity]
-        // Only errors read the schema's entity: a copy of it per object retained every array it holds.
-        var schemaEntity: Entity { mapping.schema.entities[entity] }
-        let frame = try plan.openFrame(tape, token, in: &found, hasMemberName: memberName != nil)
-        func value(_ path: Int) -> Int {
-            let index = found[frame + path]
-            return index >= 0 && tape.tokens[index].kind != .null ? index : -1
-        }
-        /// The member name, when `path` is `@key` and the element has one.
-        func name(_ path: Int) -> [UInt8]? {
-            found[frame + path] == EntityPlan.memberNameToken ? memberName : nil
-        }
+        let frame = try plan.openFrame(tape, token, in: &found, hasMemberName: hasMemberName)
+        // Moved in: a copy cost a retain and a release per object.
+        let object = ObjectFrame(
+            token: token, entity: entity, plan: consume plan, frame: frame, firstTarget: targets.count, position: position, owner: owner)
+        try readEmbeddedTargets(of: object, in: tape, into: builder)
 
-        // What it embeds, each read whole before it.
-        let firstTarget = targets.count
+        builder.begin(entity: entity)
+        if lacksAListing(object, in: tape) { builder.listsNoChildren() }
+        try writeKey(of: object, in: tape, into: builder)
+        try writeAttributes(of: object, in: tape, into: builder)
+        try writeToOneReferences(of: object, in: tape, into: builder)
+        try writeSets(of: object, in: tape, into: builder)
+        let handle = builder.finish()
+        targets.truncate(to: object.firstTarget)
+
+        try readChildren(of: object, in: tape, handle: handle, into: builder)
+        found.truncate(to: frame)
+        return handle
+    }
+
+    /// The token found at `path`, or -1 where the member is absent or null.
+    @inline(__always)
+    private func value(_ path: Int, of object: ObjectFrame, in tape: JSONTape) -> Int {
+        let index = found[object.frame + path]
+        return index >= 0 && tape.tokens[index].kind != .null ? index : -1
+    }
+
+    /// The element's member name, when `path` is `@key` and the element has one.
+    @inline(__always)
+    private func name(_ path: Int, of object: ObjectFrame) -> [UInt8]? {
+        found[object.frame + path] == EntityPlan.memberNameToken ? memberName : nil
+    }
+
+    /// Whether the object lacks (absent or null) a list or set its entity's payload lists completely.
+    @inline(always)
+    private func lacksAListing(_ object: ObjectFrame, in tape: JSONTape) -> Bool {
+        for path in object.plan.listingPaths where value(path, of: object, in: tape) < 0 { return true }
+        return false
+    }
+
+    /// The schema's entity, for errors alone: a copy of it per object retained every array it holds.
+    private func schemaEntity(of object: ObjectFrame) -> Entity {
+        mapping.schema.entities[object.entity]
+    }
+
+    /// Reads what the object embeds, each whole before it, appending each target's ordinal to
+    /// `targets` (-1 for an absent to-one target) for its references to take.
+    @inline(always)
+    private func readEmbeddedTargets(of object: ObjectFrame, in tape: JSONTape, into builder: RecordBuilder) throws(PayloadError) {
+        let plan = object.plan
         for (relationship, source) in plan.toOne.enumerated() {
-            guard let path = source.embeddedPath, case let index = value(path), index >= 0 else {
+            guard let path = source.embeddedPath, case let index = value(path, of: object, in: tape), index >= 0 else {
                 targets.append(-1)
                 continue
             }
             targets.append(try read(tape, index, entity: plan.toOneTargets[relationship], listedBy: nil, position: 0, into: builder).ordinal)
         }
         for (relationship, source) in plan.manyToMany.enumerated() {
-            guard case .embedded(let path) = source, case let index = value(path), index >= 0 else { continue }
+            guard case .embedded(let path) = source, case let index = value(path, of: object, in: tape), index >= 0 else { continue }
             let target = plan.manyToManyTargets[relationship]
             for (memberPosition, member) in try tape.elements(ofArray: index).enumerated() {
                 targets.append(try read(tape, member, entity: target, listedBy: nil, position: memberPosition, into: builder).ordinal)
             }
         }
+    }
 
-        builder.begin(entity: entity)
-        if plan.listingPaths.contains(where: { value($0) < 0 }) { builder.listsNoChildren() }
-        func missing(_ path: Int, _ what: String) -> PayloadError {
-            let objectPath = tape.recordPath(ofToken: token)
-            return PayloadError(
-                file: tape.file, byteOffset: tape.baseOffset + Int(tape.tokens[token].start),
-                path: "\(objectPath).\(plan.paths.paths[path])", expected: "a value for \(what)",
-                found: found[frame + path] >= 0 ? "null" : "no such key")
-        }
-        func compose(_ parts: [PartPlan]) throws(PayloadError) {
-            builder.beginKeyText()
-            for part in parts {
-                switch part {
-                case .literal(let bytes): bytes.withUnsafeBytes { builder.appendKeyText($0) }
-                case .position: builder.appendKeyText(decimal: position)
-                case .path(let path):
-                    if let name = name(path) {
-                        name.withUnsafeBytes { builder.appendKeyText($0) }
-                        continue
-                    }
-                    let index = value(path)
-                    guard index >= 0 else { throw missing(path, "a part of the key of \(schemaEntity.name)") }
-                    switch tape.tokens[index].kind {
-                    case .string: try tape.withStringBytes(at: index) { builder.appendKeyText($0) }
-                    case .number: builder.appendKeyText(decimal: Int(try tape.int64(at: index)))
-                    default: throw tape.mismatch(at: index, expected: "a string or an integer (part of the key of \(schemaEntity.name))")
-                    }
-                case .relationship(let relationship):
-                    let appended = try appendKeyText(
-                        ofRelationship: relationship, firstTarget: firstTarget, owner: owner, plan: plan, tape: tape,
-                        value: value, builder: builder)
-                    guard appended else {
-                        throw PayloadError(
-                            file: tape.file, byteOffset: tape.baseOffset + Int(tape.tokens[token].start), path: tape.recordPath(ofToken: token),
-                            expected: "a \(schemaEntity.toOne[relationship].name) (its key is part of the key of \(schemaEntity.name))",
-                            found: "none")
-                    }
-                }
-            }
-            builder.endKeyText()
-        }
-        switch plan.key {
-        case .path(let path, _) where name(path) != nil:
-            name(path)?.withUnsafeBytes { builder.key(text: $0) }
+    /// Writes the object's key: its member name, the value at its path (or, lacking one, the
+    /// fallback composed of others), or one composed of parts.
+    @inline(always)
+    private func writeKey(of object: ObjectFrame, in tape: JSONTape, into builder: RecordBuilder) throws(PayloadError) {
+        switch object.plan.key {
+        case .path(let path, _) where name(path, of: object) != nil:
+            name(path, of: object)?.withUnsafeBytes { builder.key(text: $0) }
         case .path(let path, let fallback):
-            let index = value(path)
+            let index = value(path, of: object, in: tape)
             guard index >= 0 else {
-                guard let fallback else { throw missing(path, "the key of \(schemaEntity.name)") }
+                guard let fallback else { throw missing(path, "the key of \(schemaEntity(of: object).name)", of: object, in: tape) }
                 do {
-                    try compose(fallback)
+                    try composeKey(fallback, of: object, in: tape, into: builder)
                 } catch {
-                    throw missing(path, "the key of \(schemaEntity.name), or the values its fallback is composed of")
+                    throw missing(
+                        path, "the key of \(schemaEntity(of: object).name), or the values its fallback is composed of", of: object, in: tape)
                 }
-                break
+                return
             }
             switch tape.tokens[index].kind {
             case .string: try tape.withStringBytes(at: index) { builder.key(text: $0) }
             case .number: builder.key(decimal: Int(try tape.int64(at: index)))
-            default: throw tape.mismatch(at: index, expected: "a string or an integer (the key of \(schemaEntity.name))")
+            default: throw tape.mismatch(at: index, expected: "a string or an integer (the key of \(schemaEntity(of: object).name))")
             }
         case .composed(let parts):
-            try compose(parts)
+            try composeKey(parts, of: object, in: tape, into: builder)
         }
+    }
 
+    /// Writes a key composed of `parts`: literal text, the object's position, values at its paths
+    /// and the keys of its to-one targets.
+    private func composeKey(_ parts: [PartPlan], of object: ObjectFrame, in tape: JSONTape, into builder: RecordBuilder) throws(PayloadError) {
+        builder.beginKeyText()
+        for part in parts {
+            switch part {
+            case .literal(let bytes): bytes.withUnsafeBytes { builder.appendKeyText($0) }
+            case .position: builder.appendKeyText(decimal: object.position)
+            case .path(let path):
+                if let name = name(path, of: object) {
+                    name.withUnsafeBytes { builder.appendKeyText($0) }
+                    continue
+                }
+                let index = value(path, of: object, in: tape)
+                guard index >= 0 else { throw missing(path, "a part of the key of \(schemaEntity(of: object).name)", of: object, in: tape) }
+                switch tape.tokens[index].kind {
+                case .string: try tape.withStringBytes(at: index) { builder.appendKeyText($0) }
+                case .number: builder.appendKeyText(decimal: Int(try tape.int64(at: index)))
+                default:
+                    throw tape.mismatch(at: index, expected: "a string or an integer (part of the key of \(schemaEntity(of: object).name))")
+                }
+            case .relationship(let relationship):
+                guard try appendKeyText(ofRelationship: relationship, of: object, in: tape, into: builder) else {
+                    let entity = schemaEntity(of: object)
+                    throw PayloadError(
+                        file: tape.file, byteOffset: tape.baseOffset + Int(tape.tokens[object.token].start),
+                        path: tape.recordPath(ofToken: object.token),
+                        expected: "a \(entity.toOne[relationship].name) (its key is part of the key of \(entity.name))", found: "none")
+                }
+            }
+        }
+        builder.endKeyText()
+    }
+
+    /// The error for a value the object lacks at `path` (absent or null) that `what` needs.
+    private func missing(_ path: Int, _ what: String, of object: ObjectFrame, in tape: JSONTape) -> PayloadError {
+        let objectPath = tape.recordPath(ofToken: object.token)
+        return PayloadError(
+            file: tape.file, byteOffset: tape.baseOffset + Int(tape.tokens[object.token].start),
+            path: "\(objectPath).\(object.plan.paths.paths[path])", expected: "a value for \(what)",
+            found: found[object.frame + path] >= 0 ? "null" : "no such key")
+    }
+
+    /// Writes each attribute: the value at its path, the member name (`@key`), or, lacking both,
+    /// NULL or absent as the mapping says.
+    @inline(always)
+    private func writeAttributes(of object: ObjectFrame, in tape: JSONTape, into builder: RecordBuilder) throws(PayloadError) {
+        let plan = object.plan
         for (attribute, path) in plan.attributes.enumerated() {
-            let index = found[frame + path]
+            let index = found[object.frame + path]
             if index >= 0 {
                 try tape.write(valueAt: index, to: builder, as: plan.attributeTypes[attribute])
-            } else if let name = name(path) {
+            } else if let name = name(path, of: object) {
                 try write(memberName: name, as: plan.attributeTypes[attribute], of: tape, into: builder)
             } else if plan.absentIsNull {
                 builder.null()
@@ -216,21 +289,29 @@ package final class MappedPayloadReader: RecordReader, JSONElementDecoder {
                 builder.absent()
             }
         }
+    }
+
+    /// Writes each to-one reference: to the owner, to the embedded target read before, or by key;
+    /// lacking all, an absent reference where the object leaves it out, else none.
+    @inline(always)
+    private func writeToOneReferences(of object: ObjectFrame, in tape: JSONTape, into builder: RecordBuilder) throws(PayloadError) {
+        let plan = object.plan
+        let frame = object.frame
         for (relationship, source) in plan.toOne.enumerated() {
             switch source {
             case .owner:
-                if let handle = ownerHandle(relationship, listedBy: owner, plan: plan) {
+                if let handle = ownerHandle(relationship, listedBy: object.owner, plan: plan) {
                     builder.reference(to: handle)
                 } else {
                     builder.noReference()
                 }
             case .embedded, .key, .embeddedOrKey:
-                let ordinal = targets[firstTarget + relationship]
+                let ordinal = targets[object.firstTarget + relationship]
                 if ordinal >= 0 {
                     builder.reference(to: OccurrenceHandle(ordinal: ordinal))
-                } else if let path = source.keyPath, case let index = value(path), index >= 0 {
+                } else if let path = source.keyPath, case let index = value(path, of: object, in: tape), index >= 0 {
                     try reference(tape, index, into: builder)
-                } else if let path = source.keyPath, let name = name(path) {
+                } else if let path = source.keyPath, let name = name(path, of: object) {
                     name.withUnsafeBytes { builder.reference(keyText: $0) }
                 } else if !plan.absentIsNull, source.embeddedPath.map({ found[frame + $0] < 0 }) ?? true,
                     source.keyPath.map({ found[frame + $0] < 0 }) ?? true
@@ -241,40 +322,46 @@ package final class MappedPayloadReader: RecordReader, JSONElementDecoder {
                 }
             }
         }
-        var nextTarget = firstTarget + plan.toOne.count
-        for source in plan.manyToMany {
+    }
+
+    /// Writes each many-to-many set: the embedded members read before, in order, or the keys listed.
+    @inline(always)
+    private func writeSets(of object: ObjectFrame, in tape: JSONTape, into builder: RecordBuilder) throws(PayloadError) {
+        var nextTarget = object.firstTarget + object.plan.toOne.count
+        for source in object.plan.manyToMany {
             builder.beginSet()
             switch source {
             case .embedded(let path):
-                guard case let index = value(path), index >= 0 else { continue }
+                guard case let index = value(path, of: object, in: tape), index >= 0 else { continue }
                 for _ in 0..<Int(tape.tokens[index].count) {
                     builder.reference(to: OccurrenceHandle(ordinal: targets[nextTarget]))
                     nextTarget += 1
                 }
             case .keys(let path):
-                guard case let index = value(path), index >= 0 else { continue }
+                guard case let index = value(path, of: object, in: tape), index >= 0 else { continue }
                 for member in try tape.elements(ofArray: index) {
                     try reference(tape, member, into: builder)
                 }
             }
         }
-        let handle = builder.finish()
-        targets.truncate(to: firstTarget)
+    }
 
-        if !plan.children.isEmpty {
-            owners.append((entity, handle))
-            for list in plan.children {
-                let index = value(list.path)
-                guard index >= 0 else { continue }
-                for (childPosition, child) in try tape.elements(ofArray: index).enumerated() {
-                    _ = try read(
-                        tape, child, entity: list.entity, listedBy: (handle, list.ownerRelationship), position: childPosition, into: builder)
-                }
+    /// Reads the children the object lists, after it (`handle`), which their owner links find
+    /// among `owners`.
+    @inline(always)
+    private func readChildren(of object: ObjectFrame, in tape: JSONTape, handle: OccurrenceHandle, into builder: RecordBuilder) throws(PayloadError) {
+        guard !object.plan.children.isEmpty else { return }
+        owners.append((object.entity, handle))
+        for list in object.plan.children {
+            let index = value(list.path, of: object, in: tape)
+            guard index >= 0 else { continue }
+            for (childPosition, child) in try tape.elements(ofArray: index).enumerated() {
+                _ = try read(
+                    tape, child, entity: list.entity, listedBy: (handle, list.ownerRelationship), position: childPosition,
+                    into: builder)
             }
-            owners.removeLast()
         }
-        found.truncate(to: frame)
-        return handle
+        owners.removeLast()
     }
 
     /// An attribute read from the element's member name (`@key`): text as it is, a number parsed.
@@ -321,20 +408,20 @@ package final class MappedPayloadReader: RecordReader, JSONElementDecoder {
 
     /// Appends the key of a to-one relationship's target to the key being composed; false when it has none.
     private func appendKeyText(
-        ofRelationship relationship: Int, firstTarget: Int, owner: (handle: OccurrenceHandle, relationship: Int)?, plan: EntityPlan,
-        tape: JSONTape, value: (Int) -> Int, builder: RecordBuilder
+        ofRelationship relationship: Int, of object: ObjectFrame, in tape: JSONTape, into builder: RecordBuilder
     ) throws(PayloadError) -> Bool {
+        let plan = object.plan
         let span: TextSpan?
         switch plan.toOne[relationship] {
         case .owner:
-            span = ownerHandle(relationship, listedBy: owner, plan: plan).flatMap { builder.keyText(of: $0) }
+            span = ownerHandle(relationship, listedBy: object.owner, plan: plan).flatMap { builder.keyText(of: $0) }
         case .embedded, .key, .embeddedOrKey:
-            let ordinal = targets[firstTarget + relationship]
+            let ordinal = targets[object.firstTarget + relationship]
             if ordinal >= 0 {
                 span = builder.keyText(of: OccurrenceHandle(ordinal: ordinal))
                 break
             }
-            guard let path = plan.toOne[relationship].keyPath, case let index = value(path), index >= 0 else { return false }
+            guard let path = plan.toOne[relationship].keyPath, case let index = value(path, of: object, in: tape), index >= 0 else { return false }
             switch tape.tokens[index].kind {
             case .string: try tape.withStringBytes(at: index) { builder.appendKeyText($0) }
             case .number: builder.appendKeyText(decimal: Int(try tape.int64(at: index)))
