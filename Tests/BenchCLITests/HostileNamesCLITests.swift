@@ -1,32 +1,11 @@
 import Foundation
 import Testing
 
-/// The bench built beside these tests (`IsolatedRunTests.binary`), run with its output captured.
-enum ScratchBench {
-    static var binary: URL { IsolatedRunTests.binary }
-
-    static var available: Bool { FileManager.default.isExecutableFile(atPath: binary.path) }
-
-    static func bench(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, text)
-    }
-}
-
 /// Issue 47, item 5, through the built binary: a mapping named as an attack on a spreadsheet and on
 /// GitHub's Markdown, run to a CSV, then compared, reported and exported.
 @Suite("Hostile names through bench run, compare, report and export")
 struct HostileNamesCLITests {
-    static func bench(_ arguments: [String]) throws -> (status: Int32, output: String) { try ScratchBench.bench(arguments) }
+    static func bench(_ arguments: [String]) throws -> (status: Int32, output: String) { try IsolatedRunTests.bench(arguments) }
 
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
