@@ -35,6 +35,8 @@ package final class BulkStrategy: ImportStrategy, MeasuredMethod, FallbackReport
     private var indexesDropped = false
     /// Whether the store held rows of its own (not of a resumed bulk import), so the indexes stayed.
     private var keptIndexes = false
+    /// Whether the store held no row when this import (not a resumed one) began.
+    private var startedEmpty = false
 
     package init(context: StrategyContext) throws {
         let schema = context.schema
@@ -85,7 +87,9 @@ package final class BulkStrategy: ImportStrategy, MeasuredMethod, FallbackReport
             for statement in schema.indexDDL { try store.execute(statement) }
             indexesDropped = false
         }
-        try sweep.run()
+        // On a store that was empty every row carries this import's generation: the sweep would
+        // delete nothing, and its DELETEs would walk every child table to find so.
+        if !startedEmpty { try sweep.run() }
     }
 
     /// "indexes kept" when the store held rows and the import wrote through its indexes.
@@ -109,6 +113,7 @@ extension BulkStrategy {
         let tables = schema.entities.map { "EXISTS (SELECT 1 FROM \($0.table))" }.joined(separator: " OR ")
         let holdsRows = try store.prepare("SELECT \(tables)").scalarInt64() == 1
         if holdsRows { try readStoredKeys() }
+        startedEmpty = !holdsRows && !resuming
         let missing = resuming ? try missingIndexes() : 0
         if !holdsRows || missing > 0 {
             let ifExists = missing > 0 ? "IF EXISTS " : ""
@@ -160,7 +165,8 @@ extension BulkStrategy {
             guard let pk = known[entity, occurrence.keyID], pk >= firstNew else { return }
             let (statement, first) = try insert.nextRow()
             statement.bind(pk, at: first)
-            let index = statement.bindObject(occurrence, foreignKeys: try known.foreignKeys(of: occurrence, in: schema), from: first + 1)
+            let afterAttributes = statement.bindObject(occurrence, foreignKeys: [], from: first + 1)
+            let index = try known.bindForeignKeys(of: occurrence, in: schema, to: statement, from: afterAttributes)
             statement.bindListed(listing.value(entity: entity, listsChildren: object.listsChildren), at: index)
             try insert.rowBound()
         }

@@ -1,20 +1,42 @@
 import ImportBenchStore
 
 /// pks by interned key ID, per entity: what the set-based strategies know without asking the store.
-struct KnownPKs {
-    private var pks: ValuesByKeyID<Int64>
+/// A class, as its table is: one instance per strategy.
+final class KnownPKs {
+    private let pks: ValuesByKeyID<Int64>
 
     init(entityCount: Int) {
         pks = ValuesByKeyID(entityCount: entityCount)
     }
 
     subscript(entity: Int, id: Int32) -> Int64? {
-        get { pks[entity, id] }
+        @inline(__always) get { pks[entity, id] }
         set { pks[entity, id] = newValue }
     }
 
-    mutating func removeAll() {
+    func removeAll() {
         pks.removeAll()
+    }
+
+    /// Binds the pks of an object's to-one targets (NULL for a relationship set to none) from
+    /// `start`; every other reference must be known. Returns the next free index. No array is built
+    /// per object, as `foreignKeys(of:in:)` does: bulk binds every new row through here.
+    @inline(__always)
+    func bindForeignKeys(of occurrence: BatchOccurrence, in schema: Schema, to statement: Statement, from start: Int32) throws -> Int32 {
+        let targets = schema.toOneTargets[occurrence.entity]
+        var index = start
+        for (relationship, reference) in occurrence.toOne.enumerated() {
+            if let reference {
+                guard let pk = self[targets[relationship], reference.keyID] else {
+                    throw ImportError.dangling(occurrence, toOne: relationship, in: schema)
+                }
+                statement.bind(pk, at: index)
+            } else {
+                statement.bindNull(at: index)
+            }
+            index += 1
+        }
+        return index
     }
 
     /// The pks of an object's to-one targets; every non-nil reference must be known.
