@@ -2,7 +2,7 @@ import CSQLCounter
 import CSQLite
 
 /// Counts at the SQLite level: every connection the process opens through the system's libsqlite3
-/// while tracing is on, whichever library opened it (bench's `Connection`, GRDB, a plug-in's own
+/// while tracing is on, whichever library opened it (bench's `StoreConnection`, GRDB, a plug-in's own
 /// C code), is traced with `sqlite3_trace_v2` from an auto extension. What a plug-in's importer
 /// executes is counted as bench's own statements are, without its code knowing.
 ///
@@ -86,7 +86,7 @@ package struct SQLiteCounts: Sendable, Equatable {
     }
 }
 
-extension Connection {
+extension StoreConnection {
     /// What the SQLite-level counter saw on this connection alone since it opened; nil when the
     /// counter does not trace it (opened while tracing was off, or `counted: false`).
     package var tracedCounts: SQLiteCounts? {

@@ -104,7 +104,7 @@ struct KillAndResumeTests {
                         "\(strategy): the resumed child failed: \((try? String(contentsOf: errors, encoding: .utf8)) ?? "")")
                     break
                 }
-                let store = try Connection(path: database)
+                let store = try StoreConnection(path: database)
                 let digest = try ChatScenario().schema.digest(of: store)
                 #expect(digest == target, "\(strategy) after \(attempts - 1) kills: \(digest.differences(from: target))")
                 // Resumed, never restarted over a committed batch: one import in the ledger, completed.
@@ -159,7 +159,7 @@ struct KillAndResumeTests {
         for suffix in ["-wal", "-shm", "-journal"] {
             #expect(!FileManager.default.fileExists(atPath: kept + suffix), "\(suffix) left beside the store")
         }
-        let interruptedDigest = try ChatScenario().schema.digest(of: Connection(path: kept))
+        let interruptedDigest = try ChatScenario().schema.digest(of: StoreConnection(path: kept))
         #expect(interruptedDigest != fixture.expected)
 
         let again = Process()
@@ -170,7 +170,7 @@ struct KillAndResumeTests {
         try again.run()
         again.waitUntilExit()
         #expect(again.terminationStatus == 0)
-        #expect(try ChatScenario().schema.digest(of: Connection(path: kept)) == fixture.expected)
+        #expect(try ChatScenario().schema.digest(of: StoreConnection(path: kept)) == fixture.expected)
     }
 
     @Test("Ctrl-C after two of five strategies leaves a CSV holding their rows, which compare, report and export accept")

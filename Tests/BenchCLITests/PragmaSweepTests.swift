@@ -39,7 +39,7 @@ struct PragmaSweepTests {
             "--csv", folder.appendingPathComponent("r.csv").path, "--pragma", "page_size=8192",
         ])
         #expect(ran.status == 0, "\(ran.output)")
-        let store = try Connection(path: folder.appendingPathComponent("store-upsert.sqlite").path)
+        let store = try StoreConnection(path: folder.appendingPathComponent("store-upsert.sqlite").path)
         #expect(try store.prepare("PRAGMA page_size").scalarInt64() == 8192)
     }
 

@@ -18,7 +18,7 @@ struct PreciousFilesTests {
             case .textFile:
                 try Data("notes I wrote\n".utf8).write(to: URL(fileURLWithPath: path))
             case .foreignDatabase:
-                let store = try Connection(path: path)
+                let store = try StoreConnection(path: path)
                 try store.execute("PRAGMA application_id = 1234; CREATE TABLE mine (x); INSERT INTO mine VALUES (42)")
             }
         }

@@ -237,7 +237,7 @@ struct IsolatedRunTests {
         }
         #expect(jobs.count == 1)
         let rows = try scenario.schema.tableNames.reduce(Int64(0)) { total, table in
-            try total + (Connection(path: store).prepare("SELECT count(*) FROM \"\(table)\"").scalarInt64() ?? 0)
+            try total + (StoreConnection(path: store).prepare("SELECT count(*) FROM \"\(table)\"").scalarInt64() ?? 0)
         }
         #expect(rows > 0 && measurement.rows == rows)
         #expect(measurement.seconds > 0)
@@ -327,7 +327,7 @@ struct StoreSettingsEndToEndTests {
         #expect(rows.count == 2)
         #expect(rows.allSatisfy { $0["journal_mode"] == journal && $0["synchronous"] == synchronous && $0["valid"] == "true" })
         // The kept store says which journal wrote it.
-        let store = try Connection(path: directory.appendingPathComponent("s-upsert.sqlite").path)
+        let store = try StoreConnection(path: directory.appendingPathComponent("s-upsert.sqlite").path)
         let statement = try store.prepare("PRAGMA journal_mode")
         #expect(try statement.step())
         #expect(statement.value(at: 0) == .text(journal))

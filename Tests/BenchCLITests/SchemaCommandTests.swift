@@ -28,12 +28,12 @@ struct SchemaCommandTests {
             .appendingPathComponent("Scenarios/chat/mapping.yml").path
         let (status, output) = try IsolatedRunTests.bench(["schema", "--mapping", mapping, "--sql"])
         #expect(status == 0, "\(output)")
-        let store = try Connection(path: directory.appendingPathComponent("store.sqlite").path)
+        let store = try StoreConnection(path: directory.appendingPathComponent("store.sqlite").path)
         try store.execute(output)
         let made = try store.prepare("SELECT type, name FROM sqlite_master ORDER BY name")
         var objects: [String] = []
         while try made.step() { objects.append("\(made.value(at: 0)) \(made.value(at: 1))") }
-        let expected = try Connection(path: directory.appendingPathComponent("expected.sqlite").path)
+        let expected = try StoreConnection(path: directory.appendingPathComponent("expected.sqlite").path)
         for statement in try ScenarioReference.builtIn("chat").resolve().schema.ddl { try expected.execute(statement) }
         let reference = try expected.prepare("SELECT type, name FROM sqlite_master ORDER BY name")
         var wanted: [String] = []

@@ -48,14 +48,14 @@ struct AbsentMembersTests {
         """
 
     /// (name, followers_count, location, team key) per user, as the rule leaves them.
-    static let merged: [String: [DatabaseValue]] = [
+    static let merged: [String: [StoreValue]] = [
         "u1": ["Ada L.", 10, "London", "t1"],
         "u2": ["Bob", 5, nil, nil],
         "u3": ["Cy", 1, nil, nil],
     ]
 
     /// As `absent: null` leaves them: every occurrence whole, a left-out member NULL.
-    static let blanked: [String: [DatabaseValue]] = [
+    static let blanked: [String: [StoreValue]] = [
         "u1": ["Ada L.", nil, nil, nil],
         "u2": ["Bob", nil, nil, nil],
         "u3": ["Cy", 1, nil, nil],
@@ -98,11 +98,11 @@ struct AbsentMembersTests {
     }
 
     /// Each user's (name, followers_count, location, team key) as stored.
-    static func users(in store: String) throws -> [String: [DatabaseValue]] {
-        let connection = try Connection(path: store)
+    static func users(in store: String) throws -> [String: [StoreValue]] {
+        let connection = try StoreConnection(path: store)
         let rows = try connection.prepare(
             #"SELECT u."id_str", u."name", u."followers_count", u."location", t."id" FROM "user" u LEFT JOIN "team" t ON t."pk" = u."team_pk""#)
-        var users: [String: [DatabaseValue]] = [:]
+        var users: [String: [StoreValue]] = [:]
         while try rows.step() {
             let row = rows.row()
             if case .text(let key) = row[0] { users[key] = Array(row.dropFirst()) }
@@ -140,7 +140,7 @@ struct AbsentMembersTests {
         let (measurement, store) = try fixture.run(try #require(catalog.strategy(named: BlankingUpsert.name)), batchSize: batchSize)
         #expect(measurement.digest != fixture.expected.digest)
         let users = try Self.users(in: store)
-        #expect(users["u1"]?[2] == DatabaseValue.null, "the mention's missing location blanked Ada's")
+        #expect(users["u1"]?[2] == StoreValue.null, "the mention's missing location blanked Ada's")
     }
 
     @Test(
@@ -164,7 +164,7 @@ struct AbsentMembersTests {
             databasePath: store, options: RunOptions(batchSize: batchSize)
         ).execute()
         #expect(measurement.digest == expected.digest, "\(measurement.digest.differences(from: expected.digest))")
-        let row = try Connection(path: store).prepare(
+        let row = try StoreConnection(path: store).prepare(
             #"SELECT "name", "brand", "price", "stock", "description" FROM "product" WHERE "serialCode" = 'p1'"#)
         #expect(try row.step())
         #expect(row.row() == ["Lamp", nil, .real(9.5), 2, "Bright"])
@@ -199,10 +199,10 @@ final class BlankingUpsert: ImportStrategy {
     static let name = "blanking-upsert"
     static let summary = "test: upserts every column of every occurrence, blanking what a partial object leaves out"
 
-    private let team: Statement
-    private let user: Statement
-    private let status: Statement
-    private let mention: Statement
+    private let team: StoreStatement
+    private let user: StoreStatement
+    private let status: StoreStatement
+    private let mention: StoreStatement
 
     init(context: StrategyContext) throws {
         let generation = context.generation

@@ -48,10 +48,10 @@ struct ArrayRowsTests {
             options: RunOptions(batchSize: .occurrences(1))
         ).execute()
         #expect(measurement.digest == expected.digest)
-        let rows = try Connection(path: store).prepare(
+        let rows = try StoreConnection(path: store).prepare(
             #"SELECT p."asin", p."brand", p."rating", parent."asin" FROM "product" p LEFT JOIN "product" parent ON parent."pk" = p."parent_pk" ORDER BY p."asin""#
         )
-        var read: [[DatabaseValue]] = []
+        var read: [[StoreValue]] = []
         while try rows.step() { read.append(rows.row()) }
         rows.reset()
         #expect(read == [["B1", "Motorola", .real(3.0), nil], ["B2", "Nokia", .real(4.1), "B1"]])

@@ -6,7 +6,7 @@ import Testing
 @Suite("C reference")
 struct CReferenceTests {
     /// Rows over every table of a store, join tables included.
-    static func totalRows(_ store: Connection, schema: Schema) throws -> Int64 {
+    static func totalRows(_ store: StoreConnection, schema: Schema) throws -> Int64 {
         var total: Int64 = 0
         for table in try tableNames(store) {
             total += try store.prepare("SELECT count(*) FROM \"\(table)\"").scalarInt64() ?? 0
@@ -14,7 +14,7 @@ struct CReferenceTests {
         return total
     }
 
-    static func tableNames(_ store: Connection) throws -> [String] {
+    static func tableNames(_ store: StoreConnection) throws -> [String] {
         let statement = try store.prepare(
             "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'importbench_%'")
         defer { statement.reset() }
@@ -52,7 +52,7 @@ struct CReferenceTests {
             #expect(!FileManager.default.fileExists(atPath: storePath + suffix), "reading the ceiling's store left \(suffix)")
         }
 
-        let ceilingRows = try Self.totalRows(Connection(path: storePath), schema: scenario.schema)
+        let ceilingRows = try Self.totalRows(StoreConnection(path: storePath), schema: scenario.schema)
         #expect(ceilingRows > 0)
         #expect(measurement.rows == ceilingRows)
         #expect(measurement.seconds > 0)
@@ -86,14 +86,14 @@ struct CReferenceTests {
             technique: technique
         ) { job in
             let measured = try CReference.measure(job)
-            let statement = try Connection(path: job.scratchPath).prepare(
+            let statement = try StoreConnection(path: job.scratchPath).prepare(
                 "SELECT name FROM sqlite_schema WHERE type = 'index' AND sql IS NOT NULL ORDER BY name")
             while try statement.step() {
                 if case .text(let name) = statement.value(at: 0) { indexesAfterReplay.append(name) }
             }
             return measured
         }
-        #expect(measurement.rows == (try Self.totalRows(Connection(path: storePath), schema: scenario.schema)))
+        #expect(measurement.rows == (try Self.totalRows(StoreConnection(path: storePath), schema: scenario.schema)))
         #expect(indexesAfterReplay == scenario.schema.indexNames.sorted())
         let job = CReference.job(replaying: storePath, schema: scenario.schema, settings: .default, into: scratch, technique: technique)
         if case .bulk = technique {
@@ -111,7 +111,7 @@ struct CReferenceTests {
         let directory = try TemporaryDirectory()
         defer { withExtendedLifetime(directory) {} }
         let empty = directory.path("empty.sqlite")
-        try Connection(path: empty).execute("CREATE TABLE unrelated (x)")
+        try StoreConnection(path: empty).execute("CREATE TABLE unrelated (x)")
 
         #expect {
             try CReference.replay(

@@ -199,16 +199,16 @@ func fingerprint(_ data: Data, continuing value: UInt64 = 0xcbf2_9ce4_8422_2325)
 struct ChatPreloadTests {
     /// Per owner, the keys of its owned children as the chat reader reports them.
     struct Children {
-        var messageText: [DatabaseValue: DatabaseValue] = [:]
-        var messageChannel: [DatabaseValue: DatabaseValue] = [:]
-        var channelName: [DatabaseValue: DatabaseValue] = [:]
+        var messageText: [StoreValue: StoreValue] = [:]
+        var messageChannel: [StoreValue: StoreValue] = [:]
+        var channelName: [StoreValue: StoreValue] = [:]
         /// Reaction and attachment keys by message, mentioned user ids by message.
-        var reactions: [DatabaseValue: Set<DatabaseValue>] = [:]
-        var attachments: [DatabaseValue: Set<DatabaseValue>] = [:]
-        var mentions: [DatabaseValue: Set<DatabaseValue>] = [:]
+        var reactions: [StoreValue: Set<StoreValue>] = [:]
+        var attachments: [StoreValue: Set<StoreValue>] = [:]
+        var mentions: [StoreValue: Set<StoreValue>] = [:]
         /// User ids by channel cid.
-        var members: [DatabaseValue: Set<DatabaseValue>] = [:]
-        var readers: [DatabaseValue: Set<DatabaseValue>] = [:]
+        var members: [StoreValue: Set<StoreValue>] = [:]
+        var readers: [StoreValue: Set<StoreValue>] = [:]
 
         init(path: String) throws {
             let schema = ChatScenario().schema
@@ -245,9 +245,9 @@ struct ChatPreloadTests {
     /// For owners in both, what `earlier` holds beyond `later`, keeping only owners with something;
     /// also checks that `earlier` lost nothing `later` has.
     func dropped(
-        _ earlier: [DatabaseValue: Set<DatabaseValue>], _ later: [DatabaseValue: Set<DatabaseValue>]
-    ) -> [DatabaseValue: Set<DatabaseValue>] {
-        var result: [DatabaseValue: Set<DatabaseValue>] = [:]
+        _ earlier: [StoreValue: Set<StoreValue>], _ later: [StoreValue: Set<StoreValue>]
+    ) -> [StoreValue: Set<StoreValue>] {
+        var result: [StoreValue: Set<StoreValue>] = [:]
         for (owner, laterChildren) in later {
             guard let earlierChildren = earlier[owner] else { continue }
             #expect(laterChildren.isSubset(of: earlierChildren), "\(owner) gained children after the preload")

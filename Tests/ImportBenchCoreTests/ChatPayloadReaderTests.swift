@@ -12,13 +12,13 @@ struct ChatPayloadReaderTests {
     /// An occurrence's comparable content (RecordOccurrence itself is not Equatable).
     struct Snapshot: Equatable, CustomStringConvertible {
         let entity: String
-        let key: DatabaseValue
-        let attributes: [DatabaseValue]
+        let key: StoreValue
+        let attributes: [StoreValue]
         let toOne: [Reference?]
         let manyToMany: [[Reference]]
 
         init(
-            _ entity: String, _ key: DatabaseValue, _ attributes: [DatabaseValue], toOne: [Reference?] = [],
+            _ entity: String, _ key: StoreValue, _ attributes: [StoreValue], toOne: [Reference?] = [],
             manyToMany: [[Reference]] = []
         ) {
             self.entity = entity
@@ -61,7 +61,7 @@ struct ChatPayloadReaderTests {
         #expect(units.count == 2)
         var embeddedReferences = 0
         for unit in units {
-            var messageKeysSoFar = Set<DatabaseValue>()
+            var messageKeysSoFar = Set<StoreValue>()
             for (index, occurrence) in unit.occurrences.enumerated() {
                 let entity = schema.entities[occurrence.entity]
                 #expect(occurrence.attributes.count == entity.attributes.count)
@@ -182,7 +182,7 @@ struct ChatPayloadReaderTests {
     func exactOccurrences() throws {
         let units = try withPayload(Self.handWritten) { try readAll($0) }
         try #require(units.count == 2)
-        let cid: DatabaseValue = "messaging:general"
+        let cid: StoreValue = "messaging:general"
         let expected: [Snapshot] = [
             Snapshot("user", "u1", ["Ada \"A\"", "admin", nil, "2023-01-01T00:00:00Z", "2023-06-01T00:00:00Z", 1]),
             Snapshot(

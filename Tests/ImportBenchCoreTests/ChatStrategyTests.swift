@@ -237,7 +237,7 @@ struct ChatRefreshTests {
         try scenario.generate(scale: 0.02, seed: 4, to: payload)
         var digests: [ContentDigest] = []
         for strategy in [UpsertStrategy.self, UpsertReturningStrategy.self] as [any ImportStrategy.Type] {
-            let store = try Connection(path: directory.path("\(strategy.name).sqlite"))
+            let store = try StoreConnection(path: directory.path("\(strategy.name).sqlite"))
             for statement in scenario.schema.ddl { try store.execute(statement) }
             var returning = 0
             var statements = 0

@@ -16,7 +16,7 @@ struct FailedImportTests {
     private func committedDigests(
         of run: ImportRun, after error: ImportStop, in directory: TemporaryDirectory
     ) throws -> (ContentDigest, ContentDigest) {
-        let store = try Connection(path: run.databasePath)
+        let store = try StoreConnection(path: run.databasePath)
         let actual = try run.scenario.schema.digest(of: store)
         let expected = try run.committedDigest(
             pass: error.pass, committedOccurrences: error.committedOccurrences, scratchPath: directory.path("committed.sqlite"))
@@ -163,7 +163,7 @@ struct FailedImportTests {
             refusal
                 == .checkpointDiffers(
                     path: store, committed: "2 batches of pass 1", differences: ["batch size: 250 in the checkpoint, 100 now"]))
-        #expect(try ChatScenario().schema.digest(of: Connection(path: store)) == committedBefore)
+        #expect(try ChatScenario().schema.digest(of: StoreConnection(path: store)) == committedBefore)
         // The same import without --checkpoint would start over: refused too.
         var same = first
         same.stopRequested = { false }
@@ -191,7 +191,7 @@ struct FailedImportTests {
         _ = #expect(throws: RunError.self) { try first.execute { _ in batchesSeen += 1 } }
         let older = Schema.storeLayout - 1
         let change = recorded ? "json_set(identity, '$.storeLayout', \(older))" : "json_remove(identity, '$.storeLayout')"
-        try Connection(path: store).execute("UPDATE importbench_import SET identity = \(change)")
+        try StoreConnection(path: store).execute("UPDATE importbench_import SET identity = \(change)")
         first.stopRequested = { false }
         let refusal = expectRefusal { _ = try first.execute() }
         let reason =

@@ -92,7 +92,7 @@ struct FuzzTests {
                 outcomes["imported", default: 0] += 1
             } catch let error as RunError where error.stop != nil {
                 let error = try #require(error.stop)
-                let store = try Connection(path: run.databasePath)
+                let store = try StoreConnection(path: run.databasePath)
                 let actual = try source.scenario.schema.digest(of: store)
                 let committed = try run.committedDigest(
                     pass: error.pass, committedOccurrences: error.committedOccurrences, scratchPath: directory.path("committed.sqlite"))

@@ -579,7 +579,7 @@ struct JSONTextWriteTests {
         for _ in 2..<ProductsScenario.product.attributes.count { builder.absent() }
         builder.finish()
         let occurrence = builder.cut(first: 1, index: 0).occurrences[0]
-        #expect(occurrence.attributes[0].databaseValue == .text(decoded))
-        #expect(occurrence.attributes[1].databaseValue == .integer(7))
+        #expect(occurrence.attributes[0].storeValue == .text(decoded))
+        #expect(occurrence.attributes[1].storeValue == .integer(7))
     }
 }

@@ -7,12 +7,12 @@ import Testing
 struct KeyChunkSorterTests {
     /// Chunks of the shapes prewarm meets: in payload order (chat's ids: runs broken where "msg-0-10"
     /// sorts before "msg-0-2"), reversed, random, all equal, mixed kinds, and the smallest sizes.
-    static let chunks: [(name: String, values: [DatabaseValue])] = {
+    static let chunks: [(name: String, values: [StoreValue])] = {
         // Seeded, so a failing chunk is the same chunk on the next run.
         var random = SeededRandom(seed: 32)
-        let payloadOrder = (0..<500).map { DatabaseValue.text("msg-\($0 / 40)-\($0 % 40)") }
-        let randomTexts = (0..<500).map { _ in DatabaseValue.text(String(random.next(), radix: 16)) }
-        let mixed = (0..<200).map { index -> DatabaseValue in
+        let payloadOrder = (0..<500).map { StoreValue.text("msg-\($0 / 40)-\($0 % 40)") }
+        let randomTexts = (0..<500).map { _ in StoreValue.text(String(random.next(), radix: 16)) }
+        let mixed = (0..<200).map { index -> StoreValue in
             switch index % 4 {
             case 0: .integer(Int64(random.nextInt(in: -1_000...1_000)))
             case 1: .real(Double(random.nextInt(in: -100_000...100_000)) / 100)
@@ -34,8 +34,8 @@ struct KeyChunkSorterTests {
             var sorter = KeyChunkSorter()
             var keys = lent
             sorter.sort(&keys)
-            let expected = lent.sorted { $0.sortsBefore($1) }.map(\.databaseValue)
-            #expect(keys.map(\.databaseValue) == expected, "\(name)")
+            let expected = lent.sorted { $0.sortsBefore($1) }.map(\.storeValue)
+            #expect(keys.map(\.storeValue) == expected, "\(name)")
         }
     }
 
@@ -49,7 +49,7 @@ struct KeyChunkSorterTests {
                 let chunk = lent[start..<start + values.count]
                 var keys = Array(chunk)
                 sorter.sort(&keys)
-                #expect(keys.map(\.databaseValue) == chunk.sorted { $0.sortsBefore($1) }.map(\.databaseValue))
+                #expect(keys.map(\.storeValue) == chunk.sorted { $0.sortsBefore($1) }.map(\.storeValue))
                 start += values.count
             }
         }

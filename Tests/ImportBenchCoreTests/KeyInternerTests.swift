@@ -8,7 +8,7 @@ struct KeyInternerTests {
     @Test("IDs are dense per entity, in order of first appearance, and a key keeps its ID")
     func denseAndStable() {
         let interner = KeyInterner(entityCount: 2)
-        let keys: [DatabaseValue] = (0..<5_000).map { .text("user-\($0 % 1_000)") }
+        let keys: [StoreValue] = (0..<5_000).map { .text("user-\($0 % 1_000)") }
         let ids = keys.map { interner.id(entity: 0, key: $0) }
         #expect(ids.prefix(1_000) == ArraySlice((0..<1_000).map(Int32.init)))
         #expect(ids.suffix(1_000) == ArraySlice((0..<1_000).map(Int32.init)))
@@ -21,7 +21,7 @@ struct KeyInternerTests {
     @Test("existingID finds a key met before, by type and bytes, and assigns nothing to one never met")
     func existingIDs() {
         let interner = KeyInterner(entityCount: 2)
-        let keys: [DatabaseValue] = (0..<3_000).map { $0 % 2 == 0 ? .text("k\($0)") : .integer(Int64($0)) }
+        let keys: [StoreValue] = (0..<3_000).map { $0 % 2 == 0 ? .text("k\($0)") : .integer(Int64($0)) }
         let ids = keys.map { interner.id(entity: 0, key: $0) }
         #expect(keys.map { interner.existingID(entity: 0, key: $0) } == ids)
         #expect(interner.existingID(entity: 0, key: .text("1")) == nil, "the integer 1 was met, not the text")
@@ -34,7 +34,7 @@ struct KeyInternerTests {
     @Test("keys are told apart as SQLite tells them apart: by type and byte for byte")
     func distinctKeys() {
         let interner = KeyInterner(entityCount: 1)
-        let keys: [DatabaseValue] = [
+        let keys: [StoreValue] = [
             .integer(1), .text("1"), .real(1), .null, .text(""), .text("caf\u{E9}"), .text("cafe\u{301}"),
             .text(String(repeating: "x", count: 40)), .text(String(repeating: "x", count: 41)),
         ]

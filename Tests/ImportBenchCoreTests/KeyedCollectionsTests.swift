@@ -59,7 +59,7 @@ struct KeyedCollectionsTests {
     func scalarMembers(chunkSize: Int) throws {
         let fixture = try Self.fixture(mapping: Self.venues)
         let reader = try MappedPayloadReader(path: fixture.payloadPath, mapping: try fixture.scenario.mapping, chunkSize: chunkSize)
-        var read: [[DatabaseValue]] = []
+        var read: [[StoreValue]] = []
         while let unit = try reader.nextUnit() {
             for occurrence in unit.occurrences { read.append([occurrence.key] + occurrence.attributes) }
         }
@@ -114,11 +114,11 @@ struct KeyedCollectionsTests {
 
 extension MappedPayloadFixture {
     /// Every strategy's run, each checked against the verifier; the rows of `query` in the ceiling's store.
-    func runAll(query: String) throws -> [[DatabaseValue]] {
+    func runAll(query: String) throws -> [[StoreValue]] {
         let scenario = try scenario
         let expected = try ExpectedContent.build(
             schema: scenario.schema, reader: scenario.openReader(path: payloadPath), scratchPath: directory.path("expected.sqlite"))
-        var rows: [[DatabaseValue]] = []
+        var rows: [[StoreValue]] = []
         for strategy in StrategyCatalog.builtIn.all {
             let store = directory.path("\(strategy.name).sqlite")
             let measurement = try ImportRun(
@@ -127,7 +127,7 @@ extension MappedPayloadFixture {
             ).execute()
             #expect(measurement.digest == expected.digest, "\(strategy.name)")
             if strategy.name == "ceiling" {
-                let statement = try Connection(path: store).prepare(query)
+                let statement = try StoreConnection(path: store).prepare(query)
                 while try statement.step() { rows.append(statement.row()) }
                 statement.reset()
             }

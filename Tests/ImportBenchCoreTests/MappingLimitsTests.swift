@@ -92,7 +92,7 @@ struct MappingLimitsTests {
         let widest = try PayloadMapping(yaml: Self.mapping(attributes: limit - 1), file: "wide.yml")
         #expect(widest.schema.entities[0].attributes.count == limit - 1)
         let directory = try TemporaryDirectory()
-        let store = try Connection(path: directory.path("wide.sqlite"))
+        let store = try StoreConnection(path: directory.path("wide.sqlite"))
         for statement in widest.schema.ddl { try store.execute(statement) }
         let error = #expect(throws: MappingError.self) { try PayloadMapping(yaml: Self.mapping(attributes: limit), file: "wide.yml") }
         #expect(error?.problem == .overLimit(.columns, limit: limit, found: nil))

@@ -80,7 +80,7 @@ struct MissingReferenceTests {
             options.batchSize = .occurrences(2)
             let database = directory.path("\(strategy.name)-\(policy).sqlite")
             _ = try ImportRun(scenario: scenario, payloadPath: payload, strategy: strategy, databasePath: database, options: options).execute()
-            let store = try Connection(path: database)
+            let store = try StoreConnection(path: database)
             func rows(_ sql: String) throws -> [String] {
                 let statement = try store.prepare(sql)
                 defer { statement.reset() }

@@ -67,10 +67,10 @@ struct NormalizedDocumentTests {
             ).execute()
             #expect(measurement.digest == expected.digest, "\(strategy.name)")
             guard strategy.name == "naive" else { continue }
-            let rows = try Connection(path: store).prepare(
+            let rows = try StoreConnection(path: store).prepare(
                 #"SELECT p."id", e."name", v."name" FROM "performance" p JOIN "event" e ON e."pk" = p."event_pk" "#
                     + #"LEFT JOIN "venue" v ON v."pk" = p."venue_pk" ORDER BY p."id""#)
-            var read: [[DatabaseValue]] = []
+            var read: [[StoreValue]] = []
             while try rows.step() { read.append(rows.row()) }
             rows.reset()
             #expect(

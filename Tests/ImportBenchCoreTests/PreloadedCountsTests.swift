@@ -66,8 +66,8 @@ struct PreloadedCountsTests {
     }
 
     /// The same workload on bench's connection, counted there (less what opening it ran).
-    static func bench(_ steps: [Step], database: String) throws -> (store: Connection, counts: StatementCounts) {
-        let store = try Connection(path: database, tracing: .never)
+    static func bench(_ steps: [Step], database: String) throws -> (store: StoreConnection, counts: StatementCounts) {
+        let store = try StoreConnection(path: database, tracing: .never)
         let opened = store.counter.counts
         for step in steps {
             switch step.sql {

@@ -26,7 +26,7 @@ struct ProductsScenarioTests {
                  {"serialCode":"SN-2","price":7,"active":false,"description":null}]
                 """, directory: directory)
         let names = scenario.schema.entities[0].attributes.map(\.name)
-        func value(_ occurrence: RecordOccurrence, _ name: String) -> DatabaseValue {
+        func value(_ occurrence: RecordOccurrence, _ name: String) -> StoreValue {
             occurrence.attributes[names.firstIndex(of: name) ?? 0]
         }
         #expect(read.map(\.key) == [.text("SN-1"), .text("SN-2")])
@@ -81,8 +81,8 @@ struct ProductsScenarioTests {
 
         let batcher = RecordBatcher(reader: try scenario.openReader(path: path, onError: .skip), batchSize: .all, schema: scenario.schema)
         let batch = try #require(try batcher.next())
-        #expect(batch.occurrences.map { $0.key.databaseValue } == owned.map(\.key))
-        #expect(batch.occurrences.map { $0.attributes.map(\.databaseValue) } == owned.map(\.attributes))
+        #expect(batch.occurrences.map { $0.key.storeValue } == owned.map(\.key))
+        #expect(batch.occurrences.map { $0.attributes.map(\.storeValue) } == owned.map(\.attributes))
 
         // The generic reader, which shares none of this reader's code past the tape, reads the same.
         let mapping = BuiltInMappings.path("products")

@@ -48,7 +48,7 @@ struct QuakesScenarioTests {
         #expect(occurrence.attributes[names.firstIndex(of: "place") ?? -1] == .text(try #require(properties["place"] as? String)))
         #expect(occurrence.attributes[names.firstIndex(of: "time") ?? -1] == .integer(Int64(try #require(properties["time"] as? Int))))
         let coordinates = try #require((first["geometry"] as? [String: Any])?["coordinates"] as? [Double])
-        #expect(occurrence.attributes.suffix(3).map { $0 } == coordinates.map { DatabaseValue.real($0) })
+        #expect(occurrence.attributes.suffix(3).map { $0 } == coordinates.map { StoreValue.real($0) })
     }
 
     @Test(
@@ -83,7 +83,7 @@ struct QuakesScenarioTests {
         let mapping = BuiltInMappings.path("quakes")
         for source in [scenario as any Scenario, try MappedScenario.load(path: mapping)] {
             let reader = try source.openReader(path: path, onError: .skip)
-            var keys: [DatabaseValue] = []
+            var keys: [StoreValue] = []
             while let unit = try reader.nextUnit() { keys += unit.occurrences.map(\.key) }
             #expect(keys == [.text("nc1"), .text("nc2"), .text("ak77")], "\(source.name)")
             #expect(reader.skippedErrors.first?.path == "features[3].id", "\(source.name): \(reader.skippedErrors)")
@@ -91,7 +91,7 @@ struct QuakesScenarioTests {
         // The builder's path, as the import reads it.
         let batcher = RecordBatcher(reader: try scenario.openReader(path: path, onError: .skip), batchSize: .all, schema: scenario.schema)
         let batch = try #require(try batcher.next())
-        #expect(batch.occurrences.map { $0.key.databaseValue } == [.text("nc1"), .text("nc2"), .text("ak77")])
+        #expect(batch.occurrences.map { $0.key.storeValue } == [.text("nc1"), .text("nc2"), .text("ak77")])
     }
 
     @Test(

@@ -48,9 +48,9 @@ struct ReaderProbeTests {
     }
 
     /// A store with rows, in the given journal mode, and a probe reading it.
-    private func store(journal: StoreSettings.Journal, in directory: TemporaryDirectory) throws -> (Connection, String) {
+    private func store(journal: StoreSettings.Journal, in directory: TemporaryDirectory) throws -> (StoreConnection, String) {
         let path = directory.path("probe.sqlite")
-        let writer = try Connection(path: path)
+        let writer = try StoreConnection(path: path)
         try writer.execute("PRAGMA journal_mode = \(journal.rawValue.uppercased()); PRAGMA busy_timeout = 60000")
         try writer.execute("CREATE TABLE item (pk INTEGER PRIMARY KEY, name TEXT)")
         try writer.execute(
@@ -167,7 +167,7 @@ struct ReaderProbeTests {
             scenario: scenario, payloadPath: payload, strategy: UpsertStrategy.self, batchSize: .all,
             databasePath: directory.path("store.sqlite"))
         _ = try run.execute()
-        let store = try Connection(path: run.databasePath)
+        let store = try StoreConnection(path: run.databasePath)
         let statement = try store.prepare(scenario.screenQuery)
         var rows = 0
         while try statement.step() { rows += 1 }
@@ -202,13 +202,13 @@ struct ReaderProbeTests {
 
 /// A read lock on a store, held from another connection and let go of by another thread.
 private final class ReaderHold: @unchecked Sendable {
-    private var connection: Connection?
-    private var statement: Statement?
+    private var connection: StoreConnection?
+    private var statement: StoreStatement?
     private(set) var held = false
 
     func hold(path: String, releaseAfter seconds: Double) {
         do {
-            let connection = try Connection(path: path, readOnly: true)
+            let connection = try StoreConnection(path: path, readOnly: true)
             let statement = try connection.prepare("SELECT name FROM sqlite_master")
             held = try statement.step()
             self.connection = connection

@@ -12,10 +12,10 @@ struct RecordBatcherTests {
     static func fingerprint(_ occurrence: BatchOccurrence) -> String {
         func reference(_ reference: BatchReference?) -> String {
             guard let reference else { return "nil" }
-            return "\(reference.key.databaseValue)#\(reference.keyID)@\(reference.embeddedOrdinal.map(String.init) ?? "-")"
+            return "\(reference.key.storeValue)#\(reference.keyID)@\(reference.embeddedOrdinal.map(String.init) ?? "-")"
         }
-        return "\(occurrence.ordinal) u\(occurrence.unit) e\(occurrence.entity) \(occurrence.key.databaseValue)#\(occurrence.keyID) "
-            + "\(occurrence.attributes.map(\.databaseValue)) \(occurrence.toOne.map(reference)) "
+        return "\(occurrence.ordinal) u\(occurrence.unit) e\(occurrence.entity) \(occurrence.key.storeValue)#\(occurrence.keyID) "
+            + "\(occurrence.attributes.map(\.storeValue)) \(occurrence.toOne.map(reference)) "
             + "\(occurrence.manyToMany.map { $0.map(reference) })"
     }
 
@@ -126,9 +126,9 @@ struct RecordBatcherTests {
         builder.finish()
         builder.endUnit()
         let occurrences = builder.cut(first: 2, index: 0).occurrences
-        #expect(occurrences[1].key.databaseValue == .text(String(value)))
+        #expect(occurrences[1].key.storeValue == .text(String(value)))
         let reference = try #require(occurrences[1].toOne[0])
-        #expect(reference.key.databaseValue == .text(String(value)))
+        #expect(reference.key.storeValue == .text(String(value)))
         #expect(reference.keyID == occurrences[0].keyID)
         #expect(interner.existingID(entity: target, key: .text(String(value))) == reference.keyID)
     }
@@ -147,7 +147,7 @@ struct RecordBatcherTests {
         let empty = builder.cut(first: 0, index: 0)
         #expect(empty.occurrences.isEmpty && builder.count == 3)
         let next = builder.cut(first: 3, index: 1)
-        #expect(next.occurrences.map { $0.key.databaseValue } == [.text("a"), .text("b"), .text("c")])
+        #expect(next.occurrences.map { $0.key.storeValue } == [.text("a"), .text("b"), .text("c")])
         #expect(next.occurrences.map(\.ordinal) == [0, 1, 2])
     }
 

@@ -122,7 +122,7 @@ struct SeedCopyTests {
             let outcome = try Benchmark(configuration: configuration).run()
             for result in outcome.results { #expect(result.valid, "\(result.strategy): \(result.differences)") }
             // Built by a bench that did not record how it read: refused, though it holds the payload.
-            let store = try Connection(path: seedPath)
+            let store = try StoreConnection(path: seedPath)
             try store.execute("ALTER TABLE importbench_seed DROP COLUMN reading_options")
             #expect(try SeedStoreMetadata.read(at: seedPath).readingOptions == nil)
             let error = #expect(throws: ImportError.self) { try Benchmark(configuration: configuration).run() }
@@ -181,7 +181,7 @@ struct SeedCopyTests {
         defer { withExtendedLifetime(directory) {} }
         let seedPath = directory.path("seed.sqlite")
         _ = try Self.seedStore(scenario, seed: 1, at: seedPath, in: directory)
-        let store = try Connection(path: seedPath)
+        let store = try StoreConnection(path: seedPath)
         try store.execute("UPDATE importbench_seed SET reading_options = '\(PayloadReading(encoding: .latin1).contentOptions())'")
         // Transit's recorded latin-1 is made up (it was built reading UTF-8), so only the refusal is run.
         for encoding in scenario.readsCSV ? [TextEncoding.utf8] : [.latin1, .utf8] {
@@ -275,7 +275,7 @@ struct SeedCopyTests {
         let table = try #require(scenario.schema.entities.last).name
 
         // The main file loses a table's rows; the -wal, never checkpointed, brings them back.
-        let writer = try Connection(path: seedPath)
+        let writer = try StoreConnection(path: seedPath)
         try writer.execute("PRAGMA foreign_keys = OFF")
         try writer.execute("CREATE TABLE saved AS SELECT * FROM \"\(table)\"; DELETE FROM \"\(table)\"")
         try writer.execute("PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 0")
@@ -287,7 +287,7 @@ struct SeedCopyTests {
         // Without its -wal the seed would be missing the table's rows.
         let mainOnly = directory.path("main-only.sqlite")
         try FileManager.default.copyItem(atPath: seedPath, toPath: mainOnly)
-        #expect(try scenario.schema.digest(of: Connection(path: mainOnly)).value != built.metadata.digest)
+        #expect(try scenario.schema.digest(of: StoreConnection(path: mainOnly)).value != built.metadata.digest)
 
         var configuration = try Self.configuration(strategies: [SeedCopyStrategy.self])
         configuration.adopt(seedPath)
@@ -300,7 +300,7 @@ struct SeedCopyTests {
         #expect(seedCopy.valid, "\(seedCopy.differences)")
         #expect(seedCopy.digest == built.metadata.digest)
         #expect(try FileManager.default.contentsOfDirectory(atPath: kept).sorted() == ["store-ceiling.sqlite", "store-seed-copy.sqlite"])
-        let adopted = try Connection(path: kept + "/store-seed-copy.sqlite")
+        let adopted = try StoreConnection(path: kept + "/store-seed-copy.sqlite")
         #expect(try SeedStoreBuilderTests.text("PRAGMA journal_mode", in: adopted) == journal.rawValue)
         withExtendedLifetime(writer) {}
     }
@@ -368,7 +368,7 @@ struct SeedCopyTests {
     }
 
     static func pageSize(of path: String) throws -> Int {
-        let store = try Connection(path: path, readOnly: true)
+        let store = try StoreConnection(path: path, readOnly: true)
         return try withExtendedLifetime(store) {
             let statement = try store.prepare("PRAGMA page_size")
             defer { statement.reset() }
@@ -382,7 +382,7 @@ struct SeedCopyTests {
         let directory = try TemporaryDirectory()
         defer { withExtendedLifetime(directory) {} }
         let path = directory.path("plain.sqlite")
-        try Connection(path: path).execute("CREATE TABLE t (x)")
+        try StoreConnection(path: path).execute("CREATE TABLE t (x)")
         var configuration = try Self.configuration(strategies: [SeedCopyStrategy.self])
         configuration.adopt(path)
         let error = #expect(throws: ImportError.self) { try Benchmark(configuration: configuration).run() }

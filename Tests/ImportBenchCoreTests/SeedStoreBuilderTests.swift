@@ -20,7 +20,7 @@ struct SeedStoreBuilderTests {
     }
 
     /// Names of every index SQLite holds, automatic ones included.
-    static func indexNames(in store: Connection) throws -> Set<String> {
+    static func indexNames(in store: StoreConnection) throws -> Set<String> {
         let statement = try store.prepare("SELECT name FROM sqlite_schema WHERE type = 'index'")
         defer { statement.reset() }
         var names: Set<String> = []
@@ -30,7 +30,7 @@ struct SeedStoreBuilderTests {
         return names
     }
 
-    static func text(_ sql: String, in store: Connection) throws -> String? {
+    static func text(_ sql: String, in store: StoreConnection) throws -> String? {
         let statement = try store.prepare(sql)
         defer { statement.reset() }
         guard try statement.step(), case .text(let value) = statement.value(at: 0) else { return nil }
@@ -59,7 +59,7 @@ struct SeedStoreBuilderTests {
         let expected = try ExpectedContent.build(
             schema: scenario.schema, reader: scenario.openReader(path: payload), scratchPath: directory.path("expected.sqlite"))
 
-        let seed = try Connection(path: seedPath)
+        let seed = try StoreConnection(path: seedPath)
         let digest = try scenario.schema.digest(of: seed)
         #expect(digest.differences(from: expected.digest) == [])
         #expect(digest == expected.digest)
@@ -71,7 +71,7 @@ struct SeedStoreBuilderTests {
         #expect(report.metadata.payloadFingerprint == PayloadFingerprint.of(payload))
         #expect(report.bytes > 0)
 
-        let reference = try Connection(path: directory.path("ddl.sqlite"))
+        let reference = try StoreConnection(path: directory.path("ddl.sqlite"))
         for statement in scenario.schema.ddl { try reference.execute(statement) }
         #expect(try Self.indexNames(in: seed) == Self.indexNames(in: reference))
         #expect(try Self.text("PRAGMA journal_mode", in: seed) == "delete")

@@ -78,7 +78,7 @@ struct StagedStrategyTests {
         let expected = try ExpectedContent.build(
             schema: scenario.schema, reader: ArrayRecordReader(scenario.units), scratchPath: directory.path("expected.sqlite"))
         #expect(measurement.digest == expected.digest, "\(measurement.digest.differences(from: expected.digest))")
-        let store = try Connection(path: path)
+        let store = try StoreConnection(path: path)
         #expect(try store.prepare("SELECT karma FROM author WHERE handle = 'alice'").scalarInt64() == 3)
         #expect(try store.prepare("SELECT count(*) FROM post_tags j JOIN post p ON p.pk = j.source_pk WHERE p.id = 1").scalarInt64() == 2)
         // Post 2 replies to post 1: a self-reference, set after the batch's posts are written.
@@ -132,7 +132,7 @@ struct StagedStrategyTests {
             scenario: FixtureScenario(), payloadPath: path + ".payload", strategy: StagedStrategy.self, batchSize: .occurrences(5),
             databasePath: path
         ).execute()
-        let store = try Connection(path: path)
+        let store = try StoreConnection(path: path)
         try store.execute("PRAGMA foreign_keys = ON")
         let context = StrategyContext(schema: FixtureScenario.schema, store: store)
         // Two instances on one connection: the second replaces the first's TEMP tables.
@@ -215,9 +215,9 @@ struct StagedPartialObjectTests {
             options: RunOptions(batchSize: batchSize)
         ).execute()
         #expect(measurement.digest == expected.digest, "\(measurement.digest.differences(from: expected.digest))")
-        let quotes = try Connection(path: store).prepare(
+        let quotes = try StoreConnection(path: store).prepare(
             #"SELECT m."id", q."id" FROM "message" m JOIN "message" q ON q.pk = m."quoted_message_pk" ORDER BY 1"#)
-        var pairs: [[DatabaseValue]] = []
+        var pairs: [[StoreValue]] = []
         while try quotes.step() { pairs.append(quotes.row()) }
         quotes.reset()
         #expect(pairs == [["m2", "m1"], ["m3", "m2"]])
@@ -231,7 +231,7 @@ struct StagedDanglingTests {
     struct Case: Sendable, CustomTestStringConvertible {
         let name: String
         let post: RecordOccurrence
-        let relationship: String, target: String, sourceKey: DatabaseValue, targetKey: DatabaseValue
+        let relationship: String, target: String, sourceKey: StoreValue, targetKey: StoreValue
         var testDescription: String { name }
 
         /// A self-reference, a to-one to another entity, and a set member.
@@ -269,7 +269,7 @@ struct StagedDanglingTests {
                         targetKey: dangling.targetKey)))
         let occurrences = units.reduce(0) { $0 + $1.occurrences.count }
         #expect(error.committedOccurrences == (occurrences - 1) / batchSize * batchSize)
-        let store = try Connection(path: run.databasePath)
+        let store = try StoreConnection(path: run.databasePath)
         let committed = try run.committedDigest(
             pass: error.pass, committedOccurrences: error.committedOccurrences, scratchPath: directory.path("committed.sqlite"))
         #expect(try run.scenario.schema.digest(of: store) == committed)

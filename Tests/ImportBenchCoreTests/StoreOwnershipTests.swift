@@ -31,7 +31,7 @@ struct StoreOwnershipTests {
                 try Data("keep me".utf8).write(to: URL(fileURLWithPath: path + "/precious.txt"))
             case .textFile: try Data("notes I wrote\n".utf8).write(to: URL(fileURLWithPath: path))
             case .foreignDatabase, .plainDatabase:
-                let store = try Connection(path: path)
+                let store = try StoreConnection(path: path)
                 if self == .foreignDatabase { try store.execute("PRAGMA application_id = 1234") }
                 try store.execute("CREATE TABLE mine (x); INSERT INTO mine VALUES (42)")
             case .symbolicLink:
@@ -63,7 +63,7 @@ struct StoreOwnershipTests {
         #expect(DatabaseFile.occupant(of: path) == .nothing)
         try DatabaseFile.removeOwnStore(path)
         do {
-            let store = try Connection(path: path)
+            let store = try StoreConnection(path: path)
             try DatabaseFile.mark(store)
             try store.execute("PRAGMA journal_mode = WAL")
             try store.execute("CREATE TABLE t (x); INSERT INTO t VALUES (1)")
@@ -85,7 +85,7 @@ struct StoreOwnershipTests {
     func removalStoppedHalfway(steps: Int) throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("store.sqlite")
-        let store = try Connection(path: path)
+        let store = try StoreConnection(path: path)
         try DatabaseFile.mark(store)
         try store.execute("PRAGMA journal_mode = WAL")
         try store.execute("CREATE TABLE t (x); INSERT INTO t VALUES (1)")

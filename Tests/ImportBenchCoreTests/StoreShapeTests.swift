@@ -16,7 +16,7 @@ enum IndexBreakage: String, CaseIterable, Sendable, CustomTestStringConvertible 
     var testDescription: String { rawValue }
 
     /// The index it breaks: name, table and key columns, read from `store`.
-    func victim(in store: Connection, schema: Schema) throws -> (name: String, table: String, columns: [String]) {
+    func victim(in store: StoreConnection, schema: Schema) throws -> (name: String, table: String, columns: [String]) {
         let entities = schema.entities.map { "'\($0.name)'" }.joined(separator: ", ")
         let joinTables = schema.entities.flatMap { entity in entity.manyToMany.map { "'\(entity.joinTable($0))'" } }
         let condition: String
@@ -43,7 +43,7 @@ enum IndexBreakage: String, CaseIterable, Sendable, CustomTestStringConvertible 
     }
 
     /// Breaks it in `store`.
-    func apply(to store: Connection, schema: Schema) throws {
+    func apply(to store: StoreConnection, schema: Schema) throws {
         let victim = try victim(in: store, schema: schema)
         try store.execute("DROP INDEX \"\(victim.name)\"")
         if self == .keyIndexMadePlain {
@@ -53,7 +53,7 @@ enum IndexBreakage: String, CaseIterable, Sendable, CustomTestStringConvertible 
     }
 
     /// The line `differences` must start with.
-    func difference(in store: Connection, schema: Schema) throws -> String {
+    func difference(in store: StoreConnection, schema: Schema) throws -> String {
         let victim = try victim(in: store, schema: schema)
         let label = "index \(victim.name) on \(victim.table)(\(victim.columns.joined(separator: ", ")))"
         return self == .keyIndexMadePlain ? "\(label) is not unique" : "\(label) is missing"
@@ -109,7 +109,7 @@ struct ShapeTestError: Error, CustomStringConvertible {
 @Suite("The verifier holds the schema's tables and indexes")
 struct StoreShapeTests {
     /// The first column of every row of `sql`, as text.
-    static func texts(_ store: Connection, _ sql: String) throws -> [String] {
+    static func texts(_ store: StoreConnection, _ sql: String) throws -> [String] {
         let statement = try store.prepare(sql)
         defer { statement.reset() }
         var texts: [String] = []
@@ -120,7 +120,7 @@ struct StoreShapeTests {
     }
 
     /// The fixture imported by `upsert` into `directory`'s store, and what it must hold.
-    private func importedFixture(in directory: TemporaryDirectory) throws -> (store: Connection, expected: ContentDigest) {
+    private func importedFixture(in directory: TemporaryDirectory) throws -> (store: StoreConnection, expected: ContentDigest) {
         let scenario = FixtureScenario()
         let path = directory.path("store.sqlite")
         _ = try ImportRun(
@@ -129,7 +129,7 @@ struct StoreShapeTests {
         ).execute()
         let expected = try ExpectedContent.build(
             schema: scenario.schema, reader: ArrayRecordReader(scenario.units), scratchPath: directory.path("expected.sqlite"))
-        return (try Connection(path: path), expected.digest)
+        return (try StoreConnection(path: path), expected.digest)
     }
 
     @Test(
@@ -148,7 +148,7 @@ struct StoreShapeTests {
         let broken = try #require(outcome.results.first { $0.strategy == breaker.name })
         #expect(upsert.valid, "\(upsert.differences)")
         #expect(!broken.valid)
-        let store = try Connection(path: ":memory:")
+        let store = try StoreConnection(path: ":memory:")
         for statement in ChatScenario().schema.ddl { try store.execute(statement) }
         #expect(broken.differences == [try breakage.difference(in: store, schema: ChatScenario().schema)])
         // The digest in the results is the data's alone, as before: the same rows, the same digest.

@@ -40,7 +40,7 @@ struct StrategyTests {
         defer { withExtendedLifetime(directory) {} }
         let path = directory.path("store.sqlite")
         _ = try importFixture(strategy, into: path)
-        let store = try Connection(path: path)
+        let store = try StoreConnection(path: path)
         #expect(try store.prepare("SELECT karma FROM author WHERE handle = 'alice'").scalarInt64() == 3)
         #expect(try store.prepare("SELECT karma FROM author WHERE handle = 'bob'").scalarInt64() == 6)
         let postAuthor = try store.prepare("SELECT a.handle FROM post p JOIN author a ON a.pk = p.author_pk WHERE p.id = 1")
@@ -83,7 +83,7 @@ struct StrategyTests {
         defer { withExtendedLifetime(directory) {} }
         let path = directory.path("store.sqlite")
         let first = try importFixture(strategy, into: path)
-        let store = try Connection(path: path)
+        let store = try StoreConnection(path: path)
         let context = StrategyContext(schema: FixtureScenario.schema, store: store)
         // The types behind the catalog's names, which the catalog holds as methods: every design of it is here.
         let types: [any ImportStrategy.Type] = [
@@ -124,7 +124,7 @@ struct StrategyTests {
             _ = try importFixture(strategy, batchSize: .occurrences(14), into: path, scenario: scenario)
         }
         #expect(failure.cause.description.contains("99"))
-        let store = try Connection(path: path)
+        let store = try StoreConnection(path: path)
         switch strategy {
         case "ceiling":
             // One transaction for everything: nothing is left.
@@ -165,7 +165,7 @@ struct StrategyTests {
         defer { withExtendedLifetime(directory) {} }
         let path = directory.path("store.sqlite")
         _ = try importFixture("upsert", into: path)
-        let store = try Connection(path: path)
+        let store = try StoreConnection(path: path)
         try store.execute("UPDATE author SET karma = 42 WHERE handle = 'bob'")
         let differences = try FixtureScenario.schema.digest(of: store).differences(from: expected(in: directory).digest)
         #expect(differences == ["table author: 2 rows as expected, but their content differs"])

@@ -55,7 +55,7 @@ struct TextEncodingTests {
             scenario: TransitScenario(), payloadPath: feed, strategy: UpsertStrategy.self, databasePath: store,
             options: RunOptions(batchSize: .occurrences(2), encoding: encoding))
         _ = try run.execute()
-        let names = try Connection(path: store).prepare("SELECT stop_name FROM stop ORDER BY stop_id")
+        let names = try StoreConnection(path: store).prepare("SELECT stop_name FROM stop ORDER BY stop_id")
         var read: [String] = []
         while try names.step() { if case .text(let name) = names.value(at: 0) { read.append(name) } }
         names.reset()

@@ -63,7 +63,7 @@ struct TransitScenarioTests {
         let byTrip = Dictionary(grouping: stopTimes) { $0.toOne[0]?.key }
         #expect(byTrip.count == 48)
         for (_, visits) in byTrip {
-            #expect(visits.map(\.attributes[2]) == (1...visits.count).map { DatabaseValue.integer(Int64($0)) })
+            #expect(visits.map(\.attributes[2]) == (1...visits.count).map { StoreValue.integer(Int64($0)) })
             #expect(Set(visits.compactMap { $0.toOne[1]?.key }).count == visits.count)
         }
         #expect(stopTimes.allSatisfy { $0.toOne.allSatisfy { $0?.isKeyOnly == true } })
@@ -72,12 +72,12 @@ struct TransitScenarioTests {
     /// Per trip, its headsign and its stop_times' keys, as the transit reader reports them.
     private func stopTimesByTrip(
         in feed: String
-    ) throws -> (headsigns: [DatabaseValue: DatabaseValue], stopTimes: [DatabaseValue: Set<DatabaseValue>]) {
+    ) throws -> (headsigns: [StoreValue: StoreValue], stopTimes: [StoreValue: Set<StoreValue>]) {
         let read = try occurrences(in: feed)
         let headsign = try #require(scenario.schema.entities[1].attributes.firstIndex { $0.name == "trip_headsign" })
-        var stops: Set<DatabaseValue> = []
-        var headsigns: [DatabaseValue: DatabaseValue] = [:]
-        var stopTimes: [DatabaseValue: Set<DatabaseValue>] = [:]
+        var stops: Set<StoreValue> = []
+        var headsigns: [StoreValue: StoreValue] = [:]
+        var stopTimes: [StoreValue: Set<StoreValue>] = [:]
         for occurrence in read.occurrences {
             if occurrence.entity == 0 {
                 stops.insert(occurrence.key)
@@ -107,7 +107,7 @@ struct TransitScenarioTests {
         #expect(Set(earlier.headsigns.keys) == Set(later.headsigns.keys))
 
         let changedTrips = Set(later.headsigns.keys.filter { earlier.headsigns[$0] != later.headsigns[$0] })
-        var dropped: [DatabaseValue: Set<DatabaseValue>] = [:]
+        var dropped: [StoreValue: Set<StoreValue>] = [:]
         for (trip, kept) in later.stopTimes {
             let before = earlier.stopTimes[trip] ?? []
             #expect(kept.isSubset(of: before), "trip \(trip) gained stop_times after the preload")

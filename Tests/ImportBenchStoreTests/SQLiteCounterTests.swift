@@ -15,7 +15,7 @@ struct SQLiteCounterTests {
 
     /// What an import does: schema with a trigger and a cascade, inserts, finds, updates, upserts,
     /// deletes, one-off statements finalized at once, a rolled-back transaction, committed ones.
-    private func workload(_ store: Connection) throws {
+    private func workload(_ store: StoreConnection) throws {
         try store.execute(
             """
             CREATE TABLE parent (pk INTEGER PRIMARY KEY, k TEXT UNIQUE NOT NULL, v INTEGER);
@@ -70,8 +70,8 @@ struct SQLiteCounterTests {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         try SQLiteCounter.install()
-        let plain = try Connection(path: directory.appendingPathComponent("plain.sqlite").path, tracing: .never)
-        let traced = try Connection(path: directory.appendingPathComponent("traced.sqlite").path, tracing: .always)
+        let plain = try StoreConnection(path: directory.appendingPathComponent("plain.sqlite").path, tracing: .never)
+        let traced = try StoreConnection(path: directory.appendingPathComponent("traced.sqlite").path, tracing: .always)
         try workload(plain)
         try workload(traced)
 
@@ -96,7 +96,7 @@ struct SQLiteCounterTests {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         try SQLiteCounter.install()
-        let traced = try Connection(path: directory.appendingPathComponent("traced.sqlite").path, tracing: .always)
+        let traced = try StoreConnection(path: directory.appendingPathComponent("traced.sqlite").path, tracing: .always)
         try workload(traced)
         #expect(traced.counter.counts.vmSteps == 0)
         #expect(try #require(traced.tracedCounts).statements.vmSteps > 0)
@@ -107,7 +107,7 @@ struct SQLiteCounterTests {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         try SQLiteCounter.install()
-        let store = try Connection(path: directory.appendingPathComponent("store.sqlite").path, tracing: .never)
+        let store = try StoreConnection(path: directory.appendingPathComponent("store.sqlite").path, tracing: .never)
         let before = store.counter.counts
         try store.execute("CREATE TABLE t (k INTEGER)")
         #expect(store.tracedCounts == nil)
@@ -122,7 +122,7 @@ struct SQLiteCounterTests {
         try SQLiteCounter.install()
         let before = SQLiteCounter.counts
         do {
-            let store = try Connection(path: directory.appendingPathComponent("store.sqlite").path, tracing: .always)
+            let store = try StoreConnection(path: directory.appendingPathComponent("store.sqlite").path, tracing: .always)
             try store.execute("CREATE TABLE t (k INTEGER)")
             try store.execute("INSERT INTO t VALUES (1)")
         }

@@ -4,10 +4,10 @@ import Testing
 
 @Suite("Counted store")
 struct StatementCounterTests {
-    private func freshConnection() throws -> (Connection, URL) {
+    private func freshConnection() throws -> (StoreConnection, URL) {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("importbench-store-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        return (try Connection(path: directory.appendingPathComponent("s.sqlite").path), directory)
+        return (try StoreConnection(path: directory.appendingPathComponent("s.sqlite").path), directory)
     }
 
     @Test(
@@ -112,9 +112,9 @@ struct StatementCounterTests {
     @Test(
         "text, integer, real and null round-trip, the empty string included",
         arguments: [
-            DatabaseValue.text(""), .text("héllo \"quoted\""), .integer(-7), .real(2.5), .null,
+            StoreValue.text(""), .text("héllo \"quoted\""), .integer(-7), .real(2.5), .null,
         ])
-    func valuesRoundTrip(value: DatabaseValue) throws {
+    func valuesRoundTrip(value: StoreValue) throws {
         let (store, directory) = try freshConnection()
         defer { try? FileManager.default.removeItem(at: directory) }
         let select = try store.prepare("SELECT ?")
@@ -126,7 +126,7 @@ struct StatementCounterTests {
 
     @Test("opening a path in a missing directory fails with the path in the message")
     func openFailure() {
-        let error = #expect(throws: StoreError.self) { _ = try Connection(path: "/nonexistent-dir/x/y.sqlite") }
+        let error = #expect(throws: StoreError.self) { _ = try StoreConnection(path: "/nonexistent-dir/x/y.sqlite") }
         #expect(error?.message.contains("/nonexistent-dir/x/y.sqlite") == true)
     }
 }
@@ -138,7 +138,7 @@ struct LastInsertRowidTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("importbench-rowid-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let store = try Connection(path: directory.appendingPathComponent("s.sqlite").path)
+        let store = try StoreConnection(path: directory.appendingPathComponent("s.sqlite").path)
         try store.execute("CREATE TABLE t (pk INTEGER PRIMARY KEY, k TEXT NOT NULL UNIQUE, v INTEGER)")
         let upsert = try store.prepare("INSERT INTO t (k, v) VALUES (?, ?) ON CONFLICT(k) DO UPDATE SET v = excluded.v")
 

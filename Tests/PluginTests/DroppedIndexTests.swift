@@ -26,7 +26,7 @@ final class IndexForgettingUpsert: ImportStrategy {
     }
 
     /// The indexes it drops: those created on the first join table (its primary key is the table itself).
-    static func droppedIndexes(in store: Connection, schema: Schema) throws -> [String] {
+    static func droppedIndexes(in store: StoreConnection, schema: Schema) throws -> [String] {
         guard let entity = schema.entities.first(where: { !$0.manyToMany.isEmpty }) else { return [] }
         let statement = try store.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name = ?")
         defer { statement.reset() }
@@ -58,7 +58,7 @@ struct DroppedIndexTests {
         #expect(forgetting.digest == intact.digest)
 
         // The index as the schema creates it, read from a store of its DDL.
-        let store = try Connection(path: ":memory:")
+        let store = try StoreConnection(path: ":memory:")
         for statement in scenario.schema.ddl { try store.execute(statement) }
         let dropped = try IndexForgettingUpsert.droppedIndexes(in: store, schema: scenario.schema)
         try #require(dropped.count == 1)

@@ -7,7 +7,7 @@ final class OneUpsertStrategy: ImportStrategy {
     static let name = "one-upsert"
     static let summary = "an upsert per occurrence, references resolved by key inside the statement"
 
-    private let upserts: [Statement], pairs: [[Statement]], listing: ListingStamp, sweep: RefreshSweep
+    private let upserts: [StoreStatement], pairs: [[StoreStatement]], listing: ListingStamp, sweep: RefreshSweep
 
     init(context: StrategyContext) throws {
         let schema = context.schema, stamp = "\(context.generation)", generation = Schema.generationColumn

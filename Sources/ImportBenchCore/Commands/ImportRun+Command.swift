@@ -86,7 +86,7 @@ extension ImportRun {
         }
         do {
             // What the command left: a store SQLite cannot read fails its run, named, not the benchmark.
-            let store = try Connection(path: databasePath, tracing: .never)
+            let store = try StoreConnection(path: databasePath, tracing: .never)
             measurement.digest = try scenario.schema.digest(of: store)
         } catch let error as StoreError {
             throw failure(of: command, storeProblem(.unreadable(error, holders: snapshot.holders()), of: command))

@@ -22,7 +22,7 @@ package struct MachineEnvironment: Sendable, Equatable {
     package var cpuSignature: String = ""
 
     package static let current = MachineEnvironment(
-        sqliteVersion: Connection.sqliteVersion, sqliteCompileOptions: Connection.compileOptions, swiftVersion: compilerVersion,
+        sqliteVersion: StoreConnection.sqliteVersion, sqliteCompileOptions: StoreConnection.compileOptions, swiftVersion: compilerVersion,
         cpuModel: readCPUModel(),
         cpuCount: ProcessInfo.processInfo.activeProcessorCount,
         operatingSystem: ProcessInfo.processInfo.operatingSystemVersionString, kernel: readKernel(), cpuSignature: readCPUSignature())

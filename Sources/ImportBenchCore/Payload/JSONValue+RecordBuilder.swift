@@ -1,6 +1,6 @@
 extension JSONValue {
     /// Writes the value into the builder as the next attribute, as a column of `type` stores it
-    /// (`databaseValue(as:)` without the owned copy); JSON null becomes NULL.
+    /// (`storeValue(as:)` without the owned copy); JSON null becomes NULL.
     package func write(to builder: RecordBuilder, as type: ColumnType) throws(PayloadError) {
         try tape.write(valueAt: index, to: builder, as: type)
     }

@@ -62,10 +62,10 @@ final class ReaderProbe: Sendable {
         let cpuBefore = CPUTime.currentThread()
         var latencies = ReaderLatencies(hz: hz)
         do {
-            let connection = try Connection(path: databasePath, readOnly: true, tracing: .never)
+            let connection = try StoreConnection(path: databasePath, readOnly: true, tracing: .never)
             // A statement must not outlive its connection.
             defer { withExtendedLifetime(connection) {} }
-            var statement: Statement?
+            var statement: StoreStatement?
             let interval = 1 / Double(hz)
             var tick = MonotonicClock.now()
             // At least one query, however short the import: a query the store cannot run is reported.
@@ -97,7 +97,7 @@ final class ReaderProbe: Sendable {
 
     /// Runs the query to its last row, waiting out the writer's lock; returns when the wait began, if
     /// it had to wait. A stop while locked out ends the wait: what was waited so far is still a wait.
-    private func runQuery(_ statement: inout Statement?, on connection: Connection) throws -> Double? {
+    private func runQuery(_ statement: inout StoreStatement?, on connection: StoreConnection) throws -> Double? {
         var blockedSince: Double?
         while true {
             do {

@@ -98,7 +98,7 @@ public struct BatchOccurrence {
     /// An owned copy, for error messages and tests.
     package var materialized: RecordOccurrence {
         var occurrence = RecordOccurrence(
-            entity: entity, key: key.databaseValue, attributes: attributes.map(\.databaseValue),
+            entity: entity, key: key.storeValue, attributes: attributes.map(\.storeValue),
             toOne: toOne.map { $0?.materialized }, manyToMany: manyToMany.map { $0.map(\.materialized) })
         occurrence.ordinal = ordinal
         occurrence.unit = unit
@@ -123,7 +123,7 @@ public struct BatchReference {
     package var isKeyOnly: Bool { stored.embeddedOrdinal < 0 }
 
     package var materialized: Reference {
-        var reference = Reference(key: key.databaseValue, embeddedOrdinal: embeddedOrdinal)
+        var reference = Reference(key: key.storeValue, embeddedOrdinal: embeddedOrdinal)
         reference.keyID = keyID
         return reference
     }

@@ -48,7 +48,7 @@ package final class KeyInterner {
     }
 
     /// The key's ID, assigned now if the key is new.
-    package func id(entity: Int, key: DatabaseValue) -> Int32 {
+    package func id(entity: Int, key: StoreValue) -> Int32 {
         switch key {
         case .null: return id(entity: entity, tag: .null, bits: 0)
         case .integer(let value): return id(entity: entity, tag: .integer, bits: value)
@@ -91,7 +91,7 @@ package final class KeyInterner {
     }
 
     /// The key's ID if it has one, or nil; assigns nothing.
-    package func existingID(entity: Int, key: DatabaseValue) -> Int32? {
+    package func existingID(entity: Int, key: StoreValue) -> Int32? {
         let id: Int32
         switch key {
         case .null: id = existingID(entity: entity, tag: .null, bits: 0)
@@ -138,7 +138,7 @@ package final class KeyInterner {
     }
 
     /// The key an ID stands for.
-    package func key(entity: Int, id: Int32) -> DatabaseValue {
+    package func key(entity: Int, id: Int32) -> StoreValue {
         tables[entity].key(Int(id))
     }
 }
@@ -258,7 +258,7 @@ struct KeyTable {
         return UnsafeRawBufferPointer(start: bytes.base + start, count: ends[id] - start)
     }
 
-    func key(_ id: Int) -> DatabaseValue {
+    func key(_ id: Int) -> StoreValue {
         let span = span(id)
         switch tags[id] {
         case .null, .absent: return .null

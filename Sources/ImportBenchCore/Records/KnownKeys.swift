@@ -32,14 +32,14 @@ final class KnownKeys {
 
     /// Known by value: met earlier (its ID's bit) or stored before the import; a stored key found
     /// here is inserted, so it is looked up among the preload's once.
-    func contains(entity: Int, key: DatabaseValue) -> Bool {
+    func contains(entity: Int, key: StoreValue) -> Bool {
         if let id = interner.existingID(entity: entity, key: key), contains(entity: entity, id: id) { return true }
         guard stored?.contains(entity: entity, key: key) == true else { return false }
         insert(entity: entity, key: key)
         return true
     }
 
-    func insert(entity: Int, key: DatabaseValue) {
+    func insert(entity: Int, key: StoreValue) {
         insert(entity: entity, id: interner.id(entity: entity, key: key))
     }
 

@@ -70,7 +70,7 @@ package final class MissingReferenceResolver: RecordReader {
     private func resolve(_ unit: inout RecordUnit, known: KnownKeys) {
         var placeholders: [RecordOccurrence] = []
         /// Whether the reference stays: known, or now stubbed.
-        func keep(_ key: DatabaseValue, target: Int) -> Bool {
+        func keep(_ key: StoreValue, target: Int) -> Bool {
             if known.contains(entity: target, key: key) { return true }
             resolvedByEntity[schema.entities[target].name, default: 0] += 1
             guard policy == .placeholder else { return false }

@@ -238,7 +238,7 @@ package final class RecordBuilder {
         building.key = store(bytes)
     }
 
-    package func key(_ value: DatabaseValue) {
+    package func key(_ value: StoreValue) {
         building.key = stored(value)
     }
 
@@ -341,7 +341,7 @@ package final class RecordBuilder {
         state.pointee.absentCount += 1
     }
 
-    package func value(_ value: DatabaseValue) {
+    package func value(_ value: StoreValue) {
         values.append(stored(value))
     }
 
@@ -368,11 +368,11 @@ package final class RecordBuilder {
         references.append(StoredReference(key: key, embeddedOrdinal: -1, keyID: intern(key, entity: currentTarget), isPresent: true))
     }
 
-    package func reference(key: DatabaseValue) {
+    package func reference(key: StoreValue) {
         reference(key: key, embeddedOrdinal: -1)
     }
 
-    func reference(key: DatabaseValue, embeddedOrdinal: Int) {
+    func reference(key: StoreValue, embeddedOrdinal: Int) {
         let key = stored(key)
         references.append(
             StoredReference(key: key, embeddedOrdinal: embeddedOrdinal, keyID: intern(key, entity: currentTarget), isPresent: true))
@@ -473,7 +473,7 @@ package final class RecordBuilder {
     func materializedUnit() -> RecordUnit {
         let first = state.pointee.unitStart.headers
         let unitOrdinal = state.pointee.firstOrdinal + first
-        func value(_ stored: StoredValue) -> DatabaseValue { RecordStorage.value(stored, text: text.base).databaseValue }
+        func value(_ stored: StoredValue) -> StoreValue { RecordStorage.value(stored, text: text.base).storeValue }
         func reference(_ stored: StoredReference) -> Reference? {
             guard stored.isPresent else { return nil }
             return stored.embeddedOrdinal >= 0
@@ -519,7 +519,7 @@ package final class RecordBuilder {
         return StoredValue(bits: Int64(offset), length: UInt32(bytes.count), tag: .text)
     }
 
-    private func stored(_ value: DatabaseValue) -> StoredValue {
+    private func stored(_ value: StoreValue) -> StoredValue {
         switch value {
         case .null: return .null
         case .integer(let integer): return StoredValue(bits: integer, length: 0, tag: .integer)

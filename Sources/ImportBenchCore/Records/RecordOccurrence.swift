@@ -5,9 +5,9 @@ import ImportBenchStore
 package struct RecordOccurrence: Sendable {
     /// Index of the entity in the schema.
     package var entity: Int
-    package var key: DatabaseValue
+    package var key: StoreValue
     /// Values in the order of the entity's `attributes`.
-    package var attributes: [DatabaseValue]
+    package var attributes: [StoreValue]
     /// In the order of the entity's `toOne`; nil is a NULL relationship, or one in `absent`.
     package var toOne: [Reference?]
     /// In the order of the entity's `manyToMany`.
@@ -27,8 +27,8 @@ package struct RecordOccurrence: Sendable {
 
     package init(
         entity: Int,
-        key: DatabaseValue,
-        attributes: [DatabaseValue],
+        key: StoreValue,
+        attributes: [StoreValue],
         toOne: [Reference?] = [],
         manyToMany: [[Reference]] = []
     ) {

@@ -1,7 +1,7 @@
 import ImportBenchStore
 
 /// A value as a batch holds it. Text is lent: it points into the batch's bytes and is valid while
-/// the batch lives, so strategies bind it without a copy; `databaseValue` makes an owned copy.
+/// the batch lives, so strategies bind it without a copy; `storeValue` makes an owned copy.
 public enum RecordValue {
     /// JSON null: the payload sets the value to NULL.
     case null
@@ -16,7 +16,7 @@ public enum RecordValue {
     case text(UnsafeRawBufferPointer)
 
     /// An owned copy, valid after the batch is gone (text is copied into a `String`).
-    public var databaseValue: DatabaseValue {
+    public var storeValue: StoreValue {
         switch self {
         case .null, .absent: return .null
         case .integer(let value): return .integer(value)
@@ -26,7 +26,7 @@ public enum RecordValue {
     }
 }
 
-extension Statement {
+extension StoreStatement {
     /// Binds a batch's value; text in place (`bindBorrowedText`), without a copy, so execute the
     /// statement before the batch is gone (inside `write`), or bind anew. An absent value binds
     /// NULL: what a new row gets; an update that must keep the stored value leaves its column out.

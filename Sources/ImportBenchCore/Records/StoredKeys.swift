@@ -14,7 +14,7 @@ package final class StoredKeys {
         }
     }
 
-    package func contains(entity: Int, key: DatabaseValue) -> Bool {
+    package func contains(entity: Int, key: StoreValue) -> Bool {
         interner.existingID(entity: entity, key: key) != nil
     }
 

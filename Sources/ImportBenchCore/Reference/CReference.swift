@@ -102,7 +102,7 @@ package enum CReference {
         defer { DatabaseFile.remove(scratchPath) }
         let measurement = try measuring(
             job(replaying: sourcePath, schema: schema, settings: settings, into: scratchPath, technique: technique))
-        let replayed = try schema.digest(of: Connection(path: scratchPath))
+        let replayed = try schema.digest(of: StoreConnection(path: scratchPath))
         guard replayed == expected else {
             throw RunError.referenceDiffers(differences: expected.differences(from: replayed))
         }

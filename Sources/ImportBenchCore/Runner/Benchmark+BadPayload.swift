@@ -49,7 +49,7 @@ extension Benchmark {
         }
         let scratch = payload.file("committed-\(strategy.name).sqlite")
         let expected = try run.committedDigest(pass: failure.pass, committedOccurrences: failure.committedOccurrences, scratchPath: scratch)
-        let digest = try payload.scenario.schema.digest(of: Connection(path: databasePath))
+        let digest = try payload.scenario.schema.digest(of: StoreConnection(path: databasePath))
         return .stopped(
             failure, differences: digest.withoutIndexes.differences(from: expected.withoutIndexes),
             indexesToBuild: digest.indexDifferences(from: expected))

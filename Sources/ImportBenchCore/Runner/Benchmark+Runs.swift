@@ -118,7 +118,7 @@ extension Benchmark {
             measurement: measurement, uniqueRecords: target.uniqueObjects, outcome: target.outcome,
             preload: strategy.role == .reference ? nil : spec.preload?.description, digest: measurement.digest.value,
             valid: differences.isEmpty && measurement.digest == target.digest, differences: differences,
-            sqliteVersion: Connection.sqliteVersion, benchVersion: BenchVersion.current, settings: spec.options.store,
+            sqliteVersion: StoreConnection.sqliteVersion, benchVersion: BenchVersion.current, settings: spec.options.store,
             payloadBytes: payloadBytes)
         result.role = strategy.role
         result.decodeAhead = spec.options.decodeAhead

@@ -45,7 +45,7 @@ struct RunCounter {
     }
 
     /// The counts so far: of `store` alone, or of every traced connection.
-    func read(_ store: Connection) -> (counts: StatementCounts, rowsWritten: Int64) {
+    func read(_ store: StoreConnection) -> (counts: StatementCounts, rowsWritten: Int64) {
         switch level {
         case .connection, .preloaded, .notObserved:
             // A command's levels never count a run of bench's: its counts come from its own processes.

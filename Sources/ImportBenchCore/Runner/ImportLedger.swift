@@ -25,9 +25,9 @@ struct ImportLedger {
         }
     }
 
-    private let store: Connection
+    private let store: StoreConnection
 
-    init(store: Connection) {
+    init(store: StoreConnection) {
         self.store = store
     }
 

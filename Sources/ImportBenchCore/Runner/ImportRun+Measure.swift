@@ -23,7 +23,7 @@ extension ImportRun {
     /// A nil `store` leaves the counts to the caller (its connections open inside the clock).
     /// `probeHz` runs the reader probe on this run's store meanwhile.
     func measure(
-        into measurement: inout ImportMeasurement, store: Connection?, counter: RunCounter = .byConnection, probeHz: Int?,
+        into measurement: inout ImportMeasurement, store: StoreConnection?, counter: RunCounter = .byConnection, probeHz: Int?,
         _ body: (inout Bookkeeping) throws -> Void
     ) throws {
         let countsBefore = store.map(counter.read)

@@ -129,8 +129,8 @@ package struct ImportRun {
     /// start), or a store created now. A failure here has imported nothing.
     private func startingStore(
         resumedFrom: inout ResumePoint?
-    ) throws -> (store: Connection, ledger: ImportLedger, state: ImportProgress) {
-        let store: Connection
+    ) throws -> (store: StoreConnection, ledger: ImportLedger, state: ImportProgress) {
+        let store: StoreConnection
         let resumePoint: ImportLedger.Entry?
         do {
             (store, resumePoint) = try openStore()
@@ -157,7 +157,7 @@ package struct ImportRun {
     /// Every pass left, through a new `strategy`, measured, then the store's digest. A connection
     /// the strategy left unreported (its statements perhaps uncounted) fails the run.
     private func importAll(
-        _ strategy: any ImportStrategy.Type, from start: (store: Connection, ledger: ImportLedger, state: ImportProgress),
+        _ strategy: any ImportStrategy.Type, from start: (store: StoreConnection, ledger: ImportLedger, state: ImportProgress),
         counter: RunCounter, into measurement: inout ImportMeasurement, progress: ((Int) -> Void)?
     ) throws {
         let context = StrategyContext(
@@ -214,7 +214,7 @@ package struct ImportRun {
         }
         let entry: ImportLedger.Entry?
         do {
-            let store = try Connection(path: databasePath)
+            let store = try StoreConnection(path: databasePath)
             entry = try ImportLedger(store: store).latest()
         }
         // Only recorded batches are work a checkpoint keeps: without --checkpoint none are recorded.
@@ -238,14 +238,14 @@ package struct ImportRun {
 
     /// The store to import into: an unfinished checkpointed import of this very run, or a new file,
     /// marked as bench's, where nothing or a finished store of bench's was.
-    func openStore() throws -> (Connection, ImportLedger.Entry?) {
+    func openStore() throws -> (StoreConnection, ImportLedger.Entry?) {
         if case .resume(let entry) = try storeDisposition() {
-            let store = try Connection(path: databasePath)
+            let store = try StoreConnection(path: databasePath)
             try configure(store)
             return (store, entry)
         }
         try DatabaseFile.removeOwnStore(databasePath)
-        let store = try Connection(path: databasePath)
+        let store = try StoreConnection(path: databasePath)
         // The page size before the mark writes the file's first page.
         for statement in options.store.fileSQL { try store.execute(statement) }
         // Marked before the journal becomes WAL, so the mark is in the main file at once.
@@ -254,7 +254,7 @@ package struct ImportRun {
         return (store, nil)
     }
 
-    func configure(_ store: Connection) throws {
+    func configure(_ store: StoreConnection) throws {
         try store.execute(options.store.setupSQL)
         // With a rollback journal, COMMIT waits for readers to finish; a probed run has one.
         try store.execute("PRAGMA busy_timeout = \(Self.writerBusyTimeoutMilliseconds)")
@@ -264,7 +264,7 @@ package struct ImportRun {
 
     /// Creates the schema, loads the preload and opens the ledger's row in one transaction, so a store
     /// killed before it commits holds no checkpoint and is started afresh.
-    func createStore(_ store: Connection, ledger: ImportLedger) throws -> Int64 {
+    func createStore(_ store: StoreConnection, ledger: ImportLedger) throws -> Int64 {
         try store.inTransaction {
             for statement in scenario.schema.ddl { try store.execute(statement) }
             try store.execute(ImportLedger.ddl)
@@ -274,7 +274,7 @@ package struct ImportRun {
     }
 
     /// The earlier payload a refresh starts from, inside the store's creating transaction.
-    private func preload(_ path: String, into store: Connection) throws {
+    private func preload(_ path: String, into store: StoreConnection) throws {
         try CeilingStrategy.load(
             try scenario.openPayload(path: path, reading: options.reading), schema: scenario.schema, into: store, batchSize: .all)
     }

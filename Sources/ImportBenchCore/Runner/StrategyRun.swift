@@ -47,7 +47,7 @@ struct StrategyRun {
     }
 
     private mutating func importPasses(
-        with instance: any ImportStrategy, interner: KeyInterner, reading: PayloadReading, store: Connection, progress: ((Int) -> Void)?
+        with instance: any ImportStrategy, interner: KeyInterner, reading: PayloadReading, store: StoreConnection, progress: ((Int) -> Void)?
     ) throws {
         let resume = state.resumePoint
         // A resumed import reads only the passes it has left; the first of them counts the occurrences.
@@ -90,7 +90,7 @@ struct StrategyRun {
     /// where the strategy commits its own; then the pass's end and its ledger entry.
     private mutating func importPass(
         _ pass: Int, with instance: any ImportStrategy, from batcher: any BatchSource, skipping skipped: Int, countsOccurrences: Bool,
-        store: Connection, progress: ((Int) -> Void)?
+        store: StoreConnection, progress: ((Int) -> Void)?
     ) throws {
         do {
             if instance.transactionScope == .wholePass { try begin(store) }
@@ -120,7 +120,7 @@ struct StrategyRun {
 
     /// One batch written: in a transaction of its own under `.perBatch`, recorded in the ledger
     /// first when checkpointed; committed at once unless the pass is one transaction.
-    private mutating func importBatch(_ batch: RecordBatch, pass: Int, with instance: any ImportStrategy, store: Connection) throws {
+    private mutating func importBatch(_ batch: RecordBatch, pass: Int, with instance: any ImportStrategy, store: StoreConnection) throws {
         let scope = instance.transactionScope
         writing = batch
         if scope == .perBatch { try begin(store) }
@@ -139,7 +139,7 @@ struct StrategyRun {
 
     /// The pass's end: the strategy's `finishPass` and the ledger's entry for the pass, committed
     /// with the pass's transaction, or in one of their own (`.perBatch`, or `.strategy` for the ledger).
-    private mutating func finishPass(_ pass: Int, with instance: any ImportStrategy, store: Connection) throws {
+    private mutating func finishPass(_ pass: Int, with instance: any ImportStrategy, store: StoreConnection) throws {
         let scope = instance.transactionScope
         if scope == .perBatch { try begin(store) }
         do {
@@ -174,7 +174,7 @@ struct StrategyRun {
     /// Records where the import stands, uncounted: inside the transaction being committed, or, for a
     /// strategy that commits its own, in a transaction of bench's, itself bookkeeping too.
     private mutating func record(
-        pass: Int, batches: Int, passFinished: Bool, store: Connection, inTransactionOfItsOwn: Bool = false
+        pass: Int, batches: Int, passFinished: Bool, store: StoreConnection, inTransactionOfItsOwn: Bool = false
     ) throws {
         let ledger = self.ledger
         let generation = state.generation
@@ -189,13 +189,13 @@ struct StrategyRun {
         bookkeeping.changes += after.rowsWritten - before.rowsWritten
     }
 
-    private mutating func begin(_ store: Connection) throws {
+    private mutating func begin(_ store: StoreConnection) throws {
         transactionStart = MonotonicClock.now()
         try timed(\.commitSeconds) { try store.begin() }
         transactionOpen = true
     }
 
-    private mutating func commit(_ store: Connection) throws {
+    private mutating func commit(_ store: StoreConnection) throws {
         try timed(\.commitSeconds) { try store.commit() }
         transactionOpen = false
         phases.longestWriteTransactionSeconds = max(phases.longestWriteTransactionSeconds, MonotonicClock.now() - transactionStart)

@@ -30,7 +30,7 @@ extension DatabaseFile {
 
     /// Marks a new, empty store as `bench`'s. Call it before the journal becomes WAL, so the mark
     /// reaches the main file's header at once rather than waiting in the WAL for a checkpoint.
-    static func mark(_ store: Connection) throws {
+    static func mark(_ store: StoreConnection) throws {
         try store.execute("PRAGMA application_id = \(applicationID)")
         try store.execute("PRAGMA user_version = \(markVersion)")
     }

@@ -61,7 +61,7 @@ package struct SeedStoreBuilder {
     /// Fills the staging file and leaves it closed, in journal mode DELETE.
     private func populate(_ staged: String, start: Double) throws -> (SeedStoreMetadata, SeedStoreBuildTimes, Int, [String]) {
         let schema = scenario.schema
-        let store = try Connection(path: staged)
+        let store = try StoreConnection(path: staged)
         // Before the mark, which writes the first page: the page size is fixed from then on.
         if let pageSize { try store.execute("PRAGMA page_size = \(pageSize)") }
         try DatabaseFile.mark(store)

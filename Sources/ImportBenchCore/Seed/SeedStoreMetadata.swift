@@ -26,7 +26,7 @@ package struct SeedStoreMetadata: Sendable, Equatable {
 
     package init(
         scenario: String, scale: String?, seed: UInt64?, payloadFingerprint: String, digest: String, objects: Int,
-        readingOptions: String?, benchVersion: String = BenchVersion.current, sqliteVersion: String = Connection.sqliteVersion,
+        readingOptions: String?, benchVersion: String = BenchVersion.current, sqliteVersion: String = StoreConnection.sqliteVersion,
         builtAt: String, buildSeconds: Double
     ) {
         self.scenario = scenario
@@ -53,25 +53,25 @@ package struct SeedStoreMetadata: Sendable, Equatable {
     private static let columns =
         "scenario, scale, seed, payload_fingerprint, digest, objects, bench_version, sqlite_version, built_at, build_seconds, reading_options"
 
-    func insert(into store: Connection) throws {
+    func insert(into store: StoreConnection) throws {
         let statement = try store.prepare("INSERT INTO \(Self.table) (\(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
         statement.bind([
-            .text(scenario), scale.map(DatabaseValue.text) ?? .null, seed.map { .integer(Int64(bitPattern: $0)) } ?? .null,
+            .text(scenario), scale.map(StoreValue.text) ?? .null, seed.map { .integer(Int64(bitPattern: $0)) } ?? .null,
             .text(payloadFingerprint), .text(digest), .integer(Int64(objects)), .text(benchVersion), .text(sqliteVersion),
-            .text(builtAt), .real(buildSeconds), readingOptions.map(DatabaseValue.text) ?? .null,
+            .text(builtAt), .real(buildSeconds), readingOptions.map(StoreValue.text) ?? .null,
         ])
         try statement.execute()
     }
 
     /// The store's metadata row, or nil when it has none (not a store `bench seed-db` built).
-    static func read(from store: Connection) throws -> SeedStoreMetadata? {
+    static func read(from store: StoreConnection) throws -> SeedStoreMetadata? {
         let exists = try store.prepare("SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = '\(table)'").scalarInt64() ?? 0
         guard exists > 0 else { return nil }
         // By name, in one statement: a store built before a column existed (reading_options) lacks it.
         let statement = try store.prepare("SELECT * FROM \(table) LIMIT 1")
         defer { statement.reset() }
         guard try statement.step() else { return nil }
-        var row: [String: DatabaseValue] = [:]
+        var row: [String: StoreValue] = [:]
         for column in 0..<statement.columnCount { row[statement.columnName(at: column)] = statement.value(at: column) }
         func text(_ name: String) -> String? {
             if case .text(let value)? = row[name] { return value }
@@ -95,7 +95,7 @@ package struct SeedStoreMetadata: Sendable, Equatable {
         }
         let metadata: SeedStoreMetadata?
         do {
-            metadata = try read(from: Connection(path: path, readOnly: true))
+            metadata = try read(from: StoreConnection(path: path, readOnly: true))
         } catch {
             throw ImportError.seedStore(path: path, problem: .unreadable(cause: ErrorCause(error)))
         }

@@ -16,7 +16,7 @@ package enum SeedStoreProblem: Equatable, Sendable, Codable, CustomStringConvert
     /// SQLite left a journal or WAL beside the finished file.
     case leftCompanion(file: String)
     /// Switching the finished store to journal mode DELETE was answered with another mode.
-    case journalModeRefused(answer: DatabaseValue)
+    case journalModeRefused(answer: StoreValue)
     case noSuchFile
     case unreadable(cause: ErrorCause)
     /// A SQLite file without bench's metadata table.

@@ -15,7 +15,7 @@ package final class BulkStrategy: ImportStrategy, MeasuredMethod, FallbackReport
         + "indexes dropped before the first batch and built after the last"
 
     private let schema: Schema
-    private let store: Connection
+    private let store: StoreConnection
     private let interner: KeyInterner
     private let insert: [MultiRowInsert]
     private let insertPairs: [[MultiRowInsert]]

@@ -14,7 +14,7 @@ package final class CeilingStrategy: ImportStrategy, MeasuredMethod {
     package static let rowsPerInsert = 50
 
     private let schema: Schema
-    private let store: Connection
+    private let store: StoreConnection
     private let insert: [MultiRowInsert]
     private let insertPairs: [[MultiRowInsert]]
     private let unique: UniqueObjects
@@ -129,7 +129,7 @@ extension CeilingStrategy {
     /// to stop. Returns the occurrences read.
     @discardableResult
     static func load(
-        _ reader: any RecordReader, schema: Schema, into store: Connection, batchSize: BatchSize, buildsIndexes: Bool = true,
+        _ reader: any RecordReader, schema: Schema, into store: StoreConnection, batchSize: BatchSize, buildsIndexes: Bool = true,
         beforeBatch: () throws -> Void = {}
     ) throws -> Int {
         let context = StrategyContext(schema: schema, store: store, generation: 0)

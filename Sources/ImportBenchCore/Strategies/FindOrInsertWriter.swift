@@ -4,12 +4,12 @@ import ImportBenchStore
 /// only in how they decide whether to fetch.
 struct FindOrInsertWriter {
     let schema: Schema
-    let store: Connection
-    private let findObject: [Statement]
-    private let findPK: [Statement]
-    private let insert: [Statement]
+    let store: StoreConnection
+    private let findObject: [StoreStatement]
+    private let findPK: [StoreStatement]
+    private let insert: [StoreStatement]
     private let update: StatementsByAbsence
-    private let insertJoin: [[Statement]]
+    private let insertJoin: [[StoreStatement]]
     private let sweep: RefreshSweep
     private let listing: ListingStamp
 
@@ -54,8 +54,8 @@ struct FindOrInsertWriter {
         statement.bind(reference.key, at: 1)
         if let pk = try statement.scalarInt64() { return pk }
         throw ImportError.danglingReference(
-            source: schema.entities[occurrence.entity].name, sourceKey: occurrence.key.databaseValue,
-            relationship: relationship, target: schema.entities[target].name, targetKey: reference.key.databaseValue)
+            source: schema.entities[occurrence.entity].name, sourceKey: occurrence.key.storeValue,
+            relationship: relationship, target: schema.entities[target].name, targetKey: reference.key.storeValue)
     }
 
     /// Resolves every to-one reference of `occurrence` with `resolve(reference, target, relationship)`.

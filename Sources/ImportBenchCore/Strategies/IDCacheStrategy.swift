@@ -11,9 +11,9 @@ package final class IDCacheStrategy: ImportStrategy, MeasuredMethod {
     private let upsertAttributes: StatementsByAbsence
     private let updateAttributes: StatementsByAbsence
     private let updateForeignKeys: StatementsByAbsence
-    private let findPK: [Statement]
-    private let insertJoin: [[Statement]]
-    private let selectAllPKs: [Statement]
+    private let findPK: [StoreStatement]
+    private let insertJoin: [[StoreStatement]]
+    private let selectAllPKs: [StoreStatement]
     private let sweep: RefreshSweep
     private let listing: ListingStamp
     private var cache: KnownPKs

@@ -5,7 +5,7 @@ import ImportBenchStore
 /// strategy, command or file. Codable, so that it crosses from a measuring child process whole.
 package enum ImportError: Error, Equatable, Sendable, Codable, CustomStringConvertible {
     /// A relationship names an object that is neither stored nor written earlier in the payload.
-    case danglingReference(source: String, sourceKey: DatabaseValue, relationship: String, target: String, targetKey: DatabaseValue)
+    case danglingReference(source: String, sourceKey: StoreValue, relationship: String, target: String, targetKey: StoreValue)
     /// A seed store that cannot be built or adopted: `problem` says what went wrong and what to do.
     case seedStore(path: String, problem: SeedStoreProblem)
     /// A method that adopts a seed store runs unprepared, because the payload could not be read:

@@ -17,7 +17,7 @@ public struct StrategyContext {
     /// The entities the store holds, in dependency order, with their tables' shape.
     public let schema: Schema
     /// bench's counted connection to the store, with the run's settings applied.
-    public let store: Connection
+    public let store: StoreConnection
     /// Keys per `SELECT ... WHERE key IN (...)`; never above SQLite's variable limit.
     public let prewarmChunkSize: Int
     /// This import's mark, written with every row and join pair (see `Schema.generationColumn`);
@@ -32,7 +32,7 @@ public struct StrategyContext {
     public let connectionSettings: [String]
 
     package init(
-        schema: Schema, store: Connection, prewarmChunkSize: Int = 500, generation: Int64 = 1,
+        schema: Schema, store: StoreConnection, prewarmChunkSize: Int = 500, generation: Int64 = 1,
         connectionSettings: [String] = ["PRAGMA foreign_keys = ON"]
     ) {
         self.schema = schema

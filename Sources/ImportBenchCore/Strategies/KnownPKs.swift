@@ -22,7 +22,7 @@ final class KnownPKs {
     /// `start`; every other reference must be known. Returns the next free index. No array is built
     /// per object, as `foreignKeys(of:in:)` does: bulk binds every new row through here.
     @inline(__always)
-    func bindForeignKeys(of occurrence: BatchOccurrence, in schema: Schema, to statement: Statement, from start: Int32) throws -> Int32 {
+    func bindForeignKeys(of occurrence: BatchOccurrence, in schema: Schema, to statement: StoreStatement, from start: Int32) throws -> Int32 {
         let targets = schema.toOneTargets[occurrence.entity]
         var index = start
         for (relationship, reference) in occurrence.toOne.enumerated() {
@@ -60,7 +60,7 @@ extension ImportError {
     static func dangling(
         _ occurrence: BatchOccurrence, manyToMany index: Int, targetKey: RecordValue, in schema: Schema
     ) -> ImportError {
-        dangling(occurrence.materialized, manyToMany: index, targetKey: targetKey.databaseValue, in: schema)
+        dangling(occurrence.materialized, manyToMany: index, targetKey: targetKey.storeValue, in: schema)
     }
 
     static func dangling(_ occurrence: RecordOccurrence, toOne index: Int, in schema: Schema) -> ImportError {
@@ -70,7 +70,7 @@ extension ImportError {
             target: entity.toOne[index].target, targetKey: occurrence.toOne[index]?.key ?? .null)
     }
 
-    static func dangling(_ occurrence: RecordOccurrence, manyToMany index: Int, targetKey: DatabaseValue, in schema: Schema) -> ImportError {
+    static func dangling(_ occurrence: RecordOccurrence, manyToMany index: Int, targetKey: StoreValue, in schema: Schema) -> ImportError {
         let entity = schema.entities[occurrence.entity]
         return .danglingReference(
             source: entity.name, sourceKey: occurrence.key, relationship: entity.manyToMany[index].name,

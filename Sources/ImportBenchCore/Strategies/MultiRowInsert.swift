@@ -9,17 +9,17 @@ final class MultiRowInsert {
     let rowsPerInsert: Int
     /// Parameters per row.
     let width: Int32
-    private let store: Connection
+    private let store: StoreConnection
     private let sql: (_ rows: Int) -> String
-    private var statements: [Int: Statement] = [:]
+    private var statements: [Int: StoreStatement] = [:]
     /// The statement rows are bound into now: the full one until a remainder needs its own.
-    private var current: Statement
+    private var current: StoreStatement
     private var rowsInCurrent = 0
     private var rowsBound = 0
     private var rowsLeft = 0
 
     /// `sql` gives the INSERT for a number of rows of `width` parameters each.
-    init(store: Connection, width: Int, rowsPerInsert: Int, sql: @escaping (_ rows: Int) -> String) throws {
+    init(store: StoreConnection, width: Int, rowsPerInsert: Int, sql: @escaping (_ rows: Int) -> String) throws {
         self.store = store
         self.width = Int32(width)
         self.sql = sql
@@ -37,7 +37,7 @@ final class MultiRowInsert {
 
     /// The statement to bind the next row into and the index of its first parameter.
     @inline(__always)
-    func nextRow() throws -> (statement: Statement, first: Int32) {
+    func nextRow() throws -> (statement: StoreStatement, first: Int32) {
         if rowsBound == rowsInCurrent { try startStatement() }
         let first = Int32(rowsBound) * width + 1
         rowsBound += 1

@@ -17,12 +17,12 @@ final class OneStatementWriter {
     }
 
     let schema: Schema
-    let store: Connection
+    let store: StoreConnection
     let pkSource: PKSource
     /// Per entity and set of columns left out: key, attributes, then per foreign key (pk or NULL, target key).
     let objectStatements: StatementsByAbsence
     /// Per entity and many-to-many relationship.
-    let joinStatements: [[Statement]]
+    let joinStatements: [[StoreStatement]]
     /// Per entity: whether any relationship points at it. Only such pks are worth remembering.
     let isReferenced: [Bool]
     /// pks this batch has learnt: references to them need no lookup inside the statement.
@@ -105,7 +105,7 @@ final class OneStatementWriter {
     }
 
     /// Executes the object's statement; returns its pk when the writer can know it.
-    private func run(_ statement: Statement, for occurrence: BatchOccurrence) throws -> Int64? {
+    private func run(_ statement: StoreStatement, for occurrence: BatchOccurrence) throws -> Int64? {
         defer { statement.reset() }
         switch pkSource {
         case .lastInsertRowid:

@@ -8,18 +8,18 @@ package final class PrewarmStrategy: ImportStrategy, MeasuredMethod {
     package static let summary = "per batch, one SELECT ... WHERE key IN (...) per chunk of keys, then insert or update each unique object once"
 
     private let schema: Schema
-    private let store: Connection
+    private let store: StoreConnection
     private let chunkSize: Int
-    private let insert: [Statement]
+    private let insert: [StoreStatement]
     private let update: StatementsByAbsence
-    private let insertJoin: [[Statement]]
+    private let insertJoin: [[StoreStatement]]
     private let sweep: RefreshSweep
     private let listing: ListingStamp
     // The state below is this strategy's alone, touched once or more per key: unchecked, since the
     // runtime's exclusivity checks on it were an eighth of the instructions fetching chat's keys.
 
     /// Prepared IN-list fetches per entity, by number of keys.
-    @exclusivity(unchecked) private var fetchByCount: [[Int: Statement]]
+    @exclusivity(unchecked) private var fetchByCount: [[Int: StoreStatement]]
 
     private let interner: KeyInterner
     @exclusivity(unchecked) private var known: KnownPKs
@@ -32,7 +32,7 @@ package final class PrewarmStrategy: ImportStrategy, MeasuredMethod {
     @exclusivity(unchecked) private var chunk: [RecordValue] = []
     @exclusivity(unchecked) private var chunkSorter = KeyChunkSorter()
     /// One chunk's fetched keys and pks, kept until they are given their key IDs.
-    @exclusivity(unchecked) private var fetched: [(key: DatabaseValue, pk: Int64)] = []
+    @exclusivity(unchecked) private var fetched: [(key: StoreValue, pk: Int64)] = []
 
     package init(context: StrategyContext) throws {
         schema = context.schema
@@ -151,7 +151,7 @@ package final class PrewarmStrategy: ImportStrategy, MeasuredMethod {
         }
     }
 
-    private func fetchStatement(entity: Int, count: Int) throws -> Statement {
+    private func fetchStatement(entity: Int, count: Int) throws -> StoreStatement {
         if let statement = fetchByCount[entity][count] { return statement }
         let statement = try store.prepare(schema.entities[entity].selectPKsByKeysSQL(count: count))
         fetchByCount[entity][count] = statement

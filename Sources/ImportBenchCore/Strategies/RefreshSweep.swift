@@ -9,7 +9,7 @@ import ImportBenchStore
 /// A strategy runs it once, after the last batch of its last pass (`finishPass`): on bench's
 /// connection with `run`, or on a connection of its own with the SQL of `statements(for:)`.
 public struct RefreshSweep {
-    private let deletes: [Statement]
+    private let deletes: [StoreStatement]
 
     /// Prepares the sweep's DELETEs on the context's store.
     public init(context: StrategyContext) throws {

@@ -14,7 +14,7 @@ extension SeedCopyStrategy {
 
         var measurement = ImportMeasurement()
         var checkCounts = StatementCounts()
-        var adopted: Connection?
+        var adopted: StoreConnection?
         // Every connection is opened inside the clock, so none is counted by `measure`: the counts
         // are the check's and the adopted store's, added below. No reader probe: until the copy is
         // in place there is no store for a screen to read.
@@ -22,7 +22,7 @@ extension SeedCopyStrategy {
             try stage(seed, at: staged)
             checkCounts = try check(staged, copiedFrom: seed, scenario: run.scenario)
             try DatabaseFile.publish(staged, as: databasePath, durable: run.options.store.synchronous != .off)
-            let store = try Connection(path: databasePath)
+            let store = try StoreConnection(path: databasePath)
             try run.configure(store)
             adopted = store
         }
@@ -55,7 +55,7 @@ extension SeedCopyStrategy {
     /// say ok and the metadata must name this scenario. A copied WAL is checkpointed into the main
     /// file, so the one file renamed into place holds everything. Returns what its statements cost.
     private static func check(_ staged: String, copiedFrom seed: String, scenario: any Scenario) throws -> StatementCounts {
-        let store = try Connection(path: staged)
+        let store = try StoreConnection(path: staged)
         let quickCheck = try store.prepare("PRAGMA quick_check")
         var problems: [String] = []
         while try quickCheck.step() {

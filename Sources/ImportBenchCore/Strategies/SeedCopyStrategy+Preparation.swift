@@ -70,7 +70,7 @@ extension SeedCopyStrategy {
 
     /// The store's page size, as its header has it (`:memory:`: SQLite's default for a new store).
     private static func pageSize(of path: String) throws -> Int {
-        let store = try Connection(path: path, readOnly: true)
+        let store = try StoreConnection(path: path, readOnly: true)
         return try withExtendedLifetime(store) {
             let statement = try store.prepare("PRAGMA page_size")
             defer { statement.reset() }

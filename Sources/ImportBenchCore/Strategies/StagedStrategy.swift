@@ -20,7 +20,7 @@ package final class StagedStrategy: ImportStrategy, MeasuredMethod {
     /// The entities, in dependency order.
     private let schema: Schema
     /// bench's counted connection: the TEMP tables live on it, so every statement is counted.
-    private let store: Connection
+    private let store: StoreConnection
     /// Per entity: its SQL.
     private let sql: [StagedSQL]
     /// Per entity: its stage's rows.
@@ -28,11 +28,11 @@ package final class StagedStrategy: ImportStrategy, MeasuredMethod {
     /// Per entity and many-to-many relationship: its pairs' rows.
     private let pairs: [[StagedRows]]
     /// Per entity and many-to-many relationship: the pairs' INSERT ... SELECT.
-    private let joins: [[Statement]]
+    private let joins: [[StoreStatement]]
     /// Per entity and set of absent columns: the INSERT ... SELECT, prepared when first needed.
-    private var upserts: [[ColumnSet: Statement]]
+    private var upserts: [[ColumnSet: StoreStatement]]
     /// Per entity and set of absent columns: the self-references' UPDATE (nil: none to set).
-    private var selfUpdates: [[ColumnSet: Statement?]]
+    private var selfUpdates: [[ColumnSet: StoreStatement?]]
     /// The batch's unique objects: last occurrence wins, partial ones merged, sets unioned.
     private let unique: UniqueObjects
     /// What each object writes in the listing column, for the refresh sweep.
@@ -150,7 +150,7 @@ package final class StagedStrategy: ImportStrategy, MeasuredMethod {
     }
 
     /// Runs an object write; a constraint it fails is reported as the reference that dangles, when one does.
-    private func execute(_ statement: Statement, entity: Int, selfReferences: Bool) throws {
+    private func execute(_ statement: StoreStatement, entity: Int, selfReferences: Bool) throws {
         do {
             try statement.execute()
         } catch let error as StoreError where error.isConstraintViolation {
@@ -170,7 +170,7 @@ package final class StagedStrategy: ImportStrategy, MeasuredMethod {
     }
 
     /// The INSERT ... SELECT for a set of absent columns, prepared the first time it is met.
-    private func upsertStatement(_ entity: Int, absent: ColumnSet) throws -> Statement {
+    private func upsertStatement(_ entity: Int, absent: ColumnSet) throws -> StoreStatement {
         if let statement = upserts[entity][absent] { return statement }
         let statement = try store.prepare(sql[entity].upsertSQL(absent: absent))
         upserts[entity][absent] = statement
@@ -178,7 +178,7 @@ package final class StagedStrategy: ImportStrategy, MeasuredMethod {
     }
 
     /// The self-references' UPDATE for a set of absent columns, prepared the first time it is met.
-    private func selfUpdateStatement(_ entity: Int, absent: ColumnSet) throws -> Statement? {
+    private func selfUpdateStatement(_ entity: Int, absent: ColumnSet) throws -> StoreStatement? {
         if let statement = selfUpdates[entity][absent] { return statement }
         let statement = try sql[entity].selfReferenceSQL(absent: absent).map(store.prepare)
         selfUpdates[entity][absent] = .some(statement)
@@ -219,7 +219,7 @@ package final class StagedStrategy: ImportStrategy, MeasuredMethod {
 /// so a table nothing is staged in costs no statement, and rows a failed batch left are never read.
 final class StagedRows {
     /// Where the table is: bench's counted connection.
-    private let store: Connection
+    private let store: StoreConnection
     /// `temp.<name>`.
     private let table: String
     /// The columns each row gives, in order.
@@ -228,11 +228,11 @@ final class StagedRows {
     /// connection's variable limit.
     let rowsPerStatement: Int
     /// `DELETE FROM` the table.
-    private let clear: Statement
+    private let clear: StoreStatement
     /// The INSERT of `rowsPerStatement` rows.
-    private let full: Statement
+    private let full: StoreStatement
     /// The INSERTs of fewer rows, by count, for a batch's last chunk.
-    private var shorter: [Int: Statement] = [:]
+    private var shorter: [Int: StoreStatement] = [:]
     /// The pending rows' values, bound when a statement's worth is in (text is lent by the batch).
     private var values: [RecordValue] = []
     /// Whether the table was emptied in this batch yet.
@@ -241,7 +241,7 @@ final class StagedRows {
     private(set) var rows = 0
 
     /// Prepares the table's DELETE and its full-chunk INSERT; the table must exist.
-    init(store: Connection, table: String, columns: [String]) throws {
+    init(store: StoreConnection, table: String, columns: [String]) throws {
         self.store = store
         self.table = table
         self.columns = columns
@@ -290,7 +290,7 @@ final class StagedRows {
     }
 
     /// The INSERT of `count` rows, prepared the first time a batch ends with that many pending.
-    private func shorterStatement(rows count: Int) throws -> Statement {
+    private func shorterStatement(rows count: Int) throws -> StoreStatement {
         if let statement = shorter[count] { return statement }
         let statement = try store.prepare(StagedSQL.insertRowsSQL(table, columns: columns, rows: count))
         shorter[count] = statement

@@ -5,19 +5,19 @@ import ImportBenchStore
 /// out. A partial object (a user named only by id and name) must not blank what the store holds,
 /// so its UPDATE sets only the columns it has; a payload has few such shapes.
 final class StatementsByAbsence {
-    private let store: Connection
+    private let store: StoreConnection
     private let sql: (_ entity: Int, _ absent: ColumnSet) -> String?
-    private let whole: [Statement?]
-    private var partial: [[ColumnSet: Statement?]]
+    private let whole: [StoreStatement?]
+    private var partial: [[ColumnSet: StoreStatement?]]
     /// Per entity, the last partial shape asked for (`BatchOccurrence.absentColumnBits`) and its
     /// statement: a payload's partial objects mostly share one shape (chat's messages without a
     /// quote), which then costs a comparison, not a hash.
     private var lastBits: [UInt64]
-    private var lastStatement: [Statement?]
+    private var lastStatement: [StoreStatement?]
 
     /// `sql` gives the statement for an entity and the columns left out (attributes, then to-one
     /// relationships), or nil where nothing is left to write.
-    init(store: Connection, entityCount: Int, sql: @escaping (_ entity: Int, _ absent: ColumnSet) -> String?) throws {
+    init(store: StoreConnection, entityCount: Int, sql: @escaping (_ entity: Int, _ absent: ColumnSet) -> String?) throws {
         self.store = store
         self.sql = sql
         whole = try (0..<entityCount).map { entity in try sql(entity, ColumnSet()).map(store.prepare) }
@@ -29,7 +29,7 @@ final class StatementsByAbsence {
     /// The statement that writes `occurrence` as the payload gives it; nil when it leaves out every
     /// column the statement would set.
     @inline(__always)
-    func statement(for occurrence: BatchOccurrence) throws -> Statement? {
+    func statement(for occurrence: BatchOccurrence) throws -> StoreStatement? {
         guard occurrence.isPartial else { return whole[occurrence.entity] }
         let entity = occurrence.entity
         guard let bits = occurrence.absentColumnBits else {
@@ -43,12 +43,12 @@ final class StatementsByAbsence {
     }
 
     /// The statement for whole objects of `entity`.
-    func wholeStatement(entity: Int) -> Statement? {
+    func wholeStatement(entity: Int) -> StoreStatement? {
         whole[entity]
     }
 
     @inline(never)
-    private func partialStatement(entity: Int, absent: ColumnSet) throws -> Statement? {
+    private func partialStatement(entity: Int, absent: ColumnSet) throws -> StoreStatement? {
         if let prepared = partial[entity][absent] { return prepared }
         let prepared = try sql(entity, absent).map(store.prepare)
         partial[entity][absent] = .some(prepared)

@@ -114,10 +114,10 @@ package struct ContentDigest: Equatable, Sendable, Codable {
     /// `shape` is carried as given. `skippingUnpreparable` leaves out a query SQLite cannot prepare
     /// (over a table or column `shape` says is missing) instead of failing: `differences` names it.
     static func compute(
-        on connection: Connection, queries: [(name: String, sql: String)], linkQueries: [(name: String, sql: String)] = [],
+        on connection: StoreConnection, queries: [(name: String, sql: String)], linkQueries: [(name: String, sql: String)] = [],
         shape: StoreShape? = nil, skippingUnpreparable: Bool = false
     ) throws -> ContentDigest {
-        func prepare(_ sql: String) throws -> Statement? {
+        func prepare(_ sql: String) throws -> StoreStatement? {
             do {
                 return try connection.prepare(sql)
             } catch {
@@ -183,7 +183,7 @@ extension Schema {
 
     /// Computes the digest of a store created from this schema, with what it has of the schema's
     /// tables and indexes. A table or column it lacks is a difference, not a failure to digest.
-    package func digest(of store: Connection) throws -> ContentDigest {
+    package func digest(of store: StoreConnection) throws -> ContentDigest {
         let expected = try ddlShape()
         let shape = try StoreShape.read(store, as: expected)
         return try ContentDigest.compute(

@@ -19,7 +19,7 @@ struct DigestHasher {
         }
     }
 
-    mutating func combine(_ value: DatabaseValue) {
+    mutating func combine(_ value: StoreValue) {
         switch value {
         case .null:
             mix(UInt8(0))

@@ -44,11 +44,11 @@ package struct ExpectedContent: Sendable {
 
     /// Runs `body` on a fresh scratch file holding the reference tables; the file is removed after.
     private static func withReferenceStore<T>(
-        schema: Schema, at scratchPath: String, _ body: (Connection, ReferenceLoader) throws -> T
+        schema: Schema, at scratchPath: String, _ body: (StoreConnection, ReferenceLoader) throws -> T
     ) throws -> T {
         try? FileManager.default.removeItem(atPath: scratchPath)
         defer { try? FileManager.default.removeItem(atPath: scratchPath) }
-        let connection = try Connection(path: scratchPath)
+        let connection = try StoreConnection(path: scratchPath)
         try connection.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF")
         for statement in schema.referenceDDL { try connection.execute(statement) }
         return try body(connection, try ReferenceLoader(schema: schema, connection: connection))
@@ -101,14 +101,14 @@ package struct RefreshOutcome: Equatable, Sendable {
 /// out, which keep what an earlier occurrence or the preload gave (RFC 7396); sets unioned.
 private struct ReferenceLoader {
     let statements: ReferenceStatements
-    let joins: [[Statement]]
+    let joins: [[StoreStatement]]
     /// The measured payload's pairs, kept apart until its sets replace the stored ones.
-    let listedJoins: [[Statement]]
-    let touch: [Statement]
+    let listedJoins: [[StoreStatement]]
+    let touch: [StoreStatement]
     /// Keys of the measured payload's objects named with their children listed (not only as a quoted copy).
-    let list: [Statement]
+    let list: [StoreStatement]
 
-    init(schema: Schema, connection: Connection) throws {
+    init(schema: Schema, connection: StoreConnection) throws {
         statements = ReferenceStatements(schema: schema, connection: connection)
         joins = try schema.entities.map { entity in
             try entity.manyToMany.map { try connection.prepare(entity.referenceJoinSQL(into: entity.joinTable($0))) }
@@ -200,16 +200,16 @@ private final class ReferenceStatements {
     }
 
     private let schema: Schema
-    private let connection: Connection
-    private var prepared: [Shape: Statement?] = [:]
+    private let connection: StoreConnection
+    private var prepared: [Shape: StoreStatement?] = [:]
 
-    init(schema: Schema, connection: Connection) {
+    init(schema: Schema, connection: StoreConnection) {
         self.schema = schema
         self.connection = connection
     }
 
     /// Nil when the occurrence leaves out everything the mode writes.
-    func statement(_ occurrence: RecordOccurrence, mode: ReferenceLoadMode) throws -> Statement? {
+    func statement(_ occurrence: RecordOccurrence, mode: ReferenceLoadMode) throws -> StoreStatement? {
         let shape = Shape(entity: occurrence.entity, mode: mode, absent: occurrence.absent)
         if let statement = prepared[shape] { return statement }
         let entity = schema.entities[occurrence.entity]
@@ -256,7 +256,7 @@ extension Schema {
 
     /// The reference tables' digest, comparable with a store's `digest(of:)`: the shape every store
     /// must have is the schema's own (`ddlShape()`), not the reference tables', which are laid out otherwise.
-    fileprivate func referenceDigest(of connection: Connection) throws -> ContentDigest {
+    fileprivate func referenceDigest(of connection: StoreConnection) throws -> ContentDigest {
         try ContentDigest.compute(
             on: connection, queries: referenceDigestQueries,
             linkQueries: linkQueries { "\(quoted($0.name + "_key")) IS NOT NULL" }, shape: ddlShape())
@@ -281,7 +281,7 @@ extension Schema {
     }
 
     /// Compares each object the measured payload names with its state after the preload.
-    fileprivate func refreshOutcome(in connection: Connection, preloaded: Bool) throws -> RefreshOutcome {
+    fileprivate func refreshOutcome(in connection: StoreConnection, preloaded: Bool) throws -> RefreshOutcome {
         var outcome = RefreshOutcome()
         for entity in entities {
             let touched = entity.touchedTable
@@ -311,7 +311,7 @@ extension Schema {
 
     /// The measured payload's sets replace the stored sets of the objects it names with their sets
     /// (not only as a quoted copy), where it lists them completely; elsewhere its pairs are added.
-    fileprivate func replaceListedSets(in connection: Connection) throws {
+    fileprivate func replaceListedSets(in connection: StoreConnection) throws {
         for entity in entities {
             for relationship in entity.manyToMany {
                 let table = quoted(entity.joinTable(relationship))
@@ -329,7 +329,7 @@ extension Schema {
     /// list (a quoted copy lists none, so keeps them); then what those
     /// removals cascade to, by the store's delete rules: owned children go, other links become NULL,
     /// pairs go. Every reference was checked before, so a target missing now was removed here.
-    fileprivate func removeUnlistedChildren(in connection: Connection) throws {
+    fileprivate func removeUnlistedChildren(in connection: StoreConnection) throws {
         let unchanged = connection.totalChanges
         for (entityIndex, entity) in entities.enumerated() {
             for (index, relationship) in entity.toOne.enumerated() where relationship.replacesChildren {
@@ -373,7 +373,7 @@ extension Schema {
     }
 
     /// Every reference must name an object of the payload; the first that does not is reported.
-    fileprivate func checkReferences(in connection: Connection) throws {
+    fileprivate func checkReferences(in connection: StoreConnection) throws {
         for (entityIndex, entity) in entities.enumerated() {
             for (index, relationship) in entity.toOne.enumerated() {
                 let target = entities[toOneTargets[entityIndex][index]]
@@ -393,7 +393,7 @@ extension Schema {
         }
     }
 
-    private func reportDangling(_ sql: String, on connection: Connection, source: String, relationship: String, target: String) throws {
+    private func reportDangling(_ sql: String, on connection: StoreConnection, source: String, relationship: String, target: String) throws {
         let statement = try connection.prepare(sql)
         defer { statement.reset() }
         if try statement.step() {

@@ -98,7 +98,7 @@ extension StoreShape.Index {
 extension StoreShape {
     /// Every table of `connection` but SQLite's own, in creation order, each with all its columns
     /// and then its indexes in creation order: what a schema's DDL made of an empty store.
-    static func read(_ connection: Connection) throws -> StoreShape {
+    static func read(_ connection: StoreConnection) throws -> StoreShape {
         let reader = ShapeReader(connection: connection)
         var tables: [Table] = []
         var indexes: [Index] = []
@@ -114,7 +114,7 @@ extension StoreShape {
     /// What `connection`'s store has of `expected`'s tables and indexes, in `expected`'s order and
     /// spelling (SQLite's names are case-insensitive), and nothing else: equal to `expected` when
     /// the store has them all as they are there.
-    static func read(_ connection: Connection, as expected: StoreShape) throws -> StoreShape {
+    static func read(_ connection: StoreConnection, as expected: StoreShape) throws -> StoreShape {
         let reader = ShapeReader(connection: connection)
         var tables: [Table] = []
         var found: [String: Index] = [:]
@@ -161,7 +161,7 @@ extension StoreShape.Index {
 /// The catalogue queries behind `StoreShape.read`: `sqlite_master` and the table-valued pragmas,
 /// names bound as parameters so no identifier needs quoting.
 private struct ShapeReader {
-    let connection: Connection
+    let connection: StoreConnection
 
     /// The first column of every row of `sql`, text only, with `argument` bound to `?1` when given.
     func strings(_ sql: String, _ argument: String? = nil) throws -> [String] {
@@ -171,11 +171,11 @@ private struct ShapeReader {
         }
     }
 
-    func rows(_ sql: String, _ argument: String?) throws -> [[DatabaseValue]] {
+    func rows(_ sql: String, _ argument: String?) throws -> [[StoreValue]] {
         let statement = try connection.prepare(sql)
         defer { statement.reset() }
         if let argument { statement.bind(argument, at: 1) }
-        var rows: [[DatabaseValue]] = []
+        var rows: [[StoreValue]] = []
         while try statement.step() { rows.append(statement.row()) }
         return rows
     }
@@ -213,13 +213,13 @@ extension Schema {
     /// store's are, so the verifier follows any change to the DDL without a copy of its own.
     package func ddlShape() throws -> StoreShape {
         // Never traced: bench's reading, not an import's work.
-        let connection = try Connection(path: ":memory:", tracing: .never)
+        let connection = try StoreConnection(path: ":memory:", tracing: .never)
         for statement in ddl { try connection.execute(statement) }
         return try StoreShape.read(connection)
     }
 
     /// What `store` has of the tables and indexes `ddl` creates, comparable with `ddlShape()`.
-    package func shape(of store: Connection) throws -> StoreShape {
+    package func shape(of store: StoreConnection) throws -> StoreShape {
         try StoreShape.read(store, as: ddlShape())
     }
 }

@@ -132,13 +132,13 @@ final class JSONDecoderChatReader: RecordReader {
     }
 
     @inline(__always)
-    private func text(_ value: String?) -> DatabaseValue {
-        value.map(DatabaseValue.text) ?? .null
+    private func text(_ value: String?) -> StoreValue {
+        value.map(StoreValue.text) ?? .null
     }
 
     @inline(__always)
-    private func integer(_ value: Int64?) -> DatabaseValue {
-        value.map(DatabaseValue.integer) ?? .null
+    private func integer(_ value: Int64?) -> StoreValue {
+        value.map(StoreValue.integer) ?? .null
     }
 
     // MARK: Decodable payload

@@ -4,7 +4,7 @@ import ImportBenchStore
 
 /// Runs `body` with `values` as a batch would hold them: text lent from one buffer that lives until
 /// `body` returns.
-func withLentRecordValues<T>(_ values: [DatabaseValue], _ body: ([RecordValue]) throws -> T) rethrows -> T {
+func withLentRecordValues<T>(_ values: [StoreValue], _ body: ([RecordValue]) throws -> T) rethrows -> T {
     var bytes: [UInt8] = []
     var ranges: [Range<Int>] = []
     for value in values {

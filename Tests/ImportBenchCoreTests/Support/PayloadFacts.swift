@@ -15,9 +15,9 @@ struct PayloadFacts {
     }
 
     /// Every (target entity, key) an occurrence names through a relationship, with whether it was key-only.
-    private func references(of occurrence: RecordOccurrence) -> [(entity: Int, key: DatabaseValue, keyOnly: Bool)] {
+    private func references(of occurrence: RecordOccurrence) -> [(entity: Int, key: StoreValue, keyOnly: Bool)] {
         let entity = schema.entities[occurrence.entity]
-        var found: [(Int, DatabaseValue, Bool)] = []
+        var found: [(Int, StoreValue, Bool)] = []
         for (index, reference) in occurrence.toOne.enumerated() {
             guard let reference else { continue }
             found.append((schema.index(of: entity.toOne[index].target) ?? -1, reference.key, reference.embeddedOrdinal == nil))
@@ -51,7 +51,7 @@ struct PayloadFacts {
     func prewarmFetches(batchSize: Int, chunk: Int) -> Int {
         stride(from: 0, to: occurrences.count, by: batchSize).reduce(0) { total, start in
             let batch = occurrences[start..<min(start + batchSize, occurrences.count)]
-            var keys = Array(repeating: Set<DatabaseValue>(), count: schema.entities.count)
+            var keys = Array(repeating: Set<StoreValue>(), count: schema.entities.count)
             for occurrence in batch {
                 keys[occurrence.entity].insert(occurrence.key)
                 for reference in references(of: occurrence) { keys[reference.entity].insert(reference.key) }

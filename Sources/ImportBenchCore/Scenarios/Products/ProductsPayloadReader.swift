@@ -57,14 +57,14 @@ package final class ProductsPayloadReader: RecordReader, JSONElementDecoder {
 
     private func unit(of tape: JSONTape) throws -> RecordUnit {
         let found = try memberIndexes(of: tape)
-        let key = DatabaseValue.text(try tape.string(at: found[0]))
-        var values: [DatabaseValue] = []
+        let key = StoreValue.text(try tape.string(at: found[0]))
+        var values: [StoreValue] = []
         var absent = ColumnSet()
         values.reserveCapacity(attributeTypes.count)
         for (position, type) in attributeTypes.enumerated() {
             let index = found[position + 1]
             if index < 0 { absent.insert(position) }
-            values.append(index < 0 ? .null : try JSONValue(tape: tape, index: index).databaseValue(as: type))
+            values.append(index < 0 ? .null : try JSONValue(tape: tape, index: index).storeValue(as: type))
         }
         var occurrence = RecordOccurrence(entity: entity, key: key, attributes: values)
         occurrence.absent = absent

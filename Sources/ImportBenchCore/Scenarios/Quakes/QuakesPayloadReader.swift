@@ -81,21 +81,21 @@ package final class QuakesPayloadReader: RecordReader, JSONElementDecoder {
 
     private func unit(of tape: JSONTape) throws -> RecordUnit {
         let feature = try tape.root.object()
-        let key: DatabaseValue
+        let key: StoreValue
         if let id = try feature.optional("id") {
             key = id.kind == .number ? .text(String(try id.int64())) : .text(try id.string())
         } else {
             key = try Self.keyWithoutID(feature)
         }
 
-        var attributes: [DatabaseValue] = []
+        var attributes: [StoreValue] = []
         var absent = ColumnSet()
         attributes.reserveCapacity(propertyTypes.count + 3)
         if let found = try propertyIndexes(of: feature.value.index, in: tape) {
             for (position, type) in propertyTypes.enumerated() {
                 let index = found[position]
                 if index < 0 { absent.insert(position) }
-                attributes.append(index < 0 ? .null : try JSONValue(tape: tape, index: index).databaseValue(as: type))
+                attributes.append(index < 0 ? .null : try JSONValue(tape: tape, index: index).storeValue(as: type))
             }
         } else {
             absent = ColumnSet(0..<propertyTypes.count)
@@ -103,7 +103,7 @@ package final class QuakesPayloadReader: RecordReader, JSONElementDecoder {
         }
         if let coordinates = try coordinates(of: feature.value.index, in: tape) {
             for value in coordinates where attributes.count < propertyTypes.count + 3 {
-                attributes.append(try JSONValue(tape: tape, index: value).databaseValue(as: .real))
+                attributes.append(try JSONValue(tape: tape, index: value).storeValue(as: .real))
             }
         }
         while attributes.count < propertyTypes.count + 3 { attributes.append(.null) }
@@ -117,7 +117,7 @@ package final class QuakesPayloadReader: RecordReader, JSONElementDecoder {
     /// network's code (`nc` + `72199065`), so the same earthquake keeps one key from either source.
     /// A part given as a number is its decimal text, as the mapping's composition writes it. Without
     /// them the error names the missing `id`, the member a feed is expected to have.
-    static func keyWithoutID(_ feature: JSONObject) throws -> DatabaseValue {
+    static func keyWithoutID(_ feature: JSONObject) throws -> StoreValue {
         func part(_ value: JSONValue?) throws -> String? {
             guard let value else { return nil }
             return value.kind == .number ? String(try value.int64()) : try value.string()

@@ -215,20 +215,20 @@ private struct TableReader {
         malformedRow = "\(csv.fileName): malformed row"
     }
 
-    func attributeValues() throws -> [DatabaseValue] {
-        var values: [DatabaseValue] = []
+    func attributeValues() throws -> [StoreValue] {
+        var values: [StoreValue] = []
         values.reserveCapacity(columns.count)
         for (index, type) in columns {
             switch type {
-            case .text: values.append(try csv.text(index).map(DatabaseValue.text) ?? .null)
-            case .integer, .boolean: values.append(try csv.integer(index).map(DatabaseValue.integer) ?? .null)
-            case .real: values.append(try csv.real(index).map(DatabaseValue.real) ?? .null)
+            case .text: values.append(try csv.text(index).map(StoreValue.text) ?? .null)
+            case .integer, .boolean: values.append(try csv.integer(index).map(StoreValue.integer) ?? .null)
+            case .real: values.append(try csv.real(index).map(StoreValue.real) ?? .null)
             }
         }
         return values
     }
 
-    func unit(key: String, attributes: [DatabaseValue], toOne: [Reference?] = []) -> RecordUnit {
+    func unit(key: String, attributes: [StoreValue], toOne: [Reference?] = []) -> RecordUnit {
         RecordUnit(
             occurrences: [RecordOccurrence(entity: entity, key: .text(key), attributes: attributes, toOne: toOne)],
             path: "\(csv.fileName) line \(csv.line)", byteOffset: csv.rowByteOffset)

@@ -1,6 +1,6 @@
 /// A value as SQLite stores it; the one currency between records, strategies and the store.
 /// Codable, so that an error naming one (a dangling reference's key) crosses processes whole.
-public enum DatabaseValue: Hashable, Sendable, Codable {
+public enum StoreValue: Hashable, Sendable, Codable {
     /// SQL NULL.
     case null
     /// A 64-bit integer.
@@ -17,7 +17,7 @@ public enum DatabaseValue: Hashable, Sendable, Codable {
     }
 }
 
-extension DatabaseValue: CustomStringConvertible {
+extension StoreValue: CustomStringConvertible {
     /// As SQL would write it: text quoted, NULL spelled out.
     public var description: String {
         switch self {
@@ -29,7 +29,7 @@ extension DatabaseValue: CustomStringConvertible {
     }
 }
 
-extension DatabaseValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByNilLiteral {
+extension StoreValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByNilLiteral {
     /// A text value.
     public init(stringLiteral value: String) { self = .text(value) }
     /// An integer value.

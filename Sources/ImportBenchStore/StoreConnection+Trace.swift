@@ -5,7 +5,7 @@ final class TraceBox {
     init(_ handler: @escaping (String) -> Void) { self.handler = handler }
 }
 
-extension Connection {
+extension StoreConnection {
     /// Calls `handler` with the SQL of every statement SQLite starts, as `sqlite3_trace_v2` reports it.
     /// An independent witness for the counters; trigger bodies arrive as text starting with `--`.
     package func traceStatements(_ handler: @escaping (String) -> Void) {

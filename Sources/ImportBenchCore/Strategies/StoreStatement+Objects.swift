@@ -1,6 +1,6 @@
 import ImportBenchStore
 
-extension Statement {
+extension StoreStatement {
     /// Binds key, attributes and foreign keys from parameter `start` on; returns the next free index.
     @discardableResult
     func bindObject(_ occurrence: BatchOccurrence, foreignKeys: [Int64?], from start: Int32 = 1) -> Int32 {

@@ -2,12 +2,12 @@ import CSQLite
 
 /// A prepared statement, reused across executions and finalized when released.
 /// Not Sendable: it belongs to its connection's thread.
-public final class Statement {
+public final class StoreStatement {
     /// The SQL it was prepared from.
     public let sql: String
     package let kind: StatementKind
     let handle: OpaquePointer
-    private unowned let connection: Connection
+    private unowned let connection: StoreConnection
     /// The connection's counter, held directly: reaching it through the unowned connection costs a
     /// reference-count round trip on every step and reset.
     private let counter: StatementCounter
@@ -17,7 +17,7 @@ public final class Statement {
     /// The connection's `countsVMSteps`, held directly for the same reason as `counter`.
     private let countsVMSteps: Bool
 
-    init(connection: Connection, sql: String) throws {
+    init(connection: StoreConnection, sql: String) throws {
         var handle: OpaquePointer?
         let code = sqlite3_prepare_v3(connection.handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &handle, nil)
         guard code == SQLITE_OK, let handle else {
@@ -46,7 +46,7 @@ public final class Statement {
 
     /// Binds a value of any type; text is copied.
     @inline(__always)
-    public func bind(_ value: DatabaseValue, at index: Int32) {
+    public func bind(_ value: StoreValue, at index: Int32) {
         switch value {
         case .null: sqlite3_bind_null(handle, index)
         case .integer(let integer): sqlite3_bind_int64(handle, index, integer)
@@ -105,7 +105,7 @@ public final class Statement {
     }
 
     /// Binds values to parameters 1, 2, ... in order.
-    public func bind(_ values: [DatabaseValue]) {
+    public func bind(_ values: [StoreValue]) {
         for (offset, value) in values.enumerated() { bind(value, at: Int32(offset + 1)) }
     }
 
@@ -176,7 +176,7 @@ public final class Statement {
     }
 
     /// The current row's column as SQLite stored it.
-    public func value(at column: Int32) -> DatabaseValue {
+    public func value(at column: Int32) -> StoreValue {
         switch sqlite3_column_type(handle, column) {
         case SQLITE_NULL:
             return .null
@@ -192,7 +192,7 @@ public final class Statement {
     }
 
     /// The values of the current row, in column order.
-    public func row() -> [DatabaseValue] {
+    public func row() -> [StoreValue] {
         (0..<columnCount).map { value(at: $0) }
     }
 }

@@ -3,7 +3,7 @@ import CSQLite
 
 /// One counted SQLite connection. Every statement a strategy runs goes through it, so every
 /// execution is counted by kind. Not Sendable: SQLite connections are used from one thread here.
-public final class Connection {
+public final class StoreConnection {
     /// The database file.
     public let path: String
     let handle: OpaquePointer
@@ -52,8 +52,8 @@ public final class Connection {
     }
 
     /// Prepares a statement for repeated execution; the caller keeps it for as long as it reuses it.
-    public func prepare(_ sql: String) throws -> Statement {
-        try Statement(connection: self, sql: sql)
+    public func prepare(_ sql: String) throws -> StoreStatement {
+        try StoreStatement(connection: self, sql: sql)
     }
 
     /// Runs one or more statements that return no rows (schema, pragmas). Each is counted.
@@ -113,7 +113,7 @@ public final class Connection {
     /// True outside a transaction.
     public var isAutocommit: Bool { sqlite3_get_autocommit(handle) != 0 }
 
-    private func requireStatement(_ statement: Statement?, _ sql: String) throws -> Statement {
+    private func requireStatement(_ statement: StoreStatement?, _ sql: String) throws -> StoreStatement {
         if let statement { return statement }
         return try prepare(sql)
     }

@@ -3,7 +3,7 @@ import ImportBenchStore
 extension JSONValue {
     /// The value as a column of `type` stores it; JSON null becomes NULL. A wrong JSON type is a
     /// `PayloadError` naming the value's path and offset.
-    package func databaseValue(as type: ColumnType) throws(PayloadError) -> DatabaseValue {
+    package func storeValue(as type: ColumnType) throws(PayloadError) -> StoreValue {
         if isNull { return .null }
         switch type {
         case .text: return .text(try string())
@@ -16,8 +16,8 @@ extension JSONValue {
 
 extension JSONObject {
     /// The member `key` as a column of `type` stores it; missing and null both become NULL.
-    package func databaseValue(_ key: String, as type: ColumnType) throws(PayloadError) -> DatabaseValue {
+    package func storeValue(_ key: String, as type: ColumnType) throws(PayloadError) -> StoreValue {
         guard let value = try self[key] else { return .null }
-        return try value.databaseValue(as: type)
+        return try value.storeValue(as: type)
     }
 }
