@@ -44,9 +44,9 @@ let package = Package(
         .target(name: "CCounters"),
         // Counts what every connection of the process executes, through an SQLite auto extension and
         // `sqlite3_trace_v2`: a plug-in's importer on GRDB or any other layer is counted like bench's own.
-        // Preload/ is the same counter as a library preloaded into a user's command (LD_PRELOAD),
+        // CounterLibrary/ is the same counter as a library preloaded into a user's command (LD_PRELOAD),
         // compiled by bench as plain C when a command first runs (CounterLibrary.swift).
-        .target(name: "CSQLCounter", exclude: ["Preload"], linkerSettings: [.linkedLibrary("sqlite3")]),
+        .target(name: "CSQLCounter", exclude: ["CounterLibrary"], linkerSettings: [.linkedLibrary("sqlite3")]),
         // The counted SQLite layer: knows SQL and counters, nothing of strategies.
         .target(name: "ImportBenchStore", dependencies: ["CSQLite", "CSQLCounter"]),
         // Schema, records, scenarios, payload readers, strategies, runner, verifier, meters, reader probe.

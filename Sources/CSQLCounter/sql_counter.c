@@ -1,7 +1,7 @@
 // Counts what SQLite executes, for every connection the process opens through this libsqlite3,
 // whichever library opened it (bench's own layer, GRDB, a plug-in's C code): an auto extension puts
 // a `sqlite3_trace_v2` callback on each new connection. Written in C because it runs on every
-// statement execution of the measured import, and because issue 30's preloaded library for commands
+// statement execution of the measured import, and because issue 30's counter library for commands
 // in other languages counts with the same code.
 #include "CSQLCounter.h"
 

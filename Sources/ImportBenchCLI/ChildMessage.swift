@@ -11,7 +11,7 @@ enum ChildMessage: Codable {
     case result(ImportMeasurement)
     case failure(ImportStop)
     /// A C reference replay's measurement (`bench measure-one --c-reference`).
-    case reference(CReference.Measurement)
+    case cReference(CReference.Measurement)
 }
 
 /// Frames messages as a 4-byte big-endian length, then the message as JSON: a reader never

@@ -32,7 +32,7 @@ struct MeasureOneCommand: ParsableCommand {
                 throw CommandFailure.failed("standard input held not a C reference job this bench reads (\(error)); is the parent the same build?")
             }
             do {
-                try output.write(contentsOf: ChildMessageFraming.encode(.reference(CReference.measure(job))))
+                try output.write(contentsOf: ChildMessageFraming.encode(.cReference(CReference.measure(job))))
             } catch {
                 throw CommandFailure.failed(error)
             }
@@ -84,7 +84,7 @@ struct ChildProcessExecutor {
             case .progress(let occurrences): progress(occurrences)
             case .result(let measurement): outcome = .success(measurement)
             case .failure(let stop): outcome = .failure(RunError.stopped(stop))
-            case .reference: break
+            case .cReference: break
             }
         }
         switch outcome {
@@ -102,7 +102,7 @@ struct ChildProcessExecutor {
     func replay(_ job: CReference.Job) throws -> CReference.Measurement {
         var measurement: CReference.Measurement?
         let ending = try exchange(arguments: ["--c-reference"], input: JSONEncoder().encode(job)) { message in
-            if case .reference(let replayed) = message { measurement = replayed }
+            if case .cReference(let replayed) = message { measurement = replayed }
         }
         guard let measurement, ending.status == 0 else {
             if ImportInterruption.isRequested { throw RunError.interrupted }

@@ -171,7 +171,7 @@ package struct ResultColumn: Sendable {
         /// The context of `result` among the runs reported with it.
         init(of result: RunResult, among results: [RunResult]) {
             let key = Self.ceilingKey(result)
-            ceilingWallSeconds = results.first { $0.role == .reference && Self.ceilingKey($0) == key }?.measurement.wallSeconds
+            ceilingWallSeconds = results.first { $0.role == .limit && Self.ceilingKey($0) == key }?.measurement.wallSeconds
         }
 
         private init(ceilingWallSeconds: Double?) {
@@ -182,7 +182,7 @@ package struct ResultColumn: Sendable {
         /// run would otherwise search all rows for each row's ceiling.
         static func contexts(of results: [RunResult]) -> [RunContext] {
             var ceilings: [String: Double] = [:]
-            for result in results where result.role == .reference {
+            for result in results where result.role == .limit {
                 let key = ceilingKey(result)
                 if ceilings[key] == nil { ceilings[key] = result.measurement.wallSeconds }
             }

@@ -40,7 +40,7 @@ package enum SummaryTable {
     /// C reference inserting the same rows (SQLite's own price), and how fast the payload decoded.
     /// Medians over repetitions; empty when no ceiling ran.
     package static func harnessLines(_ results: [RunResult]) -> String {
-        let ceilings = results.filter { $0.role == .reference }
+        let ceilings = results.filter { $0.role == .limit }
         let reference = ceilings.first?.strategy ?? "reference"
         var text = ""
         let referenced = ceilings.compactMap { run in run.cReferenceSeconds.map { (run: run, reference: $0) } }
@@ -86,7 +86,7 @@ package enum SummaryTable {
         return first.sorted { ($0.value.rank, $0.value.index) < ($1.value.rank, $1.value.index) }.map(\.key)
     }
 
-    private static let roleRank: [StrategyRole: Int] = [.baseline: 0, .user: 1, .reference: 2, .alternative: 3, .pitfall: 4]
+    private static let roleRank: [StrategyRole: Int] = [.startingPoint: 0, .user: 1, .limit: 2, .alternative: 3, .pitfall: 4]
 
     /// Four significant digits: 12.34, 1.571, 0.002913. Milliseconds runs stay readable, long runs stay short.
     static func seconds(_ value: Double) -> String {

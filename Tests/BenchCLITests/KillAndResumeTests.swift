@@ -64,7 +64,7 @@ struct KillAndResumeTests {
         var random = SeededRandom(seed: 2026)
         var kills: [String: Int] = [:]
         for strategy in StrategyCatalog.builtIn.names {
-            let isReference = strategy == StrategyCatalog.builtIn.reference.name
+            let isReference = strategy == StrategyCatalog.builtIn.limit.name
             let database = fixture.directory.appendingPathComponent("\(strategy).sqlite").path
             let run = ImportRun(
                 scenario: ChatScenario(), payloadPath: fixture.payload, strategy: try #require(StrategyCatalog.builtIn.strategy(named: strategy)),

@@ -41,7 +41,7 @@ struct DecodeAheadTests {
         let payload = directory.path("chat.json")
         try scenario.generate(scale: 0.02, seed: 9, to: payload)
         // The ceiling always loads into an empty store.
-        let preload: String? = strategy == StrategyCatalog.builtIn.reference.name ? nil : directory.path("preload.json")
+        let preload: String? = strategy == StrategyCatalog.builtIn.limit.name ? nil : directory.path("preload.json")
         if let preload { try scenario.generatePreload(scale: 0.02, seed: 9, overlap: 1, changed: 0.5, to: preload) }
         let inTurn = try run(strategy, payload: payload, preload: preload, batchSize: batchSize, decodeAhead: false, in: directory)
             .execute()

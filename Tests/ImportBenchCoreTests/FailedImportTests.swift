@@ -100,7 +100,7 @@ struct FailedImportTests {
         defer { withExtendedLifetime(directory) {} }
         let (payload, preload, expected) = try chatRefresh(in: directory)
         let strategyType = try #require(StrategyCatalog.builtIn.strategy(named: strategy))
-        let isReference = strategy == StrategyCatalog.builtIn.reference.name
+        let isReference = strategy == StrategyCatalog.builtIn.limit.name
         func makeRun() -> ImportRun {
             // The reference always loads into an empty store, as the benchmark runs it.
             ImportRun(

@@ -35,7 +35,7 @@ private struct Runs {
         for (strategy, wall) in walls {
             try runs.add(strategy, wall: wall, scale: scale, batch: batch, pragmas: pragmas, decodeAhead: decodeAhead)
         }
-        try runs.add("ceiling", role: .reference, wall: ceiling, scale: scale, batch: batch, pragmas: pragmas, decodeAhead: decodeAhead)
+        try runs.add("ceiling", role: .limit, wall: ceiling, scale: scale, batch: batch, pragmas: pragmas, decodeAhead: decodeAhead)
         return runs
     }
 
@@ -58,11 +58,11 @@ struct AnswerReportTests {
     func unprobedRowsJoinTheirProbedSetting(unprobedSettingToo: Bool) throws {
         var runs = Runs()
         try runs.add("prewarm", wall: 2, probeHz: "60")
-        try runs.add("ceiling", role: .reference, wall: 1, probeHz: "60")
+        try runs.add("ceiling", role: .limit, wall: 1, probeHz: "60")
         try runs.add("seed-copy", role: .alternative, wall: 0.5)
         if unprobedSettingToo {
             try runs.add("prewarm", wall: 1.8)
-            try runs.add("ceiling", role: .reference, wall: 0.9)
+            try runs.add("ceiling", role: .limit, wall: 0.9)
         }
         let groups = runs.answer.groups
         #expect(groups.count == (unprobedSettingToo ? 2 : 1))
@@ -114,7 +114,7 @@ struct AnswerReportTests {
     func multiples(factors: [Double]) throws {
         var runs = Runs()
         for (strategy, wall) in Self.walls { try runs.add(strategy, wall: wall, factors: factors) }
-        try runs.add("ceiling", role: .reference, wall: 0.8, factors: factors.reversed())
+        try runs.add("ceiling", role: .limit, wall: 0.8, factors: factors.reversed())
         var medians: [String: Double] = [:]
         for (strategy, wall) in Self.walls + [("ceiling", 0.8)] { medians[strategy] = median(factors.map { wall * $0 }) }
         let fastest = try #require(Self.walls.map { medians[$0.0] ?? .infinity }.min())
@@ -136,7 +136,7 @@ struct AnswerReportTests {
         var runs = Runs()
         try runs.add("prewarm", wall: 2)
         try runs.add("ceiling", role: .user, wall: 1)
-        try runs.add("floor", role: .reference, wall: 0.5)
+        try runs.add("floor", role: .limit, wall: 0.5)
         let group = try #require(runs.answer.groups.first)
         #expect(group.ceiling?.strategy == "floor")
         #expect(group.fastest?.strategy == "ceiling")
@@ -148,7 +148,7 @@ struct AnswerReportTests {
     func refreshCeiling() throws {
         var runs = Runs()
         try runs.add("upsert", wall: 3, preload: "overlap=0.5,changed=0.1")
-        try runs.add("ceiling", role: .reference, wall: 1.5)
+        try runs.add("ceiling", role: .limit, wall: 1.5)
         let groups = runs.answer.groups
         #expect(groups.count == 1)
         #expect(groups.first?.standings.first { $0.strategy == "upsert" }?.multipleOfCeiling == 2)
@@ -242,7 +242,7 @@ struct ImportKindAnswerTests {
         var runs = Runs()
         for (strategy, wall) in first { try runs.add(strategy, wall: wall) }
         for (strategy, wall) in refresh { try runs.add(strategy, wall: wall, preload: preload) }
-        try runs.add("ceiling", role: .reference, wall: ceiling)
+        try runs.add("ceiling", role: .limit, wall: ceiling)
         return runs
     }
 
@@ -292,7 +292,7 @@ struct ImportKindAnswerTests {
     @Test("the ceiling is never named, even where it is the only valid run", arguments: [ImportKind.firstImport, .refresh])
     func ceilingNeverNamed(kind: ImportKind) throws {
         var runs = Runs()
-        try runs.add("ceiling", role: .reference, wall: 1)
+        try runs.add("ceiling", role: .limit, wall: 1)
         try runs.add("replace", wall: 2, preload: kind == .refresh ? Self.preload : "", invalidRepetition: 1)
         let answer = runs.answer
         #expect(answer.kinds.map(\.kind) == [kind])

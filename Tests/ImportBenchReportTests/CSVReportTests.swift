@@ -290,7 +290,7 @@ struct GrowthTableTests {
     @Test("the header's decode rate is the ceiling's decoding in turn: decoded ahead, decode_s is only the wait", arguments: [false, true])
     func decodeRate(ahead: Bool) {
         var ceiling = sampleResult(strategy: "ceiling", wall: 1)
-        ceiling.role = .reference
+        ceiling.role = .limit
         ceiling.payloadBytes = 50_000_000
         ceiling.measurement.decodeSeconds = 0.1
         ceiling.decodeAhead = ahead

@@ -68,14 +68,14 @@ void importbench_sql_counter_read(importbench_sql_counts *counts);
 int importbench_sql_counter_read_connection(struct sqlite3 *db, importbench_sql_counts *counts);
 
 /// For a command measured by bench (`bench run --command`): the environment variable naming the file
-/// the preloaded library appends each process's counts to, and the first word and version of its lines.
+/// the counter library appends each process's counts to, and the first word and version of its lines.
 #define IMPORTBENCH_SQL_COUNTS_ENV "IMPORTBENCH_SQL_COUNTS"
 #define IMPORTBENCH_SQL_COUNTS_TAG "importbench-sql-counts"
 #define IMPORTBENCH_SQL_COUNTS_VERSION 1
 
 /// Makes the counter safe across `fork`: the registry's lock is held over the fork, and the child
 /// starts from zero (its copies of the parent's counts and connections are the parent's to report).
-/// For the preloaded library, whose importer may fork workers. Idempotent.
+/// For the counter library, whose importer may fork workers. Idempotent.
 void importbench_sql_counter_count_forks_apart(void);
 
 #endif

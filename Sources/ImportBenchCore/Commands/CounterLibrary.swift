@@ -1,13 +1,13 @@
 import Foundation
 
-/// The counting library preloaded into a command (`LD_PRELOAD`): bench's SQLite-level counter,
+/// The counter library, preloaded into a command (`LD_PRELOAD`): bench's SQLite-level counter,
 /// compiled from this checkout's C sources with the toolchain's C compiler as a plain C library.
 /// A SwiftPM product would link the Swift runtime into it, and so into every process of the
 /// command: 60 ms and 4 MB more for `python3 -c pass` on the 2-core CI machine. Built once per
 /// version of the sources, beside bench's executable.
 package enum CounterLibrary {
-    /// The sources, relative to the package root: the counter and the preload's start and end.
-    static let sources = ["Sources/CSQLCounter/sql_counter.c", "Sources/CSQLCounter/Preload/preload.c"]
+    /// The sources, relative to the package root: the counter and the library's start and end.
+    static let sources = ["Sources/CSQLCounter/sql_counter.c", "Sources/CSQLCounter/CounterLibrary/counter_library.c"]
     static let includes = "Sources/CSQLCounter/include"
 
     /// The library for these sources in `folder`, compiled first if it is not there yet.

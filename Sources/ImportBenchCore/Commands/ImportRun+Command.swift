@@ -15,7 +15,7 @@ extension CommandStrategy {
 extension ImportRun {
     /// Runs a user's command as this run's import: the store created as for a strategy of bench's
     /// (schema, settings, preload), the command run and measured as a whole process, what it
-    /// executed counted by the preloaded library `counter` (nil: not counted), the store digested.
+    /// executed counted by the counter library `counter` (nil: not counted), the store digested.
     func runCommand(_ command: CommandStrategy, timeout: Double?, counter: String?, progress: ((Int) -> Void)? = nil) throws -> ImportMeasurement {
         let generation: Int64
         do {
@@ -74,7 +74,7 @@ extension ImportRun {
         measurement.instructionsNote = "not measured for a command"
         measurement.measuredInside = false
         do {
-            if counter != nil, let counts = try PreloadedCounts.read(files.counts) {
+            if counter != nil, let counts = try CounterLibraryCounts.read(files.counts) {
                 measurement.countedAt = .preloaded
                 measurement.counts = counts.statements
                 measurement.rowsWritten = counts.rowsWritten
@@ -98,7 +98,7 @@ extension ImportRun {
     }
 
     /// What the command finds in its environment: bench's own (so PATH and HOME are the user's),
-    /// the run's names for the payload and the store, and the counting library preloaded.
+    /// the run's names for the payload and the store, and the counter library preloaded.
     private func commandEnvironment(generation: Int64, counts: String, counter: String?, folder: String) -> [String: String] {
         var environment = ProcessInfo.processInfo.environment
         environment["BENCH_PAYLOAD"] = payloadPath
@@ -115,9 +115,9 @@ extension ImportRun {
         }
         environment["TMPDIR"] = folder
         // Never bench's own counting of an outer run passed on: only this command's.
-        environment[PreloadedCounts.environmentVariable] = nil
+        environment[CounterLibraryCounts.environmentVariable] = nil
         if let counter {
-            environment[PreloadedCounts.environmentVariable] = counts
+            environment[CounterLibraryCounts.environmentVariable] = counts
             environment["LD_PRELOAD"] = ([counter] + (environment["LD_PRELOAD"].map { [$0] } ?? [])).joined(separator: " ")
         }
         return environment

@@ -51,10 +51,10 @@ package struct BenchmarkConfiguration {
     package var plannedStrategies: [ImportMethod] {
         var names = Set<String>()
         let given = strategies.filter { names.insert($0.name).inserted }
-        let references = catalog.known.filter { $0.role == .reference && !names.contains($0.name) }
+        let references = catalog.known.filter { $0.role == .limit && !names.contains($0.name) }
         // Twice the catalog's position, so a method it does not know fits in just before its first reference.
         let order = Dictionary(catalog.knownNames.enumerated().map { ($1, 2 * $0) }, uniquingKeysWith: { first, _ in first })
-        let beforeReference = (catalog.known.firstIndex { $0.role == .reference } ?? catalog.known.count) * 2 - 1
+        let beforeReference = (catalog.known.firstIndex { $0.role == .limit } ?? catalog.known.count) * 2 - 1
         let planned = given + references
         func rank(_ method: ImportMethod) -> Int { order[method.name] ?? beforeReference }
         return planned.indices.sorted { (rank(planned[$0]), $0) < (rank(planned[$1]), $1) }.map { planned[$0] }

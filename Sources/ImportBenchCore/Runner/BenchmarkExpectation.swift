@@ -16,6 +16,6 @@ struct BenchmarkExpectation {
 
     /// What `strategy`'s store must hold: the reference loads the payload alone, refresh or not.
     func target(for strategy: ImportMethod) -> ExpectedContent {
-        strategy.role == .reference ? (expectedWithoutPreload ?? expected) : expected
+        strategy.role == .limit ? (expectedWithoutPreload ?? expected) : expected
     }
 }

@@ -9,7 +9,7 @@ package final class CeilingStrategy: ImportStrategy, MeasuredMethod {
     package static let name = "ceiling"
     package static let summary =
         "SQLite's limit: the unique objects in pk order, \(rowsPerInsert) rows per INSERT, indexes built after the rows, one transaction"
-    package static let role = StrategyRole.reference
+    package static let role = StrategyRole.limit
     /// Rows per INSERT: where the C reference's sweep levelled off on chat and products 10x (issue 46).
     package static let rowsPerInsert = 50
 

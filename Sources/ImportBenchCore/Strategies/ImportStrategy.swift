@@ -49,10 +49,11 @@ package enum StrategyRole: String, Sendable {
     /// A design an app could ship; `--strategy all` runs it.
     case user
     /// The design apps start with (find-or-insert): shipped like `user` ones, and the second
-    /// yardstick, as the table gives every time as a multiple of it too.
-    case baseline
-    /// The physical reference every timing is divided by.
-    case reference
+    /// yardstick, as the table gives every time as a multiple of it too. "baseline" in the CSV.
+    case startingPoint = "baseline"
+    /// SQLite's limit for the payload's rows, which every timing is divided by (the ceiling).
+    /// "reference" in the CSV, whose values stay as they were.
+    case limit = "reference"
     /// A known mistake, run only by name, to show what it does to the data.
     case pitfall
     /// Not an import at all (adopting a store built ahead of time), run only by name, measured

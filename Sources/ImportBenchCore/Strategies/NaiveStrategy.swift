@@ -6,7 +6,7 @@ import ImportBenchStore
 package final class NaiveStrategy: ImportStrategy, MeasuredMethod {
     package static let name = "naive"
     package static let summary = "find-or-insert: SELECT by key for every occurrence, then INSERT or UPDATE"
-    package static let role = StrategyRole.baseline
+    package static let role = StrategyRole.startingPoint
 
     private let writer: FindOrInsertWriter
     /// pks of this unit's occurrences by ordinal: the local variables of a recursive import.

@@ -28,7 +28,7 @@ package struct StrategyCatalog: @unchecked Sendable {
     }
 
     /// This catalog with `strategies` added to what `--strategy all` runs, after the designs already
-    /// there and before the reference: each a design an app could ship (role `user`); the ceiling
+    /// there and before the limit: each a design an app could ship (role `user`); the ceiling
     /// and naive stay the yardsticks. A name taken already, or not fit for a command line, is refused.
     package func adding(_ strategies: [any ImportStrategy.Type]) throws(ImportError) -> StrategyCatalog {
         var names = Set(knownNames)
@@ -37,9 +37,9 @@ package struct StrategyCatalog: @unchecked Sendable {
             guard names.insert(strategy.name).inserted else { throw .nameTaken(strategy.name, origin: .plugIn) }
         }
         let added = strategies.map { strategy in ImportMethod(measuredMethod(strategy)) }
-        let references = all.filter { $0.role == .reference }
-        let designs = all.filter { $0.role != .reference }
-        return StrategyCatalog(all: designs + added + references, pitfalls: pitfalls, alternatives: alternatives)
+        let limits = all.filter { $0.role == .limit }
+        let designs = all.filter { $0.role != .limit }
+        return StrategyCatalog(all: designs + added + limits, pitfalls: pitfalls, alternatives: alternatives)
     }
 
     /// Every strategy `--strategy` accepts by name, in listing order, pitfalls last.
@@ -56,8 +56,8 @@ package struct StrategyCatalog: @unchecked Sendable {
         known.first { $0.name == name }
     }
 
-    /// The physical reference every timing is divided by.
-    package var reference: ImportMethod { ImportMethod(CeilingStrategy.self) }
+    /// SQLite's limit (the ceiling), which every timing is divided by.
+    package var limit: ImportMethod { ImportMethod(CeilingStrategy.self) }
 
     /// Lower-case letters, digits and `-`, starting with a letter: a name the command line, CSV
     /// and file names take as it is, and that `all` and a comma cannot be mistaken for.

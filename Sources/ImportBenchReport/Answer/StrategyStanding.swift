@@ -54,7 +54,7 @@ package struct StrategyStanding: Sendable, Equatable {
         if complete == 0 { return .resumed }
         if runs.contains(where: { $0.valid == nil }) { return .unverified }
         switch StrategyRole(rawValue: role) {
-        case .reference: return .ceiling
+        case .limit: return .ceiling
         case .pitfall: return .pitfall
         default: return .candidate
         }

@@ -57,7 +57,7 @@ package struct ReportRun: Sendable, Equatable {
 
     /// Whether the run is the ceiling's, the yardstick every time is divided by: known by its role
     /// in the results (`reference`), never by its name.
-    package var isCeiling: Bool { StrategyRole(rawValue: role) == .reference }
+    package var isCeiling: Bool { StrategyRole(rawValue: role) == .limit }
 
     /// The payload's occurrences, which place a run on the size axis.
     package var records: Double? { values["records"] }

@@ -7,7 +7,7 @@ import Testing
 /// which uses the system's libsqlite3) against bench's own connection counter: the same statements,
 /// the same numbers.
 @Suite("The preloaded counter")
-struct PreloadedCountsTests {
+struct CounterLibraryCountsTests {
     /// Built by bench's own `CounterLibrary` where bench builds it, beside the debug build (never
     /// in a temporary folder the tests would leave behind).
     static let library: String? = {
@@ -61,7 +61,7 @@ struct PreloadedCountsTests {
             """
         let python = try CapturedProcess(
             ["python3", "-c", script, database, String(decoding: try JSONEncoder().encode(steps), as: UTF8.self)],
-            environment: ["LD_PRELOAD": preload, PreloadedCounts.environmentVariable: countsFile])
+            environment: ["LD_PRELOAD": preload, CounterLibraryCounts.environmentVariable: countsFile])
         return (python.status, python.output)
     }
 
@@ -93,7 +93,7 @@ struct PreloadedCountsTests {
             Self.workload, database: directory.appendingPathComponent("python.sqlite").path, countsFile: countsFile,
             preload: try #require(Self.library))
         try #require(ran.status == 0, "\(ran.output)")
-        let preloaded = try #require(try PreloadedCounts.read(countsFile), "python3 reported no counts")
+        let preloaded = try #require(try CounterLibraryCounts.read(countsFile), "python3 reported no counts")
         let (store, counted) = try Self.bench(Self.workload, database: directory.appendingPathComponent("bench.sqlite").path)
         #expect(preloaded.statements.fetches == counted.fetches)
         #expect(preloaded.statements.inserts == counted.inserts)
@@ -118,9 +118,9 @@ struct PreloadedCountsTests {
         let ran = try Self.python([], database: ":memory:", countsFile: countsFile, preload: try #require(Self.library))
         try #require(ran.status == 0, "\(ran.output)")
         // The empty workload still opened (and closed) a connection: reported, with nothing executed.
-        #expect(try PreloadedCounts.read(countsFile)?.statements == StatementCounts())
+        #expect(try CounterLibraryCounts.read(countsFile)?.statements == StatementCounts())
         let untouched = directory.appendingPathComponent("never").path
-        #expect(try PreloadedCounts.read(untouched) == nil)
+        #expect(try CounterLibraryCounts.read(untouched) == nil)
     }
 
     @Test("is plain C: the Swift runtime is not loaded into the command's processes")
@@ -148,11 +148,11 @@ struct PreloadedCountsTests {
         importbench-sql-counts 1 pid=1 connections=1 closed=1 fetches=3 inserts=2 vm_steps=10 rows_written=2
         importbench-sql-counts 1 pid=2 connections=2 closed=1 fetches=4 transactions=1 vm_steps=5
         """.write(toFile: path, atomically: true, encoding: .utf8)
-        let counts = try #require(try PreloadedCounts.read(path))
+        let counts = try #require(try CounterLibraryCounts.read(path))
         #expect(counts.statements.fetches == 7 && counts.statements.inserts == 2 && counts.statements.transactions == 1)
         #expect(counts.statements.vmSteps == 15 && counts.rowsWritten == 2 && counts.connectionsUnreported == 1)
         try "something else\n".write(toFile: path, atomically: true, encoding: .utf8)
-        let error = #expect(throws: StoreError.self) { try PreloadedCounts.read(path) }
+        let error = #expect(throws: StoreError.self) { try CounterLibraryCounts.read(path) }
         #expect(error?.message.contains("line 1") == true)
     }
 }

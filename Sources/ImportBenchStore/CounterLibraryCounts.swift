@@ -1,11 +1,11 @@
 import CSQLCounter
 import Foundation
 
-/// What the preloaded counting library (`CounterLibrary`) reported for a command
+/// What the counter library (`CounterLibrary`), preloaded into a command, reported for a command
 /// and every process it started: one line per process that opened a connection through the shared
 /// libsqlite3 and exited through its exit handlers. No line at all means the counts were not
 /// observed (SQLite linked in statically, or no process exited normally), never that they were zero.
-package enum PreloadedCounts {
+package enum CounterLibraryCounts {
     /// The environment variable the library reads the counts file's path from.
     package static let environmentVariable = IMPORTBENCH_SQL_COUNTS_ENV
 

@@ -21,7 +21,7 @@
 // The counts file, copied at load: the importer may change its environment.
 static char *counts_path;
 
-__attribute__((constructor)) static void importbench_preload_start(void) {
+__attribute__((constructor)) static void importbench_counter_library_start(void) {
     const char *path = getenv(IMPORTBENCH_SQL_COUNTS_ENV);
     if (!path || !*path) return;
     if (importbench_sql_counter_install() != 0) return;
@@ -30,7 +30,7 @@ __attribute__((constructor)) static void importbench_preload_start(void) {
     importbench_sql_counter_enable(1);
 }
 
-__attribute__((destructor)) static void importbench_preload_report(void) {
+__attribute__((destructor)) static void importbench_counter_library_report(void) {
     if (!counts_path) return;
     importbench_sql_counts counts;
     importbench_sql_counter_read(&counts);
