@@ -91,14 +91,14 @@ struct BadPayloadTests {
         let marker: [UInt8]?
         let shift: Int
         let path: String
-        let expected: String
+        let expected: PayloadExpectation
         let found: String
         /// Whether the splitter could delimit the channel, so that `.skip` may pass over it.
         let skippable: Bool
         var testDescription: String { name }
 
         init(
-            _ name: String, _ channel: String, at marker: String? = nil, shift: Int = 0, path: String, expected: String,
+            _ name: String, _ channel: String, at marker: String? = nil, shift: Int = 0, path: String, expected: PayloadExpectation,
             found: String, skippable: Bool = true
         ) {
             self.init(
@@ -107,7 +107,7 @@ struct BadPayloadTests {
         }
 
         init(
-            _ name: String, _ channel: [UInt8], at marker: [UInt8]?, shift: Int = 0, path: String, expected: String,
+            _ name: String, _ channel: [UInt8], at marker: [UInt8]?, shift: Int = 0, path: String, expected: PayloadExpectation,
             found: String, skippable: Bool = true
         ) {
             self.name = name
@@ -126,45 +126,45 @@ struct BadPayloadTests {
     static let channelCases: [ChannelCase] = [
         ChannelCase(
             "wrong type", #"{"channel":{"cid":"messaging:b"},"watcher_count":"many"}"#, at: #""many""#,
-            path: "channels[1].watcher_count", expected: "an integer", found: #"the string '"many"'"#),
+            path: "channels[1].watcher_count", expected: .kind(.integer), found: #"the string '"many"'"#),
         ChannelCase(
-            "not an object", "42", path: "channels[1]", expected: "an object", found: "the number '42'"),
+            "not an object", "42", path: "channels[1]", expected: .kind(.object), found: "the number '42'"),
         ChannelCase(
             "missing key", #"{"channel":{"name":"no cid"}}"#, path: "channels[1].channel.cid",
-            expected: #"a value for key "cid""#, found: "no such key"),
+            expected: .valueForKey("cid"), found: "no such key"),
         ChannelCase(
             "null required key", #"{"channel":{"cid":null}}"#, path: "channels[1].channel.cid",
-            expected: #"a value for key "cid""#, found: "null"),
+            expected: .valueForKey("cid"), found: "null"),
         ChannelCase(
             "missing key deep inside", #"{"channel":{"cid":"messaging:b"},"messages":[{"id":"m1"},{"id":"m2","user":{"name":"x"}}]}"#,
-            path: "channels[1].messages[1].user.id", expected: #"a value for key "id""#, found: "no such key"),
+            path: "channels[1].messages[1].user.id", expected: .valueForKey("id"), found: "no such key"),
         ChannelCase(
             "conflicting duplicate key", #"{"channel":{"cid":"messaging:b"},"messages":[{"id":"m1","user":{"id":"u1","name":"A","id":"u9"}}]}"#,
             at: #""id":"u9""#, path: "channels[1].messages[0].user.id",
-            expected: #"one value for key "id" (a repeated key must repeat its value)"#,
+            expected: .sameValueForRepeatedKey("id"),
             found: #""id" again with another value: first '"u1"', then '"u9"'"#),
         ChannelCase(
             "missing comma", #"{"channel":{"cid":"messaging:b" "name":"x"}}"#, at: #""name":"x""#,
-            path: "channels[1].channel.cid", expected: "',' or '}'", found: "'\"'"),
+            path: "channels[1].channel.cid", expected: .comma(orClosing: .object), found: "'\"'"),
         ChannelCase(
             "a quote out of place, restored within the channel",
             #"{"channel":{"cid":"messaging:b","name":"say "hi" now"}}"#, at: #"hi" now"#,
-            path: "channels[1].channel.name", expected: "',' or '}'", found: "'h'"),
+            path: "channels[1].channel.name", expected: .comma(orClosing: .object), found: "'h'"),
         ChannelCase(
             "invalid UTF-8", Array(#"{"channel":{"cid":"messaging:b","name":"caf"#.utf8) + [0xC3, 0x28] + Array(#""}}"#.utf8),
-            at: [0xC3, 0x28], path: "channels[1].channel.name", expected: "valid UTF-8", found: "bytes 0xC3 0x28 0x22 0x7D"),
+            at: [0xC3, 0x28], path: "channels[1].channel.name", expected: .validUTF8(csvText: false), found: "bytes 0xC3 0x28 0x22 0x7D"),
         ChannelCase(
             "nesting 100,000 deep",
             #"{"channel":{"cid":"messaging:b"},"extra":"# + String(repeating: "[", count: nestingDepth)
                 + String(repeating: "]", count: nestingDepth) + "}",
             at: #""extra":"#, shift: 8 + 511,
-            path: "channels[1].extra" + String(repeating: "[0]", count: 511), expected: "nesting at most 512 deep", found: "'['"),
+            path: "channels[1].extra" + String(repeating: "[0]", count: 511), expected: .limit(.nesting, 512), found: "'['"),
         ChannelCase(
             "mismatched bracket", #"{"channel":{"cid":"messaging:b"],"x":1}"#, at: #"],"x""#,
-            path: "channels[1]", expected: "'}' or a value", found: "']'", skippable: false),
+            path: "channels[1]", expected: .value(orClosing: .object), found: "']'", skippable: false),
         ChannelCase(
             "a channel of 100,000 '[' never closed", String(repeating: "[", count: nestingDepth), at: "}\n",
-            path: "channels[1]", expected: "']' or a value", found: "'}'", skippable: false),
+            path: "channels[1]", expected: .value(orClosing: .array), found: "'}'", skippable: false),
     ]
 
     @Test(
@@ -228,7 +228,7 @@ struct BadPayloadTests {
             #expect(units.count == 1)
             #expect(thrown.path == "channels[1].channel.name")
             #expect(thrown.byteOffset == Self.offset(of: Array(#"screen"}},"#.utf8), in: bytes))
-            #expect(thrown.expected == "',' or '}'")
+            #expect(thrown.expected == .comma(orClosing: .object))
             if policy == .skip {
                 #expect(thrown.found.hasPrefix("'s'; not skipped: a string in channels[1] holds what looks like the start"))
             } else {
@@ -262,7 +262,7 @@ struct BadPayloadTests {
                 #expect(
                     error
                         == PayloadError(
-                            file: path, byteOffset: offset, path: nil, expected: "'{' opening the document", found: found))
+                            file: path, byteOffset: offset, path: nil, expected: .openingBrace(of: []), found: found))
                 expectFinal(reader, error)
             }
         }
@@ -309,7 +309,7 @@ struct BadPayloadTests {
             #expect(
                 error
                     == PayloadError(
-                        file: path, byteOffset: unclosed.count, path: nil, expected: "']': the value that starts at byte 10 is cut short",
+                        file: path, byteOffset: unclosed.count, path: nil, expected: .cutShort(.array, startingAt: 10),
                         found: "end of file"))
         }
     }
@@ -358,7 +358,7 @@ struct BadPayloadTests {
             let (units, error) = drain(reader)
             let expected = PayloadError(
                 file: path, byteOffset: Self.offset(of: Array(#""big""#.utf8), in: bytes), path: "features[1].properties.mag",
-                expected: "a number", found: #"the string '"big"'"#)
+                expected: .kind(.number), found: #"the string '"big"'"#)
             expectPolicy(policy, reader: reader, error: error, expected: expected, reason: "malformed feature")
             if policy == .fail {
                 #expect(units.map(\.path) == ["features[0]"])
@@ -377,7 +377,7 @@ struct BadPayloadTests {
             let (units, error) = drain(reader)
             let expected = PayloadError(
                 file: path, byteOffset: Self.offset(of: Array(#""x""#.utf8), in: bytes), path: "[1].stock",
-                expected: "an integer", found: #"the string '"x"'"#)
+                expected: .kind(.integer), found: #"the string '"x"'"#)
             expectPolicy(policy, reader: reader, error: error, expected: expected, reason: "malformed product")
             if policy == .skip {
                 #expect(units.map { $0.occurrences[0].key } == [.text("A"), .text("C")])
@@ -414,7 +414,7 @@ struct BadPayloadTests {
             let (units, error) = drain(reader)
             let expected = PayloadError(
                 file: (feed as NSString).appendingPathComponent("stop_times.txt"), byteOffset: row.offset, path: row.path,
-                expected: "3 fields, as in the header", found: row.found)
+                expected: .fields(3), found: row.found)
             expectPolicy(policy, reader: reader, error: error, expected: expected, reason: "stop_times.txt: malformed row")
             if policy == .fail {
                 #expect(units.count == 4)
@@ -431,7 +431,7 @@ struct BadPayloadTests {
         try withFeed(["stops.txt": stops, "trips.txt": Self.trips, "stop_times.txt": stopTimes]) { feed in
             let expected = PayloadError(
                 file: (feed as NSString).appendingPathComponent("stops.txt"), byteOffset: 34, path: "stops.txt line 2, column stop_lat",
-                expected: "a finite decimal number", found: "'north'")
+                expected: .kind(.finiteDecimal), found: "'north'")
             let failing = try TransitScenario().openReader(path: feed)
             let failure = drain(failing)
             #expect(failure.error == expected)
@@ -459,7 +459,7 @@ struct BadPayloadTests {
                 thrown
                     == PayloadError(
                         file: (feed as NSString).appendingPathComponent("stop_times.txt"), byteOffset: 37, path: "stop_times.txt line 2",
-                        expected: "',' or a line break after a closing quote", found: "'x'"))
+                        expected: .separatorAfterClosingQuote, found: "'x'"))
             #expect(units.count == 3)
             #expect(reader.skippedRecords.isEmpty)
             expectFinal(reader, thrown)

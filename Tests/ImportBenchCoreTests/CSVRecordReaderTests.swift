@@ -102,7 +102,7 @@ struct CSVRecordReaderTests {
         #expect(try reader.nextRow())
         let column = try reader.requiredColumn("n")
         let error = #expect(throws: PayloadError.self) { try reader.integer(column) }
-        #expect(error == PayloadError(file: path, byteOffset: 7, path: "t.csv line 2, column n", expected: "an integer", found: "'\(text)'"))
+        #expect(error == PayloadError(file: path, byteOffset: 7, path: "t.csv line 2, column n", expected: .kind(.integer), found: "'\(text)'"))
         if text != "9223372036854775808" { #expect(throws: PayloadError.self) { try reader.real(column) } }
     }
 
@@ -112,7 +112,7 @@ struct CSVRecordReaderTests {
         let bytes: [UInt8]
         let offset: Int
         let path: String
-        let expected: String
+        let expected: PayloadExpectation
         let found: String
         var testDescription: String { name }
     }
@@ -120,49 +120,43 @@ struct CSVRecordReaderTests {
     static let malformed: [Malformed] = [
         Malformed(
             name: "too few fields", bytes: Array("a,b,c\n1,2,3\n1,2\n".utf8), offset: 15, path: "t.csv line 3",
-            expected: "3 fields, as in the header", found: "2 fields and the end of the row"),
+            expected: .fields(3), found: "2 fields and the end of the row"),
         Malformed(
             name: "too few fields at the end of the file", bytes: Array("a,b\n1".utf8), offset: 5, path: "t.csv line 2",
-            expected: "2 fields, as in the header", found: "1 field and the end of the row"),
+            expected: .fields(2), found: "1 field and the end of the row"),
         Malformed(
             name: "too many fields", bytes: Array("a,b\r\n1,2,3\r\n".utf8), offset: 8, path: "t.csv line 2",
-            expected: "2 fields, as in the header", found: "3 fields"),
+            expected: .fields(2), found: "3 fields"),
         Malformed(
             name: "too many fields, one quoted with a comma", bytes: Array("a,b\n1,2\n\"x,y\",2,\"3,4\",5\n".utf8), offset: 15,
-            path: "t.csv line 3", expected: "2 fields, as in the header", found: "4 fields"),
+            path: "t.csv line 3", expected: .fields(2), found: "4 fields"),
         Malformed(
             name: "unterminated quote", bytes: Array("a,b\n1,\"open\n2,3\n".utf8), offset: 6, path: "t.csv line 2",
-            expected: "a closing quote for the field opened here", found: "the end of the file"),
+            expected: .closingQuote, found: "the end of the file"),
         Malformed(
             name: "text after a closing quote", bytes: Array("a,b\n\"x\"y,2\n".utf8), offset: 7, path: "t.csv line 2",
-            expected: "',' or a line break after a closing quote", found: "'y'"),
+            expected: .separatorAfterClosingQuote, found: "'y'"),
         Malformed(
             name: "invalid UTF-8", bytes: Array("a,b\n1,ok".utf8) + [0xFF] + Array("\n".utf8), offset: 8,
-            path: "t.csv line 2, column b",
-            expected: "valid UTF-8 text (a file in Latin-1 or Windows-1252 imports with --encoding latin-1, windows-1252 or auto)", found: "byte 0xFF"
-        ),
+            path: "t.csv line 2, column b", expected: .validUTF8(csvText: true), found: "byte 0xFF"),
         Malformed(
             name: "invalid UTF-8 after a doubled quote", bytes: Array("a,b\n1,\"q\"\"".utf8) + [0xC3, 0x28] + Array("\"\n".utf8),
-            offset: 10, path: "t.csv line 2, column b",
-            expected: "valid UTF-8 text (a file in Latin-1 or Windows-1252 imports with --encoding latin-1, windows-1252 or auto)", found: "byte 0xC3"
-        ),
+            offset: 10, path: "t.csv line 2, column b", expected: .validUTF8(csvText: true), found: "byte 0xC3"),
         Malformed(
             name: "overlong UTF-8", bytes: Array("a,b\n1,".utf8) + [0xC0, 0xAF] + Array("\n".utf8), offset: 6,
-            path: "t.csv line 2, column b",
-            expected: "valid UTF-8 text (a file in Latin-1 or Windows-1252 imports with --encoding latin-1, windows-1252 or auto)", found: "byte 0xC0"
-        ),
+            path: "t.csv line 2, column b", expected: .validUTF8(csvText: true), found: "byte 0xC0"),
         Malformed(
             name: "missing required column", bytes: [0xEF, 0xBB, 0xBF] + Array("a,c\n1,2\n".utf8), offset: 3, path: "t.csv line 1",
-            expected: "a column named b in the header", found: "only the columns a, c: add a b column to t.csv"),
+            expected: .column("b"), found: "only the columns a, c: add a b column to t.csv"),
         Malformed(
             name: "empty required field", bytes: Array("a,b\n1,\n".utf8), offset: 6, path: "t.csv line 2, column b",
-            expected: "a non-empty b", found: "an empty field"),
+            expected: .nonEmpty("b"), found: "an empty field"),
         Malformed(
             name: "an empty file", bytes: [], offset: 0, path: "t.csv line 1",
-            expected: "a header line naming the columns", found: "an empty file"),
+            expected: .headerLine, found: "an empty file"),
         Malformed(
             name: "a header naming a column twice", bytes: Array("a,b,a\n".utf8), offset: 4, path: "t.csv line 1, column #3",
-            expected: "distinct column names", found: "'a' twice"),
+            expected: .distinctColumnNames, found: "'a' twice"),
     ]
 
     @Test("malformed files throw PayloadError at the exact byte", arguments: malformed, [1, 2, 1 << 20])

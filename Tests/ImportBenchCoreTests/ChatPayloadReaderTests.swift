@@ -264,7 +264,7 @@ struct ChatPayloadReaderTests {
             testCase.json.utf8.dropFirst($0).starts(with: #"{"channel":"#.utf8)
         }
         #expect(payloadError.byteOffset == starts[elementIndex])
-        #expect(payloadError.expected.contains("id") || payloadError.expected.contains("String"))
+        #expect(payloadError.expected == .valueForKey(String(testCase.path.split(separator: ".").last ?? "")))
     }
 
     @Test("a wrongly typed value and a truncated file are PayloadErrors")
@@ -335,35 +335,35 @@ struct ChatPayloadReaderTests {
         /// The text whose first byte is where the error must point.
         let marker: String
         let path: String
-        let expected: String
+        let expected: PayloadExpectation
         var testDescription: String { "\(path): \(expected)" }
     }
 
     static let locatedErrorCases: [LocatedErrorCase] = [
         LocatedErrorCase(
             json: #"{"channels":[{"channel":{"cid":"c"},"watcher_count":"many"}]}"#, marker: #""many""#,
-            path: "channels[0].watcher_count", expected: "an integer"),
+            path: "channels[0].watcher_count", expected: .kind(.integer)),
         LocatedErrorCase(
             json: #"{"channels":[{"channel":{"cid":"a"}},{"channel":{"cid":7}}]}"#, marker: "7}",
-            path: "channels[1].channel.cid", expected: "a string"),
+            path: "channels[1].channel.cid", expected: .kind(.string)),
         LocatedErrorCase(
             json: #"{"channels":[{"channel":{"cid":"c"},"messages":[{"id":"m"},null]}]}"#, marker: "null",
-            path: "channels[0].messages[1]", expected: "an object"),
+            path: "channels[0].messages[1]", expected: .kind(.object)),
         LocatedErrorCase(
             json: #"{"channels":[{"channel":{"cid":"c"},"messages":[{"id":"m","user":{"id":"u","online":"yes"}}]}]}"#,
-            marker: #""yes""#, path: "channels[0].messages[0].user.online", expected: "true or false"),
+            marker: #""yes""#, path: "channels[0].messages[0].user.online", expected: .kind(.boolean)),
         LocatedErrorCase(
             json: #"{"channels":[{"channel":{"cid":"c"},"messages":[{"id":"m","text":"a\qb"}]}]}"#, marker: #"\q"#,
-            path: "channels[0].messages[0].text", expected: "an escape"),
+            path: "channels[0].messages[0].text", expected: .stringContent(.escape)),
         LocatedErrorCase(
             json: #"{"channels":[{"channel":{"cid":"c"},"members":[{"user":{"id":"u","name":"\ud800x"}}]}]}"#,
-            marker: #"\ud800"#, path: "channels[0].members[0].user.name", expected: "low surrogate"),
+            marker: #"\ud800"#, path: "channels[0].members[0].user.name", expected: .stringContent(.lowSurrogate)),
         LocatedErrorCase(
             json: #"{"channels":[{"channel":{"cid":"c"},"read":[{"user":{"id":"u"},"unread_messages":tru}]}]}"#,
-            marker: "tru}", path: "channels[0].read[0].unread_messages", expected: "the literal true"),
+            marker: "tru}", path: "channels[0].read[0].unread_messages", expected: .literal("true")),
         LocatedErrorCase(
             json: #"{"channels":[{"channel":{"cid":"c"},"messages":[{"id":"m","attachments":[{"file_size":1.5}]}]}]}"#,
-            marker: "1.5", path: "channels[0].messages[0].attachments[0].file_size", expected: "an integer"),
+            marker: "1.5", path: "channels[0].messages[0].attachments[0].file_size", expected: .kind(.integerWithin64Bits)),
     ]
 
     @Test("a malformed or wrongly typed value is a PayloadError at its exact byte", arguments: locatedErrorCases)
@@ -382,7 +382,7 @@ struct ChatPayloadReaderTests {
         let markerOffset = try #require(bytes.indices.first { bytes[$0...].starts(with: marker) })
         #expect(payloadError.byteOffset == markerOffset, "\(payloadError)")
         #expect(payloadError.path == testCase.path, "\(payloadError)")
-        #expect(payloadError.expected.contains(testCase.expected), "\(payloadError)")
+        #expect(payloadError.expected == testCase.expected, "\(payloadError)")
         #expect(payloadError.file.hasSuffix("chat.json"))
     }
 

@@ -150,36 +150,58 @@ struct JSONArrayElementReaderTests {
         let name: String
         let json: String
         let byteOffset: Int
+        let expected: PayloadExpectation
         let found: String
         var arrayPath = ["channels"]
         var testDescription: String { name }
     }
 
     static let malformedCases: [MalformedCase] = [
-        MalformedCase(name: "empty file", json: "", byteOffset: 0, found: "an empty file"),
-        MalformedCase(name: "file of whitespace", json: " \n", byteOffset: 2, found: "an empty file (only whitespace)"),
-        MalformedCase(name: "truncated inside a string", json: #"{"channels":[{"a":"x"#, byteOffset: 20, found: "end of file"),
-        MalformedCase(name: "truncated after an element", json: #"{"channels":[{"a":1}"#, byteOffset: 20, found: "end of file"),
-        MalformedCase(name: "truncated after the array", json: #"{"channels":[{"a":1}]"#, byteOffset: 21, found: "end of file"),
-        MalformedCase(name: "truncated in a later key", json: #"{"channels":[],"b":[1,"#, byteOffset: 22, found: "end of file"),
-        MalformedCase(name: "truncated after an escape", json: #"{"channels":["a\"#, byteOffset: 16, found: "end of file"),
-        MalformedCase(name: "missing array", json: #"{"other":[1]}"#, byteOffset: 12, found: "end of object"),
-        MalformedCase(name: "empty object", json: "{}", byteOffset: 1, found: "end of object"),
-        MalformedCase(name: "not an object", json: "[1]", byteOffset: 0, found: "'['"),
-        MalformedCase(name: "not an array", json: #"{"channels":{"a":1}}"#, byteOffset: 12, found: "'{'"),
-        MalformedCase(name: "top level is not an array", json: #"{"a":1}"#, byteOffset: 0, found: "'{'", arrayPath: []),
-        MalformedCase(name: "garbage between elements", json: #"{"channels":[{"a":1} x]}"#, byteOffset: 21, found: "'x'"),
-        MalformedCase(name: "garbage after the document", json: #"{"channels":[]} x"#, byteOffset: 16, found: "'x'"),
-        MalformedCase(name: "mismatched bracket", json: #"{"channels":[{"a":[1}]}"#, byteOffset: 20, found: "'}'"),
-        MalformedCase(name: "bad literal in a skipped value", json: #"{"x": nul, "channels":[]}"#, byteOffset: 6, found: "'nul'"),
-        MalformedCase(name: "trailing comma", json: #"{"channels":[1,]}"#, byteOffset: 15, found: "']'"),
-        MalformedCase(name: "missing colon", json: #"{"channels" []}"#, byteOffset: 12, found: "'['"),
-        MalformedCase(name: "binary garbage", json: "\u{01}\u{02}", byteOffset: 0, found: "byte 0x1"),
+        MalformedCase(name: "empty file", json: "", byteOffset: 0, expected: .openingBrace(of: []), found: "an empty file"),
         MalformedCase(
-            name: "a second array of the same key", json: #"{"channels":[1],"channels":[2]}"#, byteOffset: 16, found: #"a second "channels""#),
+            name: "file of whitespace", json: " \n", byteOffset: 2, expected: .openingBrace(of: []), found: "an empty file (only whitespace)"),
+        MalformedCase(
+            name: "truncated inside a string", json: #"{"channels":[{"a":"x"#, byteOffset: 20, expected: .cutShort(nil, startingAt: 13),
+            found: "end of file"),
+        MalformedCase(
+            name: "truncated after an element", json: #"{"channels":[{"a":1}"#, byteOffset: 20,
+            expected: .separator(after: .index(0), of: .array(["channels"])), found: "end of file"),
+        MalformedCase(
+            name: "truncated after the array", json: #"{"channels":[{"a":1}]"#, byteOffset: 21, expected: .comma(orClosing: .object, of: []),
+            found: "end of file"),
+        MalformedCase(
+            name: "truncated in a later key", json: #"{"channels":[],"b":[1,"#, byteOffset: 22, expected: .cutShort(.array, startingAt: 19),
+            found: "end of file"),
+        MalformedCase(
+            name: "truncated after an escape", json: #"{"channels":["a\"#, byteOffset: 16, expected: .cutShort(nil, startingAt: 13),
+            found: "end of file"),
+        MalformedCase(
+            name: "missing array", json: #"{"other":[1]}"#, byteOffset: 12, expected: .member(named: ["channels"], in: []), found: "end of object"),
+        MalformedCase(name: "empty object", json: "{}", byteOffset: 1, expected: .member(named: ["channels"], in: []), found: "end of object"),
+        MalformedCase(name: "not an object", json: "[1]", byteOffset: 0, expected: .openingBrace(of: []), found: "'['"),
+        MalformedCase(
+            name: "not an array", json: #"{"channels":{"a":1}}"#, byteOffset: 12, expected: .openingBracket(of: .array(["channels"])), found: "'{'"),
+        MalformedCase(
+            name: "top level is not an array", json: #"{"a":1}"#, byteOffset: 0, expected: .openingBracket(of: nil), found: "'{'", arrayPath: []),
+        MalformedCase(
+            name: "garbage between elements", json: #"{"channels":[{"a":1} x]}"#, byteOffset: 21,
+            expected: .separator(after: .index(0), of: .array(["channels"])), found: "'x'"),
+        MalformedCase(
+            name: "garbage after the document", json: #"{"channels":[]} x"#, byteOffset: 16, expected: .endOfFileAfterDocument, found: "'x'"),
+        MalformedCase(
+            name: "mismatched bracket", json: #"{"channels":[{"a":[1}]}"#, byteOffset: 20, expected: .value(orClosing: .array), found: "'}'"),
+        MalformedCase(
+            name: "bad literal in a skipped value", json: #"{"x": nul, "channels":[]}"#, byteOffset: 6, expected: .value(orClosing: nil),
+            found: "'nul'"),
+        MalformedCase(name: "trailing comma", json: #"{"channels":[1,]}"#, byteOffset: 15, expected: .value(orClosing: nil), found: "']'"),
+        MalformedCase(name: "missing colon", json: #"{"channels" []}"#, byteOffset: 12, expected: .colon(afterMemberName: false), found: "'['"),
+        MalformedCase(name: "binary garbage", json: "\u{01}\u{02}", byteOffset: 0, expected: .openingBrace(of: []), found: "byte 0x1"),
+        MalformedCase(
+            name: "a second array of the same key", json: #"{"channels":[1],"channels":[2]}"#, byteOffset: 16,
+            expected: .oneMember("channels", in: []), found: #"a second "channels""#),
         MalformedCase(
             name: "a second array of the same key, nested", json: #"{"data":{"features":[],"features":[]}}"#, byteOffset: 23,
-            found: #"a second "features""#, arrayPath: ["data", "features"]),
+            expected: .oneMember("features", in: ["data"]), found: #"a second "features""#, arrayPath: ["data", "features"]),
     ]
 
     @Test("throws PayloadError with the byte offset of malformed input", arguments: malformedCases, [1, 7, 1 << 20])
@@ -188,17 +210,17 @@ struct JSONArrayElementReaderTests {
         #expect(error.byteOffset == testCase.byteOffset)
         #expect(error.found == testCase.found)
         #expect(error.file.hasSuffix("payload.json"))
-        #expect(!error.expected.isEmpty)
+        #expect(error.expected == testCase.expected)
     }
 
     @Test(
         "a closer that does not match names the closer its opener needs",
         arguments: [
-            (#"{"channels":[{"a":[1}]}"#, 20, "']' or a value", "'}'"),
-            (#"{"channels":[{"a":1]]}"#, 19, "'}' or a value", "']'"),
-            (#"{"channels":[[{}}]}"#, 16, "']' or a value", "'}'"),
+            (#"{"channels":[{"a":[1}]}"#, 20, PayloadExpectation.value(orClosing: .array), "'}'"),
+            (#"{"channels":[{"a":1]]}"#, 19, .value(orClosing: .object), "']'"),
+            (#"{"channels":[[{}}]}"#, 16, .value(orClosing: .array), "'}'"),
         ])
-    func mismatchedCloser(json: String, offset: Int, expected: String, found: String) throws {
+    func mismatchedCloser(json: String, offset: Int, expected: PayloadExpectation, found: String) throws {
         let error = try #require(try splitError(json, chunkSize: 3))
         #expect(error.byteOffset == offset)
         #expect(error.expected == expected)
@@ -217,7 +239,7 @@ struct JSONArrayElementReaderTests {
         let before = "{\"channels\":[{\"a\":\(spaces)\"x\",\(spaces)\"b\":\(spaces)[1,\(spaces)2\(last)"
         let error = try #require(try splitError(before + "}]}", chunkSize: chunkSize))
         #expect(error.byteOffset == before.utf8.count)
-        #expect(error.expected == "']' or a value")
+        #expect(error.expected == .value(orClosing: .array))
         #expect(error.found == "'}'")
     }
 

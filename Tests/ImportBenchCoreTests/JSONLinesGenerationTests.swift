@@ -85,7 +85,7 @@ struct JSONLinesGenerationTests {
         let error = #expect(throws: PayloadError.self) {
             try SampleScaler(mapping: mapping, sample: directory.path("2x.jsonl")).write(scale: 2, to: directory.path("back.json"))
         }
-        #expect(error?.expected.contains("JSON Lines") == true)
+        #expect(error?.expected == .scaledName(jsonLines: true))
         #expect(!FileManager.default.fileExists(atPath: directory.path("back.json")))
     }
 
@@ -123,12 +123,12 @@ struct JSONLinesGenerationTests {
         try MappedScenario.load(path: mappingPath, sample: payload).generate(scale: 2, seed: 1, to: directory.path("2x.log"))
         #expect(try Self.lines(directory.path("2x.log")).count == 4)
 
-        for (bad, words) in [
-            ("format: json-lines\nelements: orders\n", "takes element alone"), ("format: csv\n", "json-lines (one element per line"),
+        for (bad, problem) in [
+            ("format: json-lines\nelements: orders\n", MappingProblem.jsonLinesWithCollections), ("format: csv\n", .notAChoice("csv", of: .format)),
         ] {
             let text = yaml.replacingOccurrences(of: "format: json-lines\n", with: bad)
             let error = #expect(throws: MappingError.self) { _ = try PayloadMapping(yaml: text, file: "orders.yml") }
-            #expect(error.map { "\($0)" }?.contains(words) == true, "\(String(describing: error))")
+            #expect(error?.problem == problem, "\(String(describing: error))")
         }
     }
 
@@ -160,6 +160,6 @@ struct JSONLinesGenerationTests {
         _ = try lines.next()
         let error = #expect(throws: PayloadError.self) { _ = try lines.next() }
         #expect(error?.line == 2 && error?.column == 1)
-        #expect(error?.expected.contains("at most 100 bytes") == true)
+        #expect(error?.expected == .limit(.jsonLine, 100))
     }
 }

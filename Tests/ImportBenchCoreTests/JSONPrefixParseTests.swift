@@ -70,7 +70,8 @@ struct JSONPrefixParseTests {
         try withGeneratedChatPayload(scale: 0.01, seed: 4) { path, _ in
             let reader = try JSONArrayElementReader(path: path, arrayPath: ["channels"])
             guard let first = try reader.next() else {
-                throw PayloadError(file: path, byteOffset: 0, path: nil, expected: "a channel", found: "none")
+                throw PayloadError(
+                    file: path, byteOffset: 0, path: nil, expected: .element(of: .array(["channels"]), orClosing: false), found: "none")
             }
             let element = Array(first.text.utf8.prefix(3_000))
             // Cut at the last complete message, closing what is open, so the unmutated text is valid.
@@ -112,7 +113,7 @@ struct LentTapeTests {
         let parse = JSONTape.parsingPrefix(
             of: buffers.lend(text), baseOffset: offset, file: "f.json", rootPrefix: "a", rootIndex: offset, workspace: workspace)
         guard case .parsed(let tape, _) = parse else {
-            throw PayloadError(file: "f.json", byteOffset: offset, path: nil, expected: "a parse", found: "none")
+            throw PayloadError(file: "f.json", byteOffset: offset, path: nil, expected: .value(orClosing: nil), found: "none")
         }
         return tape
     }

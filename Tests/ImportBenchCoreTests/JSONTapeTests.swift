@@ -302,8 +302,7 @@ struct JSONTapeTests {
         #expect(
             absent
                 == PayloadError(
-                    file: "test.json", byteOffset: 300, path: "channels[2].absent", expected: "a value for key \"absent\"",
-                    found: "no such key"))
+                    file: "test.json", byteOffset: 300, path: "channels[2].absent", expected: .valueForKey("absent"), found: "no such key"))
         let null = thrownError { try object.required("nested").object().required("n") }
         #expect(null?.path == "channels[2].nested.n")
         #expect(null?.found == "null")
@@ -386,7 +385,7 @@ struct JSONTapeTests {
             error
                 == PayloadError(
                     file: "test.json", byteOffset: try 500 + offset(of: testCase.marker, in: json), path: testCase.path,
-                    expected: "one value for key \"\(testCase.key)\" (a repeated key must repeat its value)", found: testCase.found))
+                    expected: .sameValueForRepeatedKey(testCase.key), found: testCase.found))
     }
 
     @Test("a value of the wrong kind names its offset, record path, expectation and what was found")
@@ -401,7 +400,7 @@ struct JSONTapeTests {
             notInteger
                 == PayloadError(
                     file: "test.json", byteOffset: try 1000 + offset(of: #""x""#, in: json), path: "doc.a[1].b",
-                    expected: "an integer", found: #"the string '"x"'"#))
+                    expected: .kind(.integer), found: #"the string '"x"'"#))
         let notObject = thrownError { try elements[0].object() }
         #expect(notObject?.byteOffset == 1000 + 6)
         #expect(notObject?.path == "doc.a[0]")
@@ -412,7 +411,7 @@ struct JSONTapeTests {
         #expect(boolAsString?.path == "doc.d")
         #expect(boolAsString?.found == "true")
         #expect(thrownError { try root.bool("a") }?.found == "an array")
-        #expect(thrownError { try root.required("a").object() }?.expected == "an object")
+        #expect(thrownError { try root.required("a").object() }?.expected == .kind(.object))
     }
 
     @Test("record paths start without a dot when the tape has no path of its own")
@@ -430,16 +429,18 @@ struct JSONTapeTests {
         let bytes: [UInt8]
         /// Position of the problem within the element; the tape's base offset is added.
         let position: Int
+        let expected: PayloadExpectation
         let path: String?
 
-        init(_ name: String, _ json: String, at position: Int, path: String? = nil) {
-            self.init(name, Array(json.utf8), at: position, path: path)
+        init(_ name: String, _ json: String, at position: Int, expected: PayloadExpectation, path: String? = nil) {
+            self.init(name, Array(json.utf8), at: position, expected: expected, path: path)
         }
 
-        init(_ name: String, _ bytes: [UInt8], at position: Int, path: String? = nil) {
+        init(_ name: String, _ bytes: [UInt8], at position: Int, expected: PayloadExpectation, path: String? = nil) {
             self.name = name
             self.bytes = bytes
             self.position = position
+            self.expected = expected
             self.path = path
         }
 
@@ -447,51 +448,51 @@ struct JSONTapeTests {
     }
 
     static let malformedCases: [MalformedCase] = [
-        MalformedCase("unterminated string", #"{"a":"abc"#, at: 9, path: "element.a"),
-        MalformedCase("unterminated key", #"{"ab"#, at: 4, path: "element"),
-        MalformedCase("unterminated object", #"{"a":{}"#, at: 7, path: "element.a"),
-        MalformedCase("unterminated array", "[1,2", at: 4, path: "element[1]"),
-        MalformedCase("empty", "", at: 0, path: "element"),
-        MalformedCase("only whitespace", " \n", at: 2, path: "element"),
-        MalformedCase("bad literal", #"{"a":tru}"#, at: 5, path: "element.a"),
-        MalformedCase("truncated literal", "[nul]", at: 1, path: "element[0]"),
-        MalformedCase("capitalised literal", "[True]", at: 1, path: "element[0]"),
-        MalformedCase("NaN", "[NaN]", at: 1),
-        MalformedCase("bad escape", #"{"a":"x\qy"}"#, at: 7, path: "element.a"),
-        MalformedCase("bad hex digit", #"["\u12G4"]"#, at: 2, path: "element[0]"),
-        MalformedCase("short unicode escape", #"["\u12"]"#, at: 2),
-        MalformedCase("lone high surrogate", #"["\uD800"]"#, at: 2),
-        MalformedCase("high surrogate before a non-surrogate", #"["ok\uD800\u0041"]"#, at: 4),
-        MalformedCase("lone low surrogate", #"["\uDC00"]"#, at: 2),
-        MalformedCase("raw control character", "[\"a\tb\"]", at: 3),
-        MalformedCase("invalid UTF-8 byte", [0x5B, 0x22, 0xFF, 0x22, 0x5D], at: 2),
-        MalformedCase("overlong UTF-8", [0x5B, 0x22, 0x61, 0xC0, 0xAF, 0x22, 0x5D], at: 3),
-        MalformedCase("UTF-8 encoded surrogate", [0x5B, 0x22, 0xED, 0xA0, 0x80, 0x22, 0x5D], at: 2),
-        MalformedCase("truncated UTF-8 sequence", [0x5B, 0x22, 0xE2, 0x82, 0x22, 0x5D], at: 2),
-        MalformedCase("UTF-8 above U+10FFFF", [0x5B, 0x22, 0xF4, 0x90, 0x80, 0x80, 0x22, 0x5D], at: 2),
-        MalformedCase("non-ASCII outside a string", [0x5B, 0xC3, 0xA9, 0x5D], at: 1),
-        MalformedCase("garbage after an object", #"{"a":1}x"#, at: 7, path: "element"),
-        MalformedCase("second value", #"{"a":1} {}"#, at: 8),
-        MalformedCase("garbage after a literal", "truex", at: 4),
-        MalformedCase("trailing comma in an object", #"{"a":1,}"#, at: 7),
-        MalformedCase("trailing comma in an array", "[1,]", at: 3, path: "element[1]"),
-        MalformedCase("missing colon", #"{"a" 1}"#, at: 5),
-        MalformedCase("missing comma between members", #"{"a":1 "b":2}"#, at: 7, path: "element.a"),
-        MalformedCase("missing comma between elements", "[1 2]", at: 3, path: "element[0]"),
-        MalformedCase("key that is not a string", "{1:2}", at: 1, path: "element"),
-        MalformedCase("single-quoted key", "{'a':1}", at: 1),
-        MalformedCase("mismatched closer", "[1}", at: 2),
-        MalformedCase("closer without opener", "]", at: 0),
-        MalformedCase("leading zero", "[01]", at: 2),
-        MalformedCase("minus without digits", "[-]", at: 2),
-        MalformedCase("plus sign", "[+1]", at: 1),
-        MalformedCase("fraction without integer part", "[.5]", at: 1),
-        MalformedCase("dot without digits", "[1.]", at: 3),
-        MalformedCase("dot before exponent", "[1.e5]", at: 3),
-        MalformedCase("exponent without digits", "[1e]", at: 3),
-        MalformedCase("signed exponent without digits", "[1e+]", at: 4),
-        MalformedCase("number cut at the end", "-", at: 1),
-        MalformedCase("nesting deeper than 512", String(repeating: "[", count: 513), at: 512),
+        MalformedCase("unterminated string", #"{"a":"abc"#, at: 9, expected: .stringContent(.closingQuote(openedAt: 1005)), path: "element.a"),
+        MalformedCase("unterminated key", #"{"ab"#, at: 4, expected: .stringContent(.closingQuote(openedAt: 1001)), path: "element"),
+        MalformedCase("unterminated object", #"{"a":{}"#, at: 7, expected: .comma(orClosing: .object), path: "element.a"),
+        MalformedCase("unterminated array", "[1,2", at: 4, expected: .comma(orClosing: .array), path: "element[1]"),
+        MalformedCase("empty", "", at: 0, expected: .value(orClosing: nil), path: "element"),
+        MalformedCase("only whitespace", " \n", at: 2, expected: .value(orClosing: nil), path: "element"),
+        MalformedCase("bad literal", #"{"a":tru}"#, at: 5, expected: .literal("true"), path: "element.a"),
+        MalformedCase("truncated literal", "[nul]", at: 1, expected: .literal("null"), path: "element[0]"),
+        MalformedCase("capitalised literal", "[True]", at: 1, expected: .value(orClosing: nil), path: "element[0]"),
+        MalformedCase("NaN", "[NaN]", at: 1, expected: .value(orClosing: nil)),
+        MalformedCase("bad escape", #"{"a":"x\qy"}"#, at: 7, expected: .stringContent(.escape), path: "element.a"),
+        MalformedCase("bad hex digit", #"["\u12G4"]"#, at: 2, expected: .stringContent(.escape), path: "element[0]"),
+        MalformedCase("short unicode escape", #"["\u12"]"#, at: 2, expected: .stringContent(.escape)),
+        MalformedCase("lone high surrogate", #"["\uD800"]"#, at: 2, expected: .stringContent(.lowSurrogate)),
+        MalformedCase("high surrogate before a non-surrogate", #"["ok\uD800\u0041"]"#, at: 4, expected: .stringContent(.lowSurrogate)),
+        MalformedCase("lone low surrogate", #"["\uDC00"]"#, at: 2, expected: .stringContent(.highSurrogate)),
+        MalformedCase("raw control character", "[\"a\tb\"]", at: 3, expected: .stringContent(.character)),
+        MalformedCase("invalid UTF-8 byte", [0x5B, 0x22, 0xFF, 0x22, 0x5D], at: 2, expected: .validUTF8(csvText: false)),
+        MalformedCase("overlong UTF-8", [0x5B, 0x22, 0x61, 0xC0, 0xAF, 0x22, 0x5D], at: 3, expected: .validUTF8(csvText: false)),
+        MalformedCase("UTF-8 encoded surrogate", [0x5B, 0x22, 0xED, 0xA0, 0x80, 0x22, 0x5D], at: 2, expected: .validUTF8(csvText: false)),
+        MalformedCase("truncated UTF-8 sequence", [0x5B, 0x22, 0xE2, 0x82, 0x22, 0x5D], at: 2, expected: .validUTF8(csvText: false)),
+        MalformedCase("UTF-8 above U+10FFFF", [0x5B, 0x22, 0xF4, 0x90, 0x80, 0x80, 0x22, 0x5D], at: 2, expected: .validUTF8(csvText: false)),
+        MalformedCase("non-ASCII outside a string", [0x5B, 0xC3, 0xA9, 0x5D], at: 1, expected: .value(orClosing: nil)),
+        MalformedCase("garbage after an object", #"{"a":1}x"#, at: 7, expected: .nothingAfterValue, path: "element"),
+        MalformedCase("second value", #"{"a":1} {}"#, at: 8, expected: .nothingAfterValue),
+        MalformedCase("garbage after a literal", "truex", at: 4, expected: .nothingAfterValue),
+        MalformedCase("trailing comma in an object", #"{"a":1,}"#, at: 7, expected: .key(orClosingBrace: false)),
+        MalformedCase("trailing comma in an array", "[1,]", at: 3, expected: .value(orClosing: nil), path: "element[1]"),
+        MalformedCase("missing colon", #"{"a" 1}"#, at: 5, expected: .colon(afterMemberName: false)),
+        MalformedCase("missing comma between members", #"{"a":1 "b":2}"#, at: 7, expected: .comma(orClosing: .object), path: "element.a"),
+        MalformedCase("missing comma between elements", "[1 2]", at: 3, expected: .comma(orClosing: .array), path: "element[0]"),
+        MalformedCase("key that is not a string", "{1:2}", at: 1, expected: .key(orClosingBrace: true), path: "element"),
+        MalformedCase("single-quoted key", "{'a':1}", at: 1, expected: .key(orClosingBrace: true)),
+        MalformedCase("mismatched closer", "[1}", at: 2, expected: .comma(orClosing: .array)),
+        MalformedCase("closer without opener", "]", at: 0, expected: .value(orClosing: nil)),
+        MalformedCase("leading zero", "[01]", at: 2, expected: .comma(orClosing: .array)),
+        MalformedCase("minus without digits", "[-]", at: 2, expected: .digit(after: .minus)),
+        MalformedCase("plus sign", "[+1]", at: 1, expected: .value(orClosing: nil)),
+        MalformedCase("fraction without integer part", "[.5]", at: 1, expected: .value(orClosing: nil)),
+        MalformedCase("dot without digits", "[1.]", at: 3, expected: .digit(after: .point)),
+        MalformedCase("dot before exponent", "[1.e5]", at: 3, expected: .digit(after: .point)),
+        MalformedCase("exponent without digits", "[1e]", at: 3, expected: .digit(after: .exponent)),
+        MalformedCase("signed exponent without digits", "[1e+]", at: 4, expected: .digit(after: .exponent)),
+        MalformedCase("number cut at the end", "-", at: 1, expected: .digit(after: .minus)),
+        MalformedCase("nesting deeper than 512", String(repeating: "[", count: 513), at: 512, expected: .limit(.nesting, 512)),
     ]
 
     @Test("malformed JSON is a PayloadError at the exact byte", arguments: malformedCases)
@@ -500,7 +501,8 @@ struct JSONTapeTests {
         #expect(error.byteOffset == 1000 + testCase.position, "\(error)")
         #expect(error.file == "test.json")
         if let path = testCase.path { #expect(error.path == path, "\(error)") }
-        #expect(!error.expected.isEmpty && !error.found.isEmpty)
+        #expect(error.expected == testCase.expected, "\(error)")
+        #expect(!error.found.isEmpty)
         if testCase.position == testCase.bytes.count { #expect(error.found == "end of element") }
     }
 

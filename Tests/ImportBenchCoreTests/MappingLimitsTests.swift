@@ -130,7 +130,7 @@ struct MappingLimitsTests {
         #expect(throws: MappingError.overLimit(.fileBytes, found: 1 << 30, file: sparse)) { try PayloadMapping.load(path: sparse) }
         // A directory is no mapping, and says so.
         let folder = #expect(throws: MappingError.self) { try PayloadMapping.load(path: directory.url.path) }
-        #expect(folder?.problem == .invalid("cannot read the mapping file (it is a directory)"))
+        #expect(folder?.problem == .unreadable(.directory))
         // A device never ends: read to one byte past the limit, then refused.
         let zero = #expect(throws: MappingError.self) { try PayloadMapping.load(path: "/dev/zero") }
         #expect(zero?.problem == .overLimit(.fileBytes, limit: limit, found: nil))

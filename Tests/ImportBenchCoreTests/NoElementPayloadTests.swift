@@ -17,12 +17,12 @@ struct NoElementPayloadTests {
         let bytes: [UInt8]
         let byteOffset: Int
         let path: String?
-        let expected: String
+        let expected: PayloadExpectation
         let found: String
         var testDescription: String { name }
     }
 
-    static let jsonLines = "at least one element: a JSON value on a line of its own (JSON Lines)"
+    static let jsonLines = PayloadExpectation.atLeastOne(.jsonLine)
 
     static let productsCases: [Case] = [
         Case(name: "empty.jsonl", bytes: [], byteOffset: 0, path: nil, expected: jsonLines, found: "an empty file"),
@@ -32,12 +32,11 @@ struct NoElementPayloadTests {
         Case(
             name: "nothing.jsonl.gz", bytes: gzipOfNothing, byteOffset: 0, path: nil, expected: jsonLines, found: "an empty file (a gzip of nothing)"),
         Case(
-            name: "nothing.json.gz", bytes: gzipOfNothing, byteOffset: 0, path: nil, expected: "'[' opening the document",
+            name: "nothing.json.gz", bytes: gzipOfNothing, byteOffset: 0, path: nil, expected: .openingBracket(of: nil),
             found: "an empty file (a gzip of nothing)"),
         Case(
             name: "empty-array.json", bytes: Array(" [ \n ] ".utf8), byteOffset: 5, path: nil,
-            expected: "at least one element in the top-level array",
-            found: "an empty array"),
+            expected: .atLeastOne(.element(in: .array([]))), found: "an empty array"),
     ]
 
     /// Writes `bytes` as `name` in `directory` and returns its path.
@@ -93,17 +92,17 @@ struct NoElementPayloadTests {
     @Test(
         "chat, quakes: an empty collection is refused where it closes, naming it",
         arguments: [
-            ("chat", #"{"channels": [ ], "next": null}"#, 15, "channels", #"array "channels""#),
-            ("quakes", #"{"type": "FeatureCollection", "features": []}"#, 43, "features", #"array "features""#),
+            ("chat", #"{"channels": [ ], "next": null}"#, 15, "channels"),
+            ("quakes", #"{"type": "FeatureCollection", "features": []}"#, 43, "features"),
         ])
-    func emptyCollection(scenario: String, payload: String, offset: Int, path: String, collection: String) throws {
+    func emptyCollection(scenario: String, payload: String, offset: Int, path: String) throws {
         try withTemporaryPayloadDirectory { directory in
             let file = try Self.write(Array(payload.utf8), "payload.json", in: directory)
             let reader = try #require(ScenarioRegistry.scenario(named: scenario)).openReader(path: file)
             #expect(
                 try Self.refusal(of: reader)
                     == PayloadError(
-                        file: file, byteOffset: offset, path: path, expected: "at least one element in \(collection)", found: "an empty array"))
+                        file: file, byteOffset: offset, path: path, expected: .atLeastOne(.element(in: .array([path]))), found: "an empty array"))
         }
     }
 
@@ -149,11 +148,11 @@ struct NoElementPayloadTests {
     @Test(
         "a mapped payload: an empty array, an empty object keyed by id, an empty JSON Lines file",
         arguments: [
-            (#"{"orders": []}"#, "payload.json", 12, "orders", #"at least one element in array "orders""#, "an empty array"),
-            (#"{"orders": {}}"#, "payload.json", 12, "orders", #"at least one element in object "orders""#, "an empty object"),
+            (#"{"orders": []}"#, "payload.json", 12, "orders", PayloadExpectation.atLeastOne(.element(in: .array(["orders"]))), "an empty array"),
+            (#"{"orders": {}}"#, "payload.json", 12, "orders", .atLeastOne(.element(in: .object(["orders"]))), "an empty object"),
             ("", "payload.jsonl", 0, nil, jsonLines, "an empty file"),
         ])
-    func mapped(payload: String, name: String, offset: Int, path: String?, expected: String, found: String) throws {
+    func mapped(payload: String, name: String, offset: Int, path: String?, expected: PayloadExpectation, found: String) throws {
         let fixture = try MappedPayloadFixture(mapping: Self.orders, payload: payload, payloadName: name)
         let error = try Self.refusal(of: fixture.scenario.openReader(path: fixture.payloadPath))
         #expect(error == PayloadError(file: fixture.payloadPath, byteOffset: offset, path: path, expected: expected, found: found))
@@ -163,7 +162,7 @@ struct NoElementPayloadTests {
     func headerRowAlone() throws {
         let fixture = try MappedPayloadFixture(mapping: ArrayRowsTests.mapping, payload: #"{"rows": [["asin", "brand", "rating", "parent"]]}"#)
         let error = try Self.refusal(of: fixture.scenario.openReader(path: fixture.payloadPath))
-        #expect(error.expected == "at least one row after the header row")
+        #expect(error.expected == .atLeastOne(.rowAfterHeaderRow))
         #expect(error.found == "the header row alone")
         #expect(error.byteOffset == 47)
     }
@@ -191,8 +190,8 @@ struct NoElementPayloadTests {
                 .replacingOccurrences(of: "path: events", with: "path: a.events") : Self.collections
         let fixture = try MappedPayloadFixture(mapping: mapping, payload: payload)
         let error = try Self.refusal(of: fixture.scenario.openReader(path: fixture.payloadPath))
-        let names = nested ? #""b.venues" or "a.events""# : #""venues" or "events""#
-        #expect(error.expected == "at least one element in the collections \(names)")
+        let names = nested ? ["b.venues", "a.events"] : ["venues", "events"]
+        #expect(error.expected == .atLeastOne(.elementInCollections(names)))
         #expect(error.found == "every one of them empty")
         #expect(error.file == fixture.payloadPath && error.byteOffset != nil)
         // One collection with an element is a payload: the other may be empty.
@@ -212,7 +211,7 @@ struct NoElementPayloadTests {
         #expect(
             error
                 == PayloadError(
-                    file: fixture.payloadPath, byteOffset: 12, path: "orders", expected: #"at least one element in array "orders""#,
+                    file: fixture.payloadPath, byteOffset: 12, path: "orders", expected: .atLeastOne(.element(in: .array(["orders"]))),
                     found: "an empty array"))
         #expect(!FileManager.default.fileExists(atPath: out))
     }
@@ -231,8 +230,8 @@ struct NoElementPayloadTests {
             #expect(
                 error
                     == PayloadError(
-                        file: feed, byteOffset: nil, path: nil, expected: "at least one row in stops.txt, trips.txt or stop_times.txt",
-                        found: "a header line alone in each"))
+                        file: feed, byteOffset: nil, path: nil,
+                        expected: .atLeastOne(.row(inFiles: ["stops.txt", "trips.txt", "stop_times.txt"])), found: "a header line alone in each"))
             try Data("stop_id,stop_name\nS1,One\n".utf8).write(to: URL(fileURLWithPath: feed + "/stops.txt"))
             let reader = try TransitScenario().openReader(path: feed)
             #expect(try reader.nextUnit() != nil)

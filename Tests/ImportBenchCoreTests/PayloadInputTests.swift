@@ -7,7 +7,7 @@ import Testing
 struct PayloadInputTests {
     /// All of `path` through `PayloadInput`, in chunks of `chunk` bytes.
     private func readAll(_ path: String, chunk: Int = 7) throws -> [UInt8] {
-        let input = try PayloadInput(path: path, expected: "a readable file")
+        let input = try PayloadInput(path: path, expected: .readable(.file))
         let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: chunk)
         defer { buffer.deallocate() }
         var bytes: [UInt8] = []

@@ -36,7 +36,7 @@ struct PayloadLimitsTests {
             }
             #expect(error?.byteOffset == offset)
             #expect(error?.path == "stops.txt line \(line)")
-            #expect(error?.expected == "a row of at most 256 bytes (raise the limit with --max-csv-row-bytes)")
+            #expect(error?.expected == .limit(.csvRow, 256))
             #expect(String(describing: error).count < 400)
         }
         // At the limit itself the row is read.
@@ -60,7 +60,7 @@ struct PayloadLimitsTests {
             let error = #expect(throws: PayloadError.self) { _ = try reader.next() }
             #expect(error?.byteOffset == 22)
             #expect(error?.path == "channels[1]")
-            #expect(error?.expected == "an element of at most 1024 bytes (raise the limit with --max-json-element-bytes)")
+            #expect(error?.expected == .limit(.jsonElement, 1_024))
         }
     }
 
@@ -89,18 +89,16 @@ struct PayloadLimitsTests {
         arguments: [
             (
                 "{\"id\":1,\"name\":\"" + String(repeating: "n", count: 100) + "\"}", 15, "[0].name",
-                "a string of at most 64 bytes (raise the limit with --max-json-string-bytes)", "one of 102 bytes"
+                PayloadExpectation.limit(.jsonString, 64), "one of 102 bytes"
             ),
             (
-                "{\"" + String(repeating: "k", count: 70) + "\":1}", 1, "[0]",
-                "a string of at most 64 bytes (raise the limit with --max-json-string-bytes)", "one of 72 bytes"
+                "{\"" + String(repeating: "k", count: 70) + "\":1}", 1, "[0]", .limit(.jsonString, 64), "one of 72 bytes"
             ),
             (
-                "{\"id\":" + String(repeating: "7", count: 40) + "}", 6, "[0].id",
-                "a number of at most 32 characters (raise the limit with --max-json-number-bytes)", "one of 40"
+                "{\"id\":" + String(repeating: "7", count: 40) + "}", 6, "[0].id", .limit(.jsonNumber, 32), "one of 40"
             ),
         ])
-    func scalars(element: String, offset: Int, path: String, expected: String, found: String) throws {
+    func scalars(element: String, offset: Int, path: String, expected: PayloadExpectation, found: String) throws {
         let limits = Self.limits(string: 64, number: 32)
         try withTemporaryPayloadDirectory { directory in
             let file = directory.path("payload.json")

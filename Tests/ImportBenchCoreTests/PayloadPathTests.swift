@@ -12,7 +12,7 @@ struct PayloadPathTests {
             #expect(mkfifo(fifo, 0o644) == 0)
             #expect(
                 throws: PayloadError(
-                    file: fifo, byteOffset: nil, path: nil, expected: "a regular file or a directory of them",
+                    file: fifo, byteOffset: nil, path: nil, expected: .regularFile(inDirectory: false),
                     found: "a FIFO (a named pipe), which could keep bench waiting forever")
             ) { try PayloadPath.check(fifo) }
             #expect(throws: PayloadError.self) { try PayloadPath.check("/dev/zero") }

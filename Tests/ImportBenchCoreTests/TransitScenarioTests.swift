@@ -280,11 +280,11 @@ struct TransitScenarioTests {
     @Test(
         "bad rows throw PayloadError naming file, line and column",
         arguments: [
-            ("t1,s1,abc", 44, "stop_times.txt line 3, column stop_sequence", "an integer", "'abc'"),
-            ("t1,,2", 41, "stop_times.txt line 3, column stop_id", "a non-empty stop_id", "an empty field"),
-            ("t1,s1", 43, "stop_times.txt line 3", "3 fields, as in the header", "2 fields and the end of the row"),
+            ("t1,s1,abc", 44, "stop_times.txt line 3, column stop_sequence", PayloadExpectation.kind(.integer), "'abc'"),
+            ("t1,,2", 41, "stop_times.txt line 3, column stop_id", .nonEmpty("stop_id"), "an empty field"),
+            ("t1,s1", 43, "stop_times.txt line 3", .fields(3), "2 fields and the end of the row"),
         ])
-    func badRows(row: String, offset: Int, path: String, expected: String, found: String) throws {
+    func badRows(row: String, offset: Int, path: String, expected: PayloadExpectation, found: String) throws {
         let directory = try TemporaryDirectory()
         defer { withExtendedLifetime(directory) {} }
         let feed = try writeFeed(
@@ -339,7 +339,7 @@ struct TransitScenarioTests {
             error
                 == PayloadError(
                     file: (noSequence as NSString).appendingPathComponent("stop_times.txt"), byteOffset: 0, path: "stop_times.txt line 1",
-                    expected: "a column named stop_sequence in the header",
+                    expected: .column("stop_sequence"),
                     found: "only the columns trip_id, stop_id, arrival_time: add a stop_sequence column to stop_times.txt"))
         #expect(throws: PayloadError.self) { _ = try scenario.openReader(path: directory.path("absent")) }
     }

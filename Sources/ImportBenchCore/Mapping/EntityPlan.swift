@@ -161,10 +161,10 @@ extension EntityPlan {
     ) throws(PayloadError) -> Int {
         let kind = tape.tokens[token].kind
         if paths.readsPositionsAtRoot, kind != .array {
-            throw tape.mismatch(at: token, expected: "an array (a row read by position)")
+            throw tape.mismatch(at: token, expected: .kind(.rowByPosition))
         }
         if paths.readsMembersAtRoot, kind != .object {
-            throw tape.mismatch(at: token, expected: "an object")
+            throw tape.mismatch(at: token, expected: .kind(.object))
         }
         let frame = found.count
         _ = found.extend(by: paths.count)

@@ -29,7 +29,7 @@ final class HeaderRowElements: JSONElementSource {
         let ended = elements.noElement()
         guard headerFound else { return ended }
         return PayloadError(
-            file: ended.file, byteOffset: ended.byteOffset, path: ended.path, expected: "at least one row after the header row",
+            file: ended.file, byteOffset: ended.byteOffset, path: ended.path, expected: .atLeastOne(.rowAfterHeaderRow),
             found: "the header row alone")
     }
 
@@ -66,11 +66,10 @@ final class HeaderRowElements: JSONElementSource {
                 throw locate(error, header)
             }
         }
-        let expected = "a header row, an array of column names (the mapping says header_row: true)"
         let root = tape.root
-        guard root.kind == .array else { throw locate(tape.mismatch(at: root.index, expected: expected), header) }
+        guard root.kind == .array else { throw locate(tape.mismatch(at: root.index, expected: .headerRow(columnName: false)), header) }
         for name in try root.array() where name.kind != .string {
-            throw locate(tape.mismatch(at: name.index, expected: "a column name (a string) in \(expected)"), header)
+            throw locate(tape.mismatch(at: name.index, expected: .headerRow(columnName: true)), header)
         }
     }
 

@@ -30,7 +30,7 @@ package struct JSONPath: Sendable, Hashable, CustomStringConvertible {
         var name = ""
         var characters = Array(text)[...]
         func closeName() -> MappingError? {
-            guard !name.isEmpty else { return MappingError.pathSyntax("an empty member name in '\(text)'") }
+            guard !name.isEmpty else { return MappingError.pathSyntax(.emptyMember, in: text) }
             segments.append(.member(name))
             name = ""
             return nil
@@ -42,19 +42,19 @@ package struct JSONPath: Sendable, Hashable, CustomStringConvertible {
             case "[":
                 if !name.isEmpty, let error = closeName() { return .failure(error) }
                 guard let close = characters.firstIndex(of: "]"), let position = Int(String(characters[..<close])), position >= 0 else {
-                    return .failure(MappingError.pathSyntax("'[' must hold a position such as [0] in '\(text)'"))
+                    return .failure(MappingError.pathSyntax(.positionExpected, in: text))
                 }
                 segments.append(.position(position))
                 characters = characters[(close + 1)...]
                 if let next = characters.first, next != ".", next != "[" {
-                    return .failure(MappingError.pathSyntax("'.' or '[' expected after ']' in '\(text)'"))
+                    return .failure(MappingError.pathSyntax(.separatorExpected, in: text))
                 }
                 if characters.first == "." {
                     characters = characters.dropFirst()
-                    guard !characters.isEmpty else { return .failure(MappingError.pathSyntax("'\(text)' ends with '.'")) }
+                    guard !characters.isEmpty else { return .failure(MappingError.pathSyntax(.endsWithDot, in: text)) }
                 }
             case "]":
-                return .failure(MappingError.pathSyntax("']' without '[' in '\(text)'"))
+                return .failure(MappingError.pathSyntax(.unopenedBracket, in: text))
             default:
                 name.append(character)
             }
@@ -62,7 +62,7 @@ package struct JSONPath: Sendable, Hashable, CustomStringConvertible {
         if !name.isEmpty {
             segments.append(.member(name))
         } else if text.last == "." {
-            return .failure(MappingError.pathSyntax("'\(text)' ends with '.'"))
+            return .failure(MappingError.pathSyntax(.endsWithDot, in: text))
         }
         return .success(JSONPath(segments))
     }
@@ -93,6 +93,8 @@ package struct JSONPath: Sendable, Hashable, CustomStringConvertible {
 }
 
 extension MappingError {
-    /// A path that does not parse, before the loader places it in its file.
-    static func pathSyntax(_ reason: String) -> MappingError { MappingError(file: nil, problem: .pathSyntax(reason)) }
+    /// A path that does not parse, before the loader places it in its file: why, and the path.
+    static func pathSyntax(_ syntax: MappingProblem.PathSyntax, in path: String) -> MappingError {
+        MappingError(file: nil, problem: .pathSyntax(syntax, path: path))
+    }
 }

@@ -57,7 +57,7 @@ package final class MappedPayloadReader: RecordReader, JSONElementDecoder {
         let lines = mapping.readsLines(path)
         if collections.count > 1, lines {
             throw PayloadError(
-                file: path, byteOffset: nil, path: nil, expected: "a JSON document holding the mapping's \(collections.count) collections",
+                file: path, byteOffset: nil, path: nil, expected: .mappingDocument(collections: collections.count),
                 found: "a JSON Lines name: its lines are the elements of one collection")
         }
         let elements: any CollectionElementSource
@@ -210,19 +210,18 @@ package final class MappedPayloadReader: RecordReader, JSONElementDecoder {
         case .path(let path, let fallback):
             let index = value(path, of: object, in: tape)
             guard index >= 0 else {
-                guard let fallback else { throw missing(path, "the key of \(schemaEntity(of: object).name)", of: object, in: tape) }
+                guard let fallback else { throw missing(path, .whole, of: object, in: tape) }
                 do {
                     try composeKey(fallback, of: object, in: tape, into: builder)
                 } catch {
-                    throw missing(
-                        path, "the key of \(schemaEntity(of: object).name), or the values its fallback is composed of", of: object, in: tape)
+                    throw missing(path, .wholeOrFallback, of: object, in: tape)
                 }
                 return
             }
             switch tape.tokens[index].kind {
             case .string: try tape.withStringBytes(at: index) { builder.key(text: $0) }
             case .number: builder.key(decimal: Int(try tape.int64(at: index)))
-            default: throw tape.mismatch(at: index, expected: "a string or an integer (the key of \(schemaEntity(of: object).name))")
+            default: throw tape.mismatch(at: index, expected: .entityKey(schemaEntity(of: object).name, part: false))
             }
         case .composed(let parts):
             try composeKey(parts, of: object, in: tape, into: builder)
@@ -243,12 +242,12 @@ package final class MappedPayloadReader: RecordReader, JSONElementDecoder {
                     continue
                 }
                 let index = value(path, of: object, in: tape)
-                guard index >= 0 else { throw missing(path, "a part of the key of \(schemaEntity(of: object).name)", of: object, in: tape) }
+                guard index >= 0 else { throw missing(path, .part, of: object, in: tape) }
                 switch tape.tokens[index].kind {
                 case .string: try tape.withStringBytes(at: index) { builder.appendKeyText($0) }
                 case .number: builder.appendKeyText(decimal: Int(try tape.int64(at: index)))
                 default:
-                    throw tape.mismatch(at: index, expected: "a string or an integer (part of the key of \(schemaEntity(of: object).name))")
+                    throw tape.mismatch(at: index, expected: .entityKey(schemaEntity(of: object).name, part: true))
                 }
             case .relationship(let relationship):
                 guard try appendKeyText(ofRelationship: relationship, of: object, in: tape, into: builder) else {
@@ -256,19 +255,19 @@ package final class MappedPayloadReader: RecordReader, JSONElementDecoder {
                     throw PayloadError(
                         file: tape.file, byteOffset: tape.baseOffset + Int(tape.tokens[object.token].start),
                         path: tape.recordPath(ofToken: object.token),
-                        expected: "a \(entity.toOne[relationship].name) (its key is part of the key of \(entity.name))", found: "none")
+                        expected: .relationshipInKey(entity.toOne[relationship].name, of: entity.name), found: "none")
                 }
             }
         }
         builder.endKeyText()
     }
 
-    /// The error for a value the object lacks at `path` (absent or null) that `what` needs.
-    private func missing(_ path: Int, _ what: String, of object: ObjectFrame, in tape: JSONTape) -> PayloadError {
+    /// The error for a value the object lacks at `path` (absent or null) that its entity's key, or `part` of it, needs.
+    private func missing(_ path: Int, _ part: PayloadExpectation.KeyPart, of object: ObjectFrame, in tape: JSONTape) -> PayloadError {
         let objectPath = tape.recordPath(ofToken: object.token)
         return PayloadError(
             file: tape.file, byteOffset: tape.baseOffset + Int(tape.tokens[object.token].start),
-            path: "\(objectPath).\(object.plan.paths.paths[path])", expected: "a value for \(what)",
+            path: "\(objectPath).\(object.plan.paths.paths[path])", expected: .valueForEntityKey(schemaEntity(of: object).name, part),
             found: found[object.frame + path] >= 0 ? "null" : "no such key")
     }
 
@@ -371,20 +370,20 @@ package final class MappedPayloadReader: RecordReader, JSONElementDecoder {
         case .text:
             memberName.withUnsafeBytes { _ = builder.text($0) }
         case .integer:
-            guard let value = Int64(text) else { throw memberNameMismatch(text, expected: "an integer", tape) }
+            guard let value = Int64(text) else { throw memberNameMismatch(text, expected: .integer, tape) }
             builder.integer(value)
         case .real:
-            guard let value = Double(text), value.isFinite else { throw memberNameMismatch(text, expected: "a number", tape) }
+            guard let value = Double(text), value.isFinite else { throw memberNameMismatch(text, expected: .number, tape) }
             builder.real(value)
         case .boolean:
-            guard text == "true" || text == "false" else { throw memberNameMismatch(text, expected: "true or false", tape) }
+            guard text == "true" || text == "false" else { throw memberNameMismatch(text, expected: .boolean, tape) }
             builder.integer(text == "true" ? 1 : 0)
         }
     }
 
-    private func memberNameMismatch(_ name: String, expected: String, _ tape: JSONTape) -> PayloadError {
+    private func memberNameMismatch(_ name: String, expected: PayloadExpectation.ValueKind, _ tape: JSONTape) -> PayloadError {
         PayloadError(
-            file: tape.file, byteOffset: tape.baseOffset, path: tape.recordPath, expected: "\(expected) as the member name (@key)",
+            file: tape.file, byteOffset: tape.baseOffset, path: tape.recordPath, expected: .memberNameAs(expected),
             found: "\"\(name)\"")
     }
 
@@ -393,7 +392,7 @@ package final class MappedPayloadReader: RecordReader, JSONElementDecoder {
         switch tape.tokens[index].kind {
         case .string: try tape.withStringBytes(at: index) { builder.reference(keyText: $0) }
         case .number: builder.reference(decimalKey: Int(try tape.int64(at: index)))
-        default: throw tape.mismatch(at: index, expected: "a key: a string or an integer")
+        default: throw tape.mismatch(at: index, expected: .referenceKey)
         }
     }
 
@@ -425,7 +424,7 @@ package final class MappedPayloadReader: RecordReader, JSONElementDecoder {
             switch tape.tokens[index].kind {
             case .string: try tape.withStringBytes(at: index) { builder.appendKeyText($0) }
             case .number: builder.appendKeyText(decimal: Int(try tape.int64(at: index)))
-            default: throw tape.mismatch(at: index, expected: "a key: a string or an integer")
+            default: throw tape.mismatch(at: index, expected: .referenceKey)
             }
             return true
         }

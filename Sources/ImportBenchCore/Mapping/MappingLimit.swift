@@ -1,6 +1,6 @@
 /// The most a mapping file may hold. A mapping is written by hand and its loader's work grows with
 /// it, linearly, so these bound what a hostile or generated file can cost before it is refused,
-/// located (`MappingError.Problem.overLimit`). Real mappings are far below them: the ones in
+/// located (`MappingProblem.overLimit`). Real mappings are far below them: the ones in
 /// `Scenarios/` are 0.6 to 3.1 KB, declare 1 to 7 entities and read paths of 1 to 3 segments
 /// (`geometry.coordinates[0]`); deep API responses rarely reach 10
 /// (`data.repository.pullRequests.edges[0].node.author.login` is 8).

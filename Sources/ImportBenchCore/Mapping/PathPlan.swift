@@ -167,7 +167,7 @@ final class PathWalk {
     private func walk(_ index: Int, _ tape: JSONTape, _ token: Int, _ found: UnsafeMutablePointer<Int>) throws(PayloadError) {
         let step = steps[index]
         if let members = step.members {
-            guard tape.tokens[token].kind == .object else { throw tape.mismatch(at: token, expected: "an object") }
+            guard tape.tokens[token].kind == .object else { throw tape.mismatch(at: token, expected: .kind(.object)) }
             let values = UnsafeMutableBufferPointer(start: slots + step.slots, count: members.count)
             try tape.find(members, inObject: token, into: values)
             // Deeper steps have slots of their own: these stay as found while they are walked.
@@ -176,7 +176,7 @@ final class PathWalk {
             }
         }
         if step.positionCount > 0 {
-            guard tape.tokens[token].kind == .array else { throw tape.mismatch(at: token, expected: "an array") }
+            guard tape.tokens[token].kind == .array else { throw tape.mismatch(at: token, expected: .kind(.array)) }
             for offset in 0..<step.positionCount {
                 let position = positions[step.firstPosition + offset]
                 var element = -1

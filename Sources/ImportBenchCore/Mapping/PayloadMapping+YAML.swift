@@ -19,7 +19,7 @@ extension PayloadMapping {
             defer { try? handle.close() }
             var status = stat()
             if fstat(handle.fileDescriptor, &status) == 0 {
-                if status.st_mode & S_IFMT == S_IFDIR { throw MappingError(file: path, "cannot read the mapping file (it is a directory)") }
+                if status.st_mode & S_IFMT == S_IFDIR { throw MappingError(file: path, problem: .unreadable(.directory)) }
                 if status.st_mode & S_IFMT == S_IFREG, Int(status.st_size) > limit {
                     throw MappingError.overLimit(.fileBytes, found: Int(status.st_size), file: path)
                 }
@@ -28,11 +28,11 @@ extension PayloadMapping {
         } catch let error as MappingError {
             throw error
         } catch {
-            throw MappingError(file: path, "cannot read the mapping file (\(error.localizedDescription))")
+            throw MappingError(file: path, problem: .unreadable(.failed(error.localizedDescription)))
         }
         guard data.count <= limit else { throw MappingError.overLimit(.fileBytes, found: nil, file: path) }
         guard let text = String(data: data, encoding: .utf8) else {
-            throw MappingError(file: path, "cannot read the mapping file (it is not UTF-8 text)")
+            throw MappingError(file: path, problem: .unreadable(.notUTF8))
         }
         return text
     }
@@ -44,7 +44,7 @@ extension PayloadMapping {
         } catch let error as MappingError {
             throw error
         } catch {
-            throw MappingError(file: file, "\(error)")
+            throw MappingError(file: file, problem: .unexpected("\(error)"))
         }
     }
 }
@@ -55,18 +55,18 @@ private struct MappingParser {
 
     typealias Entry = (key: String, keyNode: Node, value: Node)
 
-    func fail(_ node: Node?, _ problem: String) -> MappingError {
-        MappingError(file: file, line: node?.mark?.line, column: node?.mark?.column, problem)
+    func fail(_ node: Node?, _ problem: MappingProblem) -> MappingError {
+        MappingError(file: file, line: node?.mark?.line, column: node?.mark?.column, problem: problem)
     }
 
     func parse(_ yaml: String) throws -> PayloadMapping {
         let root = try document(yaml)
         try countValues(root)
         let top = try entries(
-            root, "the mapping",
+            root, .topLevel,
             allowed: ["name", "summary", "format", "elements", "element", "header_row", "collections", "entities", "shared", "screen_query"])
-        let name = try string(required(top, "name", in: root), "name")
-        let summary = try top.first { $0.key == "summary" }.map { try string($0.value, "summary") } ?? "mapped from \(file)"
+        let name = try string(required(top, "name", in: root), .named("name"))
+        let summary = try top.first { $0.key == "summary" }.map { try string($0.value, .named("summary")) } ?? "mapped from \(file)"
         let declaredCollections = try collections(top, in: root)
         let declarations = try entityDeclarations(top, in: root)
         let schema: Schema
@@ -79,7 +79,7 @@ private struct MappingParser {
         let mappings = try entityMappings(declarations, schema: schema)
         try checkReadability(mappings, schema: schema, elements: Set(collections.map(\.entity)), declarations: declarations)
         let shared = try sharedEntities(top, schema: schema)
-        let screenQuery = try top.first { $0.key == "screen_query" }.map { try string($0.value, "screen_query") }
+        let screenQuery = try top.first { $0.key == "screen_query" }.map { try string($0.value, .named("screen_query")) }
         var mapping = PayloadMapping(
             name: name, summary: summary, collections: collections, schema: schema, entities: mappings, shared: shared,
             screenQuery: screenQuery)
@@ -90,14 +90,14 @@ private struct MappingParser {
     /// The document's root node; Yams's errors become this file's, with their line and column.
     func document(_ yaml: String) throws -> Node {
         do {
-            guard let node = try Yams.compose(yaml: yaml) else { throw fail(nil, "the file is empty; a mapping needs name, element and entities") }
+            guard let node = try Yams.compose(yaml: yaml) else { throw fail(nil, .emptyFile) }
             return node
         } catch let error as MappingError {
             throw error
         } catch let error as YamlError {
             throw yamlFailure(error)
         } catch {
-            throw fail(nil, "not YAML: \(error)")
+            throw fail(nil, .notYAML("\(error)"))
         }
     }
 
@@ -109,8 +109,8 @@ private struct MappingParser {
             throw MappingError.overLimit(
                 .entities, found: declared.count, file: file, line: entitiesNode.mark?.line, column: entitiesNode.mark?.column)
         }
-        let entityEntries = try entries(entitiesNode, "entities", allowed: nil)
-        guard !entityEntries.isEmpty else { throw fail(entitiesNode, "entities is empty; declare at least one entity") }
+        let entityEntries = try entries(entitiesNode, .entities, allowed: nil)
+        guard !entityEntries.isEmpty else { throw fail(entitiesNode, .noEntities) }
         var declarations: [EntityDeclaration] = []
         for entry in entityEntries {
             declarations.append(try entity(entry))
@@ -128,14 +128,12 @@ private struct MappingParser {
             guard let entity = schema.index(of: declared.entity) else {
                 throw fail(
                     declared.node,
-                    "\(declared.what) names entity '\(declared.entity)', which entities does not declare (\(schema.entities.map(\.name).joined(separator: ", ")))"
-                )
+                    .undeclaredElement(declared.entity, collection: declared.collection, declared: schema.entities.map(\.name)))
             }
             if let owner = declarations[entity].toOne.firstIndex(where: { $0.source == .owner }) {
                 throw fail(
                     declarations[entity].toOne[owner].node,
-                    "'\(declared.entity)' is a top-level element, so it has no owner: its relationship '\(schema.entities[entity].toOne[owner].name)' can never be set"
-                )
+                    .elementWithOwner(entity: declared.entity, relationship: schema.entities[entity].toOne[owner].name))
             }
             collections.append(ElementCollection(path: declared.path, entity: entity, headerRow: declared.headerRow))
         }
@@ -161,12 +159,12 @@ private struct MappingParser {
     /// The schema's indexes of the entities `shared` lists; none when it is not given.
     func sharedEntities(_ top: [Entry], schema: Schema) throws -> [Int] {
         guard let entry = top.first(where: { $0.key == "shared" }) else { return [] }
-        guard case .sequence(let names) = entry.value else { throw fail(entry.value, "shared must be a list of entity names") }
+        guard case .sequence(let names) = entry.value else { throw fail(entry.value, .sharedNotAList) }
         var shared: [Int] = []
         for node in names {
-            let entityName = try string(node, "a shared entity")
+            let entityName = try string(node, .sharedEntity)
             guard let index = schema.index(of: entityName) else {
-                throw fail(node, "shared names entity '\(entityName)', which entities does not declare")
+                throw fail(node, .undeclaredEntity(entityName, namedBy: .shared))
             }
             shared.append(index)
         }
@@ -177,17 +175,15 @@ private struct MappingParser {
     /// element, so json-lines takes a single collection: the document's own.
     func readsJSONLines(_ top: [Entry], collections: [ElementCollection]) throws -> Bool {
         guard let format = top.first(where: { $0.key == "format" }) else { return false }
-        switch try string(format.value, "format") {
+        switch try string(format.value, .named("format")) {
         case "json": return false
         case "json-lines":
             guard collections.count == 1, collections[0].path.segments.isEmpty else {
-                throw fail(format.value, "format: json-lines reads one element per line: it takes element alone, without elements or collections")
+                throw fail(format.value, .jsonLinesWithCollections)
             }
             return true
         case let other:
-            throw fail(
-                format.value,
-                "format must be json (one document, the default) or json-lines (one element per line, whatever the file's name), not '\(other)'")
+            throw fail(format.value, .notAChoice(other, of: .format))
         }
     }
 
@@ -197,48 +193,49 @@ private struct MappingParser {
         let entity: String
         let headerRow: Bool
         let node: Node
-        /// How errors name where the entity was given: `element`, or `collection 'events'`.
-        let what: String
+        /// The collection's path when listed in `collections`; nil for `element`: how errors name
+        /// where the entity was given.
+        let collection: String?
     }
 
     /// `elements` (default: the document itself), `element` and `header_row`, or a list of
     /// `collections`, each `{path, entity, header_row}`, in the order they are read.
     func collections(_ top: [Entry], in root: Node) throws -> [CollectionDeclaration] {
-        func elementsPath(_ node: Node, _ what: String) throws -> JSONPath {
-            let elements = try path(node, what)
+        func elementsPath(_ node: Node, _ field: MappingProblem.Field) throws -> JSONPath {
+            let elements = try path(node, field)
             if elements.segments.contains(where: { if case .position = $0 { return true } else { return false } }) {
-                throw fail(node, "\(what) names a collection by member names only (such as data.items), not positions")
+                throw fail(node, .positionInCollectionPath(field))
             }
             return elements
         }
         guard let listed = top.first(where: { $0.key == "collections" }) else {
-            let elements = try top.first { $0.key == "elements" }.map { try elementsPath($0.value, "elements") } ?? JSONPath([])
+            let elements = try top.first { $0.key == "elements" }.map { try elementsPath($0.value, .named("elements")) } ?? JSONPath([])
             let elementNode = try required(top, "element", in: root)
-            let headerRow = try top.first { $0.key == "header_row" }.map { try bool($0.value, "header_row") } ?? false
+            let headerRow = try top.first { $0.key == "header_row" }.map { try bool($0.value, .named("header_row")) } ?? false
             return [
                 CollectionDeclaration(
-                    path: elements, entity: try string(elementNode, "element"), headerRow: headerRow, node: elementNode, what: "element")
+                    path: elements, entity: try string(elementNode, .named("element")), headerRow: headerRow, node: elementNode, collection: nil)
             ]
         }
         if let single = top.first(where: { ["elements", "element", "header_row"].contains($0.key) }) {
-            throw fail(
-                single.keyNode, "'\(single.key)' is for a document of one collection; with collections, give each its path, entity and header_row")
+            throw fail(single.keyNode, .singleCollectionKey(single.key))
         }
         guard case .sequence(let items) = listed.value, !items.isEmpty else {
-            throw fail(listed.value, "collections must be a list of {path: MEMBERS, entity: NAME}, in the order to read them (targets first)")
+            throw fail(listed.value, .collectionsNotAList)
         }
         var declared: [CollectionDeclaration] = []
         var listedPaths: Set<JSONPath> = []
         for item in items {
-            let fields = try entries(item, "a collection", allowed: ["path", "entity", "header_row"])
+            let fields = try entries(item, .collection, allowed: ["path", "entity", "header_row"])
             let pathNode = try required(fields, "path", in: item)
-            let path = try elementsPath(pathNode, "a collection's path")
-            guard listedPaths.insert(path).inserted else { throw fail(pathNode, "collection '\(path)' is listed twice") }
+            let path = try elementsPath(pathNode, .collectionPath)
+            guard listedPaths.insert(path).inserted else { throw fail(pathNode, .collectionTwice(path: path.description)) }
             let entityNode = try required(fields, "entity", in: item)
-            let headerRow = try fields.first { $0.key == "header_row" }.map { try bool($0.value, "header_row") } ?? false
+            let headerRow = try fields.first { $0.key == "header_row" }.map { try bool($0.value, .named("header_row")) } ?? false
             declared.append(
                 CollectionDeclaration(
-                    path: path, entity: try string(entityNode, "entity"), headerRow: headerRow, node: entityNode, what: "collection '\(path)'"))
+                    path: path, entity: try string(entityNode, .named("entity")), headerRow: headerRow, node: entityNode,
+                    collection: path.description))
         }
         return declared
     }
@@ -266,12 +263,12 @@ private struct MappingParser {
     func entity(_ entry: Entry) throws -> EntityDeclaration {
         let name = entry.key
         guard !name.hasPrefix("importbench_"), !name.hasPrefix("sqlite_") else {
-            throw fail(entry.keyNode, "entity name '\(name)' is reserved for bench's and SQLite's own tables")
+            throw fail(entry.keyNode, .reservedEntityName(name))
         }
-        let fields = try entries(entry.value, "entity '\(name)'", allowed: ["key", "attributes", "to_one", "many_to_many", "children", "absent"])
+        let fields = try entries(entry.value, .entity(name), allowed: ["key", "attributes", "to_one", "many_to_many", "children", "absent"])
         let absentMembers = try fields.first { $0.key == "absent" }.map { try self.absentMembers($0.value) } ?? .keep
         var columns = ColumnClaims(entity: name)
-        let keyNode = try required(fields, "key", in: entry.keyNode, of: "entity '\(name)' (where its natural key is)")
+        let keyNode = try required(fields, "key", in: entry.keyNode, missing: .noNaturalKey(entity: name))
         let key = try self.key(keyNode, of: name)
         try claim(key.column, at: keyNode, in: &columns)
         let attributes = try self.attributes(fields.first { $0.key == "attributes" }?.value, of: name, claiming: &columns)
@@ -297,9 +294,9 @@ private struct MappingParser {
     /// has a column of that name already, or it has `MappingLimit.columns` of them.
     func claim(_ column: String, at node: Node, in claims: inout ColumnClaims) throws {
         guard !["pk", Schema.generationColumn, Schema.listedColumn].contains(column) else {
-            throw fail(node, "column '\(column)' of '\(claims.entity)' is bench's own; name it otherwise")
+            throw fail(node, .reservedColumn(column, entity: claims.entity))
         }
-        if claims.names.contains(column) { throw fail(node, "'\(claims.entity)' has two columns named '\(column)'") }
+        if claims.names.contains(column) { throw fail(node, .columnTwice(column, entity: claims.entity)) }
         if claims.names.count == MappingLimit.columns.limit {
             throw MappingError.overLimit(.columns, found: nil, file: file, line: node.mark?.line, column: node.mark?.column)
         }
@@ -311,31 +308,31 @@ private struct MappingParser {
     func key(_ keyNode: Node, of name: String) throws -> (declaration: KeyDeclaration, column: String) {
         switch keyNode {
         case .scalar:
-            let keyPath = try path(keyNode, "key")
+            let keyPath = try path(keyNode, .named("key"))
             guard let column = keyPath.lastMember else {
-                throw fail(keyNode, "the key's path names no member to name its column after; write key: {column: ..., path: ...}")
+                throw fail(keyNode, .keyColumnUnnamed)
             }
             return (.path(keyPath, fallback: nil), column)
         default:
-            let keyFields = try entries(keyNode, "the key of '\(name)'", allowed: ["column", "path", "compose", "fallback"])
+            let keyFields = try entries(keyNode, .key(of: name), allowed: ["column", "path", "compose", "fallback"])
             let fallbackNode = keyFields.first { $0.key == "fallback" }?.value
             let pathNode = keyFields.first { $0.key == "path" }?.value
             let composeNode = keyFields.first { $0.key == "compose" }?.value
             switch (pathNode, composeNode) {
             case (let pathNode?, nil):
-                let keyPath = try path(pathNode, "key path")
-                let key = KeyDeclaration.path(keyPath, fallback: try fallbackNode.map { (try string($0, "fallback"), $0) })
-                let column = try keyFields.first { $0.key == "column" }.map { try string($0.value, "column") } ?? keyPath.lastMember ?? "key"
+                let keyPath = try path(pathNode, .keyPath)
+                let key = KeyDeclaration.path(keyPath, fallback: try fallbackNode.map { (try string($0, .named("fallback")), $0) })
+                let column = try keyFields.first { $0.key == "column" }.map { try string($0.value, .named("column")) } ?? keyPath.lastMember ?? "key"
                 return (key, column)
             case (nil, let composeNode?):
                 if let fallbackNode {
-                    throw fail(fallbackNode, "a fallback is for a key read at a path: compose already builds the key of '\(name)'")
+                    throw fail(fallbackNode, .fallbackWithCompose(entity: name))
                 }
-                let key = KeyDeclaration.template(try string(composeNode, "compose"), composeNode)
-                let column = try keyFields.first { $0.key == "column" }.map { try string($0.value, "column") } ?? "key"
+                let key = KeyDeclaration.template(try string(composeNode, .named("compose")), composeNode)
+                let column = try keyFields.first { $0.key == "column" }.map { try string($0.value, .named("column")) } ?? "key"
                 return (key, column)
             default:
-                throw fail(keyNode, "the key of '\(name)' needs exactly one of path (where it is) or compose (how to build it)")
+                throw fail(keyNode, .keyNeedsPathOrCompose(entity: name))
             }
         }
     }
@@ -348,16 +345,16 @@ private struct MappingParser {
         guard let node else { return ([], []) }
         var attributes: [Attribute] = []
         var paths: [JSONPath] = []
-        for attribute in try entries(node, "the attributes of '\(name)'", allowed: nil) {
+        for attribute in try entries(node, .attributes(of: name), allowed: nil) {
             try claim(attribute.key, at: attribute.keyNode, in: &columns)
             switch attribute.value {
             case .scalar:
                 attributes.append(Attribute(attribute.key, try type(attribute.value)))
                 paths.append(JSONPath([.member(attribute.key)]))
             default:
-                let spec = try entries(attribute.value, "attribute '\(attribute.key)'", allowed: ["type", "path"])
+                let spec = try entries(attribute.value, .attribute(attribute.key), allowed: ["type", "path"])
                 attributes.append(Attribute(attribute.key, try type(required(spec, "type", in: attribute.value))))
-                paths.append(try spec.first { $0.key == "path" }.map { try path($0.value, "path") } ?? JSONPath([.member(attribute.key)]))
+                paths.append(try spec.first { $0.key == "path" }.map { try path($0.value, .named("path")) } ?? JSONPath([.member(attribute.key)]))
             }
         }
         return (attributes, paths)
@@ -370,7 +367,7 @@ private struct MappingParser {
         guard let node else { return ([], []) }
         var relationships: [ToOneRelationship] = []
         var sources: [(node: Node, source: ToOneSource)] = []
-        for entry in try entries(node, "the to_one relationships of '\(name)'", allowed: nil) {
+        for entry in try entries(node, .toOneRelationships(of: name), allowed: nil) {
             let (relationship, source) = try toOne(entry)
             try claim(relationship.column, at: entry.keyNode, in: &columns)
             relationships.append(relationship)
@@ -383,11 +380,11 @@ private struct MappingParser {
     /// list holds this one), an embedded object, the target's key, or the object when present.
     func toOne(_ relationship: Entry) throws -> (ToOneRelationship, ToOneSource) {
         let spec = try entries(
-            relationship.value, "to_one '\(relationship.key)'", allowed: ["entity", "owner", "embedded", "key", "listing"])
-        let target = try string(required(spec, "entity", in: relationship.value), "entity")
-        let owner = try spec.first { $0.key == "owner" }.map { try bool($0.value, "owner") } ?? false
-        let embedded = try spec.first { $0.key == "embedded" }.map { try path($0.value, "embedded") }
-        let keyPath = try spec.first { $0.key == "key" }.map { try path($0.value, "key") }
+            relationship.value, .toOne(relationship.key), allowed: ["entity", "owner", "embedded", "key", "listing"])
+        let target = try string(required(spec, "entity", in: relationship.value), .named("entity"))
+        let owner = try spec.first { $0.key == "owner" }.map { try bool($0.value, .named("owner")) } ?? false
+        let embedded = try spec.first { $0.key == "embedded" }.map { try path($0.value, .named("embedded")) }
+        let keyPath = try spec.first { $0.key == "key" }.map { try path($0.value, .named("key")) }
         let source: ToOneSource
         switch (owner, embedded, keyPath) {
         case (true, nil, nil): source = .owner
@@ -395,14 +392,11 @@ private struct MappingParser {
         case (false, nil, let keyPath?): source = .key(keyPath)
         case (false, let embedded?, let keyPath?): source = .embeddedOrKey(embedded, key: keyPath)
         default:
-            throw fail(
-                relationship.value,
-                "to_one '\(relationship.key)' needs owner: true (the object whose children list holds it), or embedded: PATH (an object), key: PATH (the target's key) or both (the object when present, else the key)"
-            )
+            throw fail(relationship.value, .toOneNeedsSource(relationship.key))
         }
         let listing = try spec.first { $0.key == "listing" }.map { try self.listing($0.value) }
         if listing != nil, !owner {
-            throw fail(relationship.value, "listing applies to an owner relationship (is the owner's children list complete or a page?)")
+            throw fail(relationship.value, .listingWithoutOwner)
         }
         return (ToOneRelationship(relationship.key, to: target, owner: owner, listing: listing ?? .complete), source)
     }
@@ -415,24 +409,21 @@ private struct MappingParser {
         var relationships: [ManyToManyRelationship] = []
         var names: Set<String> = []
         var sources: [(node: Node, source: SetSource)] = []
-        for relationship in try entries(node, "the many_to_many relationships of '\(name)'", allowed: nil) {
-            let spec = try entries(relationship.value, "many_to_many '\(relationship.key)'", allowed: ["entity", "embedded", "keys", "listing"])
-            let target = try string(required(spec, "entity", in: relationship.value), "entity")
-            let embedded = try spec.first { $0.key == "embedded" }.map { try path($0.value, "embedded") }
-            let keys = try spec.first { $0.key == "keys" }.map { try path($0.value, "keys") }
+        for relationship in try entries(node, .manyToManyRelationships(of: name), allowed: nil) {
+            let spec = try entries(relationship.value, .manyToMany(relationship.key), allowed: ["entity", "embedded", "keys", "listing"])
+            let target = try string(required(spec, "entity", in: relationship.value), .named("entity"))
+            let embedded = try spec.first { $0.key == "embedded" }.map { try path($0.value, .named("embedded")) }
+            let keys = try spec.first { $0.key == "keys" }.map { try path($0.value, .named("keys")) }
             let source: SetSource
             switch (embedded, keys) {
             case (let embedded?, nil): source = .embedded(embedded)
             case (nil, let keys?): source = .keys(keys)
             default:
-                throw fail(
-                    relationship.value,
-                    "many_to_many '\(relationship.key)' needs exactly one of embedded: PATH (an array of objects) or keys: PATH (an array of keys)"
-                )
+                throw fail(relationship.value, .manyToManyNeedsSource(relationship.key))
             }
             let listing = try spec.first { $0.key == "listing" }.map { try self.listing($0.value) } ?? .complete
             guard names.insert(relationship.key).inserted else {
-                throw fail(relationship.keyNode, "'\(name)' has two many_to_many relationships named '\(relationship.key)'")
+                throw fail(relationship.keyNode, .manyToManyTwice(relationship.key, entity: name))
             }
             relationships.append(ManyToManyRelationship(relationship.key, to: target, listing: listing))
             sources.append((relationship.keyNode, source))
@@ -444,8 +435,8 @@ private struct MappingParser {
     func children(_ node: Node?, of name: String) throws -> [(node: Node, path: JSONPath, entity: String)] {
         guard let node else { return [] }
         var children: [(node: Node, path: JSONPath, entity: String)] = []
-        for child in try entries(node, "the children of '\(name)'", allowed: nil) {
-            children.append((child.keyNode, try path(child.keyNode, "a children path"), try string(child.value, "the child entity")))
+        for child in try entries(node, .children(of: name), allowed: nil) {
+            children.append((child.keyNode, try path(child.keyNode, .childrenPath), try string(child.value, .childEntity)))
         }
         return children
     }
@@ -457,15 +448,14 @@ private struct MappingParser {
         var children: [ChildList] = []
         for child in declaration.children {
             guard let childIndex = schema.index(of: child.entity) else {
-                throw fail(child.node, "children '\(child.path)' of '\(entity.name)' names entity '\(child.entity)', which entities does not declare")
+                throw fail(child.node, .undeclaredEntity(child.entity, namedBy: .children(path: child.path.description, of: entity.name)))
             }
             let links = ownerLinks[childIndex][entity.name] ?? []
             guard links.count == 1, let link = links.first else {
                 throw fail(
                     child.node,
                     links.isEmpty
-                        ? "'\(child.entity)' is listed as a child of '\(entity.name)' but has no to_one with entity: \(entity.name) and owner: true to link it"
-                        : "'\(child.entity)' has several owner relationships to '\(entity.name)'; keep one")
+                        ? .childWithoutOwner(child: child.entity, parent: entity.name) : .severalOwners(child: child.entity, parent: entity.name))
             }
             children.append(ChildList(path: child.path, entity: childIndex, ownerRelationship: link))
         }
@@ -500,10 +490,7 @@ private struct MappingParser {
         for (entity, mapping) in mappings.enumerated() {
             let node = declarations[entity].node
             if mapping.key.composedParts.contains(.position), readAlone.contains(entity) {
-                throw fail(
-                    node,
-                    "the key of '\(schema.entities[entity].name)' uses {@index}, but it is also read on its own (as the element, or embedded as a to_one), where it has no position; compose it from a key or a value"
-                )
+                throw fail(node, .positionInKeyReadAlone(entity: schema.entities[entity].name))
             }
             var paths = mapping.attributes + mapping.children.map(\.path)
             if case .path(let path, _) = mapping.key { paths.append(path) }
@@ -549,8 +536,9 @@ private struct MappingParser {
                 }
                 throw fail(
                     node,
-                    "'\(schema.entities[entity].name)' reads \(names.count) members of one object (\(prefix.isEmpty ? "the object itself" : JSONPath(prefix.reversed()).description)); a mapping reads at most 64 from one object"
-                )
+                    .tooManyMembers(
+                        entity: schema.entities[entity].name, count: names.count,
+                        object: prefix.isEmpty ? nil : JSONPath(prefix.reversed()).description))
             }
         }
     }
@@ -571,16 +559,16 @@ private struct MappingParser {
         var rest = template[...]
         while !rest.isEmpty {
             guard let open = rest.firstIndex(of: "{") else {
-                if rest.contains("}") { throw fail(node, "'}' without '{' in compose '\(template)'") }
+                if rest.contains("}") { throw fail(node, .badCompose(.unopenedBrace, template: template)) }
                 parts.append(.literal(String(rest)))
                 break
             }
             if open > rest.startIndex {
                 let literal = rest[..<open]
-                if literal.contains("}") { throw fail(node, "'}' without '{' in compose '\(template)'") }
+                if literal.contains("}") { throw fail(node, .badCompose(.unopenedBrace, template: template)) }
                 parts.append(.literal(String(literal)))
             }
-            guard let close = rest[open...].firstIndex(of: "}") else { throw fail(node, "'{' without '}' in compose '\(template)'") }
+            guard let close = rest[open...].firstIndex(of: "}") else { throw fail(node, .badCompose(.unclosedBrace, template: template)) }
             let name = String(rest[rest.index(after: open)..<close])
             if name == "@index" {
                 parts.append(.position)
@@ -589,31 +577,32 @@ private struct MappingParser {
             } else {
                 switch JSONPath.parse(name) {
                 case .success(let path) where !path.segments.isEmpty: parts.append(.path(path))
-                case .success: throw fail(node, "an empty {} in compose '\(template)'")
-                case .failure(let error): throw placed(error, at: node, "in compose '\(template)'")
+                case .success: throw fail(node, .badCompose(.emptyPart, template: template))
+                case .failure(let error): throw placed(error, at: node) { .badCompose(.badPath($0, path: $1), template: template) }
                 }
             }
             rest = rest[rest.index(after: close)...]
         }
         guard parts.contains(where: { if case .literal = $0 { return false } else { return true } }) else {
-            throw fail(node, "compose '\(template)' has no {part}: every object would get the same key")
+            throw fail(node, .badCompose(.noPart, template: template))
         }
         return parts
     }
 
-    func locate(_ error: any Error, _ declarations: [EntityDeclaration]) -> MappingError {
-        guard let error = error as? MappingError, case .schema(let problem) = error.problem else { return fail(nil, "\(error)") }
+    /// The schema's error in the file, at the declaration it is about, as the file's problem.
+    func locate(_ error: MappingError, _ declarations: [EntityDeclaration]) -> MappingError {
+        guard case .schema(let problem) = error.problem else { return MappingError(file: file, problem: error.problem) }
         switch problem {
         case .duplicateEntity(let name):
-            return fail(declarations.first { $0.entity.name == name }?.node, "entity '\(name)' is declared twice")
+            return fail(declarations.first { $0.entity.name == name }?.node, .entityTwice(name))
         case .unknownTarget(let entity, let relationship, let target):
             return fail(
                 relationshipNode(entity, relationship, declarations),
-                "\(entity).\(relationship) points to entity '\(target)', which entities does not declare")
+                .undeclaredEntity(target, namedBy: .relationship(entity: entity, relationship: relationship)))
         case .targetAfterSource(let entity, let relationship, let target):
             return fail(
                 relationshipNode(entity, relationship, declarations),
-                "\(entity).\(relationship) points to '\(target)', declared later: declare entities in dependency order (targets first)")
+                .targetDeclaredLater(entity: entity, relationship: relationship, target: target))
         case .nameTaken(_, let entity, let relationship, _):
             let node = relationship.map { relationshipNode(entity, $0, declarations) } ?? declarations.first { $0.entity.name == entity }?.node
             return MappingError(file: file, line: node?.mark?.line, column: node?.mark?.column, problem: error.problem)
@@ -657,77 +646,81 @@ private struct MappingParser {
     // MARK: Values
 
     /// A mapping's entries in order; a key outside `allowed` (when given) or given twice is an error.
-    func entries(_ node: Node, _ what: String, allowed: [String]?) throws -> [Entry] {
-        guard case .mapping(let mapping) = node else { throw fail(node, "\(what) must be a mapping of names to values") }
+    func entries(_ node: Node, _ section: MappingProblem.Section, allowed: [String]?) throws -> [Entry] {
+        guard case .mapping(let mapping) = node else { throw fail(node, .notAMapping(section)) }
         var result: [Entry] = []
         var seen: Set<String> = []
         for (keyNode, value) in mapping {
-            guard case .scalar(let scalar) = keyNode else { throw fail(keyNode, "a key in \(what) must be a plain name") }
+            guard case .scalar(let scalar) = keyNode else { throw fail(keyNode, .keyNotAName(in: section)) }
             if let allowed, !allowed.contains(scalar.string) {
-                throw fail(keyNode, "unknown key '\(scalar.string)' in \(what); expected \(allowed.joined(separator: ", "))")
+                throw fail(keyNode, .unknownKey(scalar.string, in: section, allowed: allowed))
             }
-            guard seen.insert(scalar.string).inserted else { throw fail(keyNode, "'\(scalar.string)' appears twice in \(what)") }
+            guard seen.insert(scalar.string).inserted else { throw fail(keyNode, .keyTwice(scalar.string, in: section)) }
             result.append((scalar.string, keyNode, value))
         }
         return result
     }
 
-    func required(_ entries: [Entry], _ key: String, in node: Node, of what: String? = nil) throws -> Node {
-        guard let entry = entries.first(where: { $0.key == key }) else {
-            throw fail(node, "'\(key)' is missing" + (what.map { " in \($0)" } ?? ""))
-        }
+    /// The value of `key`; its absence is `missing`, by default `missingKey`.
+    func required(_ entries: [Entry], _ key: String, in node: Node, missing: MappingProblem? = nil) throws -> Node {
+        guard let entry = entries.first(where: { $0.key == key }) else { throw fail(node, missing ?? .missingKey(key)) }
         return entry.value
     }
 
-    func string(_ node: Node, _ what: String) throws -> String {
-        guard case .scalar(let scalar) = node else { throw fail(node, "\(what) must be a single value, not a list or a mapping") }
+    func string(_ node: Node, _ field: MappingProblem.Field) throws -> String {
+        guard case .scalar(let scalar) = node else { throw fail(node, .notSingleValue(field)) }
         return scalar.string
     }
 
-    func bool(_ node: Node, _ what: String) throws -> Bool {
-        switch try string(node, what) {
+    func bool(_ node: Node, _ field: MappingProblem.Field) throws -> Bool {
+        switch try string(node, field) {
         case "true", "yes": return true
         case "false", "no": return false
-        case let other: throw fail(node, "\(what) must be true or false, not '\(other)'")
+        case let other: throw fail(node, .notAChoice(other, of: .boolean(field)))
         }
     }
 
-    func path(_ node: Node, _ what: String) throws -> JSONPath {
-        switch JSONPath.parse(try string(node, what)) {
+    func path(_ node: Node, _ field: MappingProblem.Field) throws -> JSONPath {
+        switch JSONPath.parse(try string(node, field)) {
         case .success(let path): return path
-        case .failure(let error): throw placed(error, at: node, what)
+        case .failure(let error): throw placed(error, at: node) { .badPath(field, $0, path: $1) }
         }
     }
 
-    /// A path's error where the path is: a limit as it is, a syntax error after what the path is for.
-    func placed(_ error: MappingError, at node: Node, _ what: String) -> MappingError {
-        guard case .overLimit = error.problem else { return fail(node, "\(what): \(error.problem)") }
-        return MappingError(file: file, line: node.mark?.line, column: node.mark?.column, problem: error.problem)
+    /// A path's error where the path is: a limit as it is, a syntax error as `syntaxError` makes it
+    /// the file's problem (naming what the path is for).
+    func placed(
+        _ error: MappingError, at node: Node, as syntaxError: (MappingProblem.PathSyntax, String) -> MappingProblem
+    ) -> MappingError {
+        guard case .pathSyntax(let syntax, let path) = error.problem else {
+            return MappingError(file: file, line: node.mark?.line, column: node.mark?.column, problem: error.problem)
+        }
+        return fail(node, syntaxError(syntax, path))
     }
 
     func type(_ node: Node) throws -> ColumnType {
-        let name = try string(node, "a type")
+        let name = try string(node, .type)
         switch name {
         case "text": return .text
         case "integer": return .integer
         case "real": return .real
         case "boolean": return .boolean
-        default: throw fail(node, "unknown type '\(name)'; expected text, integer, real or boolean")
+        default: throw fail(node, .unknownType(name))
         }
     }
 
     func absentMembers(_ node: Node) throws -> AbsentMembers {
-        let name = try string(node, "absent")
+        let name = try string(node, .named("absent"))
         guard let rule = AbsentMembers(rawValue: name) else {
-            throw fail(node, "absent must be keep (a member an object leaves out keeps its stored value) or null (it sets NULL), not '\(name)'")
+            throw fail(node, .notAChoice(name, of: .absent))
         }
         return rule
     }
 
     func listing(_ node: Node) throws -> PayloadListing {
-        let name = try string(node, "listing")
+        let name = try string(node, .named("listing"))
         guard let listing = PayloadListing(rawValue: name) else {
-            throw fail(node, "listing must be complete (the payload lists every child) or partial (a page of them), not '\(name)'")
+            throw fail(node, .notAChoice(name, of: .listing))
         }
         return listing
     }
@@ -735,13 +728,11 @@ private struct MappingParser {
     func yamlFailure(_ error: YamlError) -> MappingError {
         switch error {
         case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _), .composer(_, let problem, let mark, _):
-            return MappingError(file: file, line: mark.line, column: mark.column, "not valid YAML: \(problem)")
+            return MappingError(file: file, line: mark.line, column: mark.column, problem: .invalidYAML(problem))
         case .duplicatedKeysInMapping(let duplicates, let context):
-            return MappingError(
-                file: file, line: context.mark.line, column: context.mark.column,
-                duplicates.map { "'\($0)'" }.joined(separator: ", ") + " appears twice in one mapping")
+            return MappingError(file: file, line: context.mark.line, column: context.mark.column, problem: .yamlKeysTwice(duplicates))
         default:
-            return MappingError(file: file, "not valid YAML: \(error)")
+            return MappingError(file: file, problem: .invalidYAML("\(error)"))
         }
     }
 }

@@ -68,10 +68,7 @@ package struct SampleScaler {
                 }
             }
             if !follows {
-                throw MappingError(
-                    file: samplePath,
-                    "the key of \(mapping.schema.entities[entity].name) is composed of values and shared keys only, so copies of the sample would repeat its keys: compose it with a key of an entity that is not shared, or mark it shared"
-                )
+                throw MappingError(file: samplePath, problem: .keyRepeatsInCopies(entity: mapping.schema.entities[entity].name))
             }
         }
     }
@@ -81,12 +78,12 @@ package struct SampleScaler {
     /// collection of a shared entity is written once, and a header row only in the first copy.
     package func write(scale: Double, to path: String) throws {
         guard scale.isFinite, scale > 0 else {
-            throw PayloadError(file: path, byteOffset: nil, path: nil, expected: "a finite scale greater than 0", found: "\(scale)")
+            throw PayloadError(file: path, byteOffset: nil, path: nil, expected: .positiveScale, found: "\(scale)")
         }
         let lines = JSONElements.isJSONLines(path) || (mapping.jsonLines && !path.lowercased().hasSuffix(".json"))
         if mapping.readsLines(samplePath), !lines {
             throw PayloadError(
-                file: path, byteOffset: nil, path: nil, expected: "a JSON Lines name (.jsonl or .ndjson) for copies of a JSON Lines sample",
+                file: path, byteOffset: nil, path: nil, expected: .scaledName(jsonLines: true),
                 found: "another name: a JSON Lines sample has no document around its elements to write them into")
         }
         var integerKeys = IntegerKeys()
@@ -101,12 +98,12 @@ package struct SampleScaler {
         guard integerKeys.fit(copies: Int(scale.rounded(.down)), stride: stride) else {
             throw PayloadError(
                 file: samplePath, byteOffset: nil, path: nil,
-                expected: "integer keys that \(Int(scale.rounded(.down))) copies can move apart within 64 bits (each copy adds \(stride))",
+                expected: .integerKeysThatFit(copies: Int(scale.rounded(.down)), stride: stride),
                 found: "keys from \(integerKeys.smallest) to \(integerKeys.largest): scale it less")
         }
         if lines, frames.count > 1 || frames.contains(where: \.isObject) {
             throw PayloadError(
-                file: path, byteOffset: nil, path: nil, expected: "a .json name: JSON Lines holds the elements of one array",
+                file: path, byteOffset: nil, path: nil, expected: .scaledName(jsonLines: false),
                 found: frames.count > 1 ? "\(frames.count) collections to write" : "a collection keyed by member names, which lines cannot hold")
         }
         let fileSize = Int(PayloadSize.bytes(at: samplePath))
@@ -242,7 +239,7 @@ package struct SampleScaler {
         {
             throw PayloadError(
                 file: samplePath, byteOffset: offset, path: elements.elementPath(index),
-                expected: "a member name that does not end in ~N (copies append ~c, so it could equal another copy's)", found: "\"\(name)\"")
+                expected: .nameWithoutCopySuffix(memberName: true), found: "\"\(name)\"")
         }
     }
 
@@ -268,7 +265,7 @@ package struct SampleScaler {
     /// The sample's bytes in `range`, inflated when it is gzip (offsets are the inflated bytes').
     private func copyBytes(_ range: Range<Int>, to output: BufferedFileOutput) throws {
         guard !range.isEmpty else { return }
-        let input = try PayloadInput(path: samplePath, expected: "the sample to copy")
+        let input = try PayloadInput(path: samplePath, expected: .readable(.sample))
         let chunk = UnsafeMutablePointer<UInt8>.allocate(capacity: 1 << 20)
         defer { chunk.deallocate() }
         var position = 0
@@ -277,7 +274,7 @@ package struct SampleScaler {
             let received = try input.read(into: chunk, count: wanted, offset: position)
             guard received > 0 else {
                 throw PayloadError(
-                    file: samplePath, byteOffset: position, path: nil, expected: "more bytes", found: "the end of the file (did it change meanwhile?)"
+                    file: samplePath, byteOffset: position, path: nil, expected: .moreBytes, found: "the end of the file (did it change meanwhile?)"
                 )
             }
             if position >= range.lowerBound { output.append(UnsafeBufferPointer(start: chunk, count: received)) }
@@ -319,7 +316,7 @@ package struct SampleScaler {
                 if let tilde = content.lastIndex(of: UInt8(ascii: "~")), tilde + 1 < content.endIndex,
                     content[(tilde + 1)...].allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) })
                 {
-                    throw tape.mismatch(at: token, expected: "a key that does not end in ~N (copies append ~c, so it could equal another copy's)")
+                    throw tape.mismatch(at: token, expected: .nameWithoutCopySuffix(memberName: false))
                 }
             }
         }
@@ -390,7 +387,7 @@ package struct SampleScaler {
             guard index >= 0, !shared[target] else { return }
             switch tape.tokens[index].kind {
             case .string, .number: keys.append(index)
-            default: throw tape.mismatch(at: index, expected: "a key: a string or an integer")
+            default: throw tape.mismatch(at: index, expected: .referenceKey)
             }
         }
         if case .path(let path, let fallback) = plan.key {
@@ -399,7 +396,7 @@ package struct SampleScaler {
             if index < 0, fallback != nil, !shared[entity] {
                 throw PayloadError(
                     file: samplePath, byteOffset: tape.baseOffset + Int(tape.tokens[token].start), path: tape.recordPath(ofToken: token),
-                    expected: "the key of \(mapping.schema.entities[entity].name) at \(plan.paths.paths[path]), which --from rewrites per copy",
+                    expected: .rewritableKey(entity: mapping.schema.entities[entity].name, path: "\(plan.paths.paths[path])"),
                     found: "none: its fallback is composed of values, which every copy would repeat")
             }
             try key(index, of: entity)

@@ -31,10 +31,10 @@ final class BufferedFileOutput {
         let partialPath = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).partial-\(getpid())").path
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
-            throw PayloadError(file: path, byteOffset: nil, path: nil, expected: "a file path to write", found: "a directory")
+            throw PayloadError(file: path, byteOffset: nil, path: nil, expected: .output(.filePath), found: "a directory")
         }
         guard let file = fopen(partialPath, "wbx") else {
-            throw PayloadError(file: path, byteOffset: nil, path: nil, expected: "a writable file", found: Self.systemError())
+            throw PayloadError(file: path, byteOffset: nil, path: nil, expected: .output(.writableFile), found: Self.systemError())
         }
         self.path = path
         self.partialPath = partialPath
@@ -49,7 +49,7 @@ final class BufferedFileOutput {
             fclose(file)
             unlink(partialPath)
             buffer.deallocate()
-            throw PayloadError(file: path, byteOffset: nil, path: nil, expected: "a gzip stream zlib can start", found: "zlib refused to start")
+            throw PayloadError(file: path, byteOffset: nil, path: nil, expected: .gzipStream(.zlibCanStart), found: "zlib refused to start")
         }
         deflater = stream
         compressed = UnsafeMutablePointer<UInt8>.allocate(capacity: Self.compressedChunk)
@@ -139,13 +139,13 @@ final class BufferedFileOutput {
         if deflater != nil, failure == nil { write(buffer, count: 0, finishing: true) }
         isClosed = true
         if fflush(file) != 0, failure == nil {
-            failure = PayloadError(file: path, byteOffset: bytesWritten, path: nil, expected: "a successful write", found: Self.systemError())
+            failure = PayloadError(file: path, byteOffset: bytesWritten, path: nil, expected: .output(.write), found: Self.systemError())
         }
         if fclose(file) != 0, failure == nil {
-            failure = PayloadError(file: path, byteOffset: bytesWritten, path: nil, expected: "a successful close", found: Self.systemError())
+            failure = PayloadError(file: path, byteOffset: bytesWritten, path: nil, expected: .output(.close), found: Self.systemError())
         }
         if failure == nil, rename(partialPath, path) != 0 {
-            failure = PayloadError(file: path, byteOffset: nil, path: nil, expected: "a file path to write", found: Self.systemError())
+            failure = PayloadError(file: path, byteOffset: nil, path: nil, expected: .output(.filePath), found: Self.systemError())
         }
         if let failure {
             unlink(partialPath)
@@ -166,7 +166,7 @@ final class BufferedFileOutput {
         guard let deflater, let compressed else {
             if fwrite(bytes, 1, count, file) != count {
                 failure = PayloadError(
-                    file: path, byteOffset: bytesWritten - count, path: nil, expected: "a successful write", found: Self.systemError())
+                    file: path, byteOffset: bytesWritten - count, path: nil, expected: .output(.write), found: Self.systemError())
             }
             return
         }
@@ -178,13 +178,13 @@ final class BufferedFileOutput {
             let code = deflate(deflater, finishing ? Z_FINISH : Z_NO_FLUSH)
             let produced = Self.compressedChunk - Int(deflater.pointee.avail_out)
             if produced > 0, fwrite(compressed, 1, produced, file) != produced {
-                failure = PayloadError(file: path, byteOffset: bytesWritten, path: nil, expected: "a successful write", found: Self.systemError())
+                failure = PayloadError(file: path, byteOffset: bytesWritten, path: nil, expected: .output(.write), found: Self.systemError())
                 return
             }
             if code == Z_STREAM_END { return }
             guard code == Z_OK || code == Z_BUF_ERROR else {
                 failure = PayloadError(
-                    file: path, byteOffset: bytesWritten, path: nil, expected: "a gzip stream zlib can write", found: "zlib error \(code)")
+                    file: path, byteOffset: bytesWritten, path: nil, expected: .gzipStream(.zlibCanWrite), found: "zlib error \(code)")
                 return
             }
         } while finishing || deflater.pointee.avail_out == 0

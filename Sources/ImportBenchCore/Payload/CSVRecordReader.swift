@@ -50,7 +50,7 @@ package final class CSVRecordReader {
         hasher: PayloadHasher? = nil, encoding: TextEncoding = .utf8
     ) throws {
         let resolved = encoding == .auto ? try TextEncoding.detect(path: path) : encoding
-        let input = try PayloadInput(path: path, expected: "a readable CSV file")
+        let input = try PayloadInput(path: path, expected: .readable(.csvFile))
         let fileName = fileName ?? URL(fileURLWithPath: path).lastPathComponent
         self.path = path
         self.fileName = fileName
@@ -64,14 +64,14 @@ package final class CSVRecordReader {
             guard case .success(true) = try scanner.readRow(expectedFields: nil) else {
                 throw PayloadError(
                     file: path, byteOffset: scanner.fileOffset, path: "\(fileName) line 1",
-                    expected: "a header line naming the columns", found: "an empty file")
+                    expected: .headerLine, found: "an empty file")
             }
             var columns: [String] = []
             var indexByName: [String: Int] = [:]
             for index in 0..<scanner.fieldCount {
                 let name = try scanner.text(index).map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
                 guard indexByName[name] == nil else {
-                    throw scanner.error(at: index, expected: "distinct column names", found: "'\(name)' twice")
+                    throw scanner.error(at: index, expected: .distinctColumnNames, found: "'\(name)' twice")
                 }
                 indexByName[name] = index
                 columns.append(name)
@@ -101,7 +101,7 @@ package final class CSVRecordReader {
         if let index = columnIndexByName[name] { return index }
         throw PayloadError(
             file: path, byteOffset: headerByteOffset, path: "\(fileName) line \(headerLine)",
-            expected: "a column named \(name) in the header",
+            expected: .column(name),
             found: "only the columns \(columns.joined(separator: ", ")): add a \(name) column to \(fileName)")
     }
 
@@ -159,7 +159,7 @@ package final class CSVRecordReader {
     package func real(_ index: Int?) throws -> Double? { try scanner.inPlace { try $0.real(index) } }
 
     /// A payload error about field `index` of the current row, located at the field's first byte.
-    package func error(at index: Int, byteOffset: Int? = nil, expected: String, found: String) -> PayloadError {
+    package func error(at index: Int, byteOffset: Int? = nil, expected: PayloadExpectation, found: String) -> PayloadError {
         scanner.error(at: index, byteOffset: byteOffset, expected: expected, found: found)
     }
 }
@@ -245,7 +245,7 @@ private struct CSVRowScanner {
             if let invalid = Self.firstInvalidUTF8Index(bytes) {
                 throw error(
                     at: index, byteOffset: fileOffset(ofDecodedIndex: invalid, inField: index, bytes: bytes),
-                    expected: "valid UTF-8 text (a file in Latin-1 or Windows-1252 imports with --encoding latin-1, windows-1252 or auto)",
+                    expected: .validUTF8(csvText: true),
                     found: String(format: "byte 0x%02X", bytes[invalid]))
             }
             return String(decoding: bytes, as: UTF8.self)
@@ -254,7 +254,7 @@ private struct CSVRowScanner {
 
     func requiredText(_ index: Int) throws -> String {
         guard let value = try text(index) else {
-            throw error(at: index, expected: "a non-empty \(columnName(index))", found: "an empty field")
+            throw error(at: index, expected: .nonEmpty(columnName(index)), found: "an empty field")
         }
         return value
     }
@@ -262,18 +262,18 @@ private struct CSVRowScanner {
     func integer(_ index: Int?) throws -> Int64? {
         guard let index, !isEmpty(index) else { return nil }
         let parsed = withFieldBytes(index) { Self.parseInteger(Self.trimmingSpaces($0)) }
-        guard let parsed else { throw numberError(at: index, expected: "an integer") }
+        guard let parsed else { throw numberError(at: index, expected: .kind(.integer)) }
         return parsed
     }
 
     func real(_ index: Int?) throws -> Double? {
         guard let index, !isEmpty(index) else { return nil }
         let parsed = withFieldBytes(index) { Self.parseReal(Self.trimmingSpaces($0)) }
-        guard let parsed else { throw numberError(at: index, expected: "a finite decimal number") }
+        guard let parsed else { throw numberError(at: index, expected: .kind(.finiteDecimal)) }
         return parsed
     }
 
-    func error(at index: Int, byteOffset: Int? = nil, expected: String, found: String) -> PayloadError {
+    func error(at index: Int, byteOffset: Int? = nil, expected: PayloadExpectation, found: String) -> PayloadError {
         PayloadError(
             file: path, byteOffset: byteOffset ?? fieldOffsets[index], path: "\(fileName) line \(line), column \(columnName(index))",
             expected: expected, found: found)
@@ -284,7 +284,7 @@ private struct CSVRowScanner {
         index < columns.count ? columns[index] : "#\(index + 1)"
     }
 
-    private func numberError(at index: Int, expected: String) -> PayloadError {
+    private func numberError(at index: Int, expected: PayloadExpectation) -> PayloadError {
         let shown = withFieldBytes(index) { String(decoding: $0.prefix(40), as: UTF8.self) }
         return error(at: index, expected: expected, found: "'\(shown)'")
     }
@@ -330,7 +330,7 @@ private struct CSVRowScanner {
     }
 
     private func ioError() -> PayloadError {
-        PayloadError(file: path, byteOffset: fileOffset, path: nil, expected: "a readable CSV file", found: String(cString: strerror(errno)))
+        PayloadError(file: path, byteOffset: fileOffset, path: nil, expected: .readable(.csvFile), found: String(cString: strerror(errno)))
     }
 
     /// Consumes a line break whose first byte (CR or LF) is at `position`.
@@ -379,7 +379,7 @@ private struct CSVRowScanner {
             let fields = "\(fieldEnds.count) field\(fieldEnds.count == 1 ? "" : "s")"
             ragged = PayloadError(
                 file: path, byteOffset: extraFieldComma ?? fileOffset, path: "\(fileName) line \(line)",
-                expected: "\(expectedFields) fields, as in the header",
+                expected: .fields(expectedFields),
                 found: extraFieldComma == nil ? "\(fields) and the end of the row" : fields)
         }
         // The row's line break, left in place until now so that a short row's offset points at it.
@@ -424,7 +424,7 @@ private struct CSVRowScanner {
             guard try hasByte() else {
                 throw PayloadError(
                     file: path, byteOffset: openingQuote, path: "\(fileName) line \(line)",
-                    expected: "a closing quote for the field opened here", found: "the end of the file")
+                    expected: .closingQuote, found: "the end of the file")
             }
             reserveRowCapacity(count - position)
             var index = position
@@ -462,7 +462,7 @@ private struct CSVRowScanner {
         if next == .newline || next == .carriageReturn { return true }
         throw PayloadError(
             file: path, byteOffset: fileOffset, path: "\(fileName) line \(line)",
-            expected: "',' or a line break after a closing quote", found: Self.describe(next))
+            expected: .separatorAfterClosingQuote, found: Self.describe(next))
     }
 
     /// Refuses a row past `longestRowBytes`, located at the row's start; checked once per chunk scanned.
@@ -471,7 +471,7 @@ private struct CSVRowScanner {
         guard rowLength > longestRowBytes else { return }
         throw PayloadError(
             file: path, byteOffset: rowByteOffset, path: "\(fileName) line \(line)",
-            expected: "a row of at most \(longestRowBytes) bytes (raise the limit with \(PayloadLimits.Option.csvRow))",
+            expected: .limit(.csvRow, longestRowBytes),
             found: "a longer one")
     }
 

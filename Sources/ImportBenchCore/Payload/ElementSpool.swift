@@ -27,14 +27,14 @@ final class ElementSpool {
         let descriptor = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.map { mkstemp($0) } ?? -1 }
         guard descriptor >= 0 else {
             throw PayloadError(
-                file: path, byteOffset: nil, path: nil, expected: "a temporary file to set collections aside in",
+                file: path, byteOffset: nil, path: nil, expected: .spool(.temporaryFile),
                 found: String(cString: strerror(errno)))
         }
         template.withUnsafeBufferPointer { buffer in _ = buffer.baseAddress.map { unlink($0) } }
         guard let file = fdopen(descriptor, "w+b") else {
             close(descriptor)
             throw PayloadError(
-                file: path, byteOffset: nil, path: nil, expected: "a temporary file to set collections aside in",
+                file: path, byteOffset: nil, path: nil, expected: .spool(.temporaryFile),
                 found: String(cString: strerror(errno)))
         }
         // A megabyte at a time rather than stdio's 4 KB: the catalog example made a write or read
@@ -123,22 +123,22 @@ final class ElementSpool {
 
     private func seek(to offset: Int64, writing: Bool) throws {
         guard offset != position || writing != self.writing else { return }
-        guard fseeko(file, off_t(offset), SEEK_SET) == 0 else { throw failure("seek") }
+        guard fseeko(file, off_t(offset), SEEK_SET) == 0 else { throw failure(.seek) }
         position = offset
         self.writing = writing
     }
 
     private func put(_ bytes: UnsafeRawBufferPointer) throws {
-        guard bytes.isEmpty || fwrite(bytes.baseAddress, 1, bytes.count, file) == bytes.count else { throw failure("write") }
+        guard bytes.isEmpty || fwrite(bytes.baseAddress, 1, bytes.count, file) == bytes.count else { throw failure(.write) }
     }
 
     private func get(_ bytes: UnsafeMutableRawBufferPointer) throws {
-        guard bytes.isEmpty || fread(bytes.baseAddress, 1, bytes.count, file) == bytes.count else { throw failure("read back") }
+        guard bytes.isEmpty || fread(bytes.baseAddress, 1, bytes.count, file) == bytes.count else { throw failure(.readBack) }
     }
 
-    private func failure(_ what: String) -> PayloadError {
+    private func failure(_ step: PayloadExpectation.SpoolStep) -> PayloadError {
         PayloadError(
-            file: path, byteOffset: nil, path: nil, expected: "to \(what) the temporary file collections are set aside in",
+            file: path, byteOffset: nil, path: nil, expected: .spool(step),
             found: String(cString: strerror(errno)))
     }
 }

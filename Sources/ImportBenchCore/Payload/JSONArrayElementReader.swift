@@ -143,7 +143,7 @@ package final class JSONArrayElementReader {
     ) throws {
         precondition(siblings.isEmpty || !arrayPath.isEmpty, "sibling collections of the document itself")
         self.acceptsObject = acceptsObject
-        input = try PayloadInput(path: path, expected: "a readable file")
+        input = try PayloadInput(path: path, expected: .readable(.file))
         self.path = path
         self.arrayPath = arrayPath
         arrayPathText = arrayPath.joined(separator: ".")
@@ -221,20 +221,18 @@ package final class JSONArrayElementReader {
             guard try atFirstElement() else { return nil }
         case .inArray:
             guard let separator = try peekSignificantByte() else {
-                throw truncated(expected: "',' or '\(closer)' after \(lastElementDescription) of \(arrayDescription)")
+                throw truncated(expected: .separator(after: lastElement, of: collection))
             }
             if separator == closingByte {
                 guard try closeAndOpenNext() else { return nil }
                 break
             }
             guard separator == .comma else {
-                throw failure(
-                    expected: "',' or '\(closer)' after \(lastElementDescription) of \(arrayDescription)",
-                    found: Self.describe(separator))
+                throw failure(expected: .separator(after: lastElement, of: collection), found: Self.describe(separator))
             }
             position += 1
             guard try peekSignificantByte() != nil else {
-                throw truncated(expected: "an element of \(arrayDescription)")
+                throw truncated(expected: .element(of: collection, orClosing: false))
             }
         }
         if readsMembers { try readMemberName() }
@@ -243,7 +241,7 @@ package final class JSONArrayElementReader {
         if parsedTarget == nil || parsedTarget == currentTarget, let parsed = try parseInPlace() { return parsed }
         try skipValue(context: elementPath(nextIndex))
         guard let start = retainedStart else {
-            throw failure(expected: "the start of element \(nextIndex)", found: "a lost scan position")
+            throw failure(expected: .elementStart(nextIndex), found: "a lost scan position")
         }
         guard position - start <= longestElementBytes else { throw elementTooLong(startingAt: start) }
         let element = JSONArrayElement(
@@ -300,7 +298,7 @@ package final class JSONArrayElementReader {
     /// `closeAndOpenNext` says.
     private func atFirstElement() throws -> Bool {
         guard let first = try peekSignificantByte() else {
-            throw truncated(expected: "an element or '\(closer)' in \(arrayDescription)")
+            throw truncated(expected: .element(of: collection, orClosing: true))
         }
         if first == closingByte { return try closeAndOpenNext() }
         return true
@@ -323,17 +321,17 @@ package final class JSONArrayElementReader {
 
     /// The parent's members after a collection, up to the next sibling collection, which it opens.
     private func openNextSibling() throws {
-        let owner = parentDescription
+        let owner = Array(arrayPath.dropLast())
         while true {
-            guard let separator = try peekSignificantByte() else { throw truncated(expected: "',' or '}' closing \(owner)") }
+            guard let separator = try peekSignificantByte() else { throw truncated(expected: .comma(orClosing: .object, of: owner)) }
             if separator == .closeBrace { throw failure(expected: missingTargets(in: owner), found: "end of object") }
-            guard separator == .comma else { throw failure(expected: "',' or '}' closing \(owner)", found: Self.describe(separator)) }
+            guard separator == .comma else { throw failure(expected: .comma(orClosing: .object, of: owner), found: Self.describe(separator)) }
             position += 1
-            guard let quote = try peekSignificantByte() else { throw truncated(expected: "a key") }
-            guard quote == .quote else { throw failure(expected: "a key", found: Self.describe(quote)) }
+            guard let quote = try peekSignificantByte() else { throw truncated(expected: .key(orClosingBrace: false)) }
+            guard quote == .quote else { throw failure(expected: .key(orClosingBrace: false), found: Self.describe(quote)) }
             let keyOffset = storageFileOffset + position
             let key = try readKey()
-            try consume(.colon, expected: "':' after a key")
+            try consume(.colon, expected: .colon(afterMemberName: false))
             if let target = targetNames.indices.first(where: { key.elementsEqual(targetNames[$0].utf8) }) {
                 guard !targetMet[target] else { throw secondMember(targetNames[target], at: keyOffset, owner: owner) }
                 select(target)
@@ -358,7 +356,7 @@ package final class JSONArrayElementReader {
         }
         return PayloadError(
             file: path, byteOffset: offset, path: arrayPathText.isEmpty ? nil : arrayPathText,
-            expected: "at least one element in \(arrayDescription)", found: readsMembers ? "an empty object" : "an empty array")
+            expected: .atLeastOne(.element(in: collection)), found: readsMembers ? "an empty object" : "an empty array")
     }
 
     /// Makes `target` the collection being read, from its first element.
@@ -372,33 +370,25 @@ package final class JSONArrayElementReader {
         currentMemberNameOffset = nil
     }
 
-    private var parentDescription: String {
-        arrayPath.count <= 1 ? "the document" : "\"\(arrayPath.dropLast().joined(separator: "."))\""
-    }
-
     /// `key "channels" in the document`, or for several collections the ones not met yet.
-    private func missingTargets(in owner: String) -> String {
-        let names = targetNames.indices.filter { !targetMet[$0] }.map { "\"\(targetNames[$0])\"" }
-        let listed = names.count <= 1 ? names.joined() : names.dropLast().joined(separator: ", ") + " or " + (names.last ?? "")
-        return "key \(listed) in \(owner)"
+    private func missingTargets(in owner: [String]) -> PayloadExpectation {
+        .member(named: targetNames.indices.filter { !targetMet[$0] }.map { targetNames[$0] }, in: owner)
     }
 
-    private func secondMember(_ name: String, at keyOffset: Int, owner: String) -> PayloadError {
+    private func secondMember(_ name: String, at keyOffset: Int, owner: [String]) -> PayloadError {
         PayloadError(
             file: path, byteOffset: keyOffset, path: (arrayPath.dropLast() + [name]).joined(separator: "."),
-            expected: "one member \"\(name)\" in \(owner)", found: "a second \"\(name)\"")
+            expected: .oneMember(name, in: owner), found: "a second \"\(name)\"")
     }
 
-    private var arrayDescription: String {
-        let kind = readsMembers ? "object" : "array"
-        return arrayPath.isEmpty ? "the top-level \(kind)" : "\(kind) \"\(arrayPath.joined(separator: "."))\""
-    }
+    /// The collection being read, as errors name it: `array "channels"`, `the top-level object`.
+    private var collection: PayloadExpectation.ElementCollection { readsMembers ? .object(arrayPath) : .array(arrayPath) }
 
-    private var closer: Character { readsMembers ? "}" : "]" }
     private var closingByte: UInt8 { readsMembers ? .closeBrace : .closeBracket }
 
-    private var lastElementDescription: String {
-        readsMembers ? "member \(Self.quotedName(currentMemberName ?? ""))" : "element \(nextIndex - 1)"
+    /// The element last handed out, as errors name it: `element 3`, `member "138586341"`.
+    private var lastElement: PayloadExpectation.ElementName {
+        readsMembers ? .member(currentMemberName ?? "") : .index(nextIndex - 1)
     }
 
     /// The record path of element `index`: `channels[3]`, or `[3]` for a top-level array; for a
@@ -423,12 +413,12 @@ package final class JSONArrayElementReader {
 
     /// Reads the next member's name and its ':' (a collection that is an object).
     private func readMemberName() throws {
-        guard let quote = try peekSignificantByte() else { throw truncated(expected: "a member name in \(arrayDescription)") }
-        guard quote == .quote else { throw failure(expected: "a member name in \(arrayDescription)", found: Self.describe(quote)) }
+        guard let quote = try peekSignificantByte() else { throw truncated(expected: .memberName(in: collection)) }
+        guard quote == .quote else { throw failure(expected: .memberName(in: collection), found: Self.describe(quote)) }
         currentMemberNameOffset = storageFileOffset + position
         currentMemberName = String(decoding: try readKey(), as: UTF8.self)
-        try consume(.colon, expected: "':' after a member name")
-        guard try peekSignificantByte() != nil else { throw truncated(expected: "the value of member \(lastElementDescription)") }
+        try consume(.colon, expected: .colon(afterMemberName: true))
+        guard try peekSignificantByte() != nil else { throw truncated(expected: .memberValue(lastElement)) }
     }
 
     // MARK: Navigation
@@ -444,14 +434,14 @@ package final class JSONArrayElementReader {
             position += 3
         }
         guard try peekSignificantByte() != nil else {
-            let opening = arrayPath.isEmpty ? "'[' opening the document" : "'{' opening the document"
             throw PayloadError(
-                file: path, byteOffset: storageFileOffset + count, path: nil, expected: opening,
+                file: path, byteOffset: storageFileOffset + count, path: nil,
+                expected: arrayPath.isEmpty ? .openingBracket(of: nil) : .openingBrace(of: []),
                 found: PayloadError.emptyFile(bytes: storageFileOffset + count, compressed: input.isCompressed))
         }
         for (depth, component) in arrayPath.enumerated() {
-            let owner = depth == 0 ? "the document" : "\"\(arrayPath[..<depth].joined(separator: "."))\""
-            try consume(.openBrace, expected: "'{' opening \(owner)")
+            let owner = Array(arrayPath[..<depth])
+            try consume(.openBrace, expected: .openingBrace(of: owner))
             if depth == arrayPath.count - 1 {
                 try findTarget(in: owner)
             } else {
@@ -464,57 +454,56 @@ package final class JSONArrayElementReader {
     /// Consumes the collection's opening byte: '[', or '{' where an object's members may be the elements.
     private func openCollection() throws {
         readsMembers = false
-        let opening = arrayPath.isEmpty ? "the document" : arrayDescription
         if acceptsObject, try peekSignificantByte() == .openBrace {
             readsMembers = true
             position += 1
             return
         }
-        try consume(.openBracket, expected: "'[' opening \(opening)")
+        try consume(.openBracket, expected: .openingBracket(of: arrayPath.isEmpty ? nil : .array(arrayPath)))
     }
 
     /// Skips members until one of the collections' keys, which it selects, leaving the position at its value.
-    private func findTarget(in owner: String) throws {
+    private func findTarget(in owner: [String]) throws {
         var isFirstMember = true
         while true {
             guard let byte = try peekSignificantByte() else { throw truncated(expected: missingTargets(in: owner)) }
             if byte == .closeBrace && isFirstMember { throw failure(expected: missingTargets(in: owner), found: "end of object") }
             guard byte == .quote else {
-                throw failure(expected: isFirstMember ? "a key or '}'" : "a key", found: Self.describe(byte))
+                throw failure(expected: .key(orClosingBrace: isFirstMember), found: Self.describe(byte))
             }
             let key = try readKey()
-            try consume(.colon, expected: "':' after a key")
+            try consume(.colon, expected: .colon(afterMemberName: false))
             if let target = targetNames.indices.first(where: { key.elementsEqual(targetNames[$0].utf8) }) {
                 select(target)
                 return
             }
             try skipMemberValue(owner: owner)
-            guard let separator = try peekSignificantByte() else { throw truncated(expected: "',' or '}'") }
+            guard let separator = try peekSignificantByte() else { throw truncated(expected: .comma(orClosing: .object)) }
             if separator == .closeBrace { throw failure(expected: missingTargets(in: owner), found: "end of object") }
-            guard separator == .comma else { throw failure(expected: "',' or '}'", found: Self.describe(separator)) }
+            guard separator == .comma else { throw failure(expected: .comma(orClosing: .object), found: Self.describe(separator)) }
             position += 1
             isFirstMember = false
         }
     }
 
     /// Skips members until `component`'s key, leaving the position at its value.
-    private func findKey(_ component: String, in owner: String) throws {
+    private func findKey(_ component: String, in owner: [String]) throws {
         let wanted = Array(component.utf8)
-        let missing = "key \"\(component)\" in \(owner)"
+        func missing() -> PayloadExpectation { .member(named: [component], in: owner) }
         var isFirstMember = true
         while true {
-            guard let byte = try peekSignificantByte() else { throw truncated(expected: missing) }
-            if byte == .closeBrace && isFirstMember { throw failure(expected: missing, found: "end of object") }
+            guard let byte = try peekSignificantByte() else { throw truncated(expected: missing()) }
+            if byte == .closeBrace && isFirstMember { throw failure(expected: missing(), found: "end of object") }
             guard byte == .quote else {
-                throw failure(expected: isFirstMember ? "a key or '}'" : "a key", found: Self.describe(byte))
+                throw failure(expected: .key(orClosingBrace: isFirstMember), found: Self.describe(byte))
             }
             let key = try readKey()
-            try consume(.colon, expected: "':' after a key")
+            try consume(.colon, expected: .colon(afterMemberName: false))
             if key == wanted { return }
             try skipMemberValue(owner: owner)
-            guard let separator = try peekSignificantByte() else { throw truncated(expected: "',' or '}'") }
-            if separator == .closeBrace { throw failure(expected: missing, found: "end of object") }
-            guard separator == .comma else { throw failure(expected: "',' or '}'", found: Self.describe(separator)) }
+            guard let separator = try peekSignificantByte() else { throw truncated(expected: .comma(orClosing: .object)) }
+            if separator == .closeBrace { throw failure(expected: missing(), found: "end of object") }
+            guard separator == .comma else { throw failure(expected: .comma(orClosing: .object), found: Self.describe(separator)) }
             position += 1
             isFirstMember = false
         }
@@ -523,19 +512,19 @@ package final class JSONArrayElementReader {
     /// After the array: the remaining members of each enclosing object, then nothing but whitespace.
     private func finishDocument() throws {
         for depth in stride(from: arrayPath.count, to: 0, by: -1) {
-            let owner = depth == 1 ? "the document" : "\"\(arrayPath[..<(depth - 1)].joined(separator: "."))\""
+            let owner = Array(arrayPath[..<(depth - 1)])
             while true {
                 guard let separator = try peekSignificantByte() else {
-                    throw truncated(expected: "',' or '}' closing \(owner)")
+                    throw truncated(expected: .comma(orClosing: .object, of: owner))
                 }
                 position += 1
                 if separator == .closeBrace { break }
                 guard separator == .comma else {
                     position -= 1
-                    throw failure(expected: "',' or '}' closing \(owner)", found: Self.describe(separator))
+                    throw failure(expected: .comma(orClosing: .object, of: owner), found: Self.describe(separator))
                 }
-                guard let quote = try peekSignificantByte() else { throw truncated(expected: "a key") }
-                guard quote == .quote else { throw failure(expected: "a key", found: Self.describe(quote)) }
+                guard let quote = try peekSignificantByte() else { throw truncated(expected: .key(orClosingBrace: false)) }
+                guard quote == .quote else { throw failure(expected: .key(orClosingBrace: false), found: Self.describe(quote)) }
                 let keyOffset = storageFileOffset + position
                 let key = try readKey()
                 // The array was read from the first member of that name; a second could only conflict
@@ -544,19 +533,19 @@ package final class JSONArrayElementReader {
                 if let component = names.first(where: { key.elementsEqual($0.utf8) }) {
                     throw PayloadError(
                         file: path, byteOffset: keyOffset, path: (arrayPath[..<(depth - 1)] + [component]).joined(separator: "."),
-                        expected: "one member \"\(component)\" in \(owner)", found: "a second \"\(component)\"")
+                        expected: .oneMember(component, in: owner), found: "a second \"\(component)\"")
                 }
-                try consume(.colon, expected: "':' after a key")
+                try consume(.colon, expected: .colon(afterMemberName: false))
                 try skipMemberValue(owner: owner)
             }
         }
         if let trailing = try peekSignificantByte() {
-            throw failure(expected: "end of file after the document", found: Self.describe(trailing))
+            throw failure(expected: .endOfFileAfterDocument, found: Self.describe(trailing))
         }
     }
 
-    private func skipMemberValue(owner: String) throws {
-        guard try peekSignificantByte() != nil else { throw truncated(expected: "a value in \(owner)") }
+    private func skipMemberValue(owner: [String]) throws {
+        guard try peekSignificantByte() != nil else { throw truncated(expected: .valueOfMember(in: owner)) }
         try skipValue(context: nil)
     }
 
@@ -571,15 +560,16 @@ package final class JSONArrayElementReader {
         let options = JSONSerialization.ReadingOptions.fragmentsAllowed
         guard let key = (try? JSONSerialization.jsonObject(with: Data(quoted), options: options)) as? String else {
             throw PayloadError(
-                file: path, byteOffset: storageFileOffset + start, path: nil, expected: "a valid key string",
+                file: path, byteOffset: storageFileOffset + start, path: nil, expected: .validKeyString,
                 found: JSONBytes.snippet(quoted))
         }
         return Array(key.utf8)
     }
 
-    private func consume(_ byte: UInt8, expected: String) throws {
-        guard let found = try peekSignificantByte() else { throw truncated(expected: expected) }
-        guard found == byte else { throw failure(expected: expected, found: Self.describe(found)) }
+    /// Steps over `byte`, the next significant one; `expected`, made only when it is not, says what it should be.
+    private func consume(_ byte: UInt8, expected: @autoclosure () -> PayloadExpectation) throws {
+        guard let found = try peekSignificantByte() else { throw truncated(expected: expected()) }
+        guard found == byte else { throw failure(expected: expected(), found: Self.describe(found)) }
         position += 1
     }
 
@@ -663,8 +653,8 @@ package final class JSONArrayElementReader {
                     let opener = openers.popLast()
                     guard opener == expectedOpener else {
                         position = index
-                        let closer = opener == .openBrace ? "'}' or " : (opener == .openBracket ? "']' or " : "")
-                        throw failure(expected: "\(closer)a value", found: Self.describe(byte), path: context)
+                        let container: PayloadExpectation.Container? = opener == .openBrace ? .object : (opener == .openBracket ? .array : nil)
+                        throw failure(expected: .value(orClosing: container), found: Self.describe(byte), path: context)
                     }
                     if openers.isEmpty {
                         position = index + 1
@@ -678,13 +668,8 @@ package final class JSONArrayElementReader {
             let overshoot = index - end
             position = end
             guard try refill() else {
-                let what: String
-                if inString {
-                    what = "a closing '\"'"
-                } else {
-                    what = openers.last == .openBrace ? "'}'" : "']'"
-                }
-                throw truncated(expected: "\(what): the value that starts at byte \(valueStart) is cut short", path: context)
+                let container: PayloadExpectation.Container? = inString ? nil : (openers.last == .openBrace ? .object : .array)
+                throw truncated(expected: .cutShort(container, startingAt: valueStart), path: context)
             }
             index = position + overshoot
         }
@@ -696,7 +681,7 @@ package final class JSONArrayElementReader {
         let first = storage[position]
         let isLiteral = first == .lowercaseT || first == .lowercaseF || first == .lowercaseN
         guard isLiteral || first == .minus || (first >= .digitZero && first <= .digitNine) else {
-            throw failure(expected: "a value", found: Self.describe(first), path: context)
+            throw failure(expected: .value(orClosing: nil), found: Self.describe(first), path: context)
         }
         let ownsRetention = retainedStart == nil
         if ownsRetention { retainedStart = position }
@@ -718,7 +703,7 @@ package final class JSONArrayElementReader {
         guard token.elementsEqual(expected) else {
             throw PayloadError(
                 file: path, byteOffset: storageFileOffset + position - length, path: context,
-                expected: "a value", found: JSONBytes.snippet(token))
+                expected: .value(orClosing: nil), found: JSONBytes.snippet(token))
         }
     }
 
@@ -758,17 +743,17 @@ package final class JSONArrayElementReader {
         let path = phase == .inArray ? elementPath(nextIndex) : arrayPathText
         return PayloadError(
             file: self.path, byteOffset: storageFileOffset + start, path: path.isEmpty ? nil : path,
-            expected: "an element of at most \(longestElementBytes) bytes (raise the limit with \(PayloadLimits.Option.jsonElement))",
+            expected: .limit(.jsonElement, longestElementBytes),
             found: "a longer one")
     }
 
-    private func failure(expected: String, found: String, path: String? = nil) -> PayloadError {
+    private func failure(expected: PayloadExpectation, found: String, path: String? = nil) -> PayloadError {
         PayloadError(
             file: self.path, byteOffset: storageFileOffset + position, path: path,
             expected: expected, found: found)
     }
 
-    private func truncated(expected: String, path: String? = nil) -> PayloadError {
+    private func truncated(expected: PayloadExpectation, path: String? = nil) -> PayloadError {
         PayloadError(
             file: self.path, byteOffset: storageFileOffset + count, path: path,
             expected: expected, found: "end of file")

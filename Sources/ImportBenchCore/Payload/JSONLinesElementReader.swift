@@ -86,7 +86,7 @@ package final class JSONLinesElementReader: JSONElementSource {
         capacity = max(self.chunkSize * 2, 64)
         storage = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
         do {
-            input = try PayloadInput(path: path, expected: "a readable JSON Lines file")
+            input = try PayloadInput(path: path, expected: .readable(.jsonLinesFile))
             // A UTF-8 byte order mark before the first line is not part of it (but is of the file's hash).
             if try input.peek(3) == [0xEF, 0xBB, 0xBF] {
                 input.skip(3)
@@ -124,7 +124,7 @@ package final class JSONLinesElementReader: JSONElementSource {
     package func noElement() -> PayloadError {
         let end = bufferOffset + count
         return PayloadError(
-            file: path, byteOffset: end, path: nil, expected: "at least one element: a JSON value on a line of its own (JSON Lines)",
+            file: path, byteOffset: end, path: nil, expected: .atLeastOne(.jsonLine),
             found: PayloadError.emptyFile(bytes: end, blank: "only blank lines", compressed: input.isCompressed))
     }
 
@@ -136,7 +136,7 @@ package final class JSONLinesElementReader: JSONElementSource {
             let offset = bufferOffset + lineStart
             if !sawValue, first == last, bytes[first] == UInt8(ascii: "{") || bytes[first] == UInt8(ascii: "[") {
                 var error = PayloadError(
-                    file: path, byteOffset: offset + first, path: nil, expected: "one whole JSON value per line (JSON Lines)",
+                    file: path, byteOffset: offset + first, path: nil, expected: .wholeValuePerLine,
                     found: "'\(Character(UnicodeScalar(bytes[first])))' alone, which opens a document spread over lines: a pretty-printed JSON file, "
                         + "not JSON Lines; give it a .json name")
                 (error.line, error.column) = (number, first + 1)
@@ -191,7 +191,7 @@ package final class JSONLinesElementReader: JSONElementSource {
     private func lineTooLong() -> PayloadError {
         var error = PayloadError(
             file: path, byteOffset: bufferOffset + start, path: nil,
-            expected: "a line of at most \(limits.longestJSONElementBytes) bytes (raise it with --max-json-element-bytes)",
+            expected: .limit(.jsonLine, limits.longestJSONElementBytes),
             found: "a longer one")
         (error.line, error.column) = (line, 1)
         return error

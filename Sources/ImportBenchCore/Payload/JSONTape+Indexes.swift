@@ -6,14 +6,14 @@ extension JSONTape {
     /// `index`, checked to be an object: `JSONValue.object()`.
     @inline(__always)
     func object(at index: Int) throws(PayloadError) -> Int {
-        guard tokens[index].kind == .object else { throw mismatch(at: index, expected: "an object") }
+        guard tokens[index].kind == .object else { throw mismatch(at: index, expected: .kind(.object)) }
         return index
     }
 
     /// The elements of the array at `index`, checked to be one: `JSONValue.array()`.
     @inline(__always)
     func elements(ofArray index: Int) throws(PayloadError) -> JSONElementIndexes {
-        guard tokens[index].kind == .array else { throw mismatch(at: index, expected: "an array") }
+        guard tokens[index].kind == .array else { throw mismatch(at: index, expected: .kind(.array)) }
         return JSONElementIndexes(tokens: tokens, first: index + 1, count: Int(tokens[index].count))
     }
 
@@ -46,7 +46,7 @@ extension JSONTape {
     func missingMember(_ key: String, inObject object: Int, found: String) -> PayloadError {
         PayloadError(
             file: file, byteOffset: baseOffset, path: JSONTape.appending(key: key, to: recordPath(ofToken: object)),
-            expected: "a value for key \"\(key)\"", found: found)
+            expected: .valueForKey(key), found: found)
     }
 }
 

@@ -75,7 +75,7 @@ package final class JSONTape {
         guard input.count < Int(UInt32.max) else {
             ownedBytes.deallocate()
             throw PayloadError(
-                file: file, byteOffset: baseOffset, path: recordPath, expected: "a value smaller than 4 GiB",
+                file: file, byteOffset: baseOffset, path: recordPath, expected: .valueUnder4GiB,
                 found: "\(input.count) bytes")
         }
         var parser = JSONTapeParser(
@@ -298,7 +298,7 @@ package final class JSONTape {
     func duplicateKey(_ key: String, firstValue: Int, secondKey: Int) -> PayloadError {
         PayloadError(
             file: file, byteOffset: baseOffset + Int(tokens[secondKey].start), path: recordPath(ofToken: secondKey),
-            expected: "one value for key \"\(key)\" (a repeated key must repeat its value)",
+            expected: .sameValueForRepeatedKey(key),
             found: "\"\(key)\" again with another value: first \(valueSnippet(firstValue)), then \(valueSnippet(secondKey + 1))")
     }
 

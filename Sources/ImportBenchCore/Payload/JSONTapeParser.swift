@@ -109,7 +109,7 @@ struct JSONTapeParser {
         }
         skipWhitespace()
         guard position == input.count else {
-            throw failure(expected: "nothing after the value", found: input[position])
+            throw failure(expected: .nothingAfterValue, found: input[position])
         }
         return UnsafeBufferPointer(start: tokens, count: tokenCount)
     }
@@ -130,12 +130,12 @@ struct JSONTapeParser {
         tokenCapacity *= 2
     }
 
-    private func separatorExpectation(isObject: Bool, justOpened: Bool) -> String {
+    private func separatorExpectation(isObject: Bool, justOpened: Bool) -> PayloadExpectation {
         switch (isObject, justOpened) {
-        case (true, true): return "a key or '}'"
-        case (true, false): return "',' or '}'"
-        case (false, true): return "a value or ']'"
-        case (false, false): return "',' or ']'"
+        case (true, true): return .key(orClosingBrace: true)
+        case (true, false): return .comma(orClosing: .object)
+        case (false, true): return .valueOrClosingBracket
+        case (false, false): return .comma(orClosing: .array)
         }
     }
 
@@ -145,9 +145,9 @@ struct JSONTapeParser {
     /// Reads a member's key and its colon, leaving the position before the value.
     @inline(__always)
     private mutating func beginMember(of object: Int, firstInObject: Bool) throws(PayloadError) {
-        guard position < input.count else { throw truncated(expected: "a key") }
+        guard position < input.count else { throw truncated(expected: .key(orClosingBrace: false)) }
         guard input[position] == .quote else {
-            throw failure(expected: firstInObject ? "a key or '}'" : "a key", found: input[position])
+            throw failure(expected: .key(orClosingBrace: firstInObject), found: input[position])
         }
         let start = position
         let flags: JSONTokenFlags
@@ -170,8 +170,8 @@ struct JSONTapeParser {
         if collides || flags.contains(.hasEscapes) { markIfKeyRepeats(object: object) }
         tokens[object].keyBits |= JSONToken.keyBit(UnsafeBufferPointer(rebasing: input[(start + 1)..<(position - 1)]))
         skipWhitespace()
-        guard position < input.count else { throw truncated(expected: "':' after a key") }
-        guard input[position] == .colon else { throw failure(expected: "':' after a key", found: input[position]) }
+        guard position < input.count else { throw truncated(expected: .colon(afterMemberName: false)) }
+        guard input[position] == .colon else { throw failure(expected: .colon(afterMemberName: false), found: input[position]) }
         position += 1
     }
 
@@ -198,13 +198,13 @@ struct JSONTapeParser {
     @inline(__always)
     private mutating func beginValue() throws(PayloadError) -> Bool {
         skipWhitespace()
-        guard position < input.count else { throw truncated(expected: "a value") }
+        guard position < input.count else { throw truncated(expected: .value(orClosing: nil)) }
         let start = position
         let byte = input[position]
         switch byte {
         case .openBrace, .openBracket:
             guard depth < JSONTape.maximumDepth else {
-                throw failure(expected: "nesting at most \(JSONTape.maximumDepth) deep", found: byte)
+                throw failure(expected: .limit(.nesting, JSONTape.maximumDepth), found: byte)
             }
             if byte == .openBrace { (seenKeys + depth * 4).initialize(repeating: 0, count: 4) }
             openContainers[depth] = UInt32(truncatingIfNeeded: tokenCount)
@@ -233,7 +233,7 @@ struct JSONTapeParser {
                     position = try scanner.literal("null", at: start)
                     (kind, flags) = (.null, [])
                 default:
-                    throw JSONScanner.Failure(index: start, expected: "a value", found: JSONTape.describe(byte))
+                    throw JSONScanner.Failure(index: start, expected: .value(orClosing: nil), found: JSONTape.describe(byte))
                 }
             } catch {
                 throw failure(error)
@@ -294,15 +294,15 @@ struct JSONTapeParser {
             found: scan.found)
     }
 
-    private func failure(expected: String, found byte: UInt8) -> PayloadError {
+    private func failure(expected: PayloadExpectation, found byte: UInt8) -> PayloadError {
         failure(at: position, expected: expected, found: JSONTape.describe(byte))
     }
 
-    private func failure(at index: Int, expected: String, found: String) -> PayloadError {
+    private func failure(at index: Int, expected: PayloadExpectation, found: String) -> PayloadError {
         PayloadError(file: file, byteOffset: baseOffset + index, path: currentPath(), expected: expected, found: found)
     }
 
-    private func truncated(expected: String) -> PayloadError {
+    private func truncated(expected: PayloadExpectation) -> PayloadError {
         PayloadError(
             file: file, byteOffset: baseOffset + input.count, path: currentPath(), expected: expected,
             found: "end of element")
@@ -321,11 +321,11 @@ struct JSONScanner {
 
     struct Failure: Error {
         let index: Int
-        let expected: String
+        let expected: PayloadExpectation
         let found: String
     }
 
-    private func truncated(_ expected: String) -> Failure {
+    private func truncated(_ expected: PayloadExpectation) -> Failure {
         Failure(index: input.count, expected: expected, found: "end of element")
     }
 
@@ -338,7 +338,7 @@ struct JSONScanner {
         var index = start + 1
         var flags: JSONTokenFlags = []
         let count = input.count
-        guard let base = input.baseAddress else { throw truncated("a string") }
+        guard let base = input.baseAddress else { throw truncated(.kind(.string)) }
         while true {
             // Straight to the next byte that needs a look, sixteen bytes at a time.
             index = importbench_json_string_special(base, index, count)
@@ -348,7 +348,7 @@ struct JSONScanner {
                 guard index + 1 - start <= longestString else {
                     throw Failure(
                         index: start,
-                        expected: "a string of at most \(longestString) bytes (raise the limit with \(PayloadLimits.Option.jsonString))",
+                        expected: .limit(.jsonString, longestString),
                         found: "one of \(index + 1 - start) bytes")
                 }
                 return (index + 1, flags)
@@ -359,29 +359,28 @@ struct JSONScanner {
                 index = try utf8Sequence(at: index)
             } else if byte < 0x20 {
                 throw Failure(
-                    index: index, expected: "a character or an escape (control characters must be escaped)",
+                    index: index, expected: .stringContent(.character),
                     found: JSONTape.describe(byte))
             } else {
                 index += 1
             }
         }
-        throw truncated("'\"' closing the string at byte \(baseOffset + start)")
+        throw truncated(.stringContent(.closingQuote(openedAt: baseOffset + start)))
     }
 
     /// Validates the escape whose backslash is at `index`; returns the index after it.
     private func escape(at index: Int) throws(Failure) -> Int {
-        let expectation = "an escape (\\\" \\\\ \\/ \\b \\f \\n \\r \\t or \\u and 4 hex digits)"
-        guard index + 1 < input.count else { throw truncated(expectation) }
+        guard index + 1 < input.count else { throw truncated(.stringContent(.escape)) }
         switch input[index + 1] {
         case .quote, .backslash, .slash, .lowercaseB, .lowercaseF, .lowercaseN, .lowercaseR, .lowercaseT:
             return index + 2
         case .lowercaseU:
             guard let unit = JSONTape.hexQuad(input, at: index + 2) else {
-                throw Failure(index: index, expected: expectation, found: snippet(from: index, count: 6))
+                throw Failure(index: index, expected: .stringContent(.escape), found: snippet(from: index, count: 6))
             }
             if (0xDC00...0xDFFF).contains(unit) {
                 throw Failure(
-                    index: index, expected: "a high surrogate escape (\\uD800-\\uDBFF) before a low one",
+                    index: index, expected: .stringContent(.highSurrogate),
                     found: snippet(from: index, count: 6))
             }
             guard (0xD800...0xDBFF).contains(unit) else { return index + 6 }
@@ -390,12 +389,12 @@ struct JSONScanner {
                 let lowUnit = JSONTape.hexQuad(input, at: low + 2), (0xDC00...0xDFFF).contains(lowUnit)
             else {
                 throw Failure(
-                    index: index, expected: "a low surrogate escape (\\uDC00-\\uDFFF) after a high one",
+                    index: index, expected: .stringContent(.lowSurrogate),
                     found: snippet(from: index, count: 12))
             }
             return low + 6
         default:
-            throw Failure(index: index, expected: expectation, found: snippet(from: index, count: 2))
+            throw Failure(index: index, expected: .stringContent(.escape), found: snippet(from: index, count: 2))
         }
     }
 
@@ -415,7 +414,7 @@ struct JSONScanner {
     private func invalidUTF8(at index: Int) -> Failure {
         let sequence = input[index..<min(index + 4, input.count)]
             .map { "0x" + String($0, radix: 16, uppercase: true) }.joined(separator: " ")
-        return Failure(index: index, expected: "valid UTF-8", found: "bytes \(sequence)")
+        return Failure(index: index, expected: .validUTF8(csvText: false), found: "bytes \(sequence)")
     }
 
     /// RFC 8259 numbers: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
@@ -424,7 +423,7 @@ struct JSONScanner {
         var flags: JSONTokenFlags = []
         if input[index] == .minus { index += 1 }
         guard isDigit(at: index) else {
-            throw digitExpected(at: index, after: "'-'")
+            throw digitExpected(at: index, after: .minus)
         }
         if input[index] == .digitZero {
             index += 1
@@ -434,19 +433,19 @@ struct JSONScanner {
         if index < input.count, input[index] == .dot {
             flags.insert(.hasFractionOrExponent)
             index += 1
-            guard isDigit(at: index) else { throw digitExpected(at: index, after: "'.'") }
+            guard isDigit(at: index) else { throw digitExpected(at: index, after: .point) }
             while isDigit(at: index) { index += 1 }
         }
         if index < input.count, input[index] | 0x20 == .lowercaseE {
             flags.insert(.hasFractionOrExponent)
             index += 1
             if index < input.count, input[index] == .plus || input[index] == .minus { index += 1 }
-            guard isDigit(at: index) else { throw digitExpected(at: index, after: "the exponent's 'e'") }
+            guard isDigit(at: index) else { throw digitExpected(at: index, after: .exponent) }
             while isDigit(at: index) { index += 1 }
         }
         guard index - start <= longestNumber else {
             throw Failure(
-                index: start, expected: "a number of at most \(longestNumber) characters (raise the limit with \(PayloadLimits.Option.jsonNumber))",
+                index: start, expected: .limit(.jsonNumber, longestNumber),
                 found: "one of \(index - start)")
         }
         return (index, flags)
@@ -457,9 +456,9 @@ struct JSONScanner {
         index < input.count && input[index] >= .digitZero && input[index] <= .digitNine
     }
 
-    private func digitExpected(at index: Int, after what: String) -> Failure {
-        guard index < input.count else { return truncated("a digit after \(what)") }
-        return Failure(index: index, expected: "a digit after \(what)", found: JSONTape.describe(input[index]))
+    private func digitExpected(at index: Int, after what: PayloadExpectation.NumberPart) -> Failure {
+        guard index < input.count else { return truncated(.digit(after: what)) }
+        return Failure(index: index, expected: .digit(after: what), found: JSONTape.describe(input[index]))
     }
 
     /// Checks the literal at `start`; returns the index after it.
@@ -474,7 +473,7 @@ struct JSONScanner {
                 wordEnd += 1
             }
             throw Failure(
-                index: start, expected: "the literal \(literal)",
+                index: start, expected: .literal("\(literal)"),
                 found: JSONBytes.snippet(UnsafeBufferPointer(rebasing: input[start..<max(wordEnd, start + 1)])))
         }
         return end

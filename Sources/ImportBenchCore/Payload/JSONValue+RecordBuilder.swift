@@ -12,7 +12,7 @@ extension JSONTape {
     @inline(__always)
     func writeText(at index: Int, to builder: RecordBuilder) throws(PayloadError) {
         let token = tokens[index]
-        guard token.kind == .string else { throw mismatch(at: index, expected: "a string") }
+        guard token.kind == .string else { throw mismatch(at: index, expected: .kind(.string)) }
         let content = UnsafeBufferPointer(rebasing: bytes[(Int(token.start) + 1)..<(Int(token.end) - 1)])
         if token.flags.contains(.hasEscapes) {
             builder.text(capacity: content.count) { Self.unescape(content, into: $0) }

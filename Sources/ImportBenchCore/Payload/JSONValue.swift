@@ -47,7 +47,7 @@ package struct JSONValue {
 extension JSONTape {
     func string(at index: Int) throws(PayloadError) -> String {
         let token = tokens[index]
-        guard token.kind == .string else { throw mismatch(at: index, expected: "a string") }
+        guard token.kind == .string else { throw mismatch(at: index, expected: .kind(.string)) }
         return string(of: token)
     }
 
@@ -55,7 +55,7 @@ extension JSONTape {
     /// scratch copy otherwise.
     func withStringBytes<R>(at index: Int, _ body: (UnsafeRawBufferPointer) -> R) throws(PayloadError) -> R {
         let token = tokens[index]
-        guard token.kind == .string else { throw mismatch(at: index, expected: "a string") }
+        guard token.kind == .string else { throw mismatch(at: index, expected: .kind(.string)) }
         let content = UnsafeBufferPointer(rebasing: bytes[(Int(token.start) + 1)..<(Int(token.end) - 1)])
         guard token.flags.contains(.hasEscapes) else { return body(UnsafeRawBufferPointer(content)) }
         let scratch = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: content.count)
@@ -66,28 +66,28 @@ extension JSONTape {
 
     func bool(at index: Int) throws(PayloadError) -> Bool {
         let token = tokens[index]
-        guard token.kind == .bool else { throw mismatch(at: index, expected: "true or false") }
+        guard token.kind == .bool else { throw mismatch(at: index, expected: .kind(.boolean)) }
         return token.flags.contains(.isTrue)
     }
 
     func int64(at index: Int) throws(PayloadError) -> Int64 {
         let token = tokens[index]
-        guard token.kind == .number else { throw mismatch(at: index, expected: "an integer") }
+        guard token.kind == .number else { throw mismatch(at: index, expected: .kind(.integer)) }
         if !token.flags.contains(.hasFractionOrExponent) {
             guard let value = Self.parseInteger(span(of: token)) else {
-                throw mismatch(at: index, expected: "an integer within 64 bits")
+                throw mismatch(at: index, expected: .kind(.integerWithin64Bits))
             }
             return value
         }
         guard let value = Int64(exactly: try double(at: index)) else {
-            throw mismatch(at: index, expected: "an integer within 64 bits")
+            throw mismatch(at: index, expected: .kind(.integerWithin64Bits))
         }
         return value
     }
 
     func double(at index: Int) throws(PayloadError) -> Double {
         let token = tokens[index]
-        guard token.kind == .number else { throw mismatch(at: index, expected: "a number") }
+        guard token.kind == .number else { throw mismatch(at: index, expected: .kind(.number)) }
         if !token.flags.contains(.hasFractionOrExponent), let value = Self.parseInteger(span(of: token)) {
             // "-0" is an integer zero but a negative Double zero.
             return value == 0 && bytes[Int(token.start)] == UInt8(ascii: "-") ? -0.0 : Double(value)
@@ -95,7 +95,7 @@ extension JSONTape {
         if let value = DecimalNumber.fastDouble(span(of: token)) { return value }
         // The JSON number grammar is a subset of what Double's parser (strtod) accepts.
         guard let value = Double(String(decoding: span(of: token), as: UTF8.self)), value.isFinite else {
-            throw mismatch(at: index, expected: "a number within the range of Double")
+            throw mismatch(at: index, expected: .kind(.numberWithinDouble))
         }
         return value
     }
@@ -119,7 +119,8 @@ extension JSONTape {
         return Int64(magnitude)
     }
 
-    func mismatch(at index: Int, expected: String) -> PayloadError {
+    /// The value at `index` is not what `expected` says: located at its first byte, naming what it is.
+    func mismatch(at index: Int, expected: PayloadExpectation) -> PayloadError {
         let token = tokens[index]
         let found: String
         switch token.kind {

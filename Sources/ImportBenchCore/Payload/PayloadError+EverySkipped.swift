@@ -4,7 +4,7 @@ extension PayloadError {
     static func everyRecordSkipped(file: String, skipped: [String: Int], first: PayloadError?) -> PayloadError {
         let reasons = skipped.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
         return PayloadError(
-            file: file, byteOffset: nil, path: nil, expected: "at least one record that can be read",
+            file: file, byteOffset: nil, path: nil, expected: .atLeastOne(.readableRecord),
             found: "every record skipped under --on-error skip (\(reasons))" + (first.map { "; the first: \($0)" } ?? ""))
     }
 }

@@ -13,10 +13,7 @@ extension PayloadError {
 
     /// A document whose collections, several of them, all hold no element; at the end of the last.
     static func noElement(inCollections names: [String], file: String, byteOffset: Int?) -> PayloadError {
-        let quoted = names.map { "\"\($0)\"" }
-        let listed = quoted.count <= 1 ? quoted.joined() : quoted.dropLast().joined(separator: ", ") + " or " + (quoted.last ?? "")
-        return PayloadError(
-            file: file, byteOffset: byteOffset, path: nil, expected: "at least one element in the collections \(listed)",
-            found: "every one of them empty")
+        PayloadError(
+            file: file, byteOffset: byteOffset, path: nil, expected: .atLeastOne(.elementInCollections(names)), found: "every one of them empty")
     }
 }

@@ -5,7 +5,8 @@ package struct PayloadError: Error, Sendable, Equatable, Codable, CustomStringCo
     package let byteOffset: Int?
     /// The record path, such as `channels[3].messages[17].user.id`, when known.
     package let path: String?
-    package let expected: String
+    /// What was expected there: a case, written out only by its `description`.
+    package let expected: PayloadExpectation
     package let found: String
     /// The line and column (1-based, in bytes) where a line-oriented payload (JSON Lines) has the
     /// problem: said instead of the byte offset, which stays for tools.
@@ -14,7 +15,7 @@ package struct PayloadError: Error, Sendable, Equatable, Codable, CustomStringCo
 
     /// `found` and `path` come from the input (a key, a column name, a value); each is cut to
     /// `longestQuote` characters, so no input can make an error line long.
-    package init(file: String, byteOffset: Int?, path: String?, expected: String, found: String) {
+    package init(file: String, byteOffset: Int?, path: String?, expected: PayloadExpectation, found: String) {
         self.file = file
         self.byteOffset = byteOffset
         self.path = path.map(Self.shortened)

@@ -22,7 +22,7 @@ package final class PayloadInput {
     package var isCompressed: Bool { stream != nil }
 
     /// Opens `path`; `expected` names what the reader wanted, for the error when it cannot.
-    package init(path: String, expected: String) throws(PayloadError) {
+    package init(path: String, expected: PayloadExpectation) throws(PayloadError) {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             throw PayloadError(file: path, byteOffset: nil, path: nil, expected: expected, found: String(cString: strerror(errno)))
@@ -37,7 +37,7 @@ package final class PayloadInput {
         guard czlib_inflate_init(stream) == Z_OK else {
             stream.deallocate()
             close(descriptor)
-            throw PayloadError(file: path, byteOffset: nil, path: nil, expected: "a gzip stream zlib can open", found: "zlib refused to start")
+            throw PayloadError(file: path, byteOffset: nil, path: nil, expected: .gzipStream(.zlibCanOpen), found: "zlib refused to start")
         }
         self.stream = stream
         compressed = UnsafeMutablePointer<UInt8>.allocate(capacity: Self.compressedChunk)
@@ -110,7 +110,7 @@ package final class PayloadInput {
                     fileBytesRead += received
                     return received
                 }
-                if errno != EINTR { throw failure(offset, expected: "a readable file", found: String(cString: strerror(errno))) }
+                if errno != EINTR { throw failure(offset, expected: .readable(.file), found: String(cString: strerror(errno))) }
             }
         }
         while !finished {
@@ -132,7 +132,8 @@ package final class PayloadInput {
                 throw truncated(offset + produced)
             default:
                 let message = stream.pointee.msg.map { String(cString: $0) } ?? "zlib error \(code)"
-                throw failure(offset + produced, expected: "a gzip stream", found: "damaged data (\(message)) at compressed byte \(compressedOffset)")
+                throw failure(
+                    offset + produced, expected: .gzipStream(.intact), found: "damaged data (\(message)) at compressed byte \(compressedOffset)")
             }
             if produced > 0 { return produced }
             if inputEnded, stream.pointee.avail_in == 0, !finished { throw truncated(offset) }
@@ -157,15 +158,15 @@ package final class PayloadInput {
                 inputEnded = true
                 return
             }
-            if errno != EINTR { throw failure(offset, expected: "a readable file", found: String(cString: strerror(errno))) }
+            if errno != EINTR { throw failure(offset, expected: .readable(.file), found: String(cString: strerror(errno))) }
         }
     }
 
     private func truncated(_ offset: Int) -> PayloadError {
-        failure(offset, expected: "the rest of the gzip stream", found: "the file's end at compressed byte \(fileBytesRead): the file is truncated")
+        failure(offset, expected: .gzipStream(.rest), found: "the file's end at compressed byte \(fileBytesRead): the file is truncated")
     }
 
-    private func failure(_ offset: Int, expected: String, found: String) -> PayloadError {
+    private func failure(_ offset: Int, expected: PayloadExpectation, found: String) -> PayloadError {
         PayloadError(file: path, byteOffset: offset, path: nil, expected: expected, found: found)
     }
 }

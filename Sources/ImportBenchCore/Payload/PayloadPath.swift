@@ -21,13 +21,13 @@ package enum PayloadPath {
                 case .regular, .directory: continue
                 case .missing: continue  // a dangling link: the reader says so if it needs the file
                 case .other(let what):
-                    throw PayloadError(file: file, byteOffset: nil, path: nil, expected: "a regular file in the payload directory", found: what)
+                    throw PayloadError(file: file, byteOffset: nil, path: nil, expected: .regularFile(inDirectory: true), found: what)
                 }
             }
         case .missing:
-            throw PayloadError(file: path, byteOffset: nil, path: nil, expected: "a readable payload file", found: "no such file")
+            throw PayloadError(file: path, byteOffset: nil, path: nil, expected: .readable(.payloadFile), found: "no such file")
         case .other(let what):
-            throw PayloadError(file: path, byteOffset: nil, path: nil, expected: "a regular file or a directory of them", found: what)
+            throw PayloadError(file: path, byteOffset: nil, path: nil, expected: .regularFile(inDirectory: false), found: what)
         }
     }
 

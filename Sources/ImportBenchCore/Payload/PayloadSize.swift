@@ -28,7 +28,7 @@ package enum PayloadSize {
     /// A gzip file's inflated size, streamed through in chunks; nil for a file that is not one
     /// (or cannot be read whole: its readers will say where).
     private static func inflatedBytes(_ file: String) -> Int64? {
-        guard let input = try? PayloadInput(path: file, expected: "a readable file"), input.isCompressed else { return nil }
+        guard let input = try? PayloadInput(path: file, expected: .readable(.file)), input.isCompressed else { return nil }
         let chunkSize = 1 << 20
         let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: chunkSize)
         defer { buffer.deallocate() }

@@ -5,7 +5,7 @@ import Foundation
 enum UTF8Validator {
     /// A gzip file's inflated bytes are what is checked.
     static func isValid(path: String) throws -> Bool {
-        let input = try PayloadInput(path: path, expected: "a readable file")
+        let input = try PayloadInput(path: path, expected: .readable(.file))
         let chunkSize = 1 << 20
         let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: chunkSize)
         defer { buffer.deallocate() }

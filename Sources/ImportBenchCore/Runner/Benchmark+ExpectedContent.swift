@@ -50,7 +50,7 @@ extension Benchmark {
             return (expected, expected, nil)
         }
         guard FileManager.default.fileExists(atPath: preloadPath) else {
-            throw PayloadError(file: preloadPath, byteOffset: nil, path: nil, expected: "a readable preload payload", found: "no such file")
+            throw PayloadError(file: preloadPath, byteOffset: nil, path: nil, expected: .readable(.preloadPayload), found: "no such file")
         }
         let expected = try ExpectedContent.build(
             schema: scenario.schema, preload: scenario.openPayload(path: preloadPath, reading: preloadReading), reader: reader,

@@ -66,7 +66,7 @@ package struct ChatPayloadGenerator: Sendable {
     package func write(to path: String) throws {
         guard scale.isFinite, scale > 0 else {
             throw PayloadError(
-                file: path, byteOffset: nil, path: nil, expected: "a finite scale greater than 0",
+                file: path, byteOffset: nil, path: nil, expected: .positiveScale,
                 found: "\(scale)")
         }
         let writer = try JSONTextWriter(path: path, elements: ChatPayloadReader.elements)

@@ -335,7 +335,7 @@ private struct EntityIndexes {
         func resolve(_ name: String, attributes: [String], toOne: [String], manyToMany: [String] = []) throws -> Int {
             guard let index = schema.index(of: name) else {
                 throw PayloadError(
-                    file: file, byteOffset: nil, path: nil, expected: "schema entity '\(name)'",
+                    file: file, byteOffset: nil, path: nil, expected: .schemaEntity(name),
                     found: "schema '\(schema.name)' without it")
             }
             let entity = schema.entities[index]
@@ -343,7 +343,7 @@ private struct EntityIndexes {
             guard shape == (attributes, toOne, manyToMany) else {
                 throw PayloadError(
                     file: file, byteOffset: nil, path: nil,
-                    expected: "entity '\(name)' with attributes \(attributes), to-one \(toOne), to-many \(manyToMany)",
+                    expected: .entityShape(name, attributes: attributes, toOne: toOne, manyToMany: manyToMany),
                     found: "attributes \(shape.0), to-one \(shape.1), to-many \(shape.2)")
             }
             return index

@@ -23,7 +23,7 @@ package final class ProductsPayloadReader: RecordReader, JSONElementDecoder {
     package init(path: String, schema: Schema, reading: PayloadReading = PayloadReading(), chunkSize: Int = 1 << 20) throws {
         self.path = path
         guard let entity = schema.index(of: ProductsScenario.product.name), schema.entities[entity] == ProductsScenario.product else {
-            throw PayloadError(file: path, byteOffset: nil, path: nil, expected: "the products schema", found: "schema '\(schema.name)'")
+            throw PayloadError(file: path, byteOffset: nil, path: nil, expected: .scenarioSchema("products"), found: "schema '\(schema.name)'")
         }
         self.entity = entity
         attributeTypes = ProductsScenario.product.attributes.map(\.type)

@@ -37,7 +37,7 @@ package struct QuakesPayloadGenerator: Sendable {
 
     package func write(to path: String) throws {
         guard scale.isFinite, scale > 0 else {
-            throw PayloadError(file: path, byteOffset: nil, path: nil, expected: "a finite scale greater than 0", found: "\(scale)")
+            throw PayloadError(file: path, byteOffset: nil, path: nil, expected: .positiveScale, found: "\(scale)")
         }
         let writer = try JSONTextWriter(path: path, elements: QuakesPayloadReader.elements)
         writer.beginObject()

@@ -25,7 +25,7 @@ package final class QuakesPayloadReader: RecordReader, JSONElementDecoder {
     package init(path: String, schema: Schema, reading: PayloadReading = PayloadReading(), chunkSize: Int = 1 << 20) throws {
         self.path = path
         guard let entity = schema.index(of: QuakesScenario.feature.name), schema.entities[entity] == QuakesScenario.feature else {
-            throw PayloadError(file: path, byteOffset: nil, path: nil, expected: "the quakes schema", found: "schema '\(schema.name)'")
+            throw PayloadError(file: path, byteOffset: nil, path: nil, expected: .scenarioSchema("quakes"), found: "schema '\(schema.name)'")
         }
         self.entity = entity
         propertyTypes = QuakesScenario.propertyAttributes.map(\.type)

@@ -82,20 +82,20 @@ package struct TransitPayloadGenerator: Sendable {
     /// there makes the rename fail, and stay).
     package func write(to path: String) throws {
         guard scale.isFinite, scale > 0 else {
-            throw PayloadError(file: path, byteOffset: nil, path: nil, expected: "a finite scale greater than 0", found: "\(scale)")
+            throw PayloadError(file: path, byteOffset: nil, path: nil, expected: .positiveScale, found: "\(scale)")
         }
         let target = URL(fileURLWithPath: path)
         var isDirectory: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
         if exists, !isDirectory.boolValue {
-            throw PayloadError(file: path, byteOffset: nil, path: nil, expected: "a directory for the GTFS feed, or nothing", found: "a file")
+            throw PayloadError(file: path, byteOffset: nil, path: nil, expected: .feedOutput(.directoryOrNothing), found: "a file")
         }
         let staging = target.deletingLastPathComponent().appendingPathComponent(".\(target.lastPathComponent).partial-\(getpid())")
         do {
             try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
         } catch {
             throw PayloadError(
-                file: path, byteOffset: nil, path: nil, expected: "a writable directory for the GTFS feed", found: "\(error.localizedDescription)")
+                file: path, byteOffset: nil, path: nil, expected: .feedOutput(.writableDirectory), found: "\(error.localizedDescription)")
         }
         defer { try? FileManager.default.removeItem(at: staging) }
         let files = [TransitScenario.stopsFile, TransitScenario.tripsFile, TransitScenario.stopTimesFile]
@@ -115,7 +115,7 @@ package struct TransitPayloadGenerator: Sendable {
 
     private static func renameFailure(_ from: String, _ to: String) -> PayloadError {
         PayloadError(
-            file: to, byteOffset: nil, path: nil, expected: "a place to put the written feed file \(from)", found: String(cString: strerror(errno)))
+            file: to, byteOffset: nil, path: nil, expected: .feedOutput(.placeFor(from)), found: String(cString: strerror(errno)))
     }
 
     // MARK: Ids

@@ -44,13 +44,14 @@ package final class TransitPayloadReader: RecordReader {
             let trip = schema.index(of: TransitScenario.trip.name), schema.entities[trip] == TransitScenario.trip,
             let stopTime = schema.index(of: TransitScenario.stopTime.name), schema.entities[stopTime] == TransitScenario.stopTime
         else {
-            throw PayloadError(file: directory, byteOffset: nil, path: nil, expected: "the transit schema", found: "schema '\(schema.name)'")
+            throw PayloadError(file: directory, byteOffset: nil, path: nil, expected: .scenarioSchema("transit"), found: "schema '\(schema.name)'")
         }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw PayloadError(
                 file: directory, byteOffset: nil, path: nil,
-                expected: "a GTFS feed directory holding stops.txt, trips.txt and stop_times.txt", found: "no such directory")
+                expected: .feedDirectory(files: [TransitScenario.stopsFile, TransitScenario.tripsFile, TransitScenario.stopTimesFile]),
+                found: "no such directory")
         }
         var fileHashers: [(name: String, hasher: PayloadHasher)] = []
         var notes: [String] = []
@@ -88,7 +89,7 @@ package final class TransitPayloadReader: RecordReader {
         case (false, true): return (gzipped, file + ".gz")
         case (true, true):
             throw PayloadError(
-                file: directory, byteOffset: nil, path: nil, expected: "one \(file) in the feed, plain or gzipped",
+                file: directory, byteOffset: nil, path: nil, expected: .oneFeedFile(file),
                 found: "both \(file) and \(file).gz: remove the one that is not the feed's")
         default: return (plain, file)
         }
@@ -138,8 +139,8 @@ package final class TransitPayloadReader: RecordReader {
                     guard sawRow else {
                         throw PayloadError(
                             file: directory, byteOffset: nil, path: nil,
-                            expected:
-                                "at least one row in \(TransitScenario.stopsFile), \(TransitScenario.tripsFile) or \(TransitScenario.stopTimesFile)",
+                            expected: .atLeastOne(
+                                .row(inFiles: [TransitScenario.stopsFile, TransitScenario.tripsFile, TransitScenario.stopTimesFile])),
                             found: "a header line alone in each")
                     }
                     continue
@@ -187,7 +188,7 @@ package final class TransitPayloadReader: RecordReader {
         let tripID = try csv.requiredText(stopTimeTrip)
         let stopID = try csv.requiredText(stopTimeStop)
         guard let sequence = try csv.integer(stopTimes.key) else {
-            throw csv.error(at: stopTimes.key, expected: "a non-empty stop_sequence", found: "an empty field")
+            throw csv.error(at: stopTimes.key, expected: .nonEmpty("stop_sequence"), found: "an empty field")
         }
         var attributes = try stopTimes.attributeValues()
         attributes[sequenceAttribute] = .integer(sequence)
