@@ -24,7 +24,7 @@ extension SummaryTable {
             let values = { (runs: [RunResult]) in Self.numbers(column, runs, among: results) }
             roleMedians = roles.map { role in
                 let runs = results.filter { $0.role == role }
-                let name = runs.first?.strategy ?? role.rawValue
+                let name = runs.first?.strategy ?? role.title
                 return ("x \(name)", runs.isEmpty ? nil : SummaryTable.median(values(runs)))
             }
         }

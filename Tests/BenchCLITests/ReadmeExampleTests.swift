@@ -23,7 +23,7 @@ struct ReadmeExampleTests {
         var description: String { "\(page): " + arguments.joined(separator: " ") }
     }
 
-    static let countHeadings = ["records", "unique", "fetches", "statements", "txns"]
+    static let countHeadings = ["occurrences", "objects", "fetches", "statements", "txns"]
 
     /// The pages that may hold examples: the README, then docs/*.md by name (scripts/readme-examples reads the same).
     static func pages() throws -> [String] {

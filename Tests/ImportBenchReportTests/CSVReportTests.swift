@@ -186,7 +186,7 @@ struct OtherFormatTests {
         let text = SummaryTable.renderMarkdown([sampleResult(strategy: "naive", wall: 2), sampleResult(strategy: "ceiling", wall: 1)])
         let lines = text.split(separator: "\n")
         #expect(lines.count == 4)
-        #expect(lines[0].hasPrefix("| strategy | records |"))
+        #expect(lines[0].hasPrefix("| strategy | occurrences | objects |"))
         #expect(lines[1].hasPrefix("|---|---:|"))
         #expect(lines[2].hasPrefix("| naive | 100 |"))
     }
@@ -249,7 +249,7 @@ struct ResultCatalogueTests {
         let plain = try #require(SummaryTable.render([sampleResult(strategy: "naive", wall: 2)]).split(separator: "\n").first)
         #expect(
             plain.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
-                == "strategy records unique fetches statements txns wall s x reference x naive peak RSS MB valid")
+                == "strategy occurrences objects fetches statements txns wall s x limit x naive peak RSS MB valid")
         var probed = sampleResult(strategy: "naive", wall: 2)
         probed.measurement.readerProbe = ReaderProbeSummary(
             hz: 60, queries: 10, p50Seconds: 0.001, p99Seconds: 0.002, maxSeconds: 0.004, longestBlockedSeconds: 0)

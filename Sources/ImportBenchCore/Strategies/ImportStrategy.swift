@@ -59,6 +59,16 @@ package enum StrategyRole: String, Sendable {
     /// Not an import at all (adopting a store built ahead of time), run only by name, measured
     /// beside the imports because it is often the fastest answer.
     case alternative
+
+    /// The role's name in a table, where no run of it lends its strategy's: the glossary's word
+    /// (docs/internals.md), not the CSV's.
+    package var title: String {
+        switch self {
+        case .startingPoint: return "starting point"
+        case .limit: return "limit"
+        default: return rawValue
+        }
+    }
 }
 
 /// An import strategy: what bench streams the payload through, once per pass, in batches, inside
