@@ -207,7 +207,7 @@ public struct Schema: Sendable {
     public func index(of entityName: String) -> Int? { indexByName[entityName] }
 
     /// Whether the entity's rows carry `Schema.listedColumn` (see `tracksListing`).
-    public func tracksListing(_ entity: Entity) -> Bool { indexByName[entity.name].map { tracksListing[$0] } ?? false }
+    package func tracksListing(_ entity: Entity) -> Bool { indexByName[entity.name].map { tracksListing[$0] } ?? false }
 
     /// Index of the entity a to-one relationship targets (validated at init).
     public func targetIndex(of relationship: ToOneRelationship) -> Int { indexByName[relationship.target] ?? 0 }

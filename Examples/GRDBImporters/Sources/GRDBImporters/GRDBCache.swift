@@ -24,7 +24,9 @@ public final class GRDBCache: ImportStrategy {
                 let resolve = { (reference: BatchReference, target: Int) throws -> Int64 in
                     let key = reference.key.string ?? ""
                     if let row = self.known[target][key] { return row.pk }
-                    guard let pk = try store.tables[target].findPK(db, key) else { throw store.dangling(occurrence, target: target, key: key) }
+                    guard let pk = try store.tables[target].findPK(db, key) else {
+                        throw store.schema.danglingReference(from: occurrence, to: target, key: key)
+                    }
                     // Its listing stamp is unknown here; an update keeps the stamp this import gives it.
                     self.known[target][key] = StoredRow(pk: pk, listed: nil)
                     return pk

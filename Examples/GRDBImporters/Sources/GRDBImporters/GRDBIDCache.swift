@@ -84,7 +84,7 @@ public final class GRDBIDCache: ImportStrategy {
     /// From the dictionary; only an object the payload never wrote (already stored) costs a fetch.
     private func lookUp(_ target: Int, _ key: String, for occurrence: BatchOccurrence, _ db: Database) throws -> Int64 {
         if let pk = cache[target][key] { return pk }
-        guard let pk = try store.tables[target].findPK(db, key) else { throw store.dangling(occurrence, target: target, key: key) }
+        guard let pk = try store.tables[target].findPK(db, key) else { throw store.schema.danglingReference(from: occurrence, to: target, key: key) }
         cache[target][key] = pk
         return pk
     }

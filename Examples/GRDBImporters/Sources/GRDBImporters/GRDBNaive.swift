@@ -31,7 +31,9 @@ public final class GRDBNaive: ImportStrategy {
                 let resolve = { (reference: BatchReference, target: Int) throws -> Int64 in
                     if let ordinal = reference.embeddedOrdinal, let pk = self.pkByOrdinal[ordinal] { return pk }
                     let key = reference.key.string ?? ""
-                    guard let pk = try store.tables[target].findPK(db, key) else { throw store.dangling(occurrence, target: target, key: key) }
+                    guard let pk = try store.tables[target].findPK(db, key) else {
+                        throw store.schema.danglingReference(from: occurrence, to: target, key: key)
+                    }
                     return pk
                 }
                 let table = store.tables[occurrence.entity]

@@ -34,7 +34,7 @@ public final class GRDBPrewarm: ImportStrategy {
             func save(_ occurrence: BatchOccurrence, over stored: StoredRow?, listsChildren: Bool) throws -> StoredRow {
                 let foreignKeys = try store.foreignKeys(of: occurrence) { reference, target in
                     let key = reference.key.string ?? ""
-                    guard let row = known[target][key] else { throw store.dangling(occurrence, target: target, key: key) }
+                    guard let row = known[target][key] else { throw store.schema.danglingReference(from: occurrence, to: target, key: key) }
                     return row.pk
                 }
                 let toWrite = ObjectToWrite(occurrence, foreignKeys: foreignKeys, stamp: store.stamp, listsChildren: listsChildren)
@@ -53,7 +53,9 @@ public final class GRDBPrewarm: ImportStrategy {
                     for (relationship, members) in object.members.enumerated() {
                         let target = store.schema.manyToManyTargets[entity][relationship]
                         for member in members {
-                            guard let row = known[target][member] else { throw store.dangling(occurrence, target: target, key: member) }
+                            guard let row = known[target][member] else {
+                                throw store.schema.danglingReference(from: occurrence, to: target, key: member)
+                            }
                             try store.addPair(db, entity: entity, relationship: relationship, source: written.pk, target: row.pk)
                         }
                     }

@@ -67,25 +67,16 @@ final class GRDBStore {
             try reference.map { try resolve($0, targets[index]) }
         }
     }
-
-    /// A reference to an object that is neither stored nor written earlier: the import stops.
-    func dangling(_ occurrence: BatchOccurrence, target: Int, key: String) -> GRDBImportError {
-        GRDBImportError.danglingReference(
-            entity: schema.entities[occurrence.entity].name, key: occurrence.key.string ?? "",
-            target: schema.entities[target].name, targetKey: key)
-    }
 }
 
-/// Why a GRDB strategy stopped.
+/// Why a GRDB strategy cannot start. (A dangling reference is bench's own error:
+/// `Schema.danglingReference(from:to:key:)`.)
 enum GRDBImportError: Error, CustomStringConvertible {
-    case danglingReference(entity: String, key: String, target: String, targetKey: String)
     /// The payload's schema is none of those this example has records for, or differs from them.
     case unknownSchema(String)
 
     var description: String {
         switch self {
-        case .danglingReference(let entity, let key, let target, let targetKey):
-            return "\(entity) \(key) refers to \(target) \(targetKey), which is neither stored nor earlier in the payload"
         case .unknownSchema(let problem):
             return problem
         }

@@ -25,7 +25,9 @@ public final class GRDBUpsert: ImportStrategy {
             var known: [[String: Int64]] = Array(repeating: [:], count: entityCount)
             func pk(_ target: Int, _ key: String, for occurrence: BatchOccurrence) throws -> Int64 {
                 if let pk = known[target][key] { return pk }
-                guard let pk = try store.tables[target].findPK(db, key) else { throw store.dangling(occurrence, target: target, key: key) }
+                guard let pk = try store.tables[target].findPK(db, key) else {
+                    throw store.schema.danglingReference(from: occurrence, to: target, key: key)
+                }
                 known[target][key] = pk
                 return pk
             }

@@ -1,0 +1,37 @@
+import ImportBenchStore
+
+extension Schema {
+    /// The error a strategy throws when `occurrence` names an object of entity `target` (an index into
+    /// `entities`) by `targetKey`, and that object is neither in the store nor earlier in the payload:
+    /// bench reports it as it reports its own strategies' (source, relationship and both keys named,
+    /// and what `--missing-reference` would do), so a plug-in needs no error type of its own for it.
+    public func danglingReference(from occurrence: BatchOccurrence, to target: Int, key targetKey: String) -> any Error {
+        let entity = occurrence.entity
+        for (index, reference) in occurrence.toOne.enumerated() where toOneTargets[entity][index] == target {
+            if let reference, Self.keyText(reference.key) == targetKey { return ImportError.dangling(occurrence, toOne: index, in: self) }
+        }
+        let sets = occurrence.manyToMany
+        for index in sets.indices where manyToManyTargets[entity][index] == target {
+            if let member = sets[index].first(where: { Self.keyText($0.key) == targetKey }) {
+                return ImportError.dangling(occurrence, manyToMany: index, targetKey: member.key, in: self)
+            }
+        }
+        // A key the occurrence does not hold: named with the first relationship to that entity.
+        let relationship =
+            entities[entity].toOne.first { $0.target == entities[target].name }?.name
+            ?? entities[entity].manyToMany.first { $0.target == entities[target].name }?.name ?? entities[target].name
+        return ImportError.danglingReference(
+            source: entities[entity].name, sourceKey: occurrence.key.storeValue, relationship: relationship,
+            target: entities[target].name, targetKey: .text(targetKey))
+    }
+
+    /// A key as the text a plug-in holds it in: text as is, a number in decimal.
+    private static func keyText(_ key: RecordValue) -> String? {
+        switch key {
+        case .text(let bytes): return String(decoding: bytes, as: UTF8.self)
+        case .integer(let value): return String(value)
+        case .real(let value): return String(value)
+        case .null, .absent: return nil
+        }
+    }
+}
