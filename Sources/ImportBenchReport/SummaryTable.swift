@@ -41,7 +41,7 @@ package enum SummaryTable {
     /// Medians over repetitions; empty when no ceiling ran.
     package static func harnessLines(_ results: [RunResult]) -> String {
         let ceilings = results.filter { $0.role == .limit }
-        let reference = ceilings.first?.strategy ?? "reference"
+        let reference = ceilings.first?.strategy ?? StrategyRole.limit.title
         var text = ""
         let referenced = ceilings.compactMap { run in run.cReferenceSeconds.map { (run: run, reference: $0) } }
             .filter { $0.reference > 0 }
@@ -60,7 +60,7 @@ package enum SummaryTable {
             let occurrences = median(decoded.map { Double($0.records) / $0.measurement.decodeSeconds / 1_000_000 })
             text +=
                 "decoding: \(String(format: "%.0f", rate)) MB/s, \(String(format: "%.2f", occurrences)) million occurrences/s "
-                + "(the \(reference)'s payload bytes and records over its decode time)\n"
+                + "(the \(reference)'s payload bytes and occurrences over its decode time)\n"
         }
         return text
     }
