@@ -27,10 +27,7 @@ final class KnownPKs {
         var index = start
         for (relationship, reference) in occurrence.toOne.enumerated() {
             if let reference {
-                guard let pk = self[targets[relationship], reference.keyID] else {
-                    throw ImportError.dangling(occurrence, toOne: relationship, in: schema)
-                }
-                statement.bind(pk, at: index)
+                statement.bind(try pk(of: reference, target: targets[relationship], toOne: relationship, of: occurrence, in: schema), at: index)
             } else {
                 statement.bindNull(at: index)
             }
@@ -43,12 +40,15 @@ final class KnownPKs {
     func foreignKeys(of occurrence: BatchOccurrence, in schema: Schema) throws -> [Int64?] {
         let targets = schema.toOneTargets[occurrence.entity]
         return try occurrence.toOne.enumerated().map { index, reference in
-            guard let reference else { return nil }
-            guard let pk = self[targets[index], reference.keyID] else {
-                throw ImportError.dangling(occurrence, toOne: index, in: schema)
-            }
-            return pk
+            try reference.map { try pk(of: $0, target: targets[index], toOne: index, of: occurrence, in: schema) }
         }
+    }
+
+    /// The known pk of to-one relationship `index`'s target, or the dangling-reference error.
+    @inline(__always)
+    private func pk(of reference: BatchReference, target: Int, toOne index: Int, of occurrence: BatchOccurrence, in schema: Schema) throws -> Int64 {
+        guard let pk = self[target, reference.keyID] else { throw ImportError.dangling(occurrence, toOne: index, in: schema) }
+        return pk
     }
 }
 
