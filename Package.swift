@@ -49,11 +49,13 @@ let package = Package(
         .target(name: "CSQLCounter", exclude: ["CounterLibrary"], linkerSettings: [.linkedLibrary("sqlite3")]),
         // The counted SQLite layer: knows SQL and counters, nothing of strategies.
         .target(name: "ImportBenchStore", dependencies: ["CSQLite", "CSQLCounter"]),
-        // Schema, records, scenarios, payload readers, strategies, runner, verifier, meters, reader probe.
+        // The schema: entities, attributes, relationships, and the store's DDL; nothing of payloads or strategies.
+        .target(name: "ImportBenchSchema", dependencies: ["ImportBenchStore"]),
+        // Records, scenarios, payload readers, strategies, runner, verifier, meters, reader probe.
         .target(
             name: "ImportBenchCore",
             dependencies: [
-                "ImportBenchStore", "CJemalloc", "CReference", "CHotPath", "CCounters", "CProcess", "CZlib",
+                "ImportBenchStore", "ImportBenchSchema", "CJemalloc", "CReference", "CHotPath", "CCounters", "CProcess", "CZlib",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "Yams", package: "Yams"),
             ]),
@@ -71,7 +73,7 @@ let package = Package(
         ),
         // The plug-in library: the public surface (strategy protocol, records, counted connection,
         // refresh helpers) and the entry point; everything else stays inside the package.
-        .target(name: "ImportBench", dependencies: ["ImportBenchCLI", "ImportBenchCore", "ImportBenchStore"]),
+        .target(name: "ImportBench", dependencies: ["ImportBenchCLI", "ImportBenchCore", "ImportBenchSchema", "ImportBenchStore"]),
         .executableTarget(name: "bench", dependencies: ["ImportBench"]),
         .testTarget(name: "ImportBenchStoreTests", dependencies: ["ImportBenchStore", "CSQLite"]),
         .testTarget(name: "ImportBenchCoreTests", dependencies: ["ImportBenchCore", "ImportBenchStore"]),

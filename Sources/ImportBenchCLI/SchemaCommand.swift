@@ -1,5 +1,6 @@
 import ArgumentParser
 import ImportBenchCore
+import ImportBenchSchema
 
 /// `bench schema`: what an importer of the user's (`--command`, a plug-in) must write, and the
 /// rules its store is verified against.

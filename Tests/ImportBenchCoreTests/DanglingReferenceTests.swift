@@ -1,3 +1,4 @@
+import ImportBenchSchema
 import ImportBenchStore
 import Testing
 

@@ -1,4 +1,5 @@
 import Foundation
+import ImportBenchSchema
 import Testing
 
 /// One error type per layer (issue 33): each layer throws its own, carrying values, and wraps or
@@ -9,7 +10,8 @@ struct ErrorLayersTests {
     static let layers: [(layer: String, folders: [String], error: String)] = [
         ("store", ["ImportBenchStore"], "StoreError"),
         ("payload", ["ImportBenchCore/Payload", "ImportBenchCore/Records"], "PayloadError"),
-        ("mapping", ["ImportBenchCore/Mapping", "ImportBenchCore/Schema"], "MappingError"),
+        ("schema", ["ImportBenchSchema"], "SchemaProblem"),
+        ("mapping", ["ImportBenchCore/Mapping"], "MappingError"),
         ("strategies", ["ImportBenchCore/Strategies", "ImportBenchCore/Commands", "ImportBenchCore/Seed"], "ImportError"),
         (
             "run",

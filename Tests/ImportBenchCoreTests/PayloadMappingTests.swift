@@ -1,5 +1,6 @@
 import Foundation
 import ImportBenchCore
+import ImportBenchSchema
 import Testing
 
 @Suite("Mapping files")

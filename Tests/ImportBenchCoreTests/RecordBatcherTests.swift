@@ -1,4 +1,5 @@
 import Foundation
+import ImportBenchSchema
 import ImportBenchStore
 import Testing
 

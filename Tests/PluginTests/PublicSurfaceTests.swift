@@ -7,7 +7,7 @@ import Testing
 @Suite("The public surface")
 struct PublicSurfaceTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let modules = ["ImportBench", "ImportBenchCore", "ImportBenchStore"]
+    static let modules = ["ImportBench", "ImportBenchCore", "ImportBenchSchema", "ImportBenchStore"]
     static let listing = root.appendingPathComponent("Tests/PluginTests/public-api.txt")
     static let privateModules = ["ImportBenchCLI", "ImportBenchReport"]
 

@@ -1,3 +1,5 @@
+import ImportBenchSchema
+
 /// What one entity's mapping reads, compiled once: each path numbered for a walk's frame, key parts
 /// as bytes. The reader and the sample scaler both work from it.
 /// A class: a reader takes its entity's plan once per object, and copying a struct of arrays

@@ -1,3 +1,4 @@
+import ImportBenchSchema
 import ImportBenchStore
 
 /// Reads a JSON payload through a `PayloadMapping`: one unit per top-level element, streaming, in

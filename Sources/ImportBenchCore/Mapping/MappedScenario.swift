@@ -1,4 +1,5 @@
 import Foundation
+import ImportBenchSchema
 
 /// A scenario a mapping file describes: its schema and reader come from the file. Its payloads are
 /// the user's: a file given as it is (`--payload`), or a sample scaled to any size (`--from`), which

@@ -1,3 +1,5 @@
+import ImportBenchSchema
+
 /// What is wrong in a mapping file, as values: the names, keys, paths and templates a user needs to
 /// find and fix it. `description` is the one place they are put into words.
 package enum MappingProblem: Equatable, Sendable, Codable, CustomStringConvertible {

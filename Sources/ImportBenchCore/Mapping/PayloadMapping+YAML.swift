@@ -1,4 +1,5 @@
 import Foundation
+import ImportBenchSchema
 import Yams
 
 extension PayloadMapping {
@@ -590,8 +591,7 @@ private struct MappingParser {
     }
 
     /// The schema's error in the file, at the declaration it is about, as the file's problem.
-    func locate(_ error: MappingError, _ declarations: [EntityDeclaration]) -> MappingError {
-        guard case .schema(let problem) = error.problem else { return MappingError(file: file, problem: error.problem) }
+    func locate(_ problem: SchemaProblem, _ declarations: [EntityDeclaration]) -> MappingError {
         switch problem {
         case .duplicateEntity(let name):
             return fail(declarations.first { $0.entity.name == name }?.node, .entityTwice(name))
@@ -605,7 +605,7 @@ private struct MappingParser {
                 .targetDeclaredLater(entity: entity, relationship: relationship, target: target))
         case .nameTaken(_, let entity, let relationship, _):
             let node = relationship.map { relationshipNode(entity, $0, declarations) } ?? declarations.first { $0.entity.name == entity }?.node
-            return MappingError(file: file, line: node?.mark?.line, column: node?.mark?.column, problem: error.problem)
+            return MappingError(file: file, line: node?.mark?.line, column: node?.mark?.column, problem: .schema(problem))
         }
     }
 

@@ -1,3 +1,5 @@
+import ImportBenchSchema
+
 /// A JSON payload's shape as data: which array holds the top-level elements, which entity each
 /// element is, and for every entity where its key, attributes and relationships lie. It yields the
 /// `Schema` the strategies already use, and `MappedPayloadReader` reads payloads through it, so a new

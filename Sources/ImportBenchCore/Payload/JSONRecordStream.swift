@@ -1,4 +1,5 @@
 import Foundation
+import ImportBenchSchema
 
 /// The elements of one JSON array read as records under a `PayloadErrorPolicy`, shared by the JSON
 /// scenarios' readers. An element the splitter delimited but that fails to parse, or parses but

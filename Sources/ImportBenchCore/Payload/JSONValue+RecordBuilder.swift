@@ -1,3 +1,5 @@
+import ImportBenchSchema
+
 extension JSONValue {
     /// Writes the value into the builder as the next attribute, as a column of `type` stores it
     /// (`storeValue(as:)` without the owned copy); JSON null becomes NULL.

@@ -1,4 +1,5 @@
 import CHotPath
+import ImportBenchSchema
 import ImportBenchStore
 
 /// One occurrence as it lies in a batch's storage: what strategies read. A view, valid while its

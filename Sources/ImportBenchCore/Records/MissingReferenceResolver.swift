@@ -1,3 +1,4 @@
+import ImportBenchSchema
 import ImportBenchStore
 
 /// Applies a `MissingReferencePolicy` to another reader's records, unit by unit, so that every

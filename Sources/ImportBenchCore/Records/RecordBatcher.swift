@@ -1,3 +1,5 @@
+import ImportBenchSchema
+
 /// Cuts a reader's units into batches of exactly `batchSize` occurrences (the last may be shorter).
 /// The reader writes straight into the batcher's `RecordBuilder`, which numbers every occurrence's
 /// ordinal and unit and gives every key its ID in `interner`. A unit may straddle two batches, as a

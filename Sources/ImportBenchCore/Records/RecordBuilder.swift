@@ -1,3 +1,4 @@
+import ImportBenchSchema
 import ImportBenchStore
 
 /// Where a reader writes occurrences, one at a time, into compact buffers that become a batch's

@@ -1,3 +1,4 @@
+import ImportBenchSchema
 import ImportBenchStore
 
 /// One object as met in the payload, in document order; repeats are kept.

@@ -1,5 +1,6 @@
 import CReference
 import Foundation
+import ImportBenchSchema
 import ImportBenchStore
 
 /// SQLite's own price for a set of rows: the ceiling's finished store replayed by a small C program

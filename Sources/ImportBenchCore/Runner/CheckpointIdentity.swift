@@ -1,4 +1,5 @@
 import Foundation
+import ImportBenchSchema
 
 /// What must be the same for a checkpointed import to be continued: kept as JSON in the store's
 /// ledger, so a refusal names each difference ("batch size: 500 in the checkpoint, 1000 now")

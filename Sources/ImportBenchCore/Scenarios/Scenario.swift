@@ -1,4 +1,5 @@
 import Foundation
+import ImportBenchSchema
 
 /// A payload family: its schema, a deterministic generator and a streaming reader for files of its shape.
 package protocol Scenario: Sendable {

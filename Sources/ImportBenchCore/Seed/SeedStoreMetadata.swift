@@ -1,4 +1,5 @@
 import Foundation
+import ImportBenchSchema
 import ImportBenchStore
 
 /// What a seed store was built from, kept in the store itself (table `importbench_seed`, one row),

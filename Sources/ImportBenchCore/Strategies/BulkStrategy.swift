@@ -1,3 +1,4 @@
+import ImportBenchSchema
 import ImportBenchStore
 
 /// A first import as SQLite loads fastest, in a shape an app can ship: per batch, each object once

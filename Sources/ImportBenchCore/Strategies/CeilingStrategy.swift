@@ -1,3 +1,4 @@
+import ImportBenchSchema
 import ImportBenchStore
 
 /// SQLite's limit for the payload's rows, not a strategy to ship: the unique objects, pks assigned

@@ -1,3 +1,4 @@
+import ImportBenchSchema
 import ImportBenchStore
 
 /// The statements and steps shared by the object-at-a-time strategies (naive, cache): they differ

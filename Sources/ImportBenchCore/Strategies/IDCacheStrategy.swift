@@ -1,3 +1,4 @@
+import ImportBenchSchema
 import ImportBenchStore
 
 /// Two passes. First every object of every entity is written without its relationships, keeping

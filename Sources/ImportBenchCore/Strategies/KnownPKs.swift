@@ -1,3 +1,4 @@
+import ImportBenchSchema
 import ImportBenchStore
 
 /// pks by interned key ID, per entity: what the set-based strategies know without asking the store.

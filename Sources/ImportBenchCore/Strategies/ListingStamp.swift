@@ -1,3 +1,5 @@
+import ImportBenchSchema
+
 /// What an object write binds for `Schema.listedColumn`: the import's generation when the object
 /// lists its children and set members, 0 when it is a copy that lists none (the column keeps the
 /// largest), nothing for an entity without the column. The refresh sweep removes stored children

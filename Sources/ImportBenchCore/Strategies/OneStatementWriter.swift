@@ -1,3 +1,4 @@
+import ImportBenchSchema
 import ImportBenchStore
 
 /// Writes each unique object of a batch with one statement that inserts or overwrites it (upsert,

@@ -1,3 +1,4 @@
+import ImportBenchSchema
 import ImportBenchStore
 
 /// Per batch: collect the unique keys each entity needs, fetch the existing ones with

@@ -1,3 +1,4 @@
+import ImportBenchSchema
 import ImportBenchStore
 
 /// Deletes what a refresh's payload no longer lists: the stored children of every parent the payload

@@ -1,3 +1,5 @@
+import ImportBenchSchema
+
 /// The SQL the `staged` strategy runs for one entity, set-based: a batch's unique objects go into a
 /// TEMP stage table, then one `INSERT ... SELECT ... ON CONFLICT DO UPDATE` writes them, resolving
 /// references to natural keys by joins inside SQL.

@@ -1,3 +1,4 @@
+import ImportBenchSchema
 import ImportBenchStore
 
 /// A set-based refresh. Per batch, per entity in dependency order: the unique objects go into a TEMP

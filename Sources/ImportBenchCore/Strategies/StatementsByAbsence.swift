@@ -1,3 +1,4 @@
+import ImportBenchSchema
 import ImportBenchStore
 
 /// One kind of write per entity: the statement for whole objects, prepared up front, and one per

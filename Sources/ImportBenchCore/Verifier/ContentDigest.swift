@@ -1,3 +1,4 @@
+import ImportBenchSchema
 import ImportBenchStore
 
 /// A store's logical content, reduced to a fingerprint per table: rows by natural key, relationships

@@ -1,4 +1,5 @@
 import Foundation
+import ImportBenchSchema
 import ImportBenchStore
 
 /// What a store must hold after importing a payload, worked out from its records alone, with no

@@ -1,3 +1,4 @@
+import ImportBenchSchema
 import ImportBenchStore
 
 /// The tables and indexes a schema's DDL creates, as a store holds them: a strategy that drops its

@@ -1,4 +1,5 @@
 import Foundation
+import ImportBenchSchema
 
 /// Collects SVG elements as text. Attribute values and text content are escaped here, so chart
 /// code cannot forget to; numbers are written with one decimal, which keeps output diffable.

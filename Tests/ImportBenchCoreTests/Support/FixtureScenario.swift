@@ -1,5 +1,6 @@
 import Foundation
 import ImportBenchCore
+import ImportBenchSchema
 import ImportBenchStore
 
 /// A reader over units held in memory: exact, hand-checked payloads for strategy tests.

@@ -1,4 +1,5 @@
 import ImportBenchCore
+import ImportBenchSchema
 import ImportBenchStore
 
 /// Counts computed straight from a payload's records, independently of any strategy's code:

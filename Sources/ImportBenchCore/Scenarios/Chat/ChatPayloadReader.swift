@@ -1,3 +1,4 @@
+import ImportBenchSchema
 import ImportBenchStore
 
 /// Turns a chat payload into record units, one per channel, streaming: the splitter hands over one

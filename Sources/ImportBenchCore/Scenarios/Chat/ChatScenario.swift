@@ -1,3 +1,5 @@
+import ImportBenchSchema
+
 /// A Stream Chat channel list: users embedded again and again in messages, reactions, mentions,
 /// members and reads. The case every find-or-insert importer meets first.
 package struct ChatScenario: Scenario {

@@ -1,3 +1,4 @@
+import ImportBenchSchema
 import ImportBenchStore
 
 /// One unit per product of a top-level array. `serialCode` is required; every other field may be

@@ -1,3 +1,5 @@
+import ImportBenchSchema
+
 /// A product catalogue keyed by a serial code: a flat top-level array upserted by a unique
 /// attribute, the shape of most "sync the catalogue" endpoints.
 package struct ProductsScenario: Scenario {

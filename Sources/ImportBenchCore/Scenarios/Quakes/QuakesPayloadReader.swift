@@ -1,3 +1,4 @@
+import ImportBenchSchema
 import ImportBenchStore
 
 /// Turns a USGS GeoJSON feed into one unit per feature, streaming the `features` array.

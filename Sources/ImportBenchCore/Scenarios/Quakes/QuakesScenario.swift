@@ -1,3 +1,5 @@
+import ImportBenchSchema
+
 /// A USGS GeoJSON summary feed: one flat entity, refreshed every few minutes with a feed that
 /// overlaps what is stored. The case where the update path, not the insert path, dominates.
 package struct QuakesScenario: Scenario {

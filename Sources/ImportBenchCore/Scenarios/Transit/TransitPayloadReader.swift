@@ -1,4 +1,5 @@
 import Foundation
+import ImportBenchSchema
 import ImportBenchStore
 
 /// Turns a GTFS feed directory into one unit per CSV row: every stop (file order), then every

@@ -1,3 +1,5 @@
+import ImportBenchSchema
+
 /// A GTFS feed (stops, trips, stop_times): stop_times name their stop and trip by key only, so
 /// every row costs a find-or-create strategy two lookups. The relationship-heavy case of objc.io
 /// issue 4, "Importing Large Data Sets", whose Berlin feed is this scenario at 100x.

@@ -115,8 +115,9 @@ public struct Entity: Sendable, Hashable {
     }
 }
 
-/// Why declared entities do not make a store (thrown inside a `MappingError`, the layer's one error).
-package enum SchemaProblem: Equatable, Sendable, Codable, CustomStringConvertible {
+/// Why declared entities do not make a store: the schema layer's one error, which a mapping wraps
+/// with the file and the declaration's line (`MappingProblem.schema`).
+package enum SchemaProblem: Error, Equatable, Sendable, Codable, CustomStringConvertible {
     case duplicateEntity(String)
     case unknownTarget(entity: String, relationship: String, target: String)
     case targetAfterSource(entity: String, relationship: String, target: String)
@@ -138,7 +139,7 @@ package enum SchemaProblem: Equatable, Sendable, Codable, CustomStringConvertibl
     }
 
     /// How a message names what a store object is for: `entity 'post'`, or `post.tags`.
-    static func owner(_ entity: String, _ relationship: String?) -> String {
+    package static func owner(_ entity: String, _ relationship: String?) -> String {
         relationship.map { "\(entity).\($0)" } ?? "entity '\(entity)'"
     }
 }
@@ -160,10 +161,10 @@ public struct Schema: Sendable {
     public let tracksListing: [Bool]
     private let indexByName: [String: Int]
 
-    package init(name: String, entities: [Entity]) throws(MappingError) {
+    package init(name: String, entities: [Entity]) throws(SchemaProblem) {
         var indexByName: [String: Int] = [:]
         for (index, entity) in entities.enumerated() {
-            guard indexByName[entity.name] == nil else { throw MappingError(file: nil, problem: .schema(.duplicateEntity(entity.name))) }
+            guard indexByName[entity.name] == nil else { throw .duplicateEntity(entity.name) }
             indexByName[entity.name] = index
         }
         var takenNames: [String: String] = [:]
@@ -171,8 +172,7 @@ public struct Schema: Sendable {
             for (name, relationship) in entity.storeObjectNames {
                 let owner = SchemaProblem.owner(entity.name, relationship)
                 if let taken = takenNames[name.lowercased()] {
-                    throw MappingError(
-                        file: nil, problem: .schema(.nameTaken(name: name, entity: entity.name, relationship: relationship, taken: taken)))
+                    throw .nameTaken(name: name, entity: entity.name, relationship: relationship, taken: taken)
                 }
                 takenNames[name.lowercased()] = owner
             }
@@ -181,11 +181,10 @@ public struct Schema: Sendable {
             let targets = entity.toOne.map { ($0.name, $0.target) } + entity.manyToMany.map { ($0.name, $0.target) }
             for (relationship, target) in targets {
                 guard let targetIndex = indexByName[target] else {
-                    throw MappingError(file: nil, problem: .schema(.unknownTarget(entity: entity.name, relationship: relationship, target: target)))
+                    throw .unknownTarget(entity: entity.name, relationship: relationship, target: target)
                 }
                 guard targetIndex <= index else {
-                    throw MappingError(
-                        file: nil, problem: .schema(.targetAfterSource(entity: entity.name, relationship: relationship, target: target)))
+                    throw .targetAfterSource(entity: entity.name, relationship: relationship, target: target)
                 }
             }
         }

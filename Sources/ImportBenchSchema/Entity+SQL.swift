@@ -4,8 +4,8 @@
 /// tracks listing, each object write takes one more parameter after its foreign keys (before an
 /// UPDATE's pk): this generation when the object lists its children, else 0 (`Schema.listedColumn`).
 extension Entity {
-    var table: String { quoted(name) }
-    var keyColumn: String { quoted(key.name) }
+    package var table: String { quoted(name) }
+    package var keyColumn: String { quoted(key.name) }
     private var attributeColumns: [String] { attributes.map { quoted($0.name) } }
     private var foreignKeyColumns: [String] { toOne.map { quoted($0.column) } }
     private var objectColumns: [String] { [keyColumn] + attributeColumns + foreignKeyColumns }
@@ -26,40 +26,40 @@ extension Entity {
     }
 
     /// Find one object by key, reading every column as an app materialising it would.
-    var selectObjectByKeySQL: String {
+    package var selectObjectByKeySQL: String {
         "SELECT pk, \(objectColumns.joined(separator: ", ")) FROM \(table) WHERE \(keyColumn) = ?"
     }
 
     /// Resolve a key to its pk.
-    var selectPKByKeySQL: String {
+    package var selectPKByKeySQL: String {
         "SELECT pk FROM \(table) WHERE \(keyColumn) = ?"
     }
 
     /// Every stored key with its pk (a resumed idcache rebuilds its cache from it).
-    var selectAllPKsSQL: String {
+    package var selectAllPKsSQL: String {
         "SELECT \(keyColumn), pk FROM \(table)"
     }
 
     /// Resolve many keys at once: `SELECT key, pk ... WHERE key IN (?, ...)`.
-    func selectPKsByKeysSQL(count: Int) -> String {
+    package func selectPKsByKeysSQL(count: Int) -> String {
         "SELECT \(keyColumn), pk FROM \(table) WHERE \(keyColumn) IN (\(placeholders(count)))"
     }
 
     /// Insert a whole object: key, attributes, foreign keys.
-    func insertObjectSQL(in schema: Schema, generation value: Int64) -> String {
+    package func insertObjectSQL(in schema: Schema, generation value: Int64) -> String {
         let listed = listedColumns(in: schema)
         return "INSERT INTO \(table) (\((objectColumns + listed + [generation]).joined(separator: ", "))) "
             + "VALUES (\(placeholders(objectColumns.count + listed.count)), \(value))"
     }
 
     /// Parameters per object of `insertObjectsWithPKSQL`: pk, key, attributes, foreign keys, listing mark.
-    func objectWithPKWidth(in schema: Schema) -> Int {
+    package func objectWithPKWidth(in schema: Schema) -> Int {
         1 + objectColumns.count + listedColumns(in: schema).count
     }
 
     /// Insert `rows` whole objects with pks chosen by the caller, several to a statement (the ceiling's
     /// and bulk's loads): `objectWithPKWidth` parameters per row: pk, key, attributes, foreign keys, listing mark.
-    func insertObjectsWithPKSQL(in schema: Schema, generation value: Int64, rows: Int) -> String {
+    package func insertObjectsWithPKSQL(in schema: Schema, generation value: Int64, rows: Int) -> String {
         let listed = listedColumns(in: schema)
         let row = "(\(placeholders(objectWithPKWidth(in: schema))), \(value))"
         return "INSERT INTO \(table) (pk, \((objectColumns + listed + [generation]).joined(separator: ", "))) VALUES "
@@ -68,7 +68,7 @@ extension Entity {
 
     /// Replace a whole object, deleting the stored row (and, through the foreign keys, its children and
     /// every link to it) first: the pitfall strategy's statement, returning the new pk and foreign keys.
-    func replaceObjectSQL(in schema: Schema, generation value: Int64) -> String {
+    package func replaceObjectSQL(in schema: Schema, generation value: Int64) -> String {
         let listed = listedColumns(in: schema)
         let values = [objectValues(in: schema)] + listed.map { _ in "?" }
         return "INSERT OR REPLACE INTO \(table) (\((objectColumns + listed + [generation]).joined(separator: ", "))) "
@@ -78,13 +78,13 @@ extension Entity {
     /// Update attributes and foreign keys of a known row; the pk is the last parameter. Parameters
     /// are numbered, so the columns in `absent` (attributes, then to-one relationships, that the
     /// payload left out) drop out of the SET list while every value is still bound where it was.
-    func updateObjectSQL(in schema: Schema, generation value: Int64, absent: ColumnSet = ColumnSet()) -> String {
+    package func updateObjectSQL(in schema: Schema, generation value: Int64, absent: ColumnSet = ColumnSet()) -> String {
         updateSQL(attributeColumns + foreignKeyColumns, in: schema, generation: value, absent: absent)
     }
 
     /// Update attributes only (idcache's first phase); the pk is the last parameter. Numbered
     /// parameters, the columns in `absent` left out, as `updateObjectSQL`.
-    func updateAttributesSQL(in schema: Schema, generation value: Int64, absent: ColumnSet = ColumnSet()) -> String {
+    package func updateAttributesSQL(in schema: Schema, generation value: Int64, absent: ColumnSet = ColumnSet()) -> String {
         updateSQL(attributeColumns, in: schema, generation: value, absent: absent)
     }
 
@@ -103,7 +103,7 @@ extension Entity {
 
     /// Update foreign keys only (idcache's second phase); the pk is the last parameter. Numbered
     /// parameters, the relationships in `absent` left out; nil when none is left to set.
-    func updateForeignKeysSQL(absent: ColumnSet = ColumnSet()) -> String? {
+    package func updateForeignKeysSQL(absent: ColumnSet = ColumnSet()) -> String? {
         let assignments = foreignKeyColumns.enumerated().filter { !absent.contains(attributes.count + $0.offset) }
             .map { "\($0.element) = ?\($0.offset + 1)" }
         guard !assignments.isEmpty else { return nil }
@@ -111,7 +111,7 @@ extension Entity {
     }
 
     /// Insert or update key and attributes only, returning the pk (idcache's first phase).
-    func upsertAttributesSQL(in schema: Schema, generation value: Int64, absent: ColumnSet = ColumnSet()) -> String {
+    package func upsertAttributesSQL(in schema: Schema, generation value: Int64, absent: ColumnSet = ColumnSet()) -> String {
         let columns = [keyColumn] + attributeColumns + listedColumns(in: schema)
         return "INSERT INTO \(table) (\(columns.joined(separator: ", ")), \(generation)) "
             + "VALUES (\(placeholders(columns.count)), \(value)) "
@@ -122,7 +122,7 @@ extension Entity {
     /// Each foreign key is bound twice: the target's pk when this batch already knows it, else
     /// NULL and the target's key, resolved inside the statement, never by a separate fetch.
     /// The columns in `absent` are inserted as NULL but left out of the update.
-    func upsertObjectSQL(in schema: Schema, generation value: Int64, absent: ColumnSet = ColumnSet()) -> String {
+    package func upsertObjectSQL(in schema: Schema, generation value: Int64, absent: ColumnSet = ColumnSet()) -> String {
         let returning = (["pk"] + foreignKeyColumns).joined(separator: ", ")
         let listed = listedColumns(in: schema)
         let values = [objectValues(in: schema)] + listed.map { _ in "?" }
@@ -138,7 +138,7 @@ extension Entity {
     /// so the foreign key constraint fails the statement: a dangling reference stops the import, as
     /// it does in every strategy, instead of being stored as NULL.
     /// The columns in `absent` are inserted as NULL but left out of the update.
-    func upsertObjectWithoutReturningSQL(in schema: Schema, generation value: Int64, absent: ColumnSet = ColumnSet()) -> String {
+    package func upsertObjectWithoutReturningSQL(in schema: Schema, generation value: Int64, absent: ColumnSet = ColumnSet()) -> String {
         var values = (1...(1 + attributes.count)).map { "?\($0)" }
         for (index, relationship) in toOne.enumerated() {
             let target = schema.entities[schema.targetIndex(of: relationship)]
@@ -175,21 +175,21 @@ extension Entity {
     }
 
     /// Add one pair to a many-to-many set; an existing pair is only stamped with this import.
-    func insertJoinSQL(_ relationship: ManyToManyRelationship, generation value: Int64) -> String {
+    package func insertJoinSQL(_ relationship: ManyToManyRelationship, generation value: Int64) -> String {
         "INSERT INTO \(quoted(joinTable(relationship))) (source_pk, target_pk, \(generation)) VALUES (?, ?, \(value)) "
             + "ON CONFLICT DO UPDATE SET \(generation) = excluded.\(generation)"
     }
 
     /// Add `rows` pairs (source pk, target pk) to a set, several to a statement; an existing pair is
     /// only stamped with this import.
-    func insertJoinPairsSQL(_ relationship: ManyToManyRelationship, generation value: Int64, rows: Int) -> String {
+    package func insertJoinPairsSQL(_ relationship: ManyToManyRelationship, generation value: Int64, rows: Int) -> String {
         "INSERT INTO \(quoted(joinTable(relationship))) (source_pk, target_pk, \(generation)) VALUES "
             + Array(repeating: "(?, ?, \(value))", count: rows).joined(separator: ", ")
             + " ON CONFLICT DO UPDATE SET \(generation) = excluded.\(generation)"
     }
 
     /// As `insertJoinSQL`, with the target resolved inside the statement when the caller has no pk.
-    func upsertJoinSQL(_ relationship: ManyToManyRelationship, in schema: Schema, generation value: Int64) -> String {
+    package func upsertJoinSQL(_ relationship: ManyToManyRelationship, in schema: Schema, generation value: Int64) -> String {
         let target = schema.entities[schema.targetIndex(of: relationship)]
         return "INSERT INTO \(quoted(joinTable(relationship))) (source_pk, target_pk, \(generation)) "
             + "VALUES (?, coalesce(?, (SELECT pk FROM \(target.table) WHERE \(target.keyColumn) = ?)), \(value)) "
@@ -199,7 +199,7 @@ extension Entity {
     /// As `upsertJoinSQL`, with the source resolved inside the statement too: source pk or NULL,
     /// source key, target pk or NULL, target key. An unknown target leaves `target_pk` NULL, which
     /// its NOT NULL constraint refuses.
-    func upsertJoinByKeysSQL(_ relationship: ManyToManyRelationship, in schema: Schema, generation value: Int64) -> String {
+    package func upsertJoinByKeysSQL(_ relationship: ManyToManyRelationship, in schema: Schema, generation value: Int64) -> String {
         let target = schema.entities[schema.targetIndex(of: relationship)]
         return "INSERT INTO \(quoted(joinTable(relationship))) (source_pk, target_pk, \(generation)) "
             + "VALUES (coalesce(?, (SELECT pk FROM \(table) WHERE \(keyColumn) = ?)), "
@@ -208,7 +208,7 @@ extension Entity {
     }
 
     /// Add one pair with `INSERT OR REPLACE` (the pitfall strategy's join write).
-    func replaceJoinSQL(_ relationship: ManyToManyRelationship, in schema: Schema, generation value: Int64) -> String {
+    package func replaceJoinSQL(_ relationship: ManyToManyRelationship, in schema: Schema, generation value: Int64) -> String {
         let target = schema.entities[schema.targetIndex(of: relationship)]
         return "INSERT OR REPLACE INTO \(quoted(joinTable(relationship))) (source_pk, target_pk, \(generation)) "
             + "VALUES (?, coalesce(?, (SELECT pk FROM \(target.table) WHERE \(target.keyColumn) = ?)), \(value))"
