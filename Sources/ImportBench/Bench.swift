@@ -3,6 +3,7 @@ import ImportBenchCLI
 // (batches of records, the counted connection and its statements, the schema, the refresh
 // helpers), and the entry point that turns the plug-in's executable into a whole `bench`.
 @_exported import ImportBenchCore
+@_exported import ImportBenchPayload
 @_exported import ImportBenchSchema
 @_exported import ImportBenchStore
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ImportBenchCore
+import ImportBenchPayload
 
 /// `bench decode`: read a payload as an import would, with no store: checks a file before a long
 /// run and measures the decoder alone (what `decode_s` covers).

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ImportBenchCore
+import ImportBenchPayload
 
 /// `bench generate`: write the payload a run would use, streaming.
 struct GenerateCommand: ParsableCommand, CheckedCommand {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ImportBenchCore
+import ImportBenchPayload
 
 /// How every command that reads payloads reads them: the text encoding of CSV files, and the
 /// longest row, element, string and number a reader holds (memory stays bounded whatever the file,

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ImportBenchCore
+import ImportBenchPayload
 
 /// What `bench run` checks before the first import of the first configuration: the payload is a
 /// file it can read to the end, every kept store's path holds nothing or a store bench made, and

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ImportBenchCore
+import ImportBenchPayload
 import ImportBenchReport
 
 /// `bench run`: import one payload with each chosen strategy, verify, report.

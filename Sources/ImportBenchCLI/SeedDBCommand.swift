@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ImportBenchCore
+import ImportBenchPayload
 import ImportBenchReport
 
 /// `bench seed-db`: build the store an app ships or downloads instead of importing.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ImportBenchCore
+import ImportBenchPayload
 import Testing
 
 @testable import ImportBenchCLI

@@ -3,6 +3,7 @@ import Testing
 
 @testable import ImportBenchCLI
 @testable import ImportBenchCore
+@testable import ImportBenchPayload
 
 @Suite("Messages from an isolated run's child")
 struct ChildMessageTests {

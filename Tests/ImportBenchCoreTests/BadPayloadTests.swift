@@ -3,6 +3,7 @@ import ImportBenchStore
 import Testing
 
 @testable import ImportBenchCore
+@testable import ImportBenchPayload
 
 /// The payload layer's catalogue of bad input, reader by reader: where each error points, what it
 /// expected and found, which ones `PayloadErrorPolicy.skip` may pass over, and that every error is final.

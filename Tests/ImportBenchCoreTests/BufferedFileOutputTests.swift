@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import ImportBenchCore
+@testable import ImportBenchPayload
 
 /// Files bench writes appear under their final names only when complete.
 @Suite("Written files")

@@ -3,6 +3,7 @@ import ImportBenchStore
 import Testing
 
 @testable import ImportBenchCore
+@testable import ImportBenchPayload
 
 /// Generates a chat payload into a fresh directory and hands its path and bytes to `body`.
 func withGeneratedChatPayload<T>(scale: Double, seed: UInt64, _ body: (String, Data) throws -> T) throws -> T {

@@ -4,6 +4,7 @@ import ImportBenchStore
 import Testing
 
 @testable import ImportBenchCore
+@testable import ImportBenchPayload
 
 @Suite("Chat payload reader")
 struct ChatPayloadReaderTests {

@@ -3,6 +3,7 @@ import ImportBenchStore
 import Testing
 
 @testable import ImportBenchCore
+@testable import ImportBenchPayload
 
 /// `Schema.danglingReference(from:to:key:)`: the error a plug-in throws for a reference it cannot
 /// resolve is bench's own, naming the relationship the key came through.

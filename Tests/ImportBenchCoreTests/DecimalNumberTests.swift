@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import ImportBenchCore
+@testable import ImportBenchPayload
 
 /// The fast decimal path must give strtod's Double, bit for bit, or decline.
 @Suite("Decimal numbers")

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import ImportBenchCore
+@testable import ImportBenchPayload
 
 @Suite("Element spool")
 struct ElementSpoolTests {

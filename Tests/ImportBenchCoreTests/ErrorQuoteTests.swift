@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import ImportBenchCore
+@testable import ImportBenchPayload
 
 @Suite("Errors quote little")
 struct ErrorQuoteTests {

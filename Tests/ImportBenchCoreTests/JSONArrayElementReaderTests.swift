@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import ImportBenchCore
+@testable import ImportBenchPayload
 
 /// Runs `body` with a fresh `TemporaryDirectory`, kept alive until `body` returns: ARC may otherwise
 /// release it, and delete its files, right after its last use.

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import ImportBenchCore
+@testable import ImportBenchPayload
 
 @Suite("JSON byte masks")
 struct JSONBytesTests {

@@ -1,5 +1,6 @@
 import Foundation
 import ImportBenchCore
+import ImportBenchPayload
 import Testing
 
 /// `bench generate` and `--from` write JSON Lines when the output's name says so: the elements the

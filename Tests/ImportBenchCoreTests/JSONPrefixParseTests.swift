@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import ImportBenchCore
+@testable import ImportBenchPayload
 
 /// The C prefix parse (the hot path of a streamed array) against the Swift parser (the reference,
 /// which gives every error): the same tokens for what both accept, and nothing accepted that the

@@ -2,6 +2,7 @@ import ImportBenchStore
 import Testing
 
 @testable import ImportBenchCore
+@testable import ImportBenchPayload
 
 @Suite("Key interner")
 struct KeyInternerTests {

@@ -3,6 +3,7 @@ import ImportBenchStore
 import Testing
 
 @testable import ImportBenchCore
+@testable import ImportBenchPayload
 
 /// A mapping file is refused, located, past its limits (`MappingLimit`): segments per path,
 /// entities, and the file's size; what is within them still loads.

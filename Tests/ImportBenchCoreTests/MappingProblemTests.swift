@@ -1,5 +1,6 @@
 import Foundation
 import ImportBenchCore
+import ImportBenchPayload
 import Testing
 
 /// A mapping's problems are values (issue 48): each case words itself in `description`, the one

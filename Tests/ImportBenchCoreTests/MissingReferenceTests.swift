@@ -1,5 +1,6 @@
 import Foundation
 import ImportBenchCore
+import ImportBenchPayload
 import ImportBenchStore
 import Testing
 

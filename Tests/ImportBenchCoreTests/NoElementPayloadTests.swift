@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import ImportBenchCore
+@testable import ImportBenchPayload
 
 /// A payload with no element (an empty JSON Lines file, blank lines only, a gzip of nothing, `[]`)
 /// is refused where its elements ended, as an empty `.json` is: a benchmark of nothing would call

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import ImportBenchCore
+@testable import ImportBenchPayload
 
 /// Every sentence a `PayloadError` says it expected, written once, by `PayloadExpectation.description`
 /// (issue 48, item 5): each case, or a representative value of it, against the exact text its call

@@ -1,5 +1,6 @@
 import Foundation
 import ImportBenchCore
+import ImportBenchPayload
 import Testing
 
 /// The bytes every payload reader reads: a plain file's, or a gzip file's inflated.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import ImportBenchCore
+@testable import ImportBenchPayload
 
 /// Readers hold at most one bounded row or element: an input past the bound ends with a located
 /// error naming the option that raises it, after reading about the bound and no more.

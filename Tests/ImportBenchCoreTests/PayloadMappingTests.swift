@@ -1,5 +1,6 @@
 import Foundation
 import ImportBenchCore
+import ImportBenchPayload
 import ImportBenchSchema
 import Testing
 
@@ -149,14 +150,11 @@ struct PayloadMappingTests {
         let tag = Entity("tag", key: Attribute("name", .text), attributes: [])
         let post = Entity("post", key: Attribute("id", .text), attributes: [], manyToMany: [ManyToManyRelationship("tags", to: "tag")])
         let joinTable = Entity("post_tags", key: Attribute("id", .text), attributes: [])
-        #expect(
-            throws: MappingError(
-                file: nil, problem: .schema(.nameTaken(name: "post_tags", entity: "post_tags", relationship: nil, taken: "post.tags")))
-        ) {
+        #expect(throws: SchemaProblem.nameTaken(name: "post_tags", entity: "post_tags", relationship: nil, taken: "post.tags")) {
             try Schema(name: "blog", entities: [tag, post, joinTable])
         }
         let sameButCase = Entity("TAG", key: Attribute("name", .text), attributes: [])
-        #expect(throws: MappingError(file: nil, problem: .schema(.nameTaken(name: "TAG", entity: "TAG", relationship: nil, taken: "entity 'tag'")))) {
+        #expect(throws: SchemaProblem.nameTaken(name: "TAG", entity: "TAG", relationship: nil, taken: "entity 'tag'")) {
             try Schema(name: "blog", entities: [tag, sameButCase])
         }
     }

@@ -4,6 +4,7 @@ import ImportBenchStore
 import Testing
 
 @testable import ImportBenchCore
+@testable import ImportBenchPayload
 
 @Suite("Record batcher and builder")
 struct RecordBatcherTests {

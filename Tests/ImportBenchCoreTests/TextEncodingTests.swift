@@ -3,6 +3,7 @@ import ImportBenchStore
 import Testing
 
 @testable import ImportBenchCore
+@testable import ImportBenchPayload
 
 @Suite("Text encodings of CSV payloads")
 struct TextEncodingTests {

@@ -7,7 +7,7 @@ import Testing
 @Suite("The public surface")
 struct PublicSurfaceTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let modules = ["ImportBench", "ImportBenchCore", "ImportBenchSchema", "ImportBenchStore"]
+    static let modules = ["ImportBench", "ImportBenchCore", "ImportBenchPayload", "ImportBenchSchema", "ImportBenchStore"]
     static let listing = root.appendingPathComponent("Tests/PluginTests/public-api.txt")
     static let privateModules = ["ImportBenchCLI", "ImportBenchReport"]
 
@@ -50,8 +50,8 @@ struct PublicSurfaceTests {
         arguments: [
             "ImportBenchCore.ImportStrategy: func write(_ batch: RecordBatch, pass: Int) throws  [required]",
             "ImportBenchCore.ImportStrategy: static var passes: Int { get }  [required, defaulted]",
-            "ImportBenchCore: struct BatchValues: RandomAccessCollection",
-            "ImportBenchStore.StoreStatement, extended in ImportBenchCore: func bind(_ value: RecordValue, at index: Int32)",
+            "ImportBenchPayload: struct BatchValues: RandomAccessCollection",
+            "ImportBenchStore.StoreStatement, extended in ImportBenchPayload: func bind(_ value: RecordValue, at index: Int32)",
         ])
     func linesNameOwners(line: String) throws {
         let listed = try String(contentsOf: Self.listing, encoding: .utf8).split(separator: "\n").map(String.init)

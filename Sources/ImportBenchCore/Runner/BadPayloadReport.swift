@@ -1,3 +1,5 @@
+import ImportBenchPayload
+
 /// A payload no strategy can import whole (thrown as `RunError.badPayload`): the reason, and what
 /// each strategy did with it.
 package struct BadPayloadReport: CustomStringConvertible {

@@ -1,3 +1,4 @@
+import ImportBenchPayload
 import ImportBenchStore
 
 extension Benchmark {

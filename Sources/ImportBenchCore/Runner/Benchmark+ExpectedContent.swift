@@ -1,4 +1,5 @@
 import Foundation
+import ImportBenchPayload
 
 extension Benchmark {
     /// The second phase: the payload read whole, after its preload for a refresh, to work out what

@@ -1,4 +1,5 @@
 import Foundation
+import ImportBenchPayload
 
 extension Benchmark {
     /// The first phase: the spec's scenario resolved and its payload in place, a recorded file

@@ -1,4 +1,5 @@
 import Foundation
+import ImportBenchPayload
 
 /// Executes one measured import: in this process, or elsewhere (a child process, so peak memory
 /// and allocator statistics belong to that run alone).

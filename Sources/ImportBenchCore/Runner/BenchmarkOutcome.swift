@@ -1,3 +1,5 @@
+import ImportBenchPayload
+
 /// What one benchmark found: every run's result, and what the header says of the payload, the
 /// reference and each method's preparation.
 package struct BenchmarkOutcome: Sendable {

@@ -1,3 +1,5 @@
+import ImportBenchPayload
+
 /// Named matrices of runs. `ci` is small and fast: every scenario and strategy, a refresh among them,
 /// so a committed baseline guards every count the harness produces (a plug-in's too, in its executable).
 package enum BenchmarkPreset: String, CaseIterable, Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import ImportBenchPayload
 import ImportBenchSchema
 
 /// What must be the same for a checkpointed import to be continued: kept as JSON in the store's

@@ -1,5 +1,6 @@
 import CProcess
 import Foundation
+import ImportBenchPayload
 import Synchronization
 
 #if canImport(Glibc)

@@ -1,3 +1,5 @@
+import ImportBenchPayload
+
 /// A payload read through its scenario's reader and batcher with no store behind them: what the
 /// import loop's `decode_s` covers, alone, so the decoder can be measured and profiled by itself
 /// and a user's file checked before any import.

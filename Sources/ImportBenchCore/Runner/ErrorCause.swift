@@ -1,3 +1,4 @@
+import ImportBenchPayload
 import ImportBenchStore
 
 /// The error behind a stopped import or an unbuilt seed store, as a value that crosses processes:

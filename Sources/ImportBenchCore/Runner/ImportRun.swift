@@ -1,4 +1,5 @@
 import Foundation
+import ImportBenchPayload
 import ImportBenchStore
 
 /// One strategy importing one payload into a fresh database file, measured.

@@ -1,3 +1,4 @@
+import ImportBenchPayload
 import ImportBenchStore
 
 /// An import that stopped before its end: which strategy, where, why, and what stays committed.

@@ -1,3 +1,5 @@
+import ImportBenchPayload
+
 /// The run layer's one error: why a benchmark or an import did not finish, as values a caller acts
 /// on (the exit status, what to tell the user); the sentence is made only when it is described.
 package enum RunError: Error, CustomStringConvertible {

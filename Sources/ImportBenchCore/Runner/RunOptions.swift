@@ -1,3 +1,5 @@
+import ImportBenchPayload
+
 /// How every run of a benchmark imports, whatever the strategy: kept in one value that the
 /// configuration holds, each `ImportRun` receives and a child process is handed, so no setting is
 /// copied field by field from one shape to the next.

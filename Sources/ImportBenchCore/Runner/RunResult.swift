@@ -1,3 +1,4 @@
+import ImportBenchPayload
 import ImportBenchStore
 
 /// One measured run: a scenario, strategy, scale and repetition, with everything a report needs.

@@ -1,4 +1,5 @@
 import Foundation
+import ImportBenchPayload
 
 /// What a scenario's payload costs per unit of scale, learnt from one sample at 0.1x generated in a
 /// scratch directory: its bytes, and the record buffers decoding it fills. `DiskNeed` and

@@ -1,3 +1,4 @@
+import ImportBenchPayload
 import ImportBenchStore
 
 /// One strategy importing a run's payload: its passes and batches, the transactions around them,

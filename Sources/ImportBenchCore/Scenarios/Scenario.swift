@@ -1,4 +1,5 @@
 import Foundation
+import ImportBenchPayload
 import ImportBenchSchema
 
 /// A payload family: its schema, a deterministic generator and a streaming reader for files of its shape.

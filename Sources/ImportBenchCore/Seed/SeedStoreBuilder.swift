@@ -1,4 +1,5 @@
 import Foundation
+import ImportBenchPayload
 import ImportBenchStore
 
 /// Builds a seed store: the store an app ships or downloads instead of importing. Built as fast as

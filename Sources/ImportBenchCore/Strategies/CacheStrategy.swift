@@ -1,3 +1,4 @@
+import ImportBenchPayload
 import ImportBenchStore
 
 /// Find-or-insert with a per-import map (entity, key) -> pk, filled on every fetch or insert, so each

@@ -1,3 +1,4 @@
+import ImportBenchPayload
 import ImportBenchSchema
 import ImportBenchStore
 

@@ -1,3 +1,5 @@
+import ImportBenchPayload
+
 /// Sorts a chunk of keys in SQLite's index order (`RecordValue.sortsBefore`), for prewarm to bind.
 /// Hand-written because the standard library's sort allocates a merge buffer on every call, which
 /// the run's allocation figures would count per chunk (bench gate saw +15 % allocated bytes on a

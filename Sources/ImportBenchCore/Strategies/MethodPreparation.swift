@@ -1,4 +1,5 @@
 import Foundation
+import ImportBenchPayload
 
 /// What a method is given to prepare with, once per benchmark (`MeasuredMethod.prepare`): the
 /// payload every run reads, as the runs read it, and a directory that lives as long as the benchmark.

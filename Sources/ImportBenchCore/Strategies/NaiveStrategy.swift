@@ -1,3 +1,4 @@
+import ImportBenchPayload
 import ImportBenchStore
 
 /// Find-or-insert, one object at a time: SELECT by key for every occurrence, then INSERT or UPDATE.

@@ -1,3 +1,4 @@
+import ImportBenchPayload
 import ImportBenchStore
 
 /// The pitfall: upsert written as `INSERT OR REPLACE`. On a conflict SQLite deletes the stored row

@@ -1,3 +1,5 @@
+import ImportBenchPayload
+
 extension UniqueObjects {
     /// An object's many-to-many sets with each target once, in order of first appearance: the
     /// merged union of its occurrences when it occurred more than once, else its one occurrence's

@@ -1,3 +1,4 @@
+import ImportBenchPayload
 import ImportBenchStore
 
 /// The distinct objects of batches, per entity, in order of first appearance.

@@ -1,3 +1,4 @@
+import ImportBenchPayload
 import ImportBenchStore
 
 /// Per batch, per entity in dependency order: `INSERT ... ON CONFLICT(key) DO UPDATE` for each unique

@@ -1,4 +1,5 @@
 import Foundation
+import ImportBenchPayload
 
 /// Values by interned key ID, per entity, in tables that grow as IDs appear: a lookup hashes
 /// nothing. `removeAll` forgets every value at once by starting a new generation, so one instance

@@ -1,4 +1,5 @@
 import Foundation
+import ImportBenchPayload
 import ImportBenchSchema
 import ImportBenchStore
 

@@ -1,5 +1,6 @@
 import Foundation
 import ImportBenchCore
+import ImportBenchPayload
 
 /// The charts a report draws from results CSVs: per scenario (and preload), wall time and fetches
 /// against payload size on log-log axes with the fitted growth exponent, peak memory, and reader

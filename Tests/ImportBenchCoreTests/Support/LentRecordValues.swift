@@ -1,6 +1,7 @@
 import ImportBenchStore
 
 @testable import ImportBenchCore
+@testable import ImportBenchPayload
 
 /// Runs `body` with `values` as a batch would hold them: text lent from one buffer that lives until
 /// `body` returns.

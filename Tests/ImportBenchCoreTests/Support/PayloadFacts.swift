@@ -1,4 +1,5 @@
 import ImportBenchCore
+import ImportBenchPayload
 import ImportBenchSchema
 import ImportBenchStore
 

@@ -1,3 +1,5 @@
+import ImportBenchPayload
+
 extension ChatPayloadGenerator {
     // MARK: Messages
 

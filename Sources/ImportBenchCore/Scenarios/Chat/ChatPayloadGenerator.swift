@@ -1,3 +1,5 @@
+import ImportBenchPayload
+
 /// Writes a Stream Chat channel-list payload (`{"channels":[...]}`) whose bytes depend only on scale
 /// and seed.
 ///

@@ -1,3 +1,4 @@
+import ImportBenchPayload
 import ImportBenchSchema
 
 /// A Stream Chat channel list: users embedded again and again in messages, reactions, mentions,

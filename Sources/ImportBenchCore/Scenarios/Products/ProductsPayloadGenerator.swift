@@ -1,3 +1,5 @@
+import ImportBenchPayload
+
 /// Writes a catalogue (`[{"serialCode": ..., ...}]`) product by product; each product depends only
 /// on (seed, index), so overlapping ranges of indexes describe the same products.
 package struct ProductsPayloadGenerator: Sendable {

@@ -1,3 +1,4 @@
+import ImportBenchPayload
 import ImportBenchSchema
 
 /// A product catalogue keyed by a serial code: a flat top-level array upserted by a unique
@@ -15,13 +16,7 @@ package struct ProductsScenario: Scenario {
     /// Products at scale 1.
     package static let baseProducts = 10_000
 
-    static let product = Entity(
-        "product", key: Attribute("serialCode", .text),
-        attributes: [
-            Attribute("name", .text), Attribute("brand", .text), Attribute("category", .text),
-            Attribute("price", .real), Attribute("currency", .text), Attribute("stock", .integer),
-            Attribute("active", .boolean), Attribute("updatedAt", .text), Attribute("description", .text),
-        ])
+    static let product = ProductsPayloadReader.product
 
     package init() {
         do {

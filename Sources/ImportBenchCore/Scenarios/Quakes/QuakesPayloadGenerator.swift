@@ -1,3 +1,5 @@
+import ImportBenchPayload
+
 /// Writes a USGS-shaped feed (`{"type":"FeatureCollection","metadata":{...},"features":[...]}`),
 /// newest event first, one feature at a time. Each feature depends only on (seed, index), so a
 /// window of indexes is the same events in any feed that contains them.

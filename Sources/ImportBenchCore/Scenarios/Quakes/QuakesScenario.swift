@@ -1,3 +1,4 @@
+import ImportBenchPayload
 import ImportBenchSchema
 
 /// A USGS GeoJSON summary feed: one flat entity, refreshed every few minutes with a feed that
@@ -23,21 +24,10 @@ package struct QuakesScenario: Scenario {
     }
 
     /// The feature's `properties` in feed order, then the point's coordinates.
-    static let feature = Entity(
-        "feature", key: Attribute("id", .text),
-        attributes: [
-            Attribute("mag", .real), Attribute("place", .text), Attribute("time", .integer), Attribute("updated", .integer),
-            Attribute("tz", .integer), Attribute("url", .text), Attribute("detail", .text), Attribute("felt", .integer),
-            Attribute("cdi", .real), Attribute("mmi", .real), Attribute("alert", .text), Attribute("status", .text),
-            Attribute("tsunami", .integer), Attribute("sig", .integer), Attribute("net", .text), Attribute("code", .text),
-            Attribute("ids", .text), Attribute("sources", .text), Attribute("types", .text), Attribute("nst", .integer),
-            Attribute("dmin", .real), Attribute("rms", .real), Attribute("gap", .real), Attribute("magType", .text),
-            Attribute("type", .text), Attribute("title", .text),
-            Attribute("longitude", .real), Attribute("latitude", .real), Attribute("depth", .real),
-        ])
+    static let feature = QuakesPayloadReader.feature
 
     /// Attributes read from `properties`; the last three come from `geometry.coordinates`.
-    static var propertyAttributes: ArraySlice<Attribute> { feature.attributes.dropLast(3) }
+    static var propertyAttributes: ArraySlice<Attribute> { QuakesPayloadReader.propertyAttributes }
 
     package func generate(scale: Double, seed: UInt64, to path: String) throws {
         try QuakesPayloadGenerator(scale: scale, seed: seed).write(to: path)

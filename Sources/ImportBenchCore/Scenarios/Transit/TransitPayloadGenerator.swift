@@ -1,4 +1,5 @@
 import Foundation
+import ImportBenchPayload
 
 /// Writes a GTFS feed directory (stops.txt, trips.txt, stop_times.txt) row by row. Every row
 /// depends only on (seed, index), so trips can name their last stop and stop_times their stops

@@ -1,3 +1,4 @@
+import ImportBenchPayload
 import ImportBenchSchema
 
 /// A GTFS feed (stops, trips, stop_times): stop_times name their stop and trip by key only, so
@@ -23,9 +24,9 @@ package struct TransitScenario: Scenario {
     package static let stopsPerTrip = 25
 
     /// The three files a feed directory must hold, read in this order (dependencies first).
-    package static let stopsFile = "stops.txt"
-    package static let tripsFile = "trips.txt"
-    package static let stopTimesFile = "stop_times.txt"
+    package static let stopsFile = TransitPayloadReader.stopsFile
+    package static let tripsFile = TransitPayloadReader.tripsFile
+    package static let stopTimesFile = TransitPayloadReader.stopTimesFile
 
     package init() {
         do {
@@ -36,32 +37,12 @@ package struct TransitScenario: Scenario {
     }
 
     /// `parent_station` stays text: it may name a station further down the file.
-    static let stop = Entity(
-        "stop", key: Attribute("stop_id", .text),
-        attributes: [
-            Attribute("stop_code", .text), Attribute("stop_name", .text), Attribute("stop_desc", .text),
-            Attribute("stop_lat", .real), Attribute("stop_lon", .real), Attribute("zone_id", .text),
-            Attribute("stop_url", .text), Attribute("location_type", .integer), Attribute("parent_station", .text),
-            Attribute("wheelchair_boarding", .integer),
-        ])
+    static let stop = TransitPayloadReader.stop
 
-    static let trip = Entity(
-        "trip", key: Attribute("trip_id", .text),
-        attributes: [
-            Attribute("route_id", .text), Attribute("service_id", .text), Attribute("trip_headsign", .text),
-            Attribute("trip_short_name", .text), Attribute("direction_id", .integer), Attribute("block_id", .text),
-            Attribute("shape_id", .text),
-        ])
+    static let trip = TransitPayloadReader.trip
 
     /// Keyed `<trip_id>/<stop_sequence>`, the pair GTFS makes unique.
-    static let stopTime = Entity(
-        "stop_time", key: Attribute("key", .text),
-        attributes: [
-            Attribute("arrival_time", .text), Attribute("departure_time", .text), Attribute("stop_sequence", .integer),
-            Attribute("stop_headsign", .text), Attribute("pickup_type", .integer), Attribute("drop_off_type", .integer),
-            Attribute("shape_dist_traveled", .real),
-        ],
-        toOne: [ToOneRelationship("trip", to: "trip", owner: true), ToOneRelationship("stop", to: "stop")])
+    static let stopTime = TransitPayloadReader.stopTime
 
     /// `path` is the feed directory; it is created, and an earlier feed's three files replaced.
     package func generate(scale: Double, seed: UInt64, to path: String) throws {

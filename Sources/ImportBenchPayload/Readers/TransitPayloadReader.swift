@@ -1,4 +1,5 @@
 import Foundation
+import ImportBenchPayload
 import ImportBenchSchema
 import ImportBenchStore
 
@@ -41,9 +42,9 @@ package final class TransitPayloadReader: RecordReader {
         self.directory = directory
         errors = PayloadErrorHandler(policy: reading.onError)
         hasher = reading.hasher
-        guard let stop = schema.index(of: TransitScenario.stop.name), schema.entities[stop] == TransitScenario.stop,
-            let trip = schema.index(of: TransitScenario.trip.name), schema.entities[trip] == TransitScenario.trip,
-            let stopTime = schema.index(of: TransitScenario.stopTime.name), schema.entities[stopTime] == TransitScenario.stopTime
+        guard let stop = schema.index(of: Self.stop.name), schema.entities[stop] == Self.stop,
+            let trip = schema.index(of: Self.trip.name), schema.entities[trip] == Self.trip,
+            let stopTime = schema.index(of: Self.stopTime.name), schema.entities[stopTime] == Self.stopTime
         else {
             throw PayloadError(file: directory, byteOffset: nil, path: nil, expected: .scenarioSchema("transit"), found: "schema '\(schema.name)'")
         }
@@ -51,7 +52,7 @@ package final class TransitPayloadReader: RecordReader {
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw PayloadError(
                 file: directory, byteOffset: nil, path: nil,
-                expected: .feedDirectory(files: [TransitScenario.stopsFile, TransitScenario.tripsFile, TransitScenario.stopTimesFile]),
+                expected: .feedDirectory(files: [Self.stopsFile, Self.tripsFile, Self.stopTimesFile]),
                 found: "no such directory")
         }
         var fileHashers: [(name: String, hasher: PayloadHasher)] = []
@@ -69,12 +70,12 @@ package final class TransitPayloadReader: RecordReader {
             }
             return TableReader(csv: csv, entity: entity, key: try csv.requiredColumn(key), attributes: schema.entities[entity].attributes)
         }
-        stops = try open(TransitScenario.stopsFile, entity: stop, key: "stop_id")
-        trips = try open(TransitScenario.tripsFile, entity: trip, key: "trip_id")
-        stopTimes = try open(TransitScenario.stopTimesFile, entity: stopTime, key: "stop_sequence")
+        stops = try open(Self.stopsFile, entity: stop, key: "stop_id")
+        trips = try open(Self.tripsFile, entity: trip, key: "trip_id")
+        stopTimes = try open(Self.stopTimesFile, entity: stopTime, key: "stop_sequence")
         stopTimeTrip = try stopTimes.csv.requiredColumn("trip_id")
         stopTimeStop = try stopTimes.csv.requiredColumn("stop_id")
-        sequenceAttribute = TransitScenario.stopTime.attributes.firstIndex { $0.name == "stop_sequence" } ?? 0
+        sequenceAttribute = Self.stopTime.attributes.firstIndex { $0.name == "stop_sequence" } ?? 0
         self.fileHashers = fileHashers
         readingNotes = notes
     }
@@ -141,7 +142,7 @@ package final class TransitPayloadReader: RecordReader {
                         throw PayloadError(
                             file: directory, byteOffset: nil, path: nil,
                             expected: .atLeastOne(
-                                .row(inFiles: [TransitScenario.stopsFile, TransitScenario.tripsFile, TransitScenario.stopTimesFile])),
+                                .row(inFiles: [Self.stopsFile, Self.tripsFile, Self.stopTimesFile])),
                             found: "a header line alone in each")
                     }
                     continue
@@ -235,4 +236,42 @@ private struct TableReader {
             occurrences: [RecordOccurrence(entity: entity, key: .text(key), attributes: attributes, toOne: toOne)],
             path: "\(csv.fileName) line \(csv.line)", byteOffset: csv.rowByteOffset)
     }
+}
+
+extension TransitPayloadReader {
+    // What this reader reads, declared here so that the scenario's schema and the reader agree.
+    /// `parent_station` stays text: it may name a station further down the file.
+    package static let stop = Entity(
+        "stop", key: Attribute("stop_id", .text),
+        attributes: [
+            Attribute("stop_code", .text), Attribute("stop_name", .text), Attribute("stop_desc", .text),
+            Attribute("stop_lat", .real), Attribute("stop_lon", .real), Attribute("zone_id", .text),
+            Attribute("stop_url", .text), Attribute("location_type", .integer), Attribute("parent_station", .text),
+            Attribute("wheelchair_boarding", .integer),
+        ])
+
+    package static let trip = Entity(
+        "trip", key: Attribute("trip_id", .text),
+        attributes: [
+            Attribute("route_id", .text), Attribute("service_id", .text), Attribute("trip_headsign", .text),
+            Attribute("trip_short_name", .text), Attribute("direction_id", .integer), Attribute("block_id", .text),
+            Attribute("shape_id", .text),
+        ])
+
+    /// Keyed `<trip_id>/<stop_sequence>`, the pair GTFS makes unique.
+    package static let stopTime = Entity(
+        "stop_time", key: Attribute("key", .text),
+        attributes: [
+            Attribute("arrival_time", .text), Attribute("departure_time", .text), Attribute("stop_sequence", .integer),
+            Attribute("stop_headsign", .text), Attribute("pickup_type", .integer), Attribute("drop_off_type", .integer),
+            Attribute("shape_dist_traveled", .real),
+        ],
+        toOne: [ToOneRelationship("trip", to: "trip", owner: true), ToOneRelationship("stop", to: "stop")])
+
+    /// The three files a feed directory must hold, read in this order (dependencies first).
+    package static let stopsFile = "stops.txt"
+
+    package static let tripsFile = "trips.txt"
+
+    package static let stopTimesFile = "stop_times.txt"
 }

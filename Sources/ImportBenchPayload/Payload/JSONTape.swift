@@ -213,7 +213,7 @@ package final class JSONTape {
     /// unescaping. A repeated key must repeat its value: `JSONDecoder` would silently keep the first,
     /// hiding which of two conflicting values the producer meant. Only objects the parser marked as
     /// repeating a key are searched past the first match, so lookups elsewhere cost what they did.
-    func memberValueIndex(inObject object: Int, key: String) throws(PayloadError) -> Int? {
+    package func memberValueIndex(inObject object: Int, key: String) throws(PayloadError) -> Int? {
         // The UTF-8 view lends the bytes of the literal keys readers pass; `withUTF8` would copy the string first.
         var search = key.utf8.withContiguousStorageIfAvailable { findMember(inObject: object, wanted: $0) }
         if search == nil {
@@ -558,8 +558,8 @@ struct JSONToken: Sendable, Equatable {
     private var endOrCount: UInt32
     /// Index of the token after this value and everything inside it: its next sibling.
     var next: UInt32
-    var kind: JSONKind
-    var flags: JSONTokenFlags
+    package var kind: JSONKind
+    package var flags: JSONTokenFlags
     /// Objects: one bit per key, from its length and first and last bytes (`keyBit`), so most
     /// lookups of an absent key end without comparing any.
     var keyBits: UInt16 = 0
@@ -620,5 +620,5 @@ struct JSONTokenFlags: OptionSet, Sendable {
     static let isTrue = JSONTokenFlags(rawValue: 4)
     /// An object where two keys have the same bytes, or where a key has escapes (and so may equal
     /// another once decoded): lookups check such objects for a second, conflicting member.
-    static let mayRepeatKeys = JSONTokenFlags(rawValue: 8)
+    package static let mayRepeatKeys = JSONTokenFlags(rawValue: 8)
 }

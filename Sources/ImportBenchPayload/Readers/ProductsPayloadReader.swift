@@ -1,3 +1,4 @@
+import ImportBenchPayload
 import ImportBenchSchema
 import ImportBenchStore
 
@@ -17,17 +18,17 @@ package final class ProductsPayloadReader: RecordReader, JSONElementDecoder {
     /// The key, then the attributes, found in one pass over a product (ten lookups by name cost
     /// a quarter of the decoding, most of it retain and release per lookup).
     private static let members = JSONMemberSet(
-        [ProductsScenario.product.key.name] + ProductsScenario.product.attributes.map(\.name))
+        [ProductsPayloadReader.product.key.name] + ProductsPayloadReader.product.attributes.map(\.name))
     private let slots = JSONMemberSlots(for: ProductsPayloadReader.members)
     private let attributeTypes: [ColumnType]
 
     package init(path: String, schema: Schema, reading: PayloadReading = PayloadReading(), chunkSize: Int = 1 << 20) throws {
         self.path = path
-        guard let entity = schema.index(of: ProductsScenario.product.name), schema.entities[entity] == ProductsScenario.product else {
+        guard let entity = schema.index(of: ProductsPayloadReader.product.name), schema.entities[entity] == ProductsPayloadReader.product else {
             throw PayloadError(file: path, byteOffset: nil, path: nil, expected: .scenarioSchema("products"), found: "schema '\(schema.name)'")
         }
         self.entity = entity
-        attributeTypes = ProductsScenario.product.attributes.map(\.type)
+        attributeTypes = ProductsPayloadReader.product.attributes.map(\.type)
         let elements = try JSONElements.open(
             path: path, arrayPath: Self.elements, chunkSize: chunkSize, limits: reading.limits, hasher: reading.hasher)
         records = JSONRecordStream(elements: elements, recordName: "product", onError: reading.onError)
@@ -80,8 +81,19 @@ package final class ProductsPayloadReader: RecordReader, JSONElementDecoder {
         let found = slots.values
         if found[0] < 0 || tape.isNull(at: found[0]) {
             // Finds nothing the one pass missed: it throws the error naming the key (absent or null).
-            found[0] = try tape.requiredMember(ProductsScenario.product.key.name, inObject: product)
+            found[0] = try tape.requiredMember(ProductsPayloadReader.product.key.name, inObject: product)
         }
         return found
     }
+}
+
+extension ProductsPayloadReader {
+    // What this reader reads, declared here so that the scenario's schema and the reader agree.
+    package static let product = Entity(
+        "product", key: Attribute("serialCode", .text),
+        attributes: [
+            Attribute("name", .text), Attribute("brand", .text), Attribute("category", .text),
+            Attribute("price", .real), Attribute("currency", .text), Attribute("stock", .integer),
+            Attribute("active", .boolean), Attribute("updatedAt", .text), Attribute("description", .text),
+        ])
 }

@@ -1,3 +1,4 @@
+import ImportBenchPayload
 import ImportBenchSchema
 import ImportBenchStore
 
@@ -19,17 +20,17 @@ package final class QuakesPayloadReader: RecordReader, JSONElementDecoder {
     private let entity: Int
     /// The properties read, each found in one pass over a feature's `properties` (26 lookups by
     /// name cost a third of the decoding), with their column types in the same order.
-    private static let propertyMembers = JSONMemberSet(QuakesScenario.propertyAttributes.map(\.name))
+    private static let propertyMembers = JSONMemberSet(QuakesPayloadReader.propertyAttributes.map(\.name))
     private let propertySlots = JSONMemberSlots(for: QuakesPayloadReader.propertyMembers)
     private let propertyTypes: [ColumnType]
 
     package init(path: String, schema: Schema, reading: PayloadReading = PayloadReading(), chunkSize: Int = 1 << 20) throws {
         self.path = path
-        guard let entity = schema.index(of: QuakesScenario.feature.name), schema.entities[entity] == QuakesScenario.feature else {
+        guard let entity = schema.index(of: QuakesPayloadReader.feature.name), schema.entities[entity] == QuakesPayloadReader.feature else {
             throw PayloadError(file: path, byteOffset: nil, path: nil, expected: .scenarioSchema("quakes"), found: "schema '\(schema.name)'")
         }
         self.entity = entity
-        propertyTypes = QuakesScenario.propertyAttributes.map(\.type)
+        propertyTypes = QuakesPayloadReader.propertyAttributes.map(\.type)
         let elements = try JSONElements.open(
             path: path, arrayPath: Self.elements, chunkSize: chunkSize, limits: reading.limits, hasher: reading.hasher)
         records = JSONRecordStream(elements: elements, recordName: "feature", onError: reading.onError)
@@ -147,4 +148,24 @@ package final class QuakesPayloadReader: RecordReader, JSONElementDecoder {
         else { return nil }
         return try tape.elements(ofArray: coordinates)
     }
+}
+
+extension QuakesPayloadReader {
+    // What this reader reads, declared here so that the scenario's schema and the reader agree.
+    /// The feature's `properties` in feed order, then the point's coordinates.
+    package static let feature = Entity(
+        "feature", key: Attribute("id", .text),
+        attributes: [
+            Attribute("mag", .real), Attribute("place", .text), Attribute("time", .integer), Attribute("updated", .integer),
+            Attribute("tz", .integer), Attribute("url", .text), Attribute("detail", .text), Attribute("felt", .integer),
+            Attribute("cdi", .real), Attribute("mmi", .real), Attribute("alert", .text), Attribute("status", .text),
+            Attribute("tsunami", .integer), Attribute("sig", .integer), Attribute("net", .text), Attribute("code", .text),
+            Attribute("ids", .text), Attribute("sources", .text), Attribute("types", .text), Attribute("nst", .integer),
+            Attribute("dmin", .real), Attribute("rms", .real), Attribute("gap", .real), Attribute("magType", .text),
+            Attribute("type", .text), Attribute("title", .text),
+            Attribute("longitude", .real), Attribute("latitude", .real), Attribute("depth", .real),
+        ])
+
+    /// Attributes read from `properties`; the last three come from `geometry.coordinates`.
+    package static var propertyAttributes: ArraySlice<Attribute> { feature.attributes.dropLast(3) }
 }

@@ -30,7 +30,7 @@ package final class RecordBatcher {
     }
 
     /// The interner every key read gets its ID from.
-    var interner: KeyInterner { builder.interner }
+    package var interner: KeyInterner { builder.interner }
 
     /// Batches handed out so far: the index the next one will have.
     package var batchesHandedOut: Int { nextBatch }

@@ -5,7 +5,7 @@
 extension JSONTape {
     /// `index`, checked to be an object: `JSONValue.object()`.
     @inline(__always)
-    func object(at index: Int) throws(PayloadError) -> Int {
+    package func object(at index: Int) throws(PayloadError) -> Int {
         guard tokens[index].kind == .object else { throw mismatch(at: index, expected: .kind(.object)) }
         return index
     }
@@ -19,23 +19,23 @@ extension JSONTape {
 
     /// Whether the value at `index` is JSON null.
     @inline(__always)
-    func isNull(at index: Int) -> Bool { tokens[index].kind == .null }
+    package func isNull(at index: Int) -> Bool { tokens[index].kind == .null }
 
     /// The member's value, JSON null included; nil when absent: `JSONObject[key]`.
     @inline(__always)
-    func member(_ key: String, inObject object: Int) throws(PayloadError) -> Int? {
+    package func member(_ key: String, inObject object: Int) throws(PayloadError) -> Int? {
         try memberValueIndex(inObject: object, key: key)
     }
 
     /// The member's value, nil when absent or null: `JSONObject.optional(_:)`.
     @inline(__always)
-    func optionalMember(_ key: String, inObject object: Int) throws(PayloadError) -> Int? {
+    package func optionalMember(_ key: String, inObject object: Int) throws(PayloadError) -> Int? {
         guard let index = try memberValueIndex(inObject: object, key: key), !isNull(at: index) else { return nil }
         return index
     }
 
     /// The member's value; absent or null is an error, located as `JSONObject.required(_:)` locates it.
-    func requiredMember(_ key: String, inObject object: Int) throws(PayloadError) -> Int {
+    package func requiredMember(_ key: String, inObject object: Int) throws(PayloadError) -> Int {
         guard let index = try memberValueIndex(inObject: object, key: key) else { throw missingMember(key, inObject: object, found: "no such key") }
         guard !isNull(at: index) else { throw missingMember(key, inObject: object, found: "null") }
         return index

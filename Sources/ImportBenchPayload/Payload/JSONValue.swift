@@ -3,9 +3,9 @@
 /// (JSON null included: absent-or-null is the business of `JSONObject`).
 package struct JSONValue {
     package let tape: JSONTape
-    let index: Int
+    package let index: Int
 
-    init(tape: JSONTape, index: Int) {
+    package init(tape: JSONTape, index: Int) {
         self.tape = tape
         self.index = index
     }
@@ -45,7 +45,7 @@ package struct JSONValue {
 /// Typed reads by token index, shared by `JSONValue` and `JSONObject`'s accessors; the latter use
 /// them directly so that reading a field creates no value holding a reference to the tape.
 extension JSONTape {
-    func string(at index: Int) throws(PayloadError) -> String {
+    package func string(at index: Int) throws(PayloadError) -> String {
         let token = tokens[index]
         guard token.kind == .string else { throw mismatch(at: index, expected: .kind(.string)) }
         return string(of: token)
@@ -53,7 +53,7 @@ extension JSONTape {
 
     /// The string's unescaped UTF-8 lent to `body`: the tape's own bytes when it has no escapes, a
     /// scratch copy otherwise.
-    func withStringBytes<R>(at index: Int, _ body: (UnsafeRawBufferPointer) -> R) throws(PayloadError) -> R {
+    package func withStringBytes<R>(at index: Int, _ body: (UnsafeRawBufferPointer) -> R) throws(PayloadError) -> R {
         let token = tokens[index]
         guard token.kind == .string else { throw mismatch(at: index, expected: .kind(.string)) }
         let content = UnsafeBufferPointer(rebasing: bytes[(Int(token.start) + 1)..<(Int(token.end) - 1)])
@@ -64,13 +64,13 @@ extension JSONTape {
         return body(UnsafeRawBufferPointer(start: scratch.baseAddress, count: count))
     }
 
-    func bool(at index: Int) throws(PayloadError) -> Bool {
+    package func bool(at index: Int) throws(PayloadError) -> Bool {
         let token = tokens[index]
         guard token.kind == .bool else { throw mismatch(at: index, expected: .kind(.boolean)) }
         return token.flags.contains(.isTrue)
     }
 
-    func int64(at index: Int) throws(PayloadError) -> Int64 {
+    package func int64(at index: Int) throws(PayloadError) -> Int64 {
         let token = tokens[index]
         guard token.kind == .number else { throw mismatch(at: index, expected: .kind(.integer)) }
         if !token.flags.contains(.hasFractionOrExponent) {

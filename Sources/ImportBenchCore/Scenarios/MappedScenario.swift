@@ -1,4 +1,5 @@
 import Foundation
+import ImportBenchPayload
 import ImportBenchSchema
 
 /// A scenario a mapping file describes: its schema and reader come from the file. Its payloads are
@@ -46,7 +47,7 @@ package struct MappedScenario: Scenario {
             // What the scaler refuses is the mapping's doing: name it.
             throw MappingError(file: file, problem: error.problem)
         }
-        try scaler.write(scale: scale, to: path)
+        try scaler.write(scale: scale, to: path, stopIfAsked: ImportInterruption.throwIfRequested)
     }
 
     package func openReader(path: String, reading: PayloadReading) throws -> any RecordReader {

@@ -6,7 +6,7 @@ extension RecordValue {
     /// SQLite builds its IN list's index by appending rather than inserting at random. Only speed
     /// depends on it (an integer beyond 2^53 against a real may compare loosely): any order finds
     /// the same rows.
-    func sortsBefore(_ other: RecordValue) -> Bool {
+    package func sortsBefore(_ other: RecordValue) -> Bool {
         switch (self, other) {
         case (.integer(let left), .integer(let right)): return left < right
         case (.text(let left), .text(let right)): return Self.bytes(left, before: right)

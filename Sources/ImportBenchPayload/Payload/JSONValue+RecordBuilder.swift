@@ -12,7 +12,7 @@ extension JSONTape {
     /// The string at `index` as the builder's next text value, unescaped straight into the builder
     /// when it has escapes (no scratch buffer, no second copy).
     @inline(__always)
-    func writeText(at index: Int, to builder: RecordBuilder) throws(PayloadError) {
+    package func writeText(at index: Int, to builder: RecordBuilder) throws(PayloadError) {
         let token = tokens[index]
         guard token.kind == .string else { throw mismatch(at: index, expected: .kind(.string)) }
         let content = UnsafeBufferPointer(rebasing: bytes[(Int(token.start) + 1)..<(Int(token.end) - 1)])
@@ -25,7 +25,7 @@ extension JSONTape {
 
     /// `JSONValue.write(to:as:)` by token index, for a walk that holds the tape (`JSONTape+Indexes`).
     @inline(__always)
-    func write(valueAt index: Int, to builder: RecordBuilder, as type: ColumnType) throws(PayloadError) {
+    package func write(valueAt index: Int, to builder: RecordBuilder, as type: ColumnType) throws(PayloadError) {
         if isNull(at: index) {
             builder.null()
             return

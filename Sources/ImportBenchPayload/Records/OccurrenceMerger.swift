@@ -3,12 +3,14 @@
 /// from the earlier one (the rule of JSON Merge Patch, RFC 7396). Sets are copied as the later
 /// occurrence has them; their union is `UniqueObjects`'s. Sealed into a storage of its own, like a
 /// builder's, so strategies read a merged object as any other occurrence.
-final class OccurrenceMerger {
+package final class OccurrenceMerger {
     private var headers = PODArray<OccurrenceHeader>(capacity: 16)
     private var values = PODArray<StoredValue>(capacity: 64)
     private var references = PODArray<StoredReference>(capacity: 32)
     private var setEnds = PODArray<Int32>(capacity: 16)
     private var text = PODArray<UInt8>(capacity: 1024)
+
+    package init() {}
 
     deinit {
         headers.free()
@@ -18,11 +20,11 @@ final class OccurrenceMerger {
         text.free()
     }
 
-    var isEmpty: Bool { headers.count == 0 }
+    package var isEmpty: Bool { headers.count == 0 }
 
     /// Appends `later` with the members it leaves out taken from `earlier`, an occurrence of the
     /// same object; returns its position in the storage `seal()` will make.
-    func append(_ later: BatchOccurrence, over earlier: BatchOccurrence) -> Int {
+    package func append(_ later: BatchOccurrence, over earlier: BatchOccurrence) -> Int {
         let source = later.header
         let previous = earlier.header
         var header = source
@@ -61,7 +63,7 @@ final class OccurrenceMerger {
     /// Overwrites the merged occurrence at `position` with what `later`, a newer occurrence of the
     /// same object, gives; what it leaves out stays. Its sets stay as they were: by then
     /// `UniqueObjects` holds the object's union of sets.
-    func update(_ position: Int, with later: BatchOccurrence) {
+    package func update(_ position: Int, with later: BatchOccurrence) {
         let source = later.header
         let target = headers[position]
         for index in 0..<Int(source.attributeCount) {
@@ -79,7 +81,7 @@ final class OccurrenceMerger {
     }
 
     /// Hands the merged occurrences over to a storage and starts empty buffers.
-    func seal() -> RecordStorage {
+    package func seal() -> RecordStorage {
         let storage = RecordStorage(headers: headers, values: values, references: references, setEnds: setEnds, text: text)
         headers = PODArray(capacity: 16)
         values = PODArray(capacity: 64)

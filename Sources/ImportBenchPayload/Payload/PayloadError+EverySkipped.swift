@@ -1,7 +1,7 @@
 extension PayloadError {
     /// A payload of which `--on-error skip` left every record out: nothing to import or to seed a
     /// store with, so the run or the build stops, counting what was skipped and quoting the first error.
-    static func everyRecordSkipped(file: String, skipped: [String: Int], first: PayloadError?) -> PayloadError {
+    package static func everyRecordSkipped(file: String, skipped: [String: Int], first: PayloadError?) -> PayloadError {
         let reasons = skipped.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
         return PayloadError(
             file: file, byteOffset: nil, path: nil, expected: .atLeastOne(.readableRecord),

@@ -5,8 +5,13 @@ import ImportBenchStore
 /// One occurrence as it lies in a batch's storage: what strategies read. A view, valid while its
 /// batch lives; `materialized` copies it out as a `RecordOccurrence`.
 public struct BatchOccurrence {
-    unowned(unsafe) let storage: RecordStorage
-    let position: Int
+    unowned(unsafe) package let storage: RecordStorage
+    package let position: Int
+
+    package init(storage: RecordStorage, position: Int) {
+        self.storage = storage
+        self.position = position
+    }
 
     @inline(__always)
     var header: OccurrenceHeader { storage.headers[position] }
@@ -83,13 +88,13 @@ public struct BatchOccurrence {
     /// Starts loading the occurrence's header into the cache, for a loop that will read it a few
     /// objects later (the ceiling reads last occurrences scattered over every batch).
     @inline(__always)
-    func prefetchHeader() {
+    package func prefetchHeader() {
         importbench_prefetch(storage.headers + position)
     }
 
     /// Starts loading its key's text, first values and references (its header should be cached by now).
     @inline(__always)
-    func prefetchContents() {
+    package func prefetchContents() {
         let header = header
         if header.key.tag == .text { importbench_prefetch(storage.text + Int(header.key.bits)) }
         importbench_prefetch(storage.values + Int(header.valueStart))
@@ -131,10 +136,10 @@ public struct BatchReference {
 }
 
 /// Consecutive occurrences of one storage.
-struct BatchSegment: Sendable {
-    let storage: RecordStorage
-    let start: Int
-    let count: Int
+package struct BatchSegment: Sendable {
+    package let storage: RecordStorage
+    package let start: Int
+    package let count: Int
 }
 
 /// Every occurrence of a batch, in stream order, over the storages they lie in: the rest of a
@@ -178,7 +183,7 @@ public struct BatchOccurrences: RandomAccessCollection, Sendable {
     public var endIndex: Int { total }
 
     /// The segments in stream order, empty ones left out.
-    var segments: [BatchSegment] {
+    package var segments: [BatchSegment] {
         ([first, second] + rest).filter { $0.count > 0 }
     }
 

@@ -76,7 +76,9 @@ package struct SampleScaler {
     /// Writes the scaled payload to `path` (atomically: a failure leaves nothing under that name).
     /// Each collection's elements are copied where the collection lies in the document; a
     /// collection of a shared entity is written once, and a header row only in the first copy.
-    package func write(scale: Double, to path: String) throws {
+    /// `stopIfAsked` is called every 256 elements, so that a stop asked for (a signal) does not wait
+    /// for the whole copy; it throws to stop.
+    package func write(scale: Double, to path: String, stopIfAsked: () throws -> Void = {}) throws {
         guard scale.isFinite, scale > 0 else {
             throw PayloadError(file: path, byteOffset: nil, path: nil, expected: .positiveScale, found: "\(scale)")
         }
@@ -112,7 +114,7 @@ package struct SampleScaler {
         var wroteLine = false
         for frame in frames.filter({ $0.elements > 0 }).sorted(by: { $0.start < $1.start }) {
             if !lines { try copyBytes(cursor..<frame.start, to: output) }
-            wroteLine = try writeCopies(of: frame, scale: scale, stride: stride, to: output, lines: lines) || wroteLine
+            wroteLine = try writeCopies(of: frame, scale: scale, stride: stride, to: output, lines: lines, stopIfAsked: stopIfAsked) || wroteLine
             cursor = frame.end
         }
         if lines {
@@ -124,7 +126,9 @@ package struct SampleScaler {
     }
 
     /// The copies of one collection's elements, separated as the collection wants; true if it wrote any.
-    private func writeCopies(of frame: Frame, scale: Double, stride: Int64, to output: BufferedFileOutput, lines: Bool) throws -> Bool {
+    private func writeCopies(
+        of frame: Frame, scale: Double, stride: Int64, to output: BufferedFileOutput, lines: Bool, stopIfAsked: () throws -> Void
+    ) throws -> Bool {
         let collection = mapping.collections[frame.collection]
         let isShared = shared[collection.entity]
         let whole = isShared ? 0 : Int(scale.rounded(.down))
@@ -136,7 +140,7 @@ package struct SampleScaler {
             let elements = try openElements(frame.collection)
             var read = 0
             while read < count, let element = try elements.next() {
-                if read % 256 == 0 { try ImportInterruption.throwIfRequested() }
+                if read % 256 == 0 { try stopIfAsked() }
                 read += 1
                 // The header row heads the first copy alone.
                 if collection.headerRow, copy > 0, read == 1 { continue }

@@ -1,11 +1,11 @@
 /// Bytes the JSON splitter and tape compare against, named once for both.
 extension UInt8 {
-    static let quote = UInt8(ascii: "\"")
-    static let backslash = UInt8(ascii: "\\")
-    static let openBrace = UInt8(ascii: "{")
-    static let closeBrace = UInt8(ascii: "}")
-    static let openBracket = UInt8(ascii: "[")
-    static let closeBracket = UInt8(ascii: "]")
+    package static let quote = UInt8(ascii: "\"")
+    package static let backslash = UInt8(ascii: "\\")
+    package static let openBrace = UInt8(ascii: "{")
+    package static let closeBrace = UInt8(ascii: "}")
+    package static let openBracket = UInt8(ascii: "[")
+    package static let closeBracket = UInt8(ascii: "]")
     static let comma = UInt8(ascii: ",")
     static let colon = UInt8(ascii: ":")
     static let space = UInt8(ascii: " ")

@@ -10,16 +10,16 @@ package final class RecordStorage: @unchecked Sendable {
     private let setEndBuffer: PODArray<Int32>
     private let textBuffer: PODArray<UInt8>
 
-    var headers: UnsafeMutablePointer<OccurrenceHeader> { headerBuffer.base }
-    var values: UnsafeMutablePointer<StoredValue> { valueBuffer.base }
-    var references: UnsafeMutablePointer<StoredReference> { referenceBuffer.base }
-    var setEnds: UnsafeMutablePointer<Int32> { setEndBuffer.base }
-    var text: UnsafeMutablePointer<UInt8> { textBuffer.base }
-    var count: Int { headerBuffer.count }
-    var valueCount: Int { valueBuffer.count }
-    var referenceCount: Int { referenceBuffer.count }
-    var setEndCount: Int { setEndBuffer.count }
-    var textCount: Int { textBuffer.count }
+    package var headers: UnsafeMutablePointer<OccurrenceHeader> { headerBuffer.base }
+    package var values: UnsafeMutablePointer<StoredValue> { valueBuffer.base }
+    package var references: UnsafeMutablePointer<StoredReference> { referenceBuffer.base }
+    package var setEnds: UnsafeMutablePointer<Int32> { setEndBuffer.base }
+    package var text: UnsafeMutablePointer<UInt8> { textBuffer.base }
+    package var count: Int { headerBuffer.count }
+    package var valueCount: Int { valueBuffer.count }
+    package var referenceCount: Int { referenceBuffer.count }
+    package var setEndCount: Int { setEndBuffer.count }
+    package var textCount: Int { textBuffer.count }
 
     /// Takes the buffers over: they are freed with the storage.
     init(
@@ -42,7 +42,7 @@ package final class RecordStorage: @unchecked Sendable {
     }
 
     /// The bytes its buffers hold, as allocated: what keeping the batch costs in memory.
-    var allocatedBytes: Int {
+    package var allocatedBytes: Int {
         headerBuffer.capacity * MemoryLayout<OccurrenceHeader>.stride + valueBuffer.capacity * MemoryLayout<StoredValue>.stride
             + referenceBuffer.capacity * MemoryLayout<StoredReference>.stride + setEndBuffer.capacity * MemoryLayout<Int32>.stride
             + textBuffer.capacity
@@ -51,7 +51,7 @@ package final class RecordStorage: @unchecked Sendable {
     /// Static, and handed the text's base: called as a method through a view's `unowned(unsafe)`
     /// storage, Swift retained and released the storage around every value read.
     @inline(__always)
-    static func value(_ stored: StoredValue, text: UnsafeMutablePointer<UInt8>) -> RecordValue {
+    package static func value(_ stored: StoredValue, text: UnsafeMutablePointer<UInt8>) -> RecordValue {
         switch stored.tag {
         case .null: return .null
         case .absent: return .absent
@@ -63,52 +63,52 @@ package final class RecordStorage: @unchecked Sendable {
 }
 
 /// A value in 16 bytes: an integer, a double's bits, or where its text lies in the batch's bytes.
-struct StoredValue: BitwiseCopyable {
+package struct StoredValue: BitwiseCopyable {
     /// `absent`: a member the payload left out (never a key).
-    enum Tag: UInt8, BitwiseCopyable { case null, integer, real, text, absent }
+    package enum Tag: UInt8, BitwiseCopyable { case null, integer, real, text, absent }
 
     /// The integer, the double's bit pattern, or the text's offset.
-    var bits: Int64
-    var length: UInt32
-    var tag: Tag
+    package var bits: Int64
+    package var length: UInt32
+    package var tag: Tag
 
-    static let null = StoredValue(bits: 0, length: 0, tag: .null)
-    static let absent = StoredValue(bits: 0, length: 0, tag: .absent)
+    package static let null = StoredValue(bits: 0, length: 0, tag: .null)
+    package static let absent = StoredValue(bits: 0, length: 0, tag: .absent)
 }
 
 /// A to-one or set member: the target's key and key ID, and the target occurrence's ordinal when it
 /// was embedded (-1 when given by key only). A NULL to-one relationship is `isPresent == false`;
 /// one the payload left out is that too, with a key tagged `absent`.
-struct StoredReference: BitwiseCopyable {
-    var key: StoredValue
-    var embeddedOrdinal: Int
-    var keyID: Int32
-    var isPresent: Bool
+package struct StoredReference: BitwiseCopyable {
+    package var key: StoredValue
+    package var embeddedOrdinal: Int
+    package var keyID: Int32
+    package var isPresent: Bool
 
     /// The relationship set to NULL.
-    static let null = StoredReference(key: .null, embeddedOrdinal: -1, keyID: -1, isPresent: false)
+    package static let null = StoredReference(key: .null, embeddedOrdinal: -1, keyID: -1, isPresent: false)
     /// The relationship left out: an update keeps the stored one.
-    static let absent = StoredReference(key: .absent, embeddedOrdinal: -1, keyID: -1, isPresent: false)
+    package static let absent = StoredReference(key: .absent, embeddedOrdinal: -1, keyID: -1, isPresent: false)
 
-    var isAbsent: Bool { key.tag == .absent }
+    package var isAbsent: Bool { key.tag == .absent }
 }
 
 /// Where one occurrence's parts lie: its key, then ranges of values (attributes), references (to-one,
 /// then every set's members) and set ends.
-struct OccurrenceHeader: BitwiseCopyable {
-    var key: StoredValue
-    var ordinal: Int
-    var unit: Int
-    var keyID: Int32
-    var entity: Int32
-    var valueStart: Int32
-    var referenceStart: Int32
-    var setStart: Int32
-    var attributeCount: UInt16
-    var toOneCount: UInt16
-    var setCount: UInt16
+package struct OccurrenceHeader: BitwiseCopyable {
+    package var key: StoredValue
+    package var ordinal: Int
+    package var unit: Int
+    package var keyID: Int32
+    package var entity: Int32
+    package var valueStart: Int32
+    package var referenceStart: Int32
+    package var setStart: Int32
+    package var attributeCount: UInt16
+    package var toOneCount: UInt16
+    package var setCount: UInt16
     /// False for a copy that lists none of its object's children or set members (see `RecordBuilder.listsNoChildren`).
-    var listsChildren: Bool
+    package var listsChildren: Bool
     /// Whether the payload left out any of its attributes or to-one relationships.
-    var isPartial: Bool
+    package var isPartial: Bool
 }

@@ -535,7 +535,7 @@ package final class RecordBuilder {
     /// into a storage of their own; those past the batch stay there for the next batch, which then
     /// reads two storages (the rest of this one, then one sealed later), or more after `sealPart`.
     /// Copying them instead cost a tenth of decoding: a chat channel is longer than a batch of 1,000.
-    func cut(first count: Int, index: Int) -> RecordBatch {
+    package func cut(first count: Int, index: Int) -> RecordBatch {
         endUnit()
         precondition(building.entity < 0 && count <= self.count, "cut inside an occurrence, or past the end")
         guard count > 0 else {
