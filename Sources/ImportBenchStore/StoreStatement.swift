@@ -70,7 +70,7 @@ public final class StoreStatement {
     /// Binds text without a copy (SQLITE_STATIC), as a C program binds from its own buffers. The
     /// caller keeps the bytes alive and unchanged through every execution that uses the binding,
     /// and binds the parameter anew before executing once they are gone. Valid UTF-8 only.
-    @inline(__always)
+    @usableFromInline @inline(__always)
     package func bindBorrowedText(_ bytes: UnsafeRawBufferPointer, at index: Int32) {
         if let base = bytes.baseAddress {
             sqlite3_bind_text(handle, index, base.assumingMemoryBound(to: CChar.self), Int32(bytes.count), nil)

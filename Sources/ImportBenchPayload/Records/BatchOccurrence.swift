@@ -5,33 +5,33 @@ import ImportBenchStore
 /// One occurrence as it lies in a batch's storage: what strategies read. A view, valid while its
 /// batch lives; `materialized` copies it out as a `RecordOccurrence`.
 public struct BatchOccurrence {
-    unowned(unsafe) package let storage: RecordStorage
-    package let position: Int
+    @usableFromInline unowned(unsafe) package let storage: RecordStorage
+    @usableFromInline package let position: Int
 
-    package init(storage: RecordStorage, position: Int) {
+    @inlinable package init(storage: RecordStorage, position: Int) {
         self.storage = storage
         self.position = position
     }
 
     @inline(__always)
-    var header: OccurrenceHeader { storage.headers[position] }
+    @inlinable var header: OccurrenceHeader { storage.headers[position] }
 
     /// Index of its entity in `schema.entities` (and in `toOneTargets`, `manyToManyTargets`, `tracksListing`).
-    public var entity: Int { Int(header.entity) }
-    package var keyID: Int32 { header.keyID }
+    @inlinable public var entity: Int { Int(header.entity) }
+    @inlinable package var keyID: Int32 { header.keyID }
     /// Position in the whole stream.
-    public var ordinal: Int { header.ordinal }
+    @inlinable public var ordinal: Int { header.ordinal }
     /// Index of the top-level payload element it came from.
-    public var unit: Int { header.unit }
+    @inlinable public var unit: Int { header.unit }
     /// Its object's natural key: the value of the entity's `key` attribute.
-    public var key: RecordValue { RecordStorage.value(header.key, text: storage.text) }
+    @inlinable public var key: RecordValue { RecordStorage.value(header.key, text: storage.text) }
     /// Whether it lists its object's children and set members, all of them where the schema says a
     /// payload lists them completely; false for a copy such as an embedded quoted message.
-    public var listsChildren: Bool { header.listsChildren }
+    @inlinable public var listsChildren: Bool { header.listsChildren }
     /// Whether the payload left out any of its attributes (read `.absent`) or to-one relationships
     /// (`toOne.isAbsent(at:)`). A write must keep what the store holds for those: an UPDATE leaves
     /// their columns out, a new row gets NULL. False for a whole object, the common case.
-    public var isPartial: Bool { header.isPartial }
+    @inlinable public var isPartial: Bool { header.isPartial }
 
     /// The attributes, then to-one relationships, the payload left out: which columns an update keeps.
     package var absentColumns: ColumnSet {
@@ -51,7 +51,7 @@ public struct BatchOccurrence {
     /// `absentColumns` as one word, without allocating, for an entity of at most 64 attributes and
     /// to-one relationships (nil for a wider one): what a strategy compares per object.
     @inline(__always)
-    package var absentColumnBits: UInt64? {
+    @inlinable package var absentColumnBits: UInt64? {
         let header = header
         let attributeCount = Int(header.attributeCount)
         guard attributeCount + Int(header.toOneCount) <= 64 else { return nil }
@@ -65,20 +65,20 @@ public struct BatchOccurrence {
     }
 
     /// In the order of the entity's `attributes`.
-    public var attributes: BatchValues {
+    @inlinable public var attributes: BatchValues {
         let header = header
         return BatchValues(storage: storage, start: Int(header.valueStart), count: Int(header.attributeCount))
     }
 
     /// In the order of the entity's `toOne`; nil is a NULL relationship, or one the payload left out
     /// (`toOne.isAbsent(at:)`).
-    public var toOne: BatchToOne {
+    @inlinable public var toOne: BatchToOne {
         let header = header
         return BatchToOne(storage: storage, start: Int(header.referenceStart), count: Int(header.toOneCount))
     }
 
     /// In the order of the entity's `manyToMany`.
-    public var manyToMany: BatchSets {
+    @inlinable public var manyToMany: BatchSets {
         let header = header
         return BatchSets(
             storage: storage, firstMember: Int(header.referenceStart) + Int(header.toOneCount),
@@ -88,13 +88,13 @@ public struct BatchOccurrence {
     /// Starts loading the occurrence's header into the cache, for a loop that will read it a few
     /// objects later (the ceiling reads last occurrences scattered over every batch).
     @inline(__always)
-    package func prefetchHeader() {
+    @inlinable package func prefetchHeader() {
         importbench_prefetch(storage.headers + position)
     }
 
     /// Starts loading its key's text, first values and references (its header should be cached by now).
     @inline(__always)
-    package func prefetchContents() {
+    @inlinable package func prefetchContents() {
         let header = header
         if header.key.tag == .text { importbench_prefetch(storage.text + Int(header.key.bits)) }
         importbench_prefetch(storage.values + Int(header.valueStart))
@@ -118,15 +118,21 @@ public struct BatchOccurrence {
 /// A relationship as a batch holds it: the target's key and key ID, and where the target was
 /// embedded, if it was.
 public struct BatchReference {
-    unowned(unsafe) let storage: RecordStorage
-    let stored: StoredReference
+    @usableFromInline unowned(unsafe) let storage: RecordStorage
+    @usableFromInline let stored: StoredReference
+
+    @usableFromInline
+    init(storage: RecordStorage, stored: StoredReference) {
+        self.storage = storage
+        self.stored = stored
+    }
 
     /// The target's natural key: the reference points at the target entity's row with this key.
-    public var key: RecordValue { RecordStorage.value(stored.key, text: storage.text) }
-    package var keyID: Int32 { stored.keyID }
+    @inlinable public var key: RecordValue { RecordStorage.value(stored.key, text: storage.text) }
+    @inlinable package var keyID: Int32 { stored.keyID }
     /// The stream ordinal of the embedded target occurrence; nil for a reference given by key only.
-    public var embeddedOrdinal: Int? { stored.embeddedOrdinal >= 0 ? stored.embeddedOrdinal : nil }
-    package var isKeyOnly: Bool { stored.embeddedOrdinal < 0 }
+    @inlinable public var embeddedOrdinal: Int? { stored.embeddedOrdinal >= 0 ? stored.embeddedOrdinal : nil }
+    @inlinable package var isKeyOnly: Bool { stored.embeddedOrdinal < 0 }
 
     package var materialized: Reference {
         var reference = Reference(key: key.storeValue, embeddedOrdinal: embeddedOrdinal)
@@ -136,10 +142,10 @@ public struct BatchReference {
 }
 
 /// Consecutive occurrences of one storage.
-package struct BatchSegment: Sendable {
-    package let storage: RecordStorage
-    package let start: Int
-    package let count: Int
+@usableFromInline package struct BatchSegment: Sendable {
+    @usableFromInline package let storage: RecordStorage
+    @usableFromInline package let start: Int
+    @usableFromInline package let count: Int
 }
 
 /// Every occurrence of a batch, in stream order, over the storages they lie in: the rest of a
@@ -149,12 +155,12 @@ package struct BatchSegment: Sendable {
 /// keeps its storages alive; the occurrences it hands out do not.
 public struct BatchOccurrences: RandomAccessCollection, Sendable {
     /// The first two segments inline, as nearly every batch has no more; the second may be empty.
-    let first: BatchSegment
-    let second: BatchSegment
+    @usableFromInline let first: BatchSegment
+    @usableFromInline let second: BatchSegment
     /// Segments after the second, and where each starts among the batch's occurrences.
     private let rest: [BatchSegment]
     private let restStarts: [Int]
-    private let total: Int
+    @usableFromInline let total: Int
 
     /// `segments` in stream order; at least one.
     init(_ segments: [BatchSegment]) {
@@ -178,9 +184,9 @@ public struct BatchOccurrences: RandomAccessCollection, Sendable {
     }
 
     /// Always 0.
-    public var startIndex: Int { 0 }
+    @inlinable public var startIndex: Int { 0 }
     /// How many occurrences the batch holds.
-    public var endIndex: Int { total }
+    @inlinable public var endIndex: Int { total }
 
     /// The segments in stream order, empty ones left out.
     package var segments: [BatchSegment] {
@@ -189,7 +195,7 @@ public struct BatchOccurrences: RandomAccessCollection, Sendable {
 
     /// The occurrence at `position`, in payload order.
     @inline(__always)
-    public subscript(position: Int) -> BatchOccurrence {
+    @inlinable public subscript(position: Int) -> BatchOccurrence {
         precondition(position >= 0 && position < endIndex, "occurrence index out of range")
         if position < first.count { return BatchOccurrence(storage: first.storage, position: first.start + position) }
         let inSecond = position - first.count
@@ -199,7 +205,7 @@ public struct BatchOccurrences: RandomAccessCollection, Sendable {
 
     /// An occurrence past the second segment, found by binary search over the segments' starts.
     @inline(never)
-    private func laterOccurrence(at position: Int) -> BatchOccurrence {
+    @usableFromInline func laterOccurrence(at position: Int) -> BatchOccurrence {
         var low = 0
         var high = restStarts.count - 1
         while low < high {
@@ -254,18 +260,25 @@ public struct BatchOccurrences: RandomAccessCollection, Sendable {
 
 /// An occurrence's attribute values, in the order of the entity's `attributes`, read in place.
 public struct BatchValues: RandomAccessCollection {
-    unowned(unsafe) let storage: RecordStorage
-    let start: Int
+    @usableFromInline unowned(unsafe) let storage: RecordStorage
+    @usableFromInline let start: Int
     /// How many there are.
     public let count: Int
+    @usableFromInline
+    init(storage: RecordStorage, start: Int, count: Int) {
+        self.storage = storage
+        self.start = start
+        self.count = count
+    }
+
     /// Always 0.
-    public var startIndex: Int { 0 }
+    @inlinable public var startIndex: Int { 0 }
     /// Equal to `count`.
-    public var endIndex: Int { count }
+    @inlinable public var endIndex: Int { count }
 
     /// The value of the entity's attribute at `position`.
     @inline(__always)
-    public subscript(position: Int) -> RecordValue {
+    @inlinable public subscript(position: Int) -> RecordValue {
         precondition(position >= 0 && position < count, "index out of range")
         return RecordStorage.value(storage.values[start + position], text: storage.text)
     }
@@ -274,19 +287,26 @@ public struct BatchValues: RandomAccessCollection {
 /// An occurrence's to-one references, in the order of the entity's `toOne`; nil where the
 /// relationship is NULL or left out.
 public struct BatchToOne: RandomAccessCollection {
-    unowned(unsafe) let storage: RecordStorage
-    let start: Int
+    @usableFromInline unowned(unsafe) let storage: RecordStorage
+    @usableFromInline let start: Int
     /// How many there are.
     public let count: Int
+    @usableFromInline
+    init(storage: RecordStorage, start: Int, count: Int) {
+        self.storage = storage
+        self.start = start
+        self.count = count
+    }
+
     /// Always 0.
-    public var startIndex: Int { 0 }
+    @inlinable public var startIndex: Int { 0 }
     /// Equal to `count`.
-    public var endIndex: Int { count }
+    @inlinable public var endIndex: Int { count }
 
     /// The reference of the entity's to-one relationship at `position`; nil where it is NULL or
     /// left out.
     @inline(__always)
-    public subscript(position: Int) -> BatchReference? {
+    @inlinable public subscript(position: Int) -> BatchReference? {
         precondition(position >= 0 && position < count, "index out of range")
         let stored = storage.references[start + position]
         return stored.isPresent ? BatchReference(storage: storage, stored: stored) : nil
@@ -294,7 +314,7 @@ public struct BatchToOne: RandomAccessCollection {
 
     /// Whether the payload left the relationship at `position` out of this occurrence (as opposed
     /// to setting it to null): an update keeps the stored one.
-    public func isAbsent(at position: Int) -> Bool {
+    @inlinable public func isAbsent(at position: Int) -> Bool {
         precondition(position >= 0 && position < count, "index out of range")
         return storage.references[start + position].isAbsent
     }
@@ -302,18 +322,25 @@ public struct BatchToOne: RandomAccessCollection {
 
 /// The members of one many-to-many set, in payload order, repeats kept.
 public struct BatchReferences: RandomAccessCollection {
-    unowned(unsafe) let storage: RecordStorage
-    let start: Int
+    @usableFromInline unowned(unsafe) let storage: RecordStorage
+    @usableFromInline let start: Int
     /// How many there are.
     public let count: Int
+    @usableFromInline
+    init(storage: RecordStorage, start: Int, count: Int) {
+        self.storage = storage
+        self.start = start
+        self.count = count
+    }
+
     /// Always 0.
-    public var startIndex: Int { 0 }
+    @inlinable public var startIndex: Int { 0 }
     /// Equal to `count`.
-    public var endIndex: Int { count }
+    @inlinable public var endIndex: Int { count }
 
     /// The member at `position`, in payload order.
     @inline(__always)
-    public subscript(position: Int) -> BatchReference {
+    @inlinable public subscript(position: Int) -> BatchReference {
         precondition(position >= 0 && position < count, "index out of range")
         return BatchReference(storage: storage, stored: storage.references[start + position])
     }
@@ -321,19 +348,27 @@ public struct BatchReferences: RandomAccessCollection {
 
 /// An occurrence's many-to-many sets, in the order of the entity's `manyToMany`.
 public struct BatchSets: RandomAccessCollection {
-    unowned(unsafe) let storage: RecordStorage
+    @usableFromInline unowned(unsafe) let storage: RecordStorage
     /// Index of the first set's first member in the storage's references.
-    let firstMember: Int
-    let setStart: Int
+    @usableFromInline let firstMember: Int
+    @usableFromInline let setStart: Int
     /// How many there are.
     public let count: Int
+    @usableFromInline
+    init(storage: RecordStorage, firstMember: Int, setStart: Int, count: Int) {
+        self.storage = storage
+        self.firstMember = firstMember
+        self.setStart = setStart
+        self.count = count
+    }
+
     /// Always 0.
-    public var startIndex: Int { 0 }
+    @inlinable public var startIndex: Int { 0 }
     /// Equal to `count`.
-    public var endIndex: Int { count }
+    @inlinable public var endIndex: Int { count }
 
     /// The members of the entity's many-to-many relationship at `position`.
-    public subscript(position: Int) -> BatchReferences {
+    @inlinable public subscript(position: Int) -> BatchReferences {
         precondition(position >= 0 && position < count, "set index out of range")
         let begin = position == 0 ? firstMember : Int(storage.setEnds[setStart + position - 1])
         let end = Int(storage.setEnds[setStart + position])

@@ -3,31 +3,38 @@ import Foundation
 /// A growable array of plain values in memory it manages by hand: appending neither checks
 /// uniqueness nor counts references, and the memory can change owner (builder to batch) without a
 /// copy. The owner calls `free()` once; until then the elements stay where `base` says.
-package struct PODArray<Element: BitwiseCopyable> {
-    @usableFromInline package internal(set) var base: UnsafeMutablePointer<Element>
-    @usableFromInline package internal(set) var count = 0
-    @usableFromInline package internal(set) var capacity: Int
+/// Inlinable, with its storage usable from inline code: the strategies (another module) read and
+/// append to it in their hot loops.
+@usableFromInline package struct PODArray<Element: BitwiseCopyable> {
+    @usableFromInline var storedBase: UnsafeMutablePointer<Element>
+    @usableFromInline var storedCount = 0
+    @usableFromInline var storedCapacity: Int
+
+    /// Where the elements lie; valid until the next append that grows it.
+    @inlinable package var base: UnsafeMutablePointer<Element> { storedBase }
+    @inlinable package var count: Int { storedCount }
+    @inlinable package var capacity: Int { storedCapacity }
 
     package init(capacity: Int = 64) {
-        self.capacity = max(capacity, 1)
-        guard let memory = malloc(self.capacity * MemoryLayout<Element>.stride) else {
+        storedCapacity = max(capacity, 1)
+        guard let memory = malloc(storedCapacity * MemoryLayout<Element>.stride) else {
             fatalError("out of memory allocating a record buffer")
         }
-        base = memory.bindMemory(to: Element.self, capacity: self.capacity)
+        storedBase = memory.bindMemory(to: Element.self, capacity: storedCapacity)
     }
 
     @inlinable @inline(__always)
     package mutating func append(_ element: Element) {
         if count == capacity { grow(to: count + 1) }
         (base + count).initialize(to: element)
-        count += 1
+        storedCount += 1
     }
 
     /// Makes room for `extra` more elements and returns where they go; `count` moves past them.
     @inlinable @inline(__always)
     package mutating func extend(by extra: Int) -> UnsafeMutablePointer<Element> {
         if count + extra > capacity { grow(to: count + extra) }
-        defer { count += extra }
+        defer { storedCount += extra }
         return base + count
     }
 
@@ -39,7 +46,7 @@ package struct PODArray<Element: BitwiseCopyable> {
 
     /// Forgets elements from `newCount` on (they are plain values: nothing to deinitialise).
     package mutating func truncate(to newCount: Int) {
-        count = min(count, max(newCount, 0))
+        storedCount = min(storedCount, max(newCount, 0))
     }
 
     /// Through `realloc`: plain values may move as bytes, and the allocator can often grow a large
@@ -51,8 +58,8 @@ package struct PODArray<Element: BitwiseCopyable> {
         guard let grown = realloc(base, newCapacity * MemoryLayout<Element>.stride) else {
             fatalError("out of memory growing a record buffer to \(newCapacity * MemoryLayout<Element>.stride) bytes")
         }
-        base = grown.bindMemory(to: Element.self, capacity: newCapacity)
-        capacity = newCapacity
+        storedBase = grown.bindMemory(to: Element.self, capacity: newCapacity)
+        storedCapacity = newCapacity
     }
 
     package func free() {

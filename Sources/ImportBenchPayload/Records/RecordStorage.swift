@@ -2,24 +2,24 @@
 /// references, the ends of many-to-many sets, and the text bytes every value and key points into.
 /// Built by `RecordBuilder`, immutable afterwards, and freed with the last batch that holds it; the
 /// views (`BatchOccurrence` and its collections) read it without reference counting.
-package final class RecordStorage: @unchecked Sendable {
+@usableFromInline package final class RecordStorage: @unchecked Sendable {
     // @unchecked: written only by the builder before it hands the storage over; read-only after.
-    private let headerBuffer: PODArray<OccurrenceHeader>
-    private let valueBuffer: PODArray<StoredValue>
-    private let referenceBuffer: PODArray<StoredReference>
-    private let setEndBuffer: PODArray<Int32>
-    private let textBuffer: PODArray<UInt8>
+    @usableFromInline let headerBuffer: PODArray<OccurrenceHeader>
+    @usableFromInline let valueBuffer: PODArray<StoredValue>
+    @usableFromInline let referenceBuffer: PODArray<StoredReference>
+    @usableFromInline let setEndBuffer: PODArray<Int32>
+    @usableFromInline let textBuffer: PODArray<UInt8>
 
-    package var headers: UnsafeMutablePointer<OccurrenceHeader> { headerBuffer.base }
-    package var values: UnsafeMutablePointer<StoredValue> { valueBuffer.base }
-    package var references: UnsafeMutablePointer<StoredReference> { referenceBuffer.base }
-    package var setEnds: UnsafeMutablePointer<Int32> { setEndBuffer.base }
-    package var text: UnsafeMutablePointer<UInt8> { textBuffer.base }
-    package var count: Int { headerBuffer.count }
-    package var valueCount: Int { valueBuffer.count }
-    package var referenceCount: Int { referenceBuffer.count }
-    package var setEndCount: Int { setEndBuffer.count }
-    package var textCount: Int { textBuffer.count }
+    @inlinable package var headers: UnsafeMutablePointer<OccurrenceHeader> { headerBuffer.base }
+    @inlinable package var values: UnsafeMutablePointer<StoredValue> { valueBuffer.base }
+    @inlinable package var references: UnsafeMutablePointer<StoredReference> { referenceBuffer.base }
+    @inlinable package var setEnds: UnsafeMutablePointer<Int32> { setEndBuffer.base }
+    @inlinable package var text: UnsafeMutablePointer<UInt8> { textBuffer.base }
+    @inlinable package var count: Int { headerBuffer.count }
+    @inlinable package var valueCount: Int { valueBuffer.count }
+    @inlinable package var referenceCount: Int { referenceBuffer.count }
+    @inlinable package var setEndCount: Int { setEndBuffer.count }
+    @inlinable package var textCount: Int { textBuffer.count }
 
     /// Takes the buffers over: they are freed with the storage.
     init(
@@ -51,7 +51,7 @@ package final class RecordStorage: @unchecked Sendable {
     /// Static, and handed the text's base: called as a method through a view's `unowned(unsafe)`
     /// storage, Swift retained and released the storage around every value read.
     @inline(__always)
-    package static func value(_ stored: StoredValue, text: UnsafeMutablePointer<UInt8>) -> RecordValue {
+    @inlinable package static func value(_ stored: StoredValue, text: UnsafeMutablePointer<UInt8>) -> RecordValue {
         switch stored.tag {
         case .null: return .null
         case .absent: return .absent
@@ -63,52 +63,52 @@ package final class RecordStorage: @unchecked Sendable {
 }
 
 /// A value in 16 bytes: an integer, a double's bits, or where its text lies in the batch's bytes.
-package struct StoredValue: BitwiseCopyable {
+@usableFromInline package struct StoredValue: BitwiseCopyable, Sendable {
     /// `absent`: a member the payload left out (never a key).
-    package enum Tag: UInt8, BitwiseCopyable { case null, integer, real, text, absent }
+    @usableFromInline package enum Tag: UInt8, BitwiseCopyable, Sendable { case null, integer, real, text, absent }
 
     /// The integer, the double's bit pattern, or the text's offset.
-    package var bits: Int64
-    package var length: UInt32
-    package var tag: Tag
+    @usableFromInline package var bits: Int64
+    @usableFromInline package var length: UInt32
+    @usableFromInline package var tag: Tag
 
-    package static let null = StoredValue(bits: 0, length: 0, tag: .null)
-    package static let absent = StoredValue(bits: 0, length: 0, tag: .absent)
+    @usableFromInline package static let null = StoredValue(bits: 0, length: 0, tag: .null)
+    @usableFromInline package static let absent = StoredValue(bits: 0, length: 0, tag: .absent)
 }
 
 /// A to-one or set member: the target's key and key ID, and the target occurrence's ordinal when it
 /// was embedded (-1 when given by key only). A NULL to-one relationship is `isPresent == false`;
 /// one the payload left out is that too, with a key tagged `absent`.
-package struct StoredReference: BitwiseCopyable {
-    package var key: StoredValue
-    package var embeddedOrdinal: Int
-    package var keyID: Int32
-    package var isPresent: Bool
+@usableFromInline package struct StoredReference: BitwiseCopyable, Sendable {
+    @usableFromInline package var key: StoredValue
+    @usableFromInline package var embeddedOrdinal: Int
+    @usableFromInline package var keyID: Int32
+    @usableFromInline package var isPresent: Bool
 
     /// The relationship set to NULL.
-    package static let null = StoredReference(key: .null, embeddedOrdinal: -1, keyID: -1, isPresent: false)
+    @usableFromInline package static let null = StoredReference(key: .null, embeddedOrdinal: -1, keyID: -1, isPresent: false)
     /// The relationship left out: an update keeps the stored one.
-    package static let absent = StoredReference(key: .absent, embeddedOrdinal: -1, keyID: -1, isPresent: false)
+    @usableFromInline package static let absent = StoredReference(key: .absent, embeddedOrdinal: -1, keyID: -1, isPresent: false)
 
-    package var isAbsent: Bool { key.tag == .absent }
+    @inlinable package var isAbsent: Bool { key.tag == .absent }
 }
 
 /// Where one occurrence's parts lie: its key, then ranges of values (attributes), references (to-one,
 /// then every set's members) and set ends.
-package struct OccurrenceHeader: BitwiseCopyable {
-    package var key: StoredValue
-    package var ordinal: Int
-    package var unit: Int
-    package var keyID: Int32
-    package var entity: Int32
-    package var valueStart: Int32
-    package var referenceStart: Int32
-    package var setStart: Int32
-    package var attributeCount: UInt16
-    package var toOneCount: UInt16
-    package var setCount: UInt16
+@usableFromInline package struct OccurrenceHeader: BitwiseCopyable {
+    @usableFromInline package var key: StoredValue
+    @usableFromInline package var ordinal: Int
+    @usableFromInline package var unit: Int
+    @usableFromInline package var keyID: Int32
+    @usableFromInline package var entity: Int32
+    @usableFromInline package var valueStart: Int32
+    @usableFromInline package var referenceStart: Int32
+    @usableFromInline package var setStart: Int32
+    @usableFromInline package var attributeCount: UInt16
+    @usableFromInline package var toOneCount: UInt16
+    @usableFromInline package var setCount: UInt16
     /// False for a copy that lists none of its object's children or set members (see `RecordBuilder.listsNoChildren`).
-    package var listsChildren: Bool
+    @usableFromInline package var listsChildren: Bool
     /// Whether the payload left out any of its attributes or to-one relationships.
-    package var isPartial: Bool
+    @usableFromInline package var isPartial: Bool
 }

@@ -6,7 +6,7 @@ extension RecordValue {
     /// SQLite builds its IN list's index by appending rather than inserting at random. Only speed
     /// depends on it (an integer beyond 2^53 against a real may compare loosely): any order finds
     /// the same rows.
-    package func sortsBefore(_ other: RecordValue) -> Bool {
+    @inlinable package func sortsBefore(_ other: RecordValue) -> Bool {
         switch (self, other) {
         case (.integer(let left), .integer(let right)): return left < right
         case (.text(let left), .text(let right)): return Self.bytes(left, before: right)
@@ -17,7 +17,7 @@ extension RecordValue {
         }
     }
 
-    private var rank: Int {
+    @usableFromInline var rank: Int {
         switch self {
         case .null, .absent: 0
         case .integer, .real: 1
@@ -25,7 +25,7 @@ extension RecordValue {
         }
     }
 
-    private static func bytes(_ left: UnsafeRawBufferPointer, before right: UnsafeRawBufferPointer) -> Bool {
+    @inlinable static func bytes(_ left: UnsafeRawBufferPointer, before right: UnsafeRawBufferPointer) -> Bool {
         let common = min(left.count, right.count)
         if common > 0, let leftBase = left.baseAddress, let rightBase = right.baseAddress {
             let order = memcmp(leftBase, rightBase, common)

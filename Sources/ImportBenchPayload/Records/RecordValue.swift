@@ -30,7 +30,7 @@ extension StoreStatement {
     /// Binds a batch's value; text in place (`bindBorrowedText`), without a copy, so execute the
     /// statement before the batch is gone (inside `write`), or bind anew. An absent value binds
     /// NULL: what a new row gets; an update that must keep the stored value leaves its column out.
-    @inline(__always)
+    @inlinable @inline(__always)
     public func bind(_ value: RecordValue, at index: Int32) {
         switch value {
         case .null, .absent: bindNull(at: index)
