@@ -60,11 +60,15 @@ let package = Package(
                 "ImportBenchStore", "ImportBenchSchema", "CHotPath", "CZlib",
                 .product(name: "Yams", package: "Yams"),
             ]),
-        // Scenarios, strategies, runner, verifier, meters, reader probe.
+        // The strategies: what writes record batches into a store, the built-ins written against the
+        // protocol a plug-in adopts, and the helpers they share; nothing of how a run is measured.
+        .target(name: "ImportBenchStrategies", dependencies: ["ImportBenchStore", "ImportBenchSchema", "ImportBenchPayload", "CHotPath"]),
+        // Scenarios, measured methods, runner, verifier, meters, reader probe.
         .target(
             name: "ImportBenchCore",
             dependencies: [
-                "ImportBenchStore", "ImportBenchSchema", "ImportBenchPayload", "CJemalloc", "CReference", "CHotPath", "CCounters",
+                "ImportBenchStore", "ImportBenchSchema", "ImportBenchPayload", "ImportBenchStrategies", "CJemalloc", "CReference", "CHotPath",
+                "CCounters",
                 "CProcess", .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]),
         // Reporters: know only results.
@@ -82,15 +86,24 @@ let package = Package(
         // The plug-in library: the public surface (strategy protocol, records, counted connection,
         // refresh helpers) and the entry point; everything else stays inside the package.
         .target(
-            name: "ImportBench", dependencies: ["ImportBenchCLI", "ImportBenchCore", "ImportBenchPayload", "ImportBenchSchema", "ImportBenchStore"]),
+            name: "ImportBench",
+            dependencies: [
+                "ImportBenchCLI", "ImportBenchCore", "ImportBenchPayload", "ImportBenchSchema", "ImportBenchStore",
+                "ImportBenchStrategies",
+            ]),
         .executableTarget(name: "bench", dependencies: ["ImportBench"]),
         .testTarget(name: "ImportBenchStoreTests", dependencies: ["ImportBenchStore", "CSQLite"]),
-        .testTarget(name: "ImportBenchCoreTests", dependencies: ["ImportBenchCore", "ImportBenchPayload", "ImportBenchSchema", "ImportBenchStore"]),
         .testTarget(
-            name: "ImportBenchReportTests", dependencies: ["ImportBenchReport", "ImportBenchCore", "ImportBenchPayload", "ImportBenchSchema"]),
+            name: "ImportBenchCoreTests",
+            dependencies: ["ImportBenchCore", "ImportBenchPayload", "ImportBenchSchema", "ImportBenchStore", "ImportBenchStrategies"]),
+        .testTarget(
+            name: "ImportBenchReportTests",
+            dependencies: ["ImportBenchReport", "ImportBenchCore", "ImportBenchPayload", "ImportBenchSchema", "ImportBenchStrategies"]),
         .testTarget(
             name: "BenchCLITests",
-            dependencies: ["ImportBenchCLI", "ImportBenchCore", "ImportBenchPayload", "ImportBenchReport", "ImportBenchSchema"]),
+            dependencies: [
+                "ImportBenchCLI", "ImportBenchCore", "ImportBenchPayload", "ImportBenchReport", "ImportBenchSchema", "ImportBenchStrategies",
+            ]),
         // A strategy written against the plug-in library alone, verified like the built-ins.
         // Its public surface, listed in public-api.txt, each symbol documented.
         .testTarget(name: "PluginTests", dependencies: ["ImportBench"], exclude: ["public-api.txt"]),

@@ -2,10 +2,10 @@ import ImportBenchCLI
 // The library a plug-in imports: the strategy protocol and what a strategy reads and writes
 // (batches of records, the counted connection and its statements, the schema, the refresh
 // helpers), and the entry point that turns the plug-in's executable into a whole `bench`.
-@_exported import ImportBenchCore
 @_exported import ImportBenchPayload
 @_exported import ImportBenchSchema
 @_exported import ImportBenchStore
+@_exported import ImportBenchStrategies
 
 /// `bench` as a library.
 public enum Bench {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ImportBenchCore
+import ImportBenchStrategies
 import Synchronization
 
 /// `bench`: which import strategy, at which batch size, and what it costs at 2x, 10x, 100x.

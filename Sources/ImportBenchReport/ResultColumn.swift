@@ -1,5 +1,6 @@
 import Foundation
 import ImportBenchCore
+import ImportBenchStrategies
 
 /// One column of the results contract, declared once: its CSV name, what kind of fact it is, its
 /// unit and which way is better, how its value is taken from a run, and whether the terminal table

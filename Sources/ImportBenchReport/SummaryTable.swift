@@ -1,5 +1,6 @@
 import Foundation
 import ImportBenchCore
+import ImportBenchStrategies
 
 /// The terminal table: one row per strategy, repetitions folded into median and range.
 package enum SummaryTable {

@@ -4,6 +4,7 @@ import Testing
 @testable import ImportBenchCLI
 @testable import ImportBenchCore
 @testable import ImportBenchPayload
+@testable import ImportBenchStrategies
 
 @Suite("Messages from an isolated run's child")
 struct ChildMessageTests {

@@ -1,6 +1,7 @@
 import Foundation
 import ImportBenchCore
 import ImportBenchStore
+import ImportBenchStrategies
 import Testing
 
 @testable import ImportBenchCLI

@@ -3,6 +3,7 @@ import ImportBenchCore
 import ImportBenchPayload
 import ImportBenchSchema
 import ImportBenchStore
+import ImportBenchStrategies
 import Testing
 
 /// A member an object leaves out keeps what an earlier occurrence or the store gave it; a member

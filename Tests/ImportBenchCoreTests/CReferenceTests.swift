@@ -2,6 +2,7 @@ import Foundation
 import ImportBenchCore
 import ImportBenchSchema
 import ImportBenchStore
+import ImportBenchStrategies
 import Testing
 
 @Suite("C reference")

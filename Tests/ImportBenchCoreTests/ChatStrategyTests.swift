@@ -2,6 +2,7 @@ import Foundation
 import ImportBenchCore
 import ImportBenchPayload
 import ImportBenchStore
+import ImportBenchStrategies
 import Testing
 
 /// Every strategy on small generated chat payloads: the counts each must reach, computed from the

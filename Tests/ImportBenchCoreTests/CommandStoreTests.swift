@@ -29,7 +29,7 @@ struct CommandStoreTests {
             batchSize: .occurrences(100), databasePath: store, settings: StoreSettings(journal: journal))
         let stop = try expectStop { _ = try run.execute() }
         #expect(stop.stage == .command)
-        guard case .strategy(.commandStore(let name, let path, let problem)) = stop.cause else {
+        guard case .method(.commandStore(let name, let path, let problem)) = stop.cause else {
             Issue.record("expected what the command did to its store, got \(stop.cause)")
             return (stop, nil, store)
         }

@@ -4,6 +4,7 @@ import Testing
 
 @testable import ImportBenchCore
 @testable import ImportBenchPayload
+@testable import ImportBenchStrategies
 
 /// `Schema.danglingReference(from:to:key:)`: the error a plug-in throws for a reference it cannot
 /// resolve is bench's own, naming the relationship the key came through.
@@ -31,7 +32,7 @@ struct DanglingReferenceTests {
         }
         let targetKey: StoreValue = target == "post" ? .integer(1) : .text(key)
         #expect(
-            error as? ImportError
+            error as? StrategyError
                 == .danglingReference(
                     source: "post", sourceKey: .integer(2), relationship: relationship, target: target, targetKey: targetKey))
     }
@@ -44,7 +45,7 @@ struct DanglingReferenceTests {
             schema.danglingReference(from: occurrence, to: schema.index(of: "author") ?? -1, key: "nobody")
         }
         #expect(
-            error as? ImportError
+            error as? StrategyError
                 == .danglingReference(
                     source: "post", sourceKey: .integer(2), relationship: "author", target: "author", targetKey: .text("nobody")))
     }

@@ -12,7 +12,8 @@ struct ErrorLayersTests {
         ("schema", ["ImportBenchSchema"], "SchemaProblem"),
         ("payload", ["ImportBenchPayload/Payload", "ImportBenchPayload/Records", "ImportBenchPayload/Readers"], "PayloadError"),
         ("mapping", ["ImportBenchPayload/Mapping"], "MappingError"),
-        ("strategies", ["ImportBenchCore/Strategies", "ImportBenchCore/Commands", "ImportBenchCore/Seed"], "ImportError"),
+        ("strategies", ["ImportBenchStrategies"], "StrategyError"),
+        ("methods", ["ImportBenchCore/Methods", "ImportBenchCore/Commands", "ImportBenchCore/Seed"], "ImportError"),
         (
             "run",
             [

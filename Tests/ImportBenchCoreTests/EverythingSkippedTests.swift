@@ -3,6 +3,7 @@ import Testing
 
 @testable import ImportBenchCore
 @testable import ImportBenchPayload
+@testable import ImportBenchStrategies
 
 @Suite("A payload with nothing to import")
 struct EverythingSkippedTests {

@@ -2,6 +2,7 @@ import Foundation
 import ImportBenchCore
 import ImportBenchSchema
 import ImportBenchStore
+import ImportBenchStrategies
 import Testing
 
 /// Imports that stop early (a payload cut short, a dangling reference, an interruption) must leave

@@ -2,6 +2,7 @@ import ImportBenchStore
 import Testing
 
 @testable import ImportBenchCore
+@testable import ImportBenchStrategies
 
 @Suite("Key chunk sorter")
 struct KeyChunkSorterTests {

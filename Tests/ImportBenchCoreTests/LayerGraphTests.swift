@@ -9,7 +9,8 @@ import Testing
 struct LayerGraphTests {
     /// The package's Swift layers, lowest first: the order docs/internals.md's layout gives them.
     static let layers = [
-        "ImportBenchStore", "ImportBenchSchema", "ImportBenchPayload", "ImportBenchCore", "ImportBenchReport", "ImportBenchCLI",
+        "ImportBenchStore", "ImportBenchSchema", "ImportBenchPayload", "ImportBenchStrategies", "ImportBenchCore", "ImportBenchReport",
+        "ImportBenchCLI",
         "ImportBench", "bench",
     ]
 

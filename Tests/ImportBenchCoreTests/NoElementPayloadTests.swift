@@ -3,6 +3,7 @@ import Testing
 
 @testable import ImportBenchCore
 @testable import ImportBenchPayload
+@testable import ImportBenchStrategies
 
 /// A payload with no element (an empty JSON Lines file, blank lines only, a gzip of nothing, `[]`)
 /// is refused where its elements ended, as an empty `.json` is: a benchmark of nothing would call

@@ -2,6 +2,7 @@ import Foundation
 import ImportBenchCore
 import ImportBenchPayload
 import ImportBenchSchema
+import ImportBenchStrategies
 import Testing
 
 @Suite("Mapping files")

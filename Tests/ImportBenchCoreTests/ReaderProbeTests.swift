@@ -4,6 +4,7 @@ import Synchronization
 import Testing
 
 @testable import ImportBenchCore
+@testable import ImportBenchStrategies
 
 @Suite("reader probe")
 struct ReaderProbeTests {

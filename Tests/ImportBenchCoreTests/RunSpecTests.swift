@@ -1,5 +1,6 @@
 import Foundation
 import ImportBenchCore
+import ImportBenchStrategies
 import Testing
 
 @Suite("a run described as data")

@@ -2,6 +2,7 @@ import Foundation
 import ImportBenchCore
 import ImportBenchPayload
 import ImportBenchStore
+import ImportBenchStrategies
 import Testing
 
 private let chatMapping = BuiltInMappings.path("chat")

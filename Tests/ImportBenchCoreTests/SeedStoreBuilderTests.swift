@@ -2,6 +2,7 @@ import Foundation
 import ImportBenchCore
 import ImportBenchPayload
 import ImportBenchStore
+import ImportBenchStrategies
 import Testing
 
 @Suite("Seed store builder")

@@ -2,6 +2,7 @@ import Foundation
 import ImportBenchCore
 import ImportBenchPayload
 import ImportBenchStore
+import ImportBenchStrategies
 import Testing
 
 /// The staged strategy (set-based writes through TEMP tables) against the verifier: built-in

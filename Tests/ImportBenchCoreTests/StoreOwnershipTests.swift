@@ -3,6 +3,7 @@ import ImportBenchStore
 import Testing
 
 @testable import ImportBenchCore
+@testable import ImportBenchStrategies
 
 /// bench replaces only stores it made: whatever else is at a store's path survives untouched.
 @Suite("Store ownership")

@@ -3,6 +3,7 @@ import ImportBenchCore
 import ImportBenchPayload
 import ImportBenchSchema
 import ImportBenchStore
+import ImportBenchStrategies
 import Testing
 
 /// What a strategy may break of the schema's indexes, picked from the store's catalogue as

@@ -2,6 +2,7 @@ import Foundation
 import ImportBenchCore
 import ImportBenchPayload
 import ImportBenchStore
+import ImportBenchStrategies
 import Testing
 
 @Suite("Strategies on a hand-checked payload")
@@ -152,7 +153,7 @@ struct StrategyTests {
         let directory = try TemporaryDirectory()
         defer { withExtendedLifetime(directory) {} }
         #expect(
-            throws: ImportError.danglingReference(
+            throws: StrategyError.danglingReference(
                 source: "post", sourceKey: .integer(3), relationship: "author", target: "author", targetKey: .text("nobody"))
         ) {
             _ = try ExpectedContent.build(

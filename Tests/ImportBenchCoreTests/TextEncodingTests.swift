@@ -4,6 +4,7 @@ import Testing
 
 @testable import ImportBenchCore
 @testable import ImportBenchPayload
+@testable import ImportBenchStrategies
 
 @Suite("Text encodings of CSV payloads")
 struct TextEncodingTests {

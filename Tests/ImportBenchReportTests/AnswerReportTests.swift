@@ -1,5 +1,6 @@
 import Foundation
 import ImportBenchCore
+import ImportBenchStrategies
 import Testing
 
 @testable import ImportBenchReport

@@ -2,6 +2,7 @@ import Foundation
 import ImportBenchCore
 import ImportBenchPayload
 import ImportBenchReport
+import ImportBenchStrategies
 import Testing
 
 /// How often CI's timing gate catches a real slowdown: naive made a quarter slower, in the tests

@@ -7,7 +7,7 @@ import Testing
 @Suite("The public surface")
 struct PublicSurfaceTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let modules = ["ImportBench", "ImportBenchCore", "ImportBenchPayload", "ImportBenchSchema", "ImportBenchStore"]
+    static let modules = ["ImportBench", "ImportBenchCore", "ImportBenchPayload", "ImportBenchSchema", "ImportBenchStore", "ImportBenchStrategies"]
     static let listing = root.appendingPathComponent("Tests/PluginTests/public-api.txt")
     static let privateModules = ["ImportBenchCLI", "ImportBenchReport"]
 
@@ -48,8 +48,8 @@ struct PublicSurfaceTests {
     @Test(
         "a listed line names its module and owning type, and marks a protocol's requirements",
         arguments: [
-            "ImportBenchCore.ImportStrategy: func write(_ batch: RecordBatch, pass: Int) throws  [required]",
-            "ImportBenchCore.ImportStrategy: static var passes: Int { get }  [required, defaulted]",
+            "ImportBenchStrategies.ImportStrategy: func write(_ batch: RecordBatch, pass: Int) throws  [required]",
+            "ImportBenchStrategies.ImportStrategy: static var passes: Int { get }  [required, defaulted]",
             "ImportBenchPayload: struct BatchValues: RandomAccessCollection",
             "ImportBenchStore.StoreStatement, extended in ImportBenchPayload: func bind(_ value: RecordValue, at index: Int32)",
         ])

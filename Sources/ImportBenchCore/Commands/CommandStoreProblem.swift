@@ -1,4 +1,5 @@
 import Foundation
+import ImportBenchPayload
 import ImportBenchStore
 
 #if canImport(Glibc)

@@ -1,5 +1,6 @@
 import Foundation
 import ImportBenchStore
+import ImportBenchStrategies
 
 extension CommandStrategy {
     /// The command as the runner holds it: a design an app could ship (role `user`), measured from

@@ -2,6 +2,7 @@ import CReference
 import Foundation
 import ImportBenchSchema
 import ImportBenchStore
+import ImportBenchStrategies
 
 /// SQLite's own price for a set of rows: the ceiling's finished store replayed by a small C program
 /// (`Sources/CReference`) into an empty store of the same schema and settings, the fastest way

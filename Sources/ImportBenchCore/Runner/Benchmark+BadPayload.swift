@@ -1,5 +1,6 @@
 import ImportBenchPayload
 import ImportBenchStore
+import ImportBenchStrategies
 
 extension Benchmark {
     /// `body`, a payload's or an import's error in it turned into the report of a bad payload.
@@ -8,7 +9,7 @@ extension Benchmark {
     ) throws -> T {
         do {
             return try body()
-        } catch let error where error is PayloadError || error is ImportError {
+        } catch let error where error is PayloadError || error is StrategyError || error is ImportError {
             throw RunError.badPayload(try importBadPayload(error, payload, preloadPath: preloadPath, observe))
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import ImportBenchPayload
+import ImportBenchStrategies
 
 extension Benchmark {
     /// The second phase: the payload read whole, after its preload for a refresh, to work out what
@@ -64,7 +65,7 @@ extension Benchmark {
                 schema: scenario.schema, reader: scenario.openPayload(path: payload.path, reading: configuration.spec.options.reading),
                 scratchPath: scratchPath)
             return (expected, alone, nil)
-        } catch let error as ImportError {
+        } catch let error as StrategyError {
             return (expected, nil, "the payload alone cannot be loaded into an empty store (\(error))")
         }
     }

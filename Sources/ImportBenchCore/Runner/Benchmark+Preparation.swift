@@ -1,5 +1,6 @@
 import Foundation
 import ImportBenchPayload
+import ImportBenchStrategies
 
 extension Benchmark {
     /// The first phase: the spec's scenario resolved and its payload in place, a recorded file

@@ -1,4 +1,5 @@
 import ImportBenchStore
+import ImportBenchStrategies
 
 extension Benchmark {
     /// Unmeasured rounds of every strategy first, each in a scratch store, so caches, the

@@ -1,5 +1,6 @@
 import Foundation
 import ImportBenchPayload
+import ImportBenchStrategies
 
 /// Executes one measured import: in this process, or elsewhere (a child process, so peak memory
 /// and allocator statistics belong to that run alone).

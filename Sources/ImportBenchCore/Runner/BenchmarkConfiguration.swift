@@ -1,3 +1,5 @@
+import ImportBenchStrategies
+
 /// What to run: one run spec, through several strategies, several times.
 package struct BenchmarkConfiguration {
     /// How every run imports; each run receives it with its payload and preload written as files.

@@ -1,4 +1,5 @@
 import ImportBenchPayload
+import ImportBenchStrategies
 
 /// What the runs of one `Benchmark.run()` must end with, worked out once from the payload (after
 /// its preload, for a refresh), and what reading the payload left out or chose.

@@ -1,4 +1,5 @@
 import ImportBenchPayload
+import ImportBenchStrategies
 
 /// Named matrices of runs. `ci` is small and fast: every scenario and strategy, a refresh among them,
 /// so a committed baseline guards every count the harness produces (a plug-in's too, in its executable).

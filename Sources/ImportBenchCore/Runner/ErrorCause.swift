@@ -1,5 +1,6 @@
 import ImportBenchPayload
 import ImportBenchStore
+import ImportBenchStrategies
 
 /// The error behind a stopped import or an unbuilt seed store, as a value that crosses processes:
 /// a layer's own error kept whole (a `PayloadError` with its file, offset and path; a `StoreError`
@@ -7,7 +8,8 @@ import ImportBenchStore
 package indirect enum ErrorCause: Codable, Sendable, Equatable, CustomStringConvertible {
     case payload(PayloadError)
     case store(StoreError)
-    case strategy(ImportError)
+    case strategy(StrategyError)
+    case method(ImportError)
     case mapping(MappingError)
     case interrupted
     /// An error of no layer of bench's (a plug-in's own type), as it describes itself.
@@ -17,7 +19,8 @@ package indirect enum ErrorCause: Codable, Sendable, Equatable, CustomStringConv
         switch error {
         case let error as PayloadError: self = .payload(error)
         case let error as StoreError: self = .store(error)
-        case let error as ImportError: self = .strategy(error)
+        case let error as StrategyError: self = .strategy(error)
+        case let error as ImportError: self = .method(error)
         case let error as MappingError: self = .mapping(error)
         case let error as RunError where error.isInterruption: self = .interrupted
         default: self = .other(String(describing: error))
@@ -29,6 +32,7 @@ package indirect enum ErrorCause: Codable, Sendable, Equatable, CustomStringConv
         case .payload(let error): return String(describing: error)
         case .store(let error): return String(describing: error)
         case .strategy(let error): return String(describing: error)
+        case .method(let error): return String(describing: error)
         case .mapping(let error): return String(describing: error)
         case .interrupted: return String(describing: RunError.interrupted)
         case .other(let text): return text

@@ -1,6 +1,7 @@
 import Foundation
 import ImportBenchPayload
 import ImportBenchStore
+import ImportBenchStrategies
 
 /// One strategy importing one payload into a fresh database file, measured.
 package struct ImportRun {

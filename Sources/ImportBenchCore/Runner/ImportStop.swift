@@ -1,5 +1,6 @@
 import ImportBenchPayload
 import ImportBenchStore
+import ImportBenchStrategies
 
 /// An import that stopped before its end: which strategy, where, why, and what stays committed.
 /// Codable, so that a run in a child process hands its stop to the parent whole, as a value.
@@ -61,7 +62,7 @@ package struct ImportStop: Codable, Sendable, CustomStringConvertible {
         // A command's failure names the command and ends with its standard error: nothing is added after it.
         if stage == .command {
             // What the command did to its store says what is at the store's path itself.
-            if case .strategy(.commandStore) = cause { return "\(cause)" }
+            if case .method(.commandStore) = cause { return "\(cause)" }
             return "\(cause)\n  (\(committedSummary))"
         }
         var what: String

@@ -1,4 +1,5 @@
 import ImportBenchPayload
+import ImportBenchStrategies
 
 /// The run layer's one error: why a benchmark or an import did not finish, as values a caller acts
 /// on (the exit status, what to tell the user); the sentence is made only when it is described.
@@ -78,7 +79,7 @@ package enum RunError: Error, CustomStringConvertible {
     static func during<T>(_ step: PreparationStep, in directory: String, _ body: () throws -> T) throws -> T {
         do {
             return try body()
-        } catch let error where error is PayloadError || error is ImportError {
+        } catch let error where error is PayloadError || error is StrategyError || error is ImportError {
             throw error
         } catch RunError.refused(let refusal) {
             throw RunError.refused(refusal)

@@ -1,5 +1,6 @@
 import ImportBenchPayload
 import ImportBenchStore
+import ImportBenchStrategies
 
 /// One measured run: a scenario, strategy, scale and repetition, with everything a report needs.
 package struct RunResult: Sendable {

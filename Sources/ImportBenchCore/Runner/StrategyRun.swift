@@ -1,5 +1,6 @@
 import ImportBenchPayload
 import ImportBenchStore
+import ImportBenchStrategies
 
 /// One strategy importing a run's payload: its passes and batches, the transactions around them,
 /// what is committed so far, and the time of each phase. A failure is a `RunError.stopped`, whose

@@ -1,6 +1,7 @@
 import Foundation
 import ImportBenchPayload
 import ImportBenchStore
+import ImportBenchStrategies
 
 /// Builds a seed store: the store an app ships or downloads instead of importing. Built as fast as
 /// SQLite allows (tables without secondary indexes, the ceiling's multi-row inserts in one transaction,
@@ -126,7 +127,7 @@ package struct SeedStoreBuilder {
     private func remedy(for error: any Error, at path: String) -> SeedStoreProblem.Remedy {
         switch error {
         case is PayloadError: return .fixPayload
-        case ImportError.danglingReference: return .missingReferencePolicy
+        case StrategyError.danglingReference: return .missingReferencePolicy
         default: return .checkDirectory((path as NSString).deletingLastPathComponent)
         }
     }

@@ -1,3 +1,4 @@
+import ImportBenchPayload
 import ImportBenchStore
 
 /// Why a seed store cannot be built or adopted, with the values a user needs to act (files,

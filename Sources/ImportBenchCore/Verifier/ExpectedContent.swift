@@ -2,6 +2,7 @@ import Foundation
 import ImportBenchPayload
 import ImportBenchSchema
 import ImportBenchStore
+import ImportBenchStrategies
 
 /// What a store must hold after importing a payload, worked out from its records alone, with no
 /// strategy code and no pks: each entity's rows keyed by natural key (last occurrence wins),
@@ -399,7 +400,7 @@ extension Schema {
         let statement = try connection.prepare(sql)
         defer { statement.reset() }
         if try statement.step() {
-            throw ImportError.danglingReference(
+            throw StrategyError.danglingReference(
                 source: source, sourceKey: statement.value(at: 0), relationship: relationship,
                 target: target, targetKey: statement.value(at: 1))
         }

@@ -1,4 +1,5 @@
 import ImportBenchCore
+import ImportBenchStrategies
 
 /// One strategy's place in a group of runs: its median time and fetches over the repetitions, its
 /// multiples of the fastest valid strategy and of the ceiling, and whether it may be ranked at all.

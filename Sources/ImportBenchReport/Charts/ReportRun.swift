@@ -1,4 +1,5 @@
 import ImportBenchCore
+import ImportBenchStrategies
 
 /// One row of a results CSV, for charting: what identifies the run and its settings, and every
 /// number the row holds by column name, so a metric declared in `ResultColumns` reaches the

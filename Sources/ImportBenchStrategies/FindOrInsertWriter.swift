@@ -55,7 +55,7 @@ struct FindOrInsertWriter {
         let statement = findPK[target]
         statement.bind(reference.key, at: 1)
         if let pk = try statement.scalarInt64() { return pk }
-        throw ImportError.danglingReference(
+        throw StrategyError.danglingReference(
             source: schema.entities[occurrence.entity].name, sourceKey: occurrence.key.storeValue,
             relationship: relationship, target: schema.entities[target].name, targetKey: reference.key.storeValue)
     }

@@ -5,7 +5,7 @@ import ImportBenchStore
 /// object, as SQLite users write it: no reads and no RETURNING. Foreign keys come from the pks this
 /// batch has inserted, or are resolved inside the statement from the target's key. Never
 /// `INSERT OR REPLACE`: that deletes the row and its children.
-package class UpsertStrategy: ImportStrategy, MeasuredMethod {
+package class UpsertStrategy: ImportStrategy {
     package class var name: String { "upsert" }
     package class var summary: String {
         "INSERT ... ON CONFLICT(key) DO UPDATE per unique object, foreign keys resolved by key inside it; no fetches"

@@ -1,11 +1,11 @@
+import ImportBenchPayload
 import ImportBenchStore
 
-/// The strategies layer's one error (bench's strategies, plug-ins, commands and seed stores): why a
-/// strategy could not be taken or could not write what the payload says, named by entity and key,
-/// strategy, command or file. Codable, so that it crosses from a measuring child process whole.
+/// The measured methods' one error (commands, seed stores, the catalogue of strategies): why a
+/// method could not be taken or could not run, named by strategy, command or file. What a
+/// strategy meets while writing is its own layer's `StrategyError`. Codable, so that it crosses
+/// from a measuring child process whole.
 package enum ImportError: Error, Equatable, Sendable, Codable, CustomStringConvertible {
-    /// A relationship names an object that is neither stored nor written earlier in the payload.
-    case danglingReference(source: String, sourceKey: StoreValue, relationship: String, target: String, targetKey: StoreValue)
     /// A seed store that cannot be built or adopted: `problem` says what went wrong and what to do.
     case seedStore(path: String, problem: SeedStoreProblem)
     /// A method that adopts a seed store runs unprepared, because the payload could not be read:
@@ -54,10 +54,6 @@ package enum ImportError: Error, Equatable, Sendable, Codable, CustomStringConve
 
     package var description: String {
         switch self {
-        case .danglingReference(let source, let sourceKey, let relationship, let target, let targetKey):
-            return "\(source) \(sourceKey): \(relationship) refers to \(target) \(targetKey), "
-                + "which is neither in the store nor earlier in the payload "
-                + "(--missing-reference null drops such references; placeholder writes a row holding only the key first)"
         case .seedStore(let path, let problem):
             return "seed store \(path): \(problem)"
         case .noSeedStore(let method, let given):

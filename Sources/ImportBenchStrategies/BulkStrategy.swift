@@ -10,7 +10,7 @@ import ImportBenchStore
 /// one sorted pass each. A store that is not empty keeps its indexes and reads its keys once (the
 /// refresh falls back to indexed writes); the verifier holds every store to the schema's indexes,
 /// so one left without them never passes.
-package final class BulkStrategy: ImportStrategy, MeasuredMethod, FallbackReporting {
+package final class BulkStrategy: ImportStrategy, FallbackReporting {
     package static let name = "bulk"
     package static let summary =
         "first import: objects once per batch, new ones \(CeilingStrategy.rowsPerInsert) rows to an INSERT in pk order, "
@@ -196,7 +196,7 @@ extension BulkStrategy {
             guard !occurrence.manyToMany.isEmpty, let source = known[entity, occurrence.keyID] else { return }
             for reference in unique.manyToMany(object)[relationship] {
                 guard let targetPK = known[target, reference.keyID] else {
-                    throw ImportError.dangling(occurrence, manyToMany: relationship, targetKey: reference.key, in: schema)
+                    throw StrategyError.dangling(occurrence, manyToMany: relationship, targetKey: reference.key, in: schema)
                 }
                 pairs.append((source, targetPK))
             }

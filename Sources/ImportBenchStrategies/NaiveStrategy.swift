@@ -4,7 +4,7 @@ import ImportBenchStore
 /// Find-or-insert, one object at a time: SELECT by key for every occurrence, then INSERT or UPDATE.
 /// A reference given by key only costs its own SELECT; an embedded object's reference is the result
 /// of that object's own find-or-insert, as in an app's recursive import function.
-package final class NaiveStrategy: ImportStrategy, MeasuredMethod {
+package final class NaiveStrategy: ImportStrategy {
     package static let name = "naive"
     package static let summary = "find-or-insert: SELECT by key for every occurrence, then INSERT or UPDATE"
     package static let role = StrategyRole.startingPoint

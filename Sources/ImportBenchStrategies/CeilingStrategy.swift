@@ -7,7 +7,7 @@ import ImportBenchStore
 /// `rowsPerInsert` to an INSERT, every index (natural keys' uniqueness too) dropped first and built
 /// after the rows, one transaction; the same final schema as every strategy's. Every other time is
 /// also given as a multiple of this one, measured in the same run, so ratios compare across machines.
-package final class CeilingStrategy: ImportStrategy, MeasuredMethod {
+package final class CeilingStrategy: ImportStrategy {
     package static let name = "ceiling"
     package static let summary =
         "SQLite's limit: the unique objects in pk order, \(rowsPerInsert) rows per INSERT, indexes built after the rows, one transaction"
@@ -94,7 +94,7 @@ package final class CeilingStrategy: ImportStrategy, MeasuredMethod {
             for (relationship, reference) in occurrence.toOne.enumerated() {
                 if let reference {
                     guard let pk = pk(entity: targets[relationship], id: reference.keyID) else {
-                        throw ImportError.dangling(occurrence, toOne: relationship, in: schema)
+                        throw StrategyError.dangling(occurrence, toOne: relationship, in: schema)
                     }
                     statement.bind(pk, at: index)
                 } else {
@@ -115,7 +115,7 @@ package final class CeilingStrategy: ImportStrategy, MeasuredMethod {
             guard !occurrence.manyToMany.isEmpty else { return }
             for reference in unique.manyToMany(object)[relationship] {
                 guard let targetPK = pk(entity: target, id: reference.keyID) else {
-                    throw ImportError.dangling(occurrence, manyToMany: relationship, targetKey: reference.key, in: schema)
+                    throw StrategyError.dangling(occurrence, manyToMany: relationship, targetKey: reference.key, in: schema)
                 }
                 pairs.append((Int64(slot + 1), targetPK))
             }
@@ -130,7 +130,7 @@ extension CeilingStrategy {
     /// indexes yet: `buildsIndexes` false). The caller owns the transaction; `beforeBatch` may throw
     /// to stop. Returns the occurrences read.
     @discardableResult
-    static func load(
+    package static func load(
         _ reader: any RecordReader, schema: Schema, into store: StoreConnection, batchSize: BatchSize, buildsIndexes: Bool = true,
         beforeBatch: () throws -> Void = {}
     ) throws -> Int {

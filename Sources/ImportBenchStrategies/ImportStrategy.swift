@@ -115,22 +115,3 @@ extension ImportStrategy {
     /// Nothing to rebuild: for a strategy that keeps no state between batches.
     public func resume(atPass pass: Int) throws {}
 }
-
-extension MeasuredMethod where Self: ImportStrategy {
-    /// Streams the payload through a new instance, batch by batch (`ImportRun.importBatches`).
-    package static func measure(_ run: ImportRun, progress: ((Int) -> Void)?) throws -> ImportMeasurement {
-        try run.importBatches(with: Self.self, progress: progress)
-    }
-}
-
-/// A plug-in's strategy as the runner measures it: a design an app could ship (role `user`),
-/// needing nothing prepared, streamed through `ImportRun.importBatches` like the built-ins.
-enum PluginMethod<Strategy: ImportStrategy>: MeasuredMethod {
-    static var name: String { Strategy.name }
-    static var summary: String { Strategy.summary }
-    static var passes: Int { Strategy.passes }
-
-    static func measure(_ run: ImportRun, progress: ((Int) -> Void)?) throws -> ImportMeasurement {
-        try run.importBatches(with: Strategy.self, progress: progress)
-    }
-}

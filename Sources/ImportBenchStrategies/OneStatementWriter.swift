@@ -98,7 +98,7 @@ final class OneStatementWriter {
                         do {
                             try join.execute()
                         } catch let error as StoreError where error.isConstraintViolation {
-                            throw ImportError.dangling(occurrence, manyToMany: relationship, targetKey: reference.key, in: schema)
+                            throw StrategyError.dangling(occurrence, manyToMany: relationship, targetKey: reference.key, in: schema)
                         }
                     }
                 }
@@ -125,7 +125,7 @@ final class OneStatementWriter {
             }
             for index in occurrence.toOne.indices where occurrence.toOne[index] != nil {
                 if statement.isNull(at: Int32(index + 1)) {
-                    throw ImportError.dangling(occurrence, toOne: index, in: schema)
+                    throw StrategyError.dangling(occurrence, toOne: index, in: schema)
                 }
             }
             let pk = statement.int64(at: 0)
@@ -136,13 +136,13 @@ final class OneStatementWriter {
 
     /// After a failed statement: the first to-one reference whose target is neither known nor stored.
     /// Only a failing import pays for these lookups.
-    private func danglingReference(of occurrence: BatchOccurrence) throws -> ImportError? {
+    private func danglingReference(of occurrence: BatchOccurrence) throws -> StrategyError? {
         let targets = schema.toOneTargets[occurrence.entity]
         for (index, reference) in occurrence.toOne.enumerated() {
             guard let reference, known[targets[index], reference.keyID] == nil else { continue }
             let lookup = try store.prepare(schema.entities[targets[index]].selectPKByKeySQL)
             lookup.bind(reference.key, at: 1)
-            if try lookup.scalarInt64() == nil { return ImportError.dangling(occurrence, toOne: index, in: schema) }
+            if try lookup.scalarInt64() == nil { return StrategyError.dangling(occurrence, toOne: index, in: schema) }
         }
         return nil
     }

@@ -1,3 +1,5 @@
+import ImportBenchStrategies
+
 /// One way to get a payload into a store, as the runner holds it: a strategy of bench's or of a
 /// plug-in (a type), or a user's command (a value, `CommandStrategy`). The runner asks its name,
 /// role and passes, has it prepare once and measure a run; nothing else, and never which kind it is.

@@ -3,7 +3,7 @@ import ImportBenchStore
 
 /// Find-or-insert with a per-import map (entity, key) -> pk, filled on every fetch or insert, so each
 /// object is fetched once. Updates still run for every occurrence, as in Stream's original design.
-package final class CacheStrategy: ImportStrategy, MeasuredMethod {
+package final class CacheStrategy: ImportStrategy {
     package static let name = "cache"
     package static let summary = "find-or-insert through a per-import (entity, key) -> pk map: one fetch per unique object"
 

@@ -5,7 +5,7 @@ import ImportBenchStore
 /// Two passes. First every object of every entity is written without its relationships, keeping
 /// key -> pk for the whole import; then foreign keys and join rows are set from that cache, with
 /// no fetch for any relationship the payload itself supplies.
-package final class IDCacheStrategy: ImportStrategy, MeasuredMethod {
+package final class IDCacheStrategy: ImportStrategy {
     package static let name = "idcache"
     package static let summary = "two passes: write all objects keeping key -> pk, then set relationships from that cache"
 
@@ -105,7 +105,7 @@ package final class IDCacheStrategy: ImportStrategy, MeasuredMethod {
                     for (relationship, reference) in occurrence.toOne.enumerated() {
                         if let reference {
                             let targetPK = try lookUp(reference, entity: targets[relationship]) {
-                                ImportError.dangling(occurrence, toOne: relationship, in: schema)
+                                StrategyError.dangling(occurrence, toOne: relationship, in: schema)
                             }
                             statement.bind(targetPK, at: index)
                         } else {
@@ -121,7 +121,7 @@ package final class IDCacheStrategy: ImportStrategy, MeasuredMethod {
                     let target = schema.manyToManyTargets[entity][relationship]
                     for reference in references {
                         let targetPK = try lookUp(reference, entity: target) {
-                            ImportError.dangling(occurrence, manyToMany: relationship, targetKey: reference.key, in: schema)
+                            StrategyError.dangling(occurrence, manyToMany: relationship, targetKey: reference.key, in: schema)
                         }
                         let statement = insertJoin[entity][relationship]
                         statement.bind(pk, at: 1)
@@ -134,7 +134,7 @@ package final class IDCacheStrategy: ImportStrategy, MeasuredMethod {
     }
 
     /// From the cache; only an object the payload never wrote (already stored) costs a fetch.
-    private func lookUp(_ reference: BatchReference, entity: Int, orThrow error: () -> ImportError) throws -> Int64 {
+    private func lookUp(_ reference: BatchReference, entity: Int, orThrow error: () -> StrategyError) throws -> Int64 {
         if let pk = cache[entity, reference.keyID] { return pk }
         let statement = findPK[entity]
         statement.bind(reference.key, at: 1)

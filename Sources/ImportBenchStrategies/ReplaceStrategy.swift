@@ -5,7 +5,7 @@ import ImportBenchStore
 /// and inserts a new one with a new pk, so the delete cascades to its owned children and nullifies
 /// every link to it, as Core Data's constraint-based upsert does to to-many relationships. Listed
 /// so the verifier can show which relationships lose rows; `--strategy all` never runs it.
-package final class ReplaceStrategy: ImportStrategy, MeasuredMethod {
+package final class ReplaceStrategy: ImportStrategy {
     package static let name = "replace"
     package static let summary = "PITFALL: INSERT OR REPLACE per unique object; deletes and re-creates rows, losing their children and links"
     package static let role = StrategyRole.pitfall

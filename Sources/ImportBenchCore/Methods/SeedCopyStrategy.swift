@@ -1,3 +1,5 @@
+import ImportBenchStrategies
+
 /// Not an import: the app ships (or downloads) a store `bench seed-db` built ahead of time and
 /// adopts a copy of it. Measured as the adoption (copy, open, settings, integrity check) instead of
 /// streaming the payload, so it appears in the same table, CSV and digest check. The store comes

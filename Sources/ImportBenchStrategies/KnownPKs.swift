@@ -49,30 +49,30 @@ final class KnownPKs {
     /// The known pk of to-one relationship `index`'s target, or the dangling-reference error.
     @inline(__always)
     private func pk(of reference: BatchReference, target: Int, toOne index: Int, of occurrence: BatchOccurrence, in schema: Schema) throws -> Int64 {
-        guard let pk = self[target, reference.keyID] else { throw ImportError.dangling(occurrence, toOne: index, in: schema) }
+        guard let pk = self[target, reference.keyID] else { throw StrategyError.dangling(occurrence, toOne: index, in: schema) }
         return pk
     }
 }
 
-extension ImportError {
-    static func dangling(_ occurrence: BatchOccurrence, toOne index: Int, in schema: Schema) -> ImportError {
+extension StrategyError {
+    static func dangling(_ occurrence: BatchOccurrence, toOne index: Int, in schema: Schema) -> StrategyError {
         dangling(occurrence.materialized, toOne: index, in: schema)
     }
 
     static func dangling(
         _ occurrence: BatchOccurrence, manyToMany index: Int, targetKey: RecordValue, in schema: Schema
-    ) -> ImportError {
+    ) -> StrategyError {
         dangling(occurrence.materialized, manyToMany: index, targetKey: targetKey.storeValue, in: schema)
     }
 
-    static func dangling(_ occurrence: RecordOccurrence, toOne index: Int, in schema: Schema) -> ImportError {
+    static func dangling(_ occurrence: RecordOccurrence, toOne index: Int, in schema: Schema) -> StrategyError {
         let entity = schema.entities[occurrence.entity]
         return .danglingReference(
             source: entity.name, sourceKey: occurrence.key, relationship: entity.toOne[index].name,
             target: entity.toOne[index].target, targetKey: occurrence.toOne[index]?.key ?? .null)
     }
 
-    static func dangling(_ occurrence: RecordOccurrence, manyToMany index: Int, targetKey: StoreValue, in schema: Schema) -> ImportError {
+    static func dangling(_ occurrence: RecordOccurrence, manyToMany index: Int, targetKey: StoreValue, in schema: Schema) -> StrategyError {
         let entity = schema.entities[occurrence.entity]
         return .danglingReference(
             source: entity.name, sourceKey: occurrence.key, relationship: entity.manyToMany[index].name,

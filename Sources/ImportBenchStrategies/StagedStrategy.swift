@@ -9,7 +9,7 @@ import ImportBenchStore
 /// many-to-many set is staged and written likewise. No fetch on the happy path: a dangling
 /// reference fails a constraint, and only then does one SELECT find which. The refresh sweep runs
 /// after the last batch, as in every strategy. Everything runs on bench's counted connection.
-package final class StagedStrategy: ImportStrategy, MeasuredMethod {
+package final class StagedStrategy: ImportStrategy {
     /// Its name on the command line and in results.
     package static let name = "staged"
     /// One line for `bench list` and `--help`.
@@ -189,20 +189,20 @@ package final class StagedStrategy: ImportStrategy, MeasuredMethod {
 
     /// After a failed write: the first staged object with a to-one key naming no row, as the error
     /// every strategy reports; one SELECT, on the failing path alone.
-    private func danglingToOne(of entity: Int, selfReferences: Bool) throws -> ImportError? {
+    private func danglingToOne(of entity: Int, selfReferences: Bool) throws -> StrategyError? {
         guard let text = sql[entity].danglingToOneSQL(selfReferences: selfReferences) else { return nil }
         let lookup = try store.prepare(text)
         defer { lookup.reset() }
         guard try lookup.step(), let occurrence = occurrence(of: entity, slot: Int(lookup.int64(at: 0))) else { return nil }
-        return ImportError.dangling(occurrence, toOne: Int(lookup.int64(at: 1)), in: schema)
+        return StrategyError.dangling(occurrence, toOne: Int(lookup.int64(at: 1)), in: schema)
     }
 
     /// After a failed pair write: the first staged pair whose target key names no row.
-    private func danglingPair(of entity: Int, relationship: Int) throws -> ImportError? {
+    private func danglingPair(of entity: Int, relationship: Int) throws -> StrategyError? {
         let lookup = try store.prepare(sql[entity].danglingPairSQL(relationship))
         defer { lookup.reset() }
         guard try lookup.step(), let occurrence = occurrence(of: entity, slot: Int(lookup.int64(at: 0))) else { return nil }
-        return ImportError.dangling(occurrence, manyToMany: relationship, targetKey: lookup.value(at: 1), in: schema)
+        return StrategyError.dangling(occurrence, manyToMany: relationship, targetKey: lookup.value(at: 1), in: schema)
     }
 
     /// The batch's object of `entity` at `slot`, copied out for an error message.

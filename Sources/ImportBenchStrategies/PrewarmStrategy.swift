@@ -5,7 +5,7 @@ import ImportBenchStore
 /// Per batch: collect the unique keys each entity needs, fetch the existing ones with
 /// `SELECT key, pk ... WHERE key IN (...)` in chunks (keys bound sorted), then insert or update each
 /// unique object once.
-package final class PrewarmStrategy: ImportStrategy, MeasuredMethod {
+package final class PrewarmStrategy: ImportStrategy {
     package static let name = "prewarm"
     package static let summary = "per batch, one SELECT ... WHERE key IN (...) per chunk of keys, then insert or update each unique object once"
 
@@ -90,7 +90,7 @@ package final class PrewarmStrategy: ImportStrategy, MeasuredMethod {
                     let target = schema.manyToManyTargets[entity][relationship]
                     for reference in references {
                         guard let targetPK = known[target, reference.keyID] else {
-                            throw ImportError.dangling(occurrence, manyToMany: relationship, targetKey: reference.key, in: schema)
+                            throw StrategyError.dangling(occurrence, manyToMany: relationship, targetKey: reference.key, in: schema)
                         }
                         let statement = insertJoin[entity][relationship]
                         statement.bind(pk, at: 1)

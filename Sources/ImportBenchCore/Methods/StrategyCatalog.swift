@@ -1,3 +1,5 @@
+import ImportBenchStrategies
+
 /// The strategies one `bench` knows, in the order results list them: the built-ins, and those a
 /// plug-in executable adds (`BenchCommand.main(strategies:)`). A value, built once and handed to
 /// whatever runs or lists strategies; reporters know none of it, only the results.

@@ -10,19 +10,19 @@ extension Schema {
     public func danglingReference(from occurrence: BatchOccurrence, to target: Int, key targetKey: String) -> any Error {
         let entity = occurrence.entity
         for (index, reference) in occurrence.toOne.enumerated() where toOneTargets[entity][index] == target {
-            if let reference, Self.keyText(reference.key) == targetKey { return ImportError.dangling(occurrence, toOne: index, in: self) }
+            if let reference, Self.keyText(reference.key) == targetKey { return StrategyError.dangling(occurrence, toOne: index, in: self) }
         }
         let sets = occurrence.manyToMany
         for index in sets.indices where manyToManyTargets[entity][index] == target {
             if let member = sets[index].first(where: { Self.keyText($0.key) == targetKey }) {
-                return ImportError.dangling(occurrence, manyToMany: index, targetKey: member.key, in: self)
+                return StrategyError.dangling(occurrence, manyToMany: index, targetKey: member.key, in: self)
             }
         }
         // A key the occurrence does not hold: named with the first relationship to that entity.
         let relationship =
             entities[entity].toOne.first { $0.target == entities[target].name }?.name
             ?? entities[entity].manyToMany.first { $0.target == entities[target].name }?.name ?? entities[target].name
-        return ImportError.danglingReference(
+        return StrategyError.danglingReference(
             source: entities[entity].name, sourceKey: occurrence.key.storeValue, relationship: relationship,
             target: entities[target].name, targetKey: .text(targetKey))
     }

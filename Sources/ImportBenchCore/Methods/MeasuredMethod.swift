@@ -1,3 +1,5 @@
+import ImportBenchStrategies
+
 /// What `bench run` measures: one way to get a payload's data into a store. Streaming it through
 /// batches (`ImportStrategy`) is one kind; adopting a store built ahead of time is another. The
 /// runner prepares and measures any of them through `prepare` and `measure`, never asking which
