@@ -21,13 +21,13 @@ struct DecodeCommand: ParsableCommand, CheckedCommand {
     @Option(
         help: ArgumentHelp(
             "The payload family: \(ScenarioRegistry.names.joined(separator: ", ")).", valueName: "name"))
-    var scenario: ScenarioReference = .builtIn("chat")
+    var scenario: ScenarioSource = .builtIn("chat")
 
     @Option(help: ArgumentHelp("A mapping file (YAML) to read the payload through instead of a built-in --scenario.", valueName: "file"))
     var mapping: String?
 
     /// The mapping when one is given, else the built-in scenario.
-    private var reference: ScenarioReference {
+    private var source: ScenarioSource {
         mapping.map { .mapping(given: $0, sample: nil) } ?? scenario
     }
 
@@ -46,7 +46,7 @@ struct DecodeCommand: ParsableCommand, CheckedCommand {
     @OptionGroup(title: "Payload reading") var readingOptions: PayloadReadingOptions
 
     func check() throws {
-        _ = try reference.resolve()
+        _ = try source.resolve()
     }
 
     func validate() throws {
@@ -57,7 +57,7 @@ struct DecodeCommand: ParsableCommand, CheckedCommand {
     }
 
     func run() throws {
-        let scenario = try reference.resolve()
+        let scenario = try source.resolve()
         guard let batchSize = BatchSize(parsing: batchSize) else { return }
         var measurements: [DecodeMeasurement] = []
         for _ in 0..<repetitions {

@@ -43,7 +43,7 @@ struct GenerateCommand: ParsableCommand, CheckedCommand {
         let partial = target.deletingLastPathComponent().appendingPathComponent(".partial-" + target.lastPathComponent).path
         defer { try? FileManager.default.removeItem(atPath: partial) }
         do {
-            let scenario = try scenarioOptions.reference.resolve()
+            let scenario = try scenarioOptions.source.resolve()
             try DiskNeed.checkOutput(
                 scenario, scale: scenarioOptions.resolvedScale, payloadBytesAtBaseScale: try ScenarioSample(of: scenario).payloadBytesAtBaseScale,
                 path: out)
@@ -59,8 +59,8 @@ struct GenerateCommand: ParsableCommand, CheckedCommand {
             throw CommandFailure.failed(error, doing: "cannot move the payload into place at \(out)")
         }
         let what =
-            scenarioOptions.from.map { "\($0) through \(scenarioOptions.reference)" }
-            ?? "\(scenarioOptions.reference), seed \(scenarioOptions.seed),"
+            scenarioOptions.from.map { "\($0) through \(scenarioOptions.source)" }
+            ?? "\(scenarioOptions.source), seed \(scenarioOptions.seed),"
         print("wrote \(out): \(what) at \(scenarioOptions.resolvedScale), \(PayloadSize.bytes(at: out)) bytes")
     }
 

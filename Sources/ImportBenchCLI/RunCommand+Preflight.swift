@@ -16,7 +16,7 @@ extension RunCommand {
             }
         }
         // One sample per scenario, whatever the sweep: generated, or for a mapping the payload's first units.
-        var samples: [ScenarioReference: ScenarioSample] = [:]
+        var samples: [ScenarioSource: ScenarioSample] = [:]
         // A payload's size once per file: a gzip one is inflated to be measured.
         var payloadBytes: [String: Double] = [:]
         func bytes(of path: String) -> Double {

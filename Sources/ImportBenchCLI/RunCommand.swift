@@ -336,7 +336,7 @@ struct RunCommand: ParsableCommand, CheckedCommand {
         let pluggedIn = !commands.isEmpty || resolvedStrategies.contains { strategy in !StrategyCatalog.builtIn.knownNames.contains(strategy.name) }
         // One spec for how every run imports; the sweep changes only its payload's scale and its batch size.
         let base = RunSpec(
-            scenario: scenarioOptions.reference,
+            scenario: scenarioOptions.source,
             payload: payload.map(PayloadSource.file) ?? .generated(scale: scenarioOptions.resolvedScale, seed: scenarioOptions.seed),
             preload: preload,
             options: RunOptions(

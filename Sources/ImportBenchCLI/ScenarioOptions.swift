@@ -9,10 +9,10 @@ struct ScenarioOptions: ParsableArguments {
         help: ArgumentHelp(
             "The payload family: \(ScenarioRegistry.names.joined(separator: ", ")) (bench list says what each models). Default: chat.",
             valueName: "name"))
-    var givenScenario: ScenarioReference?
+    var givenScenario: ScenarioSource?
 
     /// The built-in scenario asked for, chat when none was: whether one was given matters to `--preset`.
-    var scenario: ScenarioReference { givenScenario ?? .builtIn("chat") }
+    var scenario: ScenarioSource { givenScenario ?? .builtIn("chat") }
 
     @Option(
         help: ArgumentHelp(
@@ -40,7 +40,7 @@ struct ScenarioOptions: ParsableArguments {
     var seed: UInt64 = 1
 
     /// The scenario asked for: the mapping file when one is given, else the built-in `--scenario`.
-    var reference: ScenarioReference {
+    var source: ScenarioSource {
         mapping.map { .mapping(given: $0, sample: from) } ?? scenario
     }
 
@@ -61,7 +61,7 @@ struct ScenarioOptions: ParsableArguments {
 
     /// Loads the scenario asked for (a mapping file is read and checked): the commands' `check()`.
     func check() throws {
-        _ = try reference.resolve()
+        _ = try source.resolve()
     }
 
     private var scaleTexts: [String] { scale.split(separator: ",").map(String.init) }
@@ -72,17 +72,17 @@ struct ScenarioOptions: ParsableArguments {
     var resolvedScale: Scale { resolvedScales.first ?? .base }
 }
 
-extension ScenarioReference {
+extension ScenarioSource {
     /// A mapping file and sample as the command line gives them, made absolute, so a child process
     /// in another directory reads the same files.
-    static func mapping(given file: String, sample: String?) -> ScenarioReference {
+    static func mapping(given file: String, sample: String?) -> ScenarioSource {
         func absolute(_ path: String) -> String { URL(fileURLWithPath: path).standardizedFileURL.path }
         return .mapping(absolute(file), sample: sample.map(absolute))
     }
 }
 
 /// Any name parses; `validate()` refuses an unknown one, naming the known ones.
-extension ScenarioReference: ExpressibleByArgument {
+extension ScenarioSource: ExpressibleByArgument {
     package init?(argument: String) {
         self = .builtIn(argument)
     }

@@ -16,7 +16,7 @@ struct SchemaCommand: ParsableCommand {
             """)
 
     @Option(help: ArgumentHelp("A built-in payload family: \(ScenarioRegistry.names.joined(separator: ", ")).", valueName: "name"))
-    var scenario: ScenarioReference = .builtIn("chat")
+    var scenario: ScenarioSource = .builtIn("chat")
 
     @Option(help: ArgumentHelp("A mapping file (YAML) describing your payload's shape, instead of --scenario.", valueName: "file"))
     var mapping: String?
@@ -25,7 +25,7 @@ struct SchemaCommand: ParsableCommand {
     var sql = false
 
     func run() throws {
-        let reference = mapping.map { ScenarioReference.mapping(given: $0, sample: nil) } ?? scenario
+        let reference = mapping.map { ScenarioSource.mapping(given: $0, sample: nil) } ?? scenario
         let schema: Schema
         do {
             schema = try reference.resolve().schema

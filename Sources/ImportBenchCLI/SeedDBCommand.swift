@@ -97,7 +97,7 @@ struct SeedDBCommand: ParsableCommand, CheckedCommand {
             throw CommandFailure.failed(
                 "cannot write \(out): \(parent) is not a writable directory; create it or choose another --out. Nothing was written.")
         }
-        let scenario = try scenarioOptions.reference.resolve()
+        let scenario = try scenarioOptions.source.resolve()
         let scale = scenarioOptions.resolvedScale
         // A marked run directory: a seed-db killed outright leaves it for the next bench run to remove.
         var generatedIn: RunDirectory?

@@ -35,7 +35,7 @@ struct NoElementRunTests {
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))
         let command = try #require(
             try BenchCommand.parseAndCheck(["run", "--scenario", scenario, "--payload", path, "--strategy", "naive"]) as? RunCommand)
-        let resolved = try ScenarioReference.builtIn(scenario).resolve()
+        let resolved = try ScenarioSource.builtIn(scenario).resolve()
         let failure = #expect(throws: CommandFailure.self) { try command.checkShape(of: path, as: resolved) }
         #expect(failure?.exitCode == ExitStatus.failure.rawValue)
         let described = failure?.description ?? ""

@@ -129,7 +129,7 @@ struct RunCommandMatrixTests {
     func ciPreset() throws {
         let command = try #require(try BenchCommand.parseAndCheck(["run", "--preset", "ci", "--repetitions", "2"]) as? RunCommand)
         let configurations = try command.configurations()
-        #expect(Set(configurations.map { $0.spec.scenario }) == Set(ScenarioRegistry.names.map(ScenarioReference.builtIn)))
+        #expect(Set(configurations.map { $0.spec.scenario }) == Set(ScenarioRegistry.names.map(ScenarioSource.builtIn)))
         #expect(configurations.allSatisfy { $0.plannedStrategies.count == StrategyCatalog.builtIn.all.count && $0.repetitions == 2 })
         #expect(configurations.contains { $0.spec.preload != nil })
     }

@@ -10,7 +10,7 @@ struct SchemaCommandTests {
     func summary(scenario: String) throws {
         let (status, output) = try IsolatedRunTests.bench(["schema", "--scenario", scenario])
         #expect(status == 0, "\(output)")
-        let schema = try ScenarioReference.builtIn(scenario).resolve().schema
+        let schema = try ScenarioSource.builtIn(scenario).resolve().schema
         for entity in schema.entities {
             #expect(output.contains("\(entity.name)  (table \"\(entity.name)\")"))
             #expect(output.contains("  \(entity.key.name) \(entity.key.type.rawValue): the natural key"))
@@ -34,7 +34,7 @@ struct SchemaCommandTests {
         var objects: [String] = []
         while try made.step() { objects.append("\(made.value(at: 0)) \(made.value(at: 1))") }
         let expected = try StoreConnection(path: directory.appendingPathComponent("expected.sqlite").path)
-        for statement in try ScenarioReference.builtIn("chat").resolve().schema.ddl { try expected.execute(statement) }
+        for statement in try ScenarioSource.builtIn("chat").resolve().schema.ddl { try expected.execute(statement) }
         let reference = try expected.prepare("SELECT type, name FROM sqlite_master ORDER BY name")
         var wanted: [String] = []
         while try reference.step() { wanted.append("\(reference.value(at: 0)) \(reference.value(at: 1))") }

@@ -129,7 +129,7 @@ struct CReferenceTests {
     func benchmarkCarriesReference() throws {
         let scenario = try #require(ScenarioRegistry.scenario(named: "chat"))
         var configuration = BenchmarkConfiguration(
-            spec: RunSpec(scenario: scenario.reference, payload: .generated(scale: try #require(Scale(parsing: "0.05x")), seed: 1)),
+            spec: RunSpec(scenario: scenario.source, payload: .generated(scale: try #require(Scale(parsing: "0.05x")), seed: 1)),
             strategies: [NaiveStrategy.self, UpsertStrategy.self], repetitions: 2)
         configuration.warmup = 0
         let outcome = try Benchmark(configuration: configuration).run()

@@ -87,12 +87,12 @@ struct GeneratedPayloadFileTests {
         try scenario.generate(scale: scale.factor, seed: 9, to: file)
         let generated = try Benchmark(
             configuration: BenchmarkConfiguration(
-                spec: RunSpec(scenario: scenario.reference, payload: .generated(scale: scale, seed: 9)),
+                spec: RunSpec(scenario: scenario.source, payload: .generated(scale: scale, seed: 9)),
                 strategies: [PrewarmStrategy.self])
         ).run()
         let recorded = try Benchmark(
             configuration: BenchmarkConfiguration(
-                spec: RunSpec(scenario: scenario.reference, payload: .file(file)),
+                spec: RunSpec(scenario: scenario.source, payload: .file(file)),
                 strategies: [PrewarmStrategy.self])
         ).run()
         #expect(generated.results.map(\.digest) == recorded.results.map(\.digest))
@@ -107,7 +107,7 @@ struct RepetitionTests {
     func warmupAndRepetitions() throws {
         let outcome = try Benchmark(
             configuration: BenchmarkConfiguration(
-                spec: RunSpec(scenario: ProductsScenario().reference, payload: .generated(scale: try #require(Scale(factor: 0.02)), seed: 1)),
+                spec: RunSpec(scenario: ProductsScenario().source, payload: .generated(scale: try #require(Scale(factor: 0.02)), seed: 1)),
                 strategies: [NaiveStrategy.self, UpsertStrategy.self], repetitions: 2, warmup: 1)
         ).run()
         #expect(
@@ -130,7 +130,7 @@ struct ChatRefreshTests {
         let outcome = try Benchmark(
             configuration: BenchmarkConfiguration(
                 spec: RunSpec(
-                    scenario: ChatScenario().reference, payload: .generated(scale: try #require(Scale(factor: 0.05)), seed: 8),
+                    scenario: ChatScenario().source, payload: .generated(scale: try #require(Scale(factor: 0.05)), seed: 8),
                     preload: .generated(overlap: 1, changed: 0.5), options: RunOptions(batchSize: .occurrences(500))),
                 strategies: strategies)
         ).run()
@@ -207,7 +207,7 @@ struct ChatRefreshTests {
         try Data(files.payload.utf8).write(to: URL(fileURLWithPath: payload))
         let mapping = BuiltInMappings.path("chat")
         var digests: Set<String> = []
-        for scenario in [ChatScenario().reference, .mapping(mapping, sample: nil)] {
+        for scenario in [ChatScenario().source, .mapping(mapping, sample: nil)] {
             let outcome = try Benchmark(
                 configuration: BenchmarkConfiguration(
                     spec: RunSpec(

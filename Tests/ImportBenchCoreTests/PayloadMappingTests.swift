@@ -30,7 +30,7 @@ struct PayloadMappingTests {
 
         let reference = try Benchmark(
             configuration: BenchmarkConfiguration(
-                spec: RunSpec(scenario: builtIn.reference, payload: .file(payload)), strategies: [CeilingStrategy.self])
+                spec: RunSpec(scenario: builtIn.source, payload: .file(payload)), strategies: [CeilingStrategy.self])
         ).run()
         let outcome = try Benchmark(
             configuration: BenchmarkConfiguration(

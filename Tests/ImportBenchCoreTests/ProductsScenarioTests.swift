@@ -101,7 +101,7 @@ struct ProductsScenarioTests {
         let outcome = try Benchmark(
             configuration: BenchmarkConfiguration(
                 spec: RunSpec(
-                    scenario: scenario.reference, payload: .generated(scale: try #require(Scale(factor: 0.05)), seed: 2),
+                    scenario: scenario.source, payload: .generated(scale: try #require(Scale(factor: 0.05)), seed: 2),
                     options: RunOptions(batchSize: .occurrences(128))),
                 strategies: [try #require(StrategyCatalog.builtIn.strategy(named: strategy))])
         ).run()

@@ -109,7 +109,7 @@ struct QuakesScenarioTests {
         let mirror = directory.path("mirror.geojson")
         try JSONSerialization.data(withJSONObject: document).write(to: URL(fileURLWithPath: mirror))
 
-        func digests(_ reference: ScenarioReference, _ payload: String) throws -> Set<String> {
+        func digests(_ reference: ScenarioSource, _ payload: String) throws -> Set<String> {
             let outcome = try Benchmark(
                 configuration: BenchmarkConfiguration(
                     spec: RunSpec(scenario: reference, payload: .file(payload)), strategies: StrategyCatalog.builtIn.all)
@@ -118,9 +118,9 @@ struct QuakesScenarioTests {
             #expect(outcome.expected.uniqueObjects == 146)
             return Set(outcome.results.map(\.digest))
         }
-        let expected = try digests(scenario.reference, original)
+        let expected = try digests(scenario.source, original)
         #expect(expected.count == 1)
-        #expect(try digests(scenario.reference, mirror) == expected)
+        #expect(try digests(scenario.source, mirror) == expected)
         let mapping = BuiltInMappings.path("quakes")
         #expect(try digests(.mapping(mapping, sample: nil), mirror) == expected)
         // A key made of values would be the same in every copy: --from refuses, naming the first feature.
@@ -136,7 +136,7 @@ struct QuakesScenarioTests {
         let outcome = try Benchmark(
             configuration: BenchmarkConfiguration(
                 spec: RunSpec(
-                    scenario: scenario.reference, payload: .file(SharedDatasets.path("usgs/all_day-2014-04-15.geojson")),
+                    scenario: scenario.source, payload: .file(SharedDatasets.path("usgs/all_day-2014-04-15.geojson")),
                     preload: .file(SharedDatasets.path("usgs/all_week-2014-04-15.geojson"))),
                 strategies: StrategyCatalog.builtIn.all)
         ).run()
@@ -160,7 +160,7 @@ struct GeneratedRefreshTests {
         let outcome = try Benchmark(
             configuration: BenchmarkConfiguration(
                 spec: RunSpec(
-                    scenario: scenario.reference, payload: .generated(scale: try #require(Scale(factor: 0.04)), seed: 3),
+                    scenario: scenario.source, payload: .generated(scale: try #require(Scale(factor: 0.04)), seed: 3),
                     preload: .generated(overlap: overlap, changed: changed), options: RunOptions(batchSize: .occurrences(100))),
                 strategies: StrategyCatalog.builtIn.all)
         ).run()
@@ -182,13 +182,13 @@ struct GeneratedRefreshTests {
         let scenario = QuakesScenario()
         let plain = try Benchmark(
             configuration: BenchmarkConfiguration(
-                spec: RunSpec(scenario: scenario.reference, payload: .generated(scale: try #require(Scale(factor: 0.02)), seed: 8)),
+                spec: RunSpec(scenario: scenario.source, payload: .generated(scale: try #require(Scale(factor: 0.02)), seed: 8)),
                 strategies: [CeilingStrategy.self])
         ).run()
         let refreshed = try Benchmark(
             configuration: BenchmarkConfiguration(
                 spec: RunSpec(
-                    scenario: scenario.reference, payload: .generated(scale: try #require(Scale(factor: 0.02)), seed: 8),
+                    scenario: scenario.source, payload: .generated(scale: try #require(Scale(factor: 0.02)), seed: 8),
                     preload: .generated(overlap: 0.5, changed: 0.5)),
                 strategies: [CeilingStrategy.self])
         ).run()
@@ -219,7 +219,7 @@ struct GeneratedRefreshTests {
         let outcome = try Benchmark(
             configuration: BenchmarkConfiguration(
                 spec: RunSpec(
-                    scenario: scenario.reference, payload: .generated(scale: scale, seed: 6),
+                    scenario: scenario.source, payload: .generated(scale: scale, seed: 6),
                     preload: .generated(overlap: 0.5, changed: 1), options: RunOptions(batchSize: .occurrences(100))),
                 strategies: StrategyCatalog.builtIn.all)
         ).run()
@@ -241,7 +241,7 @@ struct GeneratedRefreshTests {
         let outcome = try Benchmark(
             configuration: BenchmarkConfiguration(
                 spec: RunSpec(
-                    scenario: scenario.reference, payload: .generated(scale: scale, seed: 6),
+                    scenario: scenario.source, payload: .generated(scale: scale, seed: 6),
                     preload: .generated(overlap: 0.5, changed: 1), options: RunOptions(batchSize: .occurrences(500))),
                 strategies: StrategyCatalog.builtIn.all)
         ).run()
@@ -252,7 +252,7 @@ struct GeneratedRefreshTests {
         #expect(change.inserted >= 2 + 400)
         let plain = try Benchmark(
             configuration: BenchmarkConfiguration(
-                spec: RunSpec(scenario: scenario.reference, payload: .generated(scale: scale, seed: 6)),
+                spec: RunSpec(scenario: scenario.source, payload: .generated(scale: scale, seed: 6)),
                 strategies: [CeilingStrategy.self])
         ).run()
         #expect(plain.results.first?.digest == outcome.results.first { $0.strategy == "ceiling" }?.digest)

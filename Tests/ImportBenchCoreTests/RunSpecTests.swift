@@ -30,16 +30,16 @@ struct RunSpecTests {
 
     @Test("an unknown scenario name is refused, naming the known ones")
     func unknownScenario() throws {
-        let error = expectRefusal { _ = try ScenarioReference.builtIn("nope").resolve() }
+        let error = expectRefusal { _ = try ScenarioSource.builtIn("nope").resolve() }
         #expect(error == .unknownScenario(name: "nope", known: ScenarioRegistry.names))
         #expect(error?.description == "unknown scenario 'nope'; choose from \(ScenarioRegistry.names.joined(separator: ", "))")
     }
 
-    @Test("every built-in scenario resolves from its own reference", arguments: ScenarioRegistry.names)
+    @Test("every built-in scenario resolves from its own source", arguments: ScenarioRegistry.names)
     func builtInReference(name: String) throws {
         let scenario = try #require(ScenarioRegistry.scenario(named: name))
-        #expect(scenario.reference == .builtIn(name))
-        #expect(try scenario.reference.resolve().name == name)
+        #expect(scenario.source == .builtIn(name))
+        #expect(try scenario.source.resolve().name == name)
     }
 
     @Test("a run imports files: a spec with a generated payload or preload is refused")

@@ -71,7 +71,7 @@ struct SampleScalerTests {
         defer { withExtendedLifetime(directory) {} }
         let sample = directory.path("sample.json")
         try ChatScenario().generate(scale: 0.05, seed: 2, to: sample)
-        let reference = ScenarioReference.mapping(chatMapping, sample: sample)
+        let reference = ScenarioSource.mapping(chatMapping, sample: sample)
         func run(_ scale: Double, _ strategies: [ImportMethod]) throws -> BenchmarkOutcome {
             try Benchmark(
                 configuration: BenchmarkConfiguration(
@@ -107,7 +107,7 @@ struct SampleScalerTests {
         let (name, sampleName, collection, table) = example
         let folder = URL(fileURLWithPath: chatMapping).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("examples/\(name)")
-        let reference = ScenarioReference.mapping(
+        let reference = ScenarioSource.mapping(
             folder.appendingPathComponent("mapping.yml").path, sample: folder.appendingPathComponent(sampleName).path)
         let outcome = try Benchmark(
             configuration: BenchmarkConfiguration(

@@ -11,7 +11,7 @@ struct SeedCopyTests {
         _ scenario: any Scenario = ChatScenario(), strategies: [any MeasuredMethod.Type], seed: UInt64 = 1
     ) throws -> BenchmarkConfiguration {
         BenchmarkConfiguration(
-            spec: RunSpec(scenario: scenario.reference, payload: .generated(scale: try #require(Scale(parsing: "0.05x")), seed: seed)),
+            spec: RunSpec(scenario: scenario.source, payload: .generated(scale: try #require(Scale(parsing: "0.05x")), seed: seed)),
             strategies: strategies)
     }
 

@@ -56,7 +56,7 @@ struct StagedStrategyTests {
         let outcome = try Benchmark(
             configuration: BenchmarkConfiguration(
                 spec: RunSpec(
-                    scenario: scenario.reference, payload: .generated(scale: try #require(Scale(factor: 0.05)), seed: 3),
+                    scenario: scenario.source, payload: .generated(scale: try #require(Scale(factor: 0.05)), seed: 3),
                     preload: .generated(overlap: overlap, changed: changed), options: RunOptions(batchSize: .occurrences(1000))),
                 strategies: [StagedStrategy.self])
         ).run()
@@ -116,7 +116,7 @@ struct StagedStrategyTests {
         let outcome = try Benchmark(
             configuration: BenchmarkConfiguration(
                 spec: RunSpec(
-                    scenario: scenario.reference, payload: .file(payload), preload: .file(preload),
+                    scenario: scenario.source, payload: .file(payload), preload: .file(preload),
                     options: RunOptions(batchSize: .occurrences(batchSize))),
                 strategies: [StagedStrategy.self]), scenario: scenario
         ).run()

@@ -143,7 +143,7 @@ struct StoreShapeTests {
         let catalog = try StrategyCatalog.builtIn.adding([breaker])
         let outcome = try Benchmark(
             configuration: BenchmarkConfiguration(
-                spec: RunSpec(scenario: ChatScenario().reference, payload: .generated(scale: try #require(Scale(factor: 0.05)), seed: 5)),
+                spec: RunSpec(scenario: ChatScenario().source, payload: .generated(scale: try #require(Scale(factor: 0.05)), seed: 5)),
                 strategies: [try #require(catalog.strategy(named: "upsert")), try #require(catalog.strategy(named: breaker.name))],
                 catalog: catalog)
         ).run()

@@ -230,7 +230,7 @@ struct RefreshTests {
         let outcome = try Benchmark(
             configuration: BenchmarkConfiguration(
                 spec: RunSpec(
-                    scenario: scenario.reference, payload: .file(payload),
+                    scenario: scenario.source, payload: .file(payload),
                     preload: .file(preload), options: RunOptions(batchSize: .occurrences(3))),
                 strategies: [try #require(StrategyCatalog.builtIn.strategy(named: strategy))]), scenario: scenario
         ).run()
@@ -259,7 +259,7 @@ struct RefreshTests {
         let scenario = PathSwitchingScenario(units: [preload: FixtureScenario.forumUnits, payload: selfContained])
         let outcome = try Benchmark(
             configuration: BenchmarkConfiguration(
-                spec: RunSpec(scenario: scenario.reference, payload: .file(payload), preload: .file(preload)),
+                spec: RunSpec(scenario: scenario.source, payload: .file(payload), preload: .file(preload)),
                 strategies: [UpsertStrategy.self]), scenario: scenario
         ).run()
         let ceiling = try #require(outcome.results.first { $0.strategy == "ceiling" })

@@ -150,13 +150,13 @@ struct TransitScenarioTests {
         let scale = try #require(Scale(factor: 0.02))
         let plain = try Benchmark(
             configuration: BenchmarkConfiguration(
-                spec: RunSpec(scenario: scenario.reference, payload: .generated(scale: scale, seed: 3)),
+                spec: RunSpec(scenario: scenario.source, payload: .generated(scale: scale, seed: 3)),
                 strategies: [CeilingStrategy.self])
         ).run()
         let refreshed = try Benchmark(
             configuration: BenchmarkConfiguration(
                 spec: RunSpec(
-                    scenario: scenario.reference, payload: .generated(scale: scale, seed: 3),
+                    scenario: scenario.source, payload: .generated(scale: scale, seed: 3),
                     preload: .generated(overlap: 1, changed: 0.5)),
                 strategies: [CeilingStrategy.self])
         ).run()
@@ -240,7 +240,7 @@ struct TransitScenarioTests {
         #expect(entityCounts(read.occurrences) == [2, 2, 5])
         #expect(read.reader.skippedRows.isEmpty)
         #expect(read.occurrences[5].toOne == [.keyOnly("t9"), .keyOnly("s1")])
-        var spec = RunSpec(scenario: scenario.reference, payload: .file(feed))
+        var spec = RunSpec(scenario: scenario.source, payload: .file(feed))
         spec.options.missingReference = policy
         let benchmark = Benchmark(configuration: BenchmarkConfiguration(spec: spec, strategies: StrategyCatalog.builtIn.all))
         guard policy != .fail else {
@@ -269,7 +269,7 @@ struct TransitScenarioTests {
                 "stops.txt": Self.stops + ["s3,Third,north,1"], "trips.txt": Self.trips,
                 "stop_times.txt": ["trip_id,stop_id,stop_sequence", "t1,s1,1", "t1,s3,2", "t1,s2,3"],
             ], in: directory)
-        var spec = RunSpec(scenario: scenario.reference, payload: .file(feed))
+        var spec = RunSpec(scenario: scenario.source, payload: .file(feed))
         spec.options.onError = .skip
         spec.options.missingReference = .null
         let outcome = try Benchmark(configuration: BenchmarkConfiguration(spec: spec, strategies: StrategyCatalog.builtIn.all)).run()
@@ -378,7 +378,7 @@ struct TransitScenarioTests {
     private func checkStrategiesAgree(payloadPath: String?, stopTimes: Int) throws {
         let configuration = BenchmarkConfiguration(
             spec: RunSpec(
-                scenario: scenario.reference,
+                scenario: scenario.source,
                 payload: try payloadPath.map(PayloadSource.file) ?? .generated(scale: #require(Scale(factor: 0.05)), seed: 1),
                 options: RunOptions(batchSize: .occurrences(500))),
             strategies: StrategyCatalog.builtIn.all)

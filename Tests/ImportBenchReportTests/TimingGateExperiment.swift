@@ -36,7 +36,7 @@ struct TimingGateExperiment {
         }
         let slowed = unchanged.map { configuration in
             var configuration = configuration
-            if configuration.spec.scenario == ChatScenario().reference {
+            if configuration.spec.scenario == ChatScenario().source {
                 configuration.strategies = configuration.strategies.map { $0.name == NaiveStrategy.name ? ImportMethod(QuarterSlowerNaive.self) : $0 }
             }
             return configuration

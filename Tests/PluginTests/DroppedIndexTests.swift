@@ -1,5 +1,7 @@
 import Foundation
 import ImportBench
+// The harness that runs the plug-in, as bench does: not what a plug-in imports.
+import ImportBenchCore
 import Testing
 
 /// `OneUpsertStrategy`, then the index on the first join table's targets dropped, through the public
@@ -48,7 +50,7 @@ struct DroppedIndexTests {
         let scenario = ChatScenario()
         let outcome = try Benchmark(
             configuration: BenchmarkConfiguration(
-                spec: RunSpec(scenario: scenario.reference, payload: .generated(scale: try #require(Scale(factor: 0.05)), seed: 4)),
+                spec: RunSpec(scenario: scenario.source, payload: .generated(scale: try #require(Scale(factor: 0.05)), seed: 4)),
                 strategies: strategies, catalog: catalog)
         ).run()
         let intact = try #require(outcome.results.first { $0.strategy == OneUpsertStrategy.name })

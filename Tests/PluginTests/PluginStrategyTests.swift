@@ -1,5 +1,7 @@
 import Foundation
 import ImportBench
+// The harness that runs the plug-in, as bench does: not what a plug-in imports.
+import ImportBenchCore
 import Testing
 
 /// A strategy written outside bench, through the library a plug-in imports, runs beside the
@@ -25,7 +27,7 @@ struct PluginStrategyTests {
         let outcome = try Benchmark(
             configuration: BenchmarkConfiguration(
                 spec: RunSpec(
-                    scenario: ChatScenario().reference, payload: .generated(scale: try #require(Scale(factor: 0.05)), seed: 3),
+                    scenario: ChatScenario().source, payload: .generated(scale: try #require(Scale(factor: 0.05)), seed: 3),
                     preload: try PreloadSpec(parsing: "overlap=0.9,changed=0.2"), options: RunOptions(batchSize: batchSize)),
                 strategies: strategies, catalog: catalog)
         ).run()

@@ -13,7 +13,7 @@ package typealias CReferenceExecutor = (CReference.Job) throws -> CReference.Mea
 /// then runs every strategy in every repetition, interleaved (A B C A B C) so drift hits all alike.
 package final class Benchmark {
     package let configuration: BenchmarkConfiguration
-    /// A scenario no `ScenarioReference` names (one built in memory, as tests do); nil resolves the spec's at each run.
+    /// A scenario no `ScenarioSource` names (one built in memory, as tests do); nil resolves the spec's at each run.
     let givenScenario: (any Scenario)?
     let executor: ImportExecutor
     let referenceExecutor: CReferenceExecutor

@@ -21,12 +21,12 @@ package enum BenchmarkPreset: String, CaseIterable, Sendable {
         case .ci:
             let small = { (factor: Double) in Scale(factor: factor) ?? .base }
             let runs = [
-                RunSpec(scenario: ChatScenario().reference, payload: .generated(scale: small(0.05), seed: 1), options: options(.occurrences(500))),
+                RunSpec(scenario: ChatScenario().source, payload: .generated(scale: small(0.05), seed: 1), options: options(.occurrences(500))),
                 RunSpec(
-                    scenario: QuakesScenario().reference, payload: .generated(scale: small(0.1), seed: 1),
+                    scenario: QuakesScenario().source, payload: .generated(scale: small(0.1), seed: 1),
                     preload: .generated(overlap: 0.9, changed: 0.2), options: options(.default)),
-                RunSpec(scenario: ProductsScenario().reference, payload: .generated(scale: small(0.1), seed: 1), options: options(.occurrences(250))),
-                RunSpec(scenario: TransitScenario().reference, payload: .generated(scale: small(0.05), seed: 1), options: options(.default)),
+                RunSpec(scenario: ProductsScenario().source, payload: .generated(scale: small(0.1), seed: 1), options: options(.occurrences(250))),
+                RunSpec(scenario: TransitScenario().source, payload: .generated(scale: small(0.05), seed: 1), options: options(.default)),
             ]
             return runs.map { BenchmarkConfiguration(spec: $0, strategies: catalog.all) }
         }

@@ -44,13 +44,13 @@ package struct ImportRun {
             preloadPath: preloadPath, options: options)
     }
 
-    /// A run of files already written; its spec names `scenario` by its reference.
+    /// A run of files already written; its spec names `scenario` by its source.
     package init(
         scenario: any Scenario, payloadPath: String, strategy: ImportMethod, databasePath: String,
         preloadPath: String? = nil, options: RunOptions
     ) {
         spec = RunSpec(
-            scenario: scenario.reference, payload: .file(payloadPath), preload: preloadPath.map(PreloadSpec.file), options: options)
+            scenario: scenario.source, payload: .file(payloadPath), preload: preloadPath.map(PreloadSpec.file), options: options)
         self.scenario = scenario
         self.strategy = strategy
         self.databasePath = databasePath

@@ -1,7 +1,7 @@
 /// Everything that decides what a measured import does, except which method runs and which store
 /// file it writes: one value the configuration holds, each `ImportRun` carries and a child process is handed.
 package struct RunSpec: Codable, Sendable, Equatable {
-    package var scenario: ScenarioReference
+    package var scenario: ScenarioSource
     package var payload: PayloadSource
     /// What fills the store before the measured run (untimed, uncounted): the measured run is a refresh.
     package var preload: PreloadSpec?
@@ -9,7 +9,7 @@ package struct RunSpec: Codable, Sendable, Equatable {
     package var options: RunOptions
 
     package init(
-        scenario: ScenarioReference, payload: PayloadSource, preload: PreloadSpec? = nil, options: RunOptions = RunOptions()
+        scenario: ScenarioSource, payload: PayloadSource, preload: PreloadSpec? = nil, options: RunOptions = RunOptions()
     ) {
         self.scenario = scenario
         self.payload = payload

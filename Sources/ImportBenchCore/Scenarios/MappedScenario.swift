@@ -29,7 +29,7 @@ package struct MappedScenario: Scenario {
     package var name: String { mapping.name }
     package var summary: String { mapping.summary }
     package var schema: Schema { mapping.schema }
-    package var reference: ScenarioReference { .mapping(file, sample: sample) }
+    package var source: ScenarioSource { .mapping(file, sample: sample) }
 
     /// The mapping's own query, else the newest rows of the element entity.
     package var screenQuery: String {

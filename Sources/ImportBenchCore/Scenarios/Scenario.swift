@@ -7,7 +7,7 @@ package protocol Scenario: Sendable {
     /// The name used on the command line (`chat`).
     var name: String { get }
     /// How a run names this scenario, so it can be described as data and rebuilt elsewhere.
-    var reference: ScenarioReference { get }
+    var source: ScenarioSource { get }
     /// One line for `bench list` and `--help`.
     var summary: String { get }
     var schema: Schema { get }
@@ -31,7 +31,7 @@ package protocol Scenario: Sendable {
 
 extension Scenario {
     /// The built-in scenarios are found by name; a scenario from elsewhere says where.
-    package var reference: ScenarioReference { .builtIn(name) }
+    package var source: ScenarioSource { .builtIn(name) }
 
     package var readsCSV: Bool { false }
 

@@ -1,5 +1,5 @@
 /// A scenario named as data, so a run can be written down, handed to a child process and rebuilt.
-package enum ScenarioReference: Codable, Sendable, Hashable {
+package enum ScenarioSource: Codable, Sendable, Hashable {
     /// One of `ScenarioRegistry`'s, by its command-line name.
     case builtIn(String)
     /// A mapping file, by its path, with the recorded sample that `--from` scales, if any.
@@ -20,7 +20,7 @@ package enum ScenarioReference: Codable, Sendable, Hashable {
 }
 
 /// As the command line names it (`chat`), for messages that suggest a command.
-extension ScenarioReference: CustomStringConvertible {
+extension ScenarioSource: CustomStringConvertible {
     package var description: String {
         switch self {
         case .builtIn(let name): return name
