@@ -20,12 +20,12 @@ extension RunCommand {
         --preload: adopting a seed replaces the store, so there is no refresh to measure.
         """
 
-    /// The name of the method that adopts a seed store, for messages.
-    static var adopterNames: String { SeedCopyStrategy.name }
+    /// The names of the methods that adopt a seed store, for messages.
+    static var adopterNames: String { BenchCommand.catalog.known.filter(\.adoptsSeedStore).map(\.name).joined(separator: ", ") }
 
     func validateSeedCopy() throws {
         if let seedDB {
-            guard resolvedStrategies.contains(where: { $0.name == SeedCopyStrategy.name }) else {
+            guard resolvedStrategies.contains(where: \.adoptsSeedStore) else {
                 let adopter = Self.adopterNames
                 throw ValidationError(
                     "--seed-db is the store \(adopter) adopts: add --strategy \(adopter) (for example --strategy prewarm,\(adopter))")
@@ -39,25 +39,14 @@ extension RunCommand {
         }
     }
 
-    /// `strategies` with seed-copy configured to adopt `--seed-db`, when it is given.
+    /// `strategies` with those that adopt a seed store given `--seed-db`, when it is given.
     func adoptingSeedDB(_ strategies: [ImportMethod]) -> [ImportMethod] {
         guard let seedDB else { return strategies }
-        return strategies.map { $0.name == SeedCopyStrategy.name ? SeedCopyStrategy.method(adopting: seedDB) : $0 }
+        return strategies.map { $0.adoptsSeedStore ? $0.adopting(seedDB) : $0 }
     }
 
-    /// The header lines: where each adopted seed store came from and what it is.
-    static func seedStoreLines(_ outcome: BenchmarkOutcome) -> String {
-        outcome.preparations.compactMap { $0.report as? SeedStoreReport }.map(seedStoreLine).joined()
-    }
-
-    /// The header line: where the adopted seed store came from and what it is.
-    static func seedStoreLine(_ report: SeedStoreReport) -> String {
-        let megabytes = SummaryTable.megabytes(report.bytes)
-        if let times = report.buildTimes {
-            return "\(adopterNames): seed store built in \(String(format: "%.2f", times.total)) s, \(megabytes) MB "
-                + "(untimed; \(SummaryTable.count(report.metadata.objects)) objects)\n"
-        }
-        return "\(adopterNames): adopting \(report.path), \(megabytes) MB, built \(report.metadata.builtAt) from "
-            + "\(report.metadata.describedSource) by bench \(report.metadata.benchVersion)\n"
+    /// The header lines: what preparing each method made or found, as the method says it.
+    static func preparationLines(_ outcome: BenchmarkOutcome) -> String {
+        outcome.preparations.compactMap { $0.report?.headerLine }.joined()
     }
 }

@@ -483,7 +483,7 @@ struct RunCommand: ParsableCommand, CheckedCommand {
         for error in outcome.skippedErrors.prefix(3) { text += "  for example: \(error)\n" }
         for note in outcome.readingNotes { text += "\(note)\n" }
         text += SummaryTable.harnessLines(outcome.results)
-        text += Self.seedStoreLines(outcome)
+        text += Self.preparationLines(outcome)
         if outcome.results.contains(where: { $0.measurement.resumedFrom != nil }) {
             text += "(resumed) continued a checkpointed import: its counts and times cover only the batches after the checkpoint\n"
         }

@@ -103,17 +103,9 @@ package enum SummaryTable {
         return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
     }
 
-    /// Bytes as MB with one decimal, as every header and table line states a size.
-    package static func megabytes(_ bytes: Int64) -> String { String(format: "%.1f", Double(bytes) / 1_048_576) }
+    /// Bytes as MB with one decimal (`Figures.megabytes`).
+    package static func megabytes(_ bytes: Int64) -> String { Figures.megabytes(bytes) }
 
-    /// Thousands separated, so 66,412 reads at a glance.
-    package static func count(_ value: Int) -> String {
-        let digits = String(value.magnitude)
-        var grouped = ""
-        for (offset, character) in digits.enumerated() {
-            if offset > 0 && (digits.count - offset) % 3 == 0 { grouped.append(",") }
-            grouped.append(character)
-        }
-        return (value < 0 ? "-" : "") + grouped
-    }
+    /// Thousands separated (`Figures.count`).
+    package static func count(_ value: Int) -> String { Figures.count(value) }
 }

@@ -18,6 +18,8 @@ package struct ImportMethod: @unchecked Sendable {
     /// Whether it is a process of its own already (a command): the runner then measures it from
     /// where it is, never in a child process of bench, which would have to know it by name.
     package let isOwnProcess: Bool
+    /// Whether it adopts a store built ahead of time, which `adopting` names.
+    package let adoptsSeedStore: Bool
     /// What configures this method beyond the run's options, by name (seed-copy: the store it
     /// adopts): set by whoever configures it or by its `prepare`, and sent with each run to a
     /// child process, which finds the method by name and gives it these back.
@@ -33,6 +35,7 @@ package struct ImportMethod: @unchecked Sendable {
         refreshRefusal = method.refreshRefusal
         passes = method.passes
         isOwnProcess = false
+        adoptsSeedStore = method.adoptsSeedStore
         prepareMethod = { configured, preparation in try method.prepare(configured, for: preparation) }
         measureRun = { run, progress in try method.measure(run, progress: progress) }
     }
@@ -48,6 +51,7 @@ package struct ImportMethod: @unchecked Sendable {
         refreshRefusal = nil
         passes = 1
         self.isOwnProcess = isOwnProcess
+        adoptsSeedStore = false
         prepareMethod = { method, _ in PreparedMethod(method: method) }
         measureRun = measure
     }
@@ -57,6 +61,14 @@ package struct ImportMethod: @unchecked Sendable {
         var configured = self
         configured.settings.merge(settings) { _, new in new }
         return configured
+    }
+
+    /// The setting naming the store built ahead of time a method that adopts one is given.
+    package static let givenStoreSetting = "given-store"
+
+    /// This method adopting `path`, a store `bench seed-db` built, which its `prepare` checks.
+    package func adopting(_ path: String) -> ImportMethod {
+        configured([Self.givenStoreSetting: path])
     }
 
     /// Makes or checks what its runs need, once per benchmark, untimed (`MeasuredMethod.prepare`).

@@ -16,6 +16,8 @@ package protocol MeasuredMethod {
     /// How many times it reads the payload (an import strategy streams it through `write` once
     /// per pass). What a failed run left committed is worked out pass by pass.
     static var passes: Int { get }
+    /// Whether it adopts a store built ahead of time (`--seed-db` names one; `ImportMethod.adopting`).
+    static var adoptsSeedStore: Bool { get }
     /// Once per benchmark, untimed, after the payload is read and before any run: makes or checks
     /// what `method`'s runs need, and returns the method as they get it (its settings filled in).
     static func prepare(_ method: ImportMethod, for preparation: MethodPreparation) throws -> PreparedMethod
@@ -27,6 +29,7 @@ package protocol MeasuredMethod {
 extension MeasuredMethod {
     package static var role: StrategyRole { .user }
     package static var refreshRefusal: String? { nil }
+    package static var adoptsSeedStore: Bool { false }
     /// Nothing to prepare: every import reads the payload itself.
     package static func prepare(_ method: ImportMethod, for preparation: MethodPreparation) throws -> PreparedMethod {
         PreparedMethod(method: method)

@@ -10,16 +10,17 @@ package enum SeedCopyStrategy: MeasuredMethod {
     package static let role = StrategyRole.alternative
     package static let refreshRefusal: String? = "adopting a seed store replaces the store"
     package static let passes = 1
+    package static let adoptsSeedStore = true
 
     /// The setting naming a store built ahead of time, which `prepare` checks against the payload.
-    static let givenStore = "given-store"
+    static let givenStore = ImportMethod.givenStoreSetting
     /// The setting `prepare` fills in: the store every run adopts, given and checked, or built.
     static let preparedStore = "prepared-store"
 
     /// seed-copy adopting `path`, a store `bench seed-db` built; nil: one built from the payload.
     package static func method(adopting path: String?) -> ImportMethod {
         let method = ImportMethod(Self.self)
-        return path.map { method.configured([givenStore: $0]) } ?? method
+        return path.map(method.adopting) ?? method
     }
 
     package static func measure(_ run: ImportRun, progress: ((Int) -> Void)?) throws -> ImportMeasurement {

@@ -23,3 +23,17 @@ package struct SeedStoreReport: Sendable {
         self.readingNotes = readingNotes
     }
 }
+
+extension SeedStoreReport: PreparationReport {
+    /// Where the adopted seed store came from and what it is.
+    package var headerLine: String {
+        let adopter = SeedCopyStrategy.name
+        let megabytes = Figures.megabytes(bytes)
+        if let times = buildTimes {
+            return "\(adopter): seed store built in \(String(format: "%.2f", times.total)) s, \(megabytes) MB "
+                + "(untimed; \(Figures.count(metadata.objects)) objects)\n"
+        }
+        return "\(adopter): adopting \(path), \(megabytes) MB, built \(metadata.builtAt) from "
+            + "\(metadata.describedSource) by bench \(metadata.benchVersion)\n"
+    }
+}
