@@ -331,9 +331,6 @@ struct RunCommand: ParsableCommand, CheckedCommand {
         }
         let strategies = adoptingSeedDB(resolvedStrategies) + (try commandMethods())
         let catalog = BenchCommand.catalog
-        // A plug-in's strategy, or a command (counted by the same trace, preloaded): every strategy of
-        // the run is counted at the SQLite level, so all pay the trace alike.
-        let pluggedIn = !commands.isEmpty || resolvedStrategies.contains { strategy in !StrategyCatalog.builtIn.knownNames.contains(strategy.name) }
         // One spec for how every run imports; the sweep changes only its payload's scale and its batch size.
         let base = RunSpec(
             scenario: scenarioOptions.source,
@@ -343,7 +340,7 @@ struct RunCommand: ParsableCommand, CheckedCommand {
                 prewarmChunkSize: prewarmChunk, checkpoint: checkpoint || resume, onError: onError,
                 store: StoreSettings(journal: journal, synchronous: synchronous), probeReadsHz: probeReads,
                 limits: readingOptions.limits, restart: restart, encoding: readingOptions.encoding,
-                missingReference: readingOptions.missingReference, counting: countAt ?? (pluggedIn ? .sqlite : .connection)))
+                missingReference: readingOptions.missingReference, counting: countAt ?? .needed(by: strategies)))
         let pragmaSettings = try pragmaCombinations()
         return scenarioOptions.resolvedScales.flatMap { scale in
             batchSizes.flatMap { batchSize in
