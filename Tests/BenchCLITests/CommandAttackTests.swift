@@ -25,7 +25,7 @@ struct CommandAttackTests {
             temporary = folder.appendingPathComponent("tmp")
             output = folder.appendingPathComponent("output")
             try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
-            FileManager.default.createFile(atPath: output.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: output.path, contents: nil)
             process.executableURL = IsolatedRunTests.binary
             process.arguments = arguments + ["--csv", folder.appendingPathComponent("r.csv").path]
             process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": temporary.path]) { $1 }

@@ -67,7 +67,7 @@ struct ArrayRowsTests {
         ])
     func badRows(payload: String, path: String, expected: String) throws {
         let fixture = try Self.fixture(payload: payload)
-        let reader = try try fixture.scenario.openReader(path: fixture.payloadPath)
+        let reader = try fixture.scenario.openReader(path: fixture.payloadPath)
         let error = #expect(throws: PayloadError.self) { while try reader.nextUnit() != nil {} }
         #expect(error?.path == path, "\(String(describing: error))")
         #expect(error.map { "\($0)" }?.contains(expected) == true, "\(String(describing: error))")

@@ -1,4 +1,3 @@
-import ImportBenchPayload
 import ImportBenchSchema
 import ImportBenchStore
 

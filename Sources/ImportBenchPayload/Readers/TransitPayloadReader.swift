@@ -1,5 +1,4 @@
 import Foundation
-import ImportBenchPayload
 import ImportBenchSchema
 import ImportBenchStore
 
