@@ -36,7 +36,7 @@ extension Schema {
 }
 
 extension Entity {
-    package func ddl(in schema: Schema) -> [SchemaStatement] {
+    func ddl(in schema: Schema) -> [SchemaStatement] {
         var columns = ["pk INTEGER PRIMARY KEY"]
         // Uniqueness is a named index, not a column constraint, so a bulk load can drop it before its
         // rows and build it after them in one sorted pass; `ON CONFLICT(key)` uses it all the same.
@@ -78,14 +78,14 @@ extension Entity {
 
 extension Entity {
     /// The unique index on the natural key.
-    package var keyIndexName: String { "\(name)_\(key.name)_unique" }
+    var keyIndexName: String { "\(name)_\(key.name)_unique" }
     fileprivate func foreignKeyIndexName(_ relationship: ToOneRelationship) -> String { "\(name)_\(relationship.column)" }
     fileprivate func joinTargetIndexName(_ relationship: ManyToManyRelationship) -> String { "\(joinTable(relationship))_target" }
 
     /// Every table and index `ddl` creates for the entity, with the relationship each serves (nil:
     /// the entity's own table). SQLite keeps them in one namespace, case-insensitively, so `Schema`
     /// refuses two that meet (an entity `post_tags` beside `post`'s set `tags`).
-    package var storeObjectNames: [(name: String, relationship: String?)] {
+    var storeObjectNames: [(name: String, relationship: String?)] {
         var names: [(name: String, relationship: String?)] = [(name, nil), (keyIndexName, nil)]
         for relationship in toOne { names.append((foreignKeyIndexName(relationship), relationship.name)) }
         for relationship in manyToMany {

@@ -1,8 +1,8 @@
 /// One CREATE statement of a schema, with the name of the index it creates (nil: a table).
-package struct SchemaStatement {
-    package let sql: String
-    package let index: String?
+struct SchemaStatement {
+    let sql: String
+    let index: String?
 
-    package static func table(_ sql: String) -> SchemaStatement { SchemaStatement(sql: sql, index: nil) }
-    package static func index(_ name: String, _ sql: String) -> SchemaStatement { SchemaStatement(sql: sql, index: name) }
+    static func table(_ sql: String) -> SchemaStatement { SchemaStatement(sql: sql, index: nil) }
+    static func index(_ name: String, _ sql: String) -> SchemaStatement { SchemaStatement(sql: sql, index: name) }
 }

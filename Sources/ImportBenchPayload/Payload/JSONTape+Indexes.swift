@@ -29,13 +29,13 @@ extension JSONTape {
 
     /// The member's value, nil when absent or null: `JSONObject.optional(_:)`.
     @inline(__always)
-    package func optionalMember(_ key: String, inObject object: Int) throws(PayloadError) -> Int? {
+    func optionalMember(_ key: String, inObject object: Int) throws(PayloadError) -> Int? {
         guard let index = try memberValueIndex(inObject: object, key: key), !isNull(at: index) else { return nil }
         return index
     }
 
     /// The member's value; absent or null is an error, located as `JSONObject.required(_:)` locates it.
-    package func requiredMember(_ key: String, inObject object: Int) throws(PayloadError) -> Int {
+    func requiredMember(_ key: String, inObject object: Int) throws(PayloadError) -> Int {
         guard let index = try memberValueIndex(inObject: object, key: key) else { throw missingMember(key, inObject: object, found: "no such key") }
         guard !isNull(at: index) else { throw missingMember(key, inObject: object, found: "null") }
         return index

@@ -213,7 +213,7 @@ package final class JSONTape {
     /// unescaping. A repeated key must repeat its value: `JSONDecoder` would silently keep the first,
     /// hiding which of two conflicting values the producer meant. Only objects the parser marked as
     /// repeating a key are searched past the first match, so lookups elsewhere cost what they did.
-    package func memberValueIndex(inObject object: Int, key: String) throws(PayloadError) -> Int? {
+    func memberValueIndex(inObject object: Int, key: String) throws(PayloadError) -> Int? {
         // The UTF-8 view lends the bytes of the literal keys readers pass; `withUTF8` would copy the string first.
         var search = key.utf8.withContiguousStorageIfAvailable { findMember(inObject: object, wanted: $0) }
         if search == nil {
@@ -620,5 +620,5 @@ struct JSONTokenFlags: OptionSet, Sendable {
     static let isTrue = JSONTokenFlags(rawValue: 4)
     /// An object where two keys have the same bytes, or where a key has escapes (and so may equal
     /// another once decoded): lookups check such objects for a second, conflicting member.
-    package static let mayRepeatKeys = JSONTokenFlags(rawValue: 8)
+    static let mayRepeatKeys = JSONTokenFlags(rawValue: 8)
 }

@@ -11,7 +11,7 @@ struct RecordPathRoot {
 
 /// The token buffer and container stack that parsing an element needs, kept from one element to
 /// the next: a streamed array's elements are parsed one at a time, so one allocation serves them all.
-package final class JSONTapeWorkspace {
+final class JSONTapeWorkspace {
     fileprivate(set) var tokens: UnsafeMutablePointer<JSONToken>
     fileprivate(set) var tokenCapacity: Int
     let openContainers: UnsafeMutablePointer<UInt32>

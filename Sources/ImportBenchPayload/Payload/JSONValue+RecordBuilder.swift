@@ -12,7 +12,7 @@ extension JSONTape {
     /// The string at `index` as the builder's next text value, unescaped straight into the builder
     /// when it has escapes (no scratch buffer, no second copy).
     @inline(__always)
-    package func writeText(at index: Int, to builder: RecordBuilder) throws(PayloadError) {
+    func writeText(at index: Int, to builder: RecordBuilder) throws(PayloadError) {
         let token = tokens[index]
         guard token.kind == .string else { throw mismatch(at: index, expected: .kind(.string)) }
         let content = UnsafeBufferPointer(rebasing: bytes[(Int(token.start) + 1)..<(Int(token.end) - 1)])

@@ -53,7 +53,7 @@ extension JSONTape {
 
     /// The string's unescaped UTF-8 lent to `body`: the tape's own bytes when it has no escapes, a
     /// scratch copy otherwise.
-    package func withStringBytes<R>(at index: Int, _ body: (UnsafeRawBufferPointer) -> R) throws(PayloadError) -> R {
+    func withStringBytes<R>(at index: Int, _ body: (UnsafeRawBufferPointer) -> R) throws(PayloadError) -> R {
         let token = tokens[index]
         guard token.kind == .string else { throw mismatch(at: index, expected: .kind(.string)) }
         let content = UnsafeBufferPointer(rebasing: bytes[(Int(token.start) + 1)..<(Int(token.end) - 1)])
@@ -64,7 +64,7 @@ extension JSONTape {
         return body(UnsafeRawBufferPointer(start: scratch.baseAddress, count: count))
     }
 
-    package func bool(at index: Int) throws(PayloadError) -> Bool {
+    func bool(at index: Int) throws(PayloadError) -> Bool {
         let token = tokens[index]
         guard token.kind == .bool else { throw mismatch(at: index, expected: .kind(.boolean)) }
         return token.flags.contains(.isTrue)
