@@ -13,6 +13,10 @@ struct CountingLevelTests {
     func ownMethods(name: String) throws {
         let method = try #require(StrategyCatalog.builtIn.strategy(named: name))
         #expect(CountingLevel.needed(by: [method]) == .connection)
+    }
+
+    @Test("a run of every method of bench's own counts on its connection")
+    func allOwnMethods() {
         #expect(CountingLevel.needed(by: StrategyCatalog.builtIn.known) == .connection)
     }
 

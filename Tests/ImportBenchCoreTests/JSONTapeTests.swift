@@ -579,7 +579,7 @@ struct JSONTextWriteTests {
         builder.key(text: UnsafeRawBufferPointer(start: nil, count: 0))
         try tape.writeText(at: 1, to: builder)
         try tape.write(valueAt: 2, to: builder, as: .integer)
-        for _ in 2..<ProductsScenario.product.attributes.count { builder.absent() }
+        for _ in 2..<ProductsPayloadReader.product.attributes.count { builder.absent() }
         builder.finish()
         let occurrence = builder.cut(first: 1, index: 0).occurrences[0]
         #expect(occurrence.attributes[0].storeValue == .text(decoded))

@@ -143,7 +143,7 @@ struct RecordBatcherTests {
             builder.beginUnit()
             builder.begin(entity: 0)
             builder.key(.text(key))
-            for _ in ProductsScenario.product.attributes { builder.absent() }
+            for _ in ProductsPayloadReader.product.attributes { builder.absent() }
             builder.finish()
         }
         let empty = builder.cut(first: 0, index: 0)

@@ -86,8 +86,8 @@ package final class ProductsPayloadReader: RecordReader, JSONElementDecoder {
     }
 }
 
+/// What this reader reads, declared here so that the scenario's schema and the reader agree.
 extension ProductsPayloadReader {
-    // What this reader reads, declared here so that the scenario's schema and the reader agree.
     package static let product = Entity(
         "product", key: Attribute("serialCode", .text),
         attributes: [

@@ -149,8 +149,8 @@ package final class QuakesPayloadReader: RecordReader, JSONElementDecoder {
     }
 }
 
+/// What this reader reads, declared here so that the scenario's schema and the reader agree.
 extension QuakesPayloadReader {
-    // What this reader reads, declared here so that the scenario's schema and the reader agree.
     /// The feature's `properties` in feed order, then the point's coordinates.
     package static let feature = Entity(
         "feature", key: Attribute("id", .text),
@@ -165,6 +165,6 @@ extension QuakesPayloadReader {
             Attribute("longitude", .real), Attribute("latitude", .real), Attribute("depth", .real),
         ])
 
-    /// Attributes read from `properties`; the last three come from `geometry.coordinates`.
+    /// The attributes read from `properties`: all but the last three, which come from `geometry.coordinates`.
     package static var propertyAttributes: ArraySlice<Attribute> { feature.attributes.dropLast(3) }
 }

@@ -237,8 +237,8 @@ private struct TableReader {
     }
 }
 
+/// What this reader reads, declared here so that the scenario's schema and the reader agree.
 extension TransitPayloadReader {
-    // What this reader reads, declared here so that the scenario's schema and the reader agree.
     /// `parent_station` stays text: it may name a station further down the file.
     package static let stop = Entity(
         "stop", key: Attribute("stop_id", .text),

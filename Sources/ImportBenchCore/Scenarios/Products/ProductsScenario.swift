@@ -16,11 +16,9 @@ package struct ProductsScenario: Scenario {
     /// Products at scale 1.
     package static let baseProducts = 10_000
 
-    static let product = ProductsPayloadReader.product
-
     package init() {
         do {
-            schema = try Schema(name: "products", entities: [Self.product])
+            schema = try Schema(name: "products", entities: [ProductsPayloadReader.product])
         } catch {
             fatalError("products schema is invalid: \(error)")
         }

@@ -17,17 +17,11 @@ package struct QuakesScenario: Scenario {
 
     package init() {
         do {
-            schema = try Schema(name: "quakes", entities: [Self.feature])
+            schema = try Schema(name: "quakes", entities: [QuakesPayloadReader.feature])
         } catch {
             fatalError("quakes schema is invalid: \(error)")
         }
     }
-
-    /// The feature's `properties` in feed order, then the point's coordinates.
-    static let feature = QuakesPayloadReader.feature
-
-    /// Attributes read from `properties`; the last three come from `geometry.coordinates`.
-    static var propertyAttributes: ArraySlice<Attribute> { QuakesPayloadReader.propertyAttributes }
 
     package func generate(scale: Double, seed: UInt64, to path: String) throws {
         try QuakesPayloadGenerator(scale: scale, seed: seed).write(to: path)

@@ -99,7 +99,7 @@ package struct TransitPayloadGenerator: Sendable {
                 file: path, byteOffset: nil, path: nil, expected: .feedOutput(.writableDirectory), found: "\(error.localizedDescription)")
         }
         defer { try? FileManager.default.removeItem(at: staging) }
-        let files = [TransitScenario.stopsFile, TransitScenario.tripsFile, TransitScenario.stopTimesFile]
+        let files = [TransitPayloadReader.stopsFile, TransitPayloadReader.tripsFile, TransitPayloadReader.stopTimesFile]
         try writeStops(to: staging.appendingPathComponent(files[0]).path)
         try writeTrips(to: staging.appendingPathComponent(files[1]).path)
         try writeStopTimes(to: staging.appendingPathComponent(files[2]).path)

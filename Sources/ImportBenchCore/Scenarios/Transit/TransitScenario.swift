@@ -23,26 +23,13 @@ package struct TransitScenario: Scenario {
     /// Stops a trip visits on average: trips = stop times / 25.
     package static let stopsPerTrip = 25
 
-    /// The three files a feed directory must hold, read in this order (dependencies first).
-    package static let stopsFile = TransitPayloadReader.stopsFile
-    package static let tripsFile = TransitPayloadReader.tripsFile
-    package static let stopTimesFile = TransitPayloadReader.stopTimesFile
-
     package init() {
         do {
-            schema = try Schema(name: "transit", entities: [Self.stop, Self.trip, Self.stopTime])
+            schema = try Schema(name: "transit", entities: [TransitPayloadReader.stop, TransitPayloadReader.trip, TransitPayloadReader.stopTime])
         } catch {
             fatalError("transit schema is invalid: \(error)")
         }
     }
-
-    /// `parent_station` stays text: it may name a station further down the file.
-    static let stop = TransitPayloadReader.stop
-
-    static let trip = TransitPayloadReader.trip
-
-    /// Keyed `<trip_id>/<stop_sequence>`, the pair GTFS makes unique.
-    static let stopTime = TransitPayloadReader.stopTime
 
     /// `path` is the feed directory; it is created, and an earlier feed's three files replaced.
     package func generate(scale: Double, seed: UInt64, to path: String) throws {
