@@ -3,6 +3,7 @@ import Foundation
 import ImportBenchCore
 import ImportBenchPayload
 import ImportBenchReport
+import ImportBenchStrategies
 
 /// `bench run`: import one payload with each chosen strategy, verify, report.
 struct RunCommand: ParsableCommand, CheckedCommand {
@@ -103,8 +104,11 @@ struct RunCommand: ParsableCommand, CheckedCommand {
             valueName: "path"))
     var csv: String?
 
-    @Option(help: ArgumentHelp("Keys per SELECT ... WHERE key IN (...) for prewarm (capped at SQLite's variable limit).", valueName: "n"))
-    var prewarmChunk: Int = 500
+    @Option(
+        help: ArgumentHelp(
+            "Keys per SELECT ... WHERE key IN (...) for prewarm and the plug-ins that read it (capped at SQLite's variable limit).",
+            valueName: "n"))
+    var prewarmChunk: Int = StrategySettings.defaultKeysPerFetch
 
     @Option(
         help: ArgumentHelp(
@@ -329,7 +333,10 @@ struct RunCommand: ParsableCommand, CheckedCommand {
                 return configuration
             }
         }
-        let strategies = adoptingSeedDB(resolvedStrategies) + (try commandMethods())
+        // Prewarm's chunk is its own setting, carried by each method rather than by every run's options.
+        let strategies = (adoptingSeedDB(resolvedStrategies) + (try commandMethods())).map {
+            $0.configured([StrategySettings.keysPerFetchName: String(prewarmChunk)])
+        }
         let catalog = BenchCommand.catalog
         // One spec for how every run imports; the sweep changes only its payload's scale and its batch size.
         let base = RunSpec(
@@ -337,7 +344,7 @@ struct RunCommand: ParsableCommand, CheckedCommand {
             payload: payload.map(PayloadSource.file) ?? .generated(scale: scenarioOptions.resolvedScale, seed: scenarioOptions.seed),
             preload: preload,
             options: RunOptions(
-                prewarmChunkSize: prewarmChunk, checkpoint: checkpoint || resume, onError: onError,
+                checkpoint: checkpoint || resume, onError: onError,
                 store: StoreSettings(journal: journal, synchronous: synchronous), probeReadsHz: probeReads,
                 limits: readingOptions.limits, restart: restart, encoding: readingOptions.encoding,
                 missingReference: readingOptions.missingReference, counting: countAt ?? .needed(by: strategies)))

@@ -20,8 +20,8 @@ public struct StrategyContext {
     public let schema: Schema
     /// bench's counted connection to the store, with the run's settings applied.
     public let store: StoreConnection
-    /// Keys per `SELECT ... WHERE key IN (...)`; never above SQLite's variable limit.
-    public let prewarmChunkSize: Int
+    /// What the run configured in its strategies by name (`--prewarm-chunk`: `keysPerFetch`).
+    public let settings: StrategySettings
     /// This import's mark, written with every row and join pair (see `Schema.generationColumn`);
     /// higher than any earlier import's into the same store.
     public let generation: Int64
@@ -34,13 +34,13 @@ public struct StrategyContext {
     public let connectionSettings: [String]
 
     package init(
-        schema: Schema, store: StoreConnection, prewarmChunkSize: Int = 500, generation: Int64 = 1,
+        schema: Schema, store: StoreConnection, settings: StrategySettings = StrategySettings(), generation: Int64 = 1,
         connectionSettings: [String] = ["PRAGMA foreign_keys = ON"]
     ) {
         self.schema = schema
         self.store = store
         self.connectionSettings = connectionSettings
-        self.prewarmChunkSize = max(1, min(prewarmChunkSize, store.variableLimit))
+        self.settings = settings
         self.generation = generation
         self.interner = KeyInterner(entityCount: schema.entities.count)
     }

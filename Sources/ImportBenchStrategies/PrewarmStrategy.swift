@@ -39,7 +39,7 @@ package final class PrewarmStrategy: ImportStrategy {
     package init(context: StrategyContext) throws {
         schema = context.schema
         store = context.store
-        chunkSize = context.prewarmChunkSize
+        chunkSize = min(context.settings.keysPerFetch, context.store.variableLimit)
         interner = context.interner
         let store = context.store
         let generation = context.generation

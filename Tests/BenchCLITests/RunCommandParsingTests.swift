@@ -1,5 +1,6 @@
 import ArgumentParser
 import ImportBenchCore
+import ImportBenchStrategies
 import Testing
 
 @testable import ImportBenchCLI
@@ -114,14 +115,16 @@ struct RunCommandMatrixTests {
                 "run", "--scenario", "quakes", "--payload", "day.geojson", "--preload", "week.geojson", "--scale", "1x,2x",
                 "--journal", "delete", "--on-error", "skip", "--probe-reads", "60", "--prewarm-chunk", "7",
             ]) as? RunCommand)
-        let specs = try command.configurations().map(\.spec)
+        let configurations = try command.configurations()
+        let specs = configurations.map(\.spec)
         #expect(specs.count == 2)
+        #expect(configurations.allSatisfy { $0.strategies.allSatisfy { $0.settings == [StrategySettings.keysPerFetchName: "7"] } })
         #expect(
             specs.allSatisfy {
                 $0
                     == RunSpec(
                         scenario: .builtIn("quakes"), payload: .file("day.geojson"), preload: .file("week.geojson"),
-                        options: RunOptions(prewarmChunkSize: 7, onError: .skip, store: StoreSettings(journal: .delete), probeReadsHz: 60))
+                        options: RunOptions(onError: .skip, store: StoreSettings(journal: .delete), probeReadsHz: 60))
             })
     }
 

@@ -20,8 +20,9 @@ struct ChatStrategyTests {
             schema: Self.scenario.schema, reader: Self.scenario.openReader(path: payload), scratchPath: directory.path("expected.sqlite"))
         let facts = try PayloadFacts(reader: Self.scenario.openReader(path: payload), schema: Self.scenario.schema)
         let measurement = try ImportRun(
-            scenario: Self.scenario, payloadPath: payload, strategy: try #require(StrategyCatalog.builtIn.strategy(named: strategy)),
-            batchSize: batchSize, databasePath: directory.path("\(strategy).sqlite"), prewarmChunkSize: chunk
+            scenario: Self.scenario, payloadPath: payload,
+            strategy: try #require(StrategyCatalog.builtIn.strategy(named: strategy)).configured([StrategySettings.keysPerFetchName: "\(chunk)"]),
+            batchSize: batchSize, databasePath: directory.path("\(strategy).sqlite")
         ).execute()
         return (measurement, expected, facts)
     }

@@ -166,6 +166,16 @@ struct FailedImportTests {
                 == .checkpointDiffers(
                     path: store, committed: "2 batches of pass 1", differences: ["batch size: 250 in the checkpoint, 100 now"]))
         #expect(try ChatScenario().schema.digest(of: StoreConnection(path: store)) == committedBefore)
+        // A strategy configured otherwise (its settings travel with it) is another import too.
+        let configured = ImportRun(
+            scenario: ChatScenario(), payloadPath: payload,
+            strategy: ImportMethod(UpsertStrategy.self).configured([StrategySettings.keysPerFetchName: "7"]), batchSize: .occurrences(250),
+            databasePath: store, preloadPath: preload, checkpoint: true)
+        #expect(
+            expectRefusal { _ = try configured.execute() }
+                == .checkpointDiffers(
+                    path: store, committed: "2 batches of pass 1",
+                    differences: ["strategy settings: none in the checkpoint, prewarm-chunk=7 now"]))
         // The same import without --checkpoint would start over: refused too.
         var same = first
         same.stopRequested = { false }

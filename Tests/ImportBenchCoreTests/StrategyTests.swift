@@ -15,8 +15,8 @@ struct StrategyTests {
     ) throws -> ImportMeasurement {
         let strategy = try #require(StrategyCatalog.builtIn.strategy(named: strategyName))
         return try ImportRun(
-            scenario: scenario, payloadPath: path + ".payload", strategy: strategy, batchSize: batchSize,
-            databasePath: path, prewarmChunkSize: chunk
+            scenario: scenario, payloadPath: path + ".payload", strategy: strategy.configured([StrategySettings.keysPerFetchName: "\(chunk)"]),
+            batchSize: batchSize, databasePath: path
         ).execute()
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import ImportBenchPayload
 import ImportBenchSchema
+import ImportBenchStrategies
 
 /// What must be the same for a checkpointed import to be continued: kept as JSON in the store's
 /// ledger, so a refusal names each difference ("batch size: 500 in the checkpoint, 1000 now")
@@ -9,7 +10,8 @@ struct CheckpointIdentity: Codable, Equatable {
     var scenario: String
     var strategy: String
     var batchSize: String
-    var prewarmChunk: Int
+    /// The method's settings (`StrategySettings.text`): prewarm's chunk, a plug-in's own.
+    var strategySettings: String
     var onError: String
     /// How CSV text was read (`utf-8` for JSON payloads, which have no choice).
     var encoding: String
@@ -32,14 +34,13 @@ struct CheckpointIdentity: Codable, Equatable {
     /// The fields with the words a refusal uses for them.
     private static var labels: [(String, KeyPath<CheckpointIdentity, String>)] {
         [
-            ("scenario", \.scenario), ("strategy", \.strategy), ("batch size", \.batchSize), ("prewarm chunk", \.prewarmChunkText),
+            ("scenario", \.scenario), ("strategy", \.strategy), ("batch size", \.batchSize), ("strategy settings", \.strategySettings),
             ("on-error", \.onError), ("encoding", \.encoding), ("missing-reference", \.missingReference), ("payload source", \.payloadSource),
             ("payload content", \.payload), ("preload", \.preload),
             ("journal", \.journal), ("synchronous", \.synchronous), ("pragmas", \.pragmaText), ("store layout", \.storeLayoutText),
         ]
     }
 
-    private var prewarmChunkText: String { String(prewarmChunk) }
     private var storeLayoutText: String { String(storeLayout) }
     private var pragmaText: String { pragmas ?? "" }
 
@@ -47,7 +48,7 @@ struct CheckpointIdentity: Codable, Equatable {
         scenario = run.scenario.name
         strategy = run.strategy.name
         batchSize = run.options.batchSize.description
-        prewarmChunk = run.options.prewarmChunkSize
+        strategySettings = StrategySettings(run.strategy.settings).text
         onError = run.options.onError.rawValue
         encoding = run.scenario.effectiveReading(run.options.reading).encoding.rawValue
         missingReference = run.options.missingReference.rawValue

@@ -72,27 +72,27 @@ package struct ImportRun {
     /// A run with its options spelled out one by one, for tests and library callers.
     package init(
         scenario: any Scenario, payloadPath: String, strategy: any MeasuredMethod.Type,
-        batchSize: BatchSize, databasePath: String, prewarmChunkSize: Int = 500, preloadPath: String? = nil,
+        batchSize: BatchSize, databasePath: String, preloadPath: String? = nil,
         checkpoint: Bool = false, onError: PayloadErrorPolicy = .fail, settings: StoreSettings = .default,
         probeReadsHz: Int? = nil, restartCheckpoint: Bool = false
     ) {
         self.init(
             scenario: scenario, payloadPath: payloadPath, strategy: ImportMethod(strategy), batchSize: batchSize,
-            databasePath: databasePath, prewarmChunkSize: prewarmChunkSize, preloadPath: preloadPath, checkpoint: checkpoint,
+            databasePath: databasePath, preloadPath: preloadPath, checkpoint: checkpoint,
             onError: onError, settings: settings, probeReadsHz: probeReadsHz, restartCheckpoint: restartCheckpoint)
     }
 
     /// A run of a method with its options spelled out one by one.
     package init(
         scenario: any Scenario, payloadPath: String, strategy: ImportMethod,
-        batchSize: BatchSize, databasePath: String, prewarmChunkSize: Int = 500, preloadPath: String? = nil,
+        batchSize: BatchSize, databasePath: String, preloadPath: String? = nil,
         checkpoint: Bool = false, onError: PayloadErrorPolicy = .fail, settings: StoreSettings = .default,
         probeReadsHz: Int? = nil, restartCheckpoint: Bool = false
     ) {
         self.init(
             scenario: scenario, payloadPath: payloadPath, strategy: strategy, databasePath: databasePath, preloadPath: preloadPath,
             options: RunOptions(
-                batchSize: batchSize, prewarmChunkSize: prewarmChunkSize, checkpoint: checkpoint, onError: onError,
+                batchSize: batchSize, checkpoint: checkpoint, onError: onError,
                 store: settings, probeReadsHz: probeReadsHz, restart: restartCheckpoint))
     }
 
@@ -163,7 +163,7 @@ package struct ImportRun {
         counter: RunCounter, into measurement: inout ImportMeasurement, progress: ((Int) -> Void)?
     ) throws {
         let context = StrategyContext(
-            schema: scenario.schema, store: start.store, prewarmChunkSize: options.prewarmChunkSize, generation: start.state.generation,
+            schema: scenario.schema, store: start.store, settings: StrategySettings(self.strategy.settings), generation: start.state.generation,
             connectionSettings: connectionSettings)
         let unreportedBefore = counter.unreportedConnections
         var run = StrategyRun(run: self, counter: counter, ledger: start.ledger, state: start.state)

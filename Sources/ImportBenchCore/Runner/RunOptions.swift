@@ -5,8 +5,6 @@ import ImportBenchPayload
 /// copied field by field from one shape to the next.
 package struct RunOptions: Codable, Sendable, Equatable {
     package var batchSize: BatchSize
-    /// Keys per `SELECT ... WHERE key IN (...)` for prewarm.
-    package var prewarmChunkSize: Int
     /// Record each committed batch in the store, and continue an unfinished import of the same
     /// payload found there instead of starting again.
     package var checkpoint: Bool
@@ -30,7 +28,7 @@ package struct RunOptions: Codable, Sendable, Equatable {
     package var decodeAhead: Bool
 
     package init(
-        batchSize: BatchSize = .default, prewarmChunkSize: Int = 500, checkpoint: Bool = false,
+        batchSize: BatchSize = .default, checkpoint: Bool = false,
         onError: PayloadErrorPolicy = .fail, store: StoreSettings = .default, probeReadsHz: Int? = nil,
         limits: PayloadLimits = .default, restart: Bool = false, encoding: TextEncoding = .utf8,
         missingReference: MissingReferencePolicy = .fail, counting: CountingLevel = .connection, decodeAhead: Bool = false
@@ -42,7 +40,6 @@ package struct RunOptions: Codable, Sendable, Equatable {
         self.limits = limits
         self.restart = restart
         self.batchSize = batchSize
-        self.prewarmChunkSize = prewarmChunkSize
         self.checkpoint = checkpoint
         self.onError = onError
         self.store = store

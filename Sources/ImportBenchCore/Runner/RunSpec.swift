@@ -5,7 +5,7 @@ package struct RunSpec: Codable, Sendable, Equatable {
     package var payload: PayloadSource
     /// What fills the store before the measured run (untimed, uncounted): the measured run is a refresh.
     package var preload: PreloadSpec?
-    /// Batch size, prewarm chunk, checkpoints, error policy, store settings, reader probe.
+    /// Batch size, checkpoints, error policy, store settings, reader probe.
     package var options: RunOptions
 
     package init(

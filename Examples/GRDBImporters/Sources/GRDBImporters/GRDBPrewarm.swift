@@ -15,7 +15,7 @@ public final class GRDBPrewarm: ImportStrategy {
 
     public init(context: StrategyContext) throws {
         store = try GRDBStore(context: context)
-        chunkSize = context.prewarmChunkSize
+        chunkSize = min(context.settings.keysPerFetch, context.store.variableLimit)
     }
 
     public func write(_ batch: RecordBatch, pass: Int) throws {
