@@ -4,8 +4,9 @@ import ImportBenchCore
 import ImportBenchPayload
 
 /// What `bench run` checks before the first import of the first configuration: the payload is a
-/// file it can read to the end, every kept store's path holds nothing or a store bench made, and
-/// the CSV can be written. A sweep does not stop at its third configuration for any of these.
+/// file it can read to the end, the machine can hold the sweep and its kept stores
+/// (`BenchmarkConfiguration.checkResources`), the payload has its scenario's shape, and the CSV
+/// can be written. A sweep does not stop at its third configuration for any of these.
 extension RunCommand {
     func preflight(_ configurations: [BenchmarkConfiguration], csvPath: String) throws {
         if let payload {
@@ -15,57 +16,14 @@ extension RunCommand {
                 throw CommandFailure.failed(error)
             }
         }
-        // One sample per scenario, whatever the sweep: generated, or for a mapping the payload's first units.
-        var samples: [ScenarioSource: ScenarioSample] = [:]
-        // A payload's size once per file: a gzip one is inflated to be measured.
-        var payloadBytes: [String: Double] = [:]
-        func bytes(of path: String) -> Double {
-            if let known = payloadBytes[path] { return known }
-            let measured = Double(PayloadSize.bytes(at: path))
-            payloadBytes[path] = measured
-            return measured
+        do {
+            try BenchmarkConfiguration.checkResources(of: configurations)
+        } catch let error as RunError where error.refusal != nil {
+            throw CommandFailure.failed(error)
         }
         for configuration in configurations {
-            let reference = configuration.spec.scenario
-            do {
-                let scenario = try reference.resolve()
-                let kept = configuration.databasePath == nil ? 0 : configuration.plannedStrategies.count
-                switch configuration.spec.payload {
-                case .generated(let scale, _):
-                    let sample = try samples[reference] ?? ScenarioSample(of: scenario)
-                    samples[reference] = sample
-                    try DiskNeed.check(
-                        scenario, scale: scale, payloadBytesAtBaseScale: sample.payloadBytesAtBaseScale, keptStores: kept,
-                        keptPath: configuration.databasePath)
-                    try MemoryNeed.check(
-                        scenario, payloadBytes: sample.payloadBytesAtBaseScale * scale.factor,
-                        recordBytesPerPayloadByte: sample.recordBytesPerPayloadByte, describing: "\(scenario.name) at \(scale)")
-                case .file(let path):
-                    try DiskNeed.check(
-                        scenario, scale: .base, payloadBytesAtBaseScale: bytes(of: path), keptStores: kept,
-                        keptPath: configuration.databasePath, describing: "the payload \(path)", scalable: false)
-                    // A mapping without a sample to scale has no generator: its payload is the sample.
-                    let generates = (scenario as? MappedScenario).map { $0.sample != nil } ?? true
-                    let sample =
-                        try samples[reference]
-                        ?? (generates ? ScenarioSample(of: scenario) : ScenarioSample(of: scenario, recorded: path))
-                    samples[reference] = sample
-                    try MemoryNeed.check(
-                        scenario, payloadBytes: bytes(of: path), recordBytesPerPayloadByte: sample.recordBytesPerPayloadByte,
-                        describing: "the payload \(path)", scalable: false)
-                    try checkShape(of: path, as: scenario)
-                }
-            } catch let error as RunError where error.refusal != nil {
-                throw CommandFailure.failed(error)
-            }
-        }
-        for configuration in configurations {
-            let benchmark = Benchmark(configuration: configuration)
-            for strategy in configuration.plannedStrategies {
-                guard let path = benchmark.keptDatabasePath(for: strategy.name) else { continue }
-                if case .other(let what) = DatabaseFile.occupant(of: path) {
-                    throw CommandFailure.failed(RunError.refused(.notOurStore(path: path, found: what)))
-                }
+            if case .file(let path) = configuration.spec.payload {
+                try checkShape(of: path, as: configuration.spec.scenario.resolve())
             }
         }
         try OutputPath.check(csvPath, for: "--csv", kind: .resultsCSV, inputs: inputs, force: force)

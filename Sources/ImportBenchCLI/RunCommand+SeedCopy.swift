@@ -44,9 +44,4 @@ extension RunCommand {
         guard let seedDB else { return strategies }
         return strategies.map { $0.adoptsSeedStore ? $0.adopting(seedDB) : $0 }
     }
-
-    /// The header lines: what preparing each method made or found, as the method says it.
-    static func preparationLines(_ outcome: BenchmarkOutcome) -> String {
-        outcome.preparations.compactMap { $0.report?.headerLine }.joined()
-    }
 }

@@ -458,56 +458,9 @@ struct RunCommand: ParsableCommand, CheckedCommand {
         }
     }
 
+    /// The core's lines about the payload and the runs, around the reporters' lines about the harness.
     private func header(_ outcome: BenchmarkOutcome, _ configuration: BenchmarkConfiguration) -> String {
-        let spec = configuration.spec
-        let source: String
-        switch spec.payload {
-        case .file(let path): source = "payload \(path)"
-        case .generated(let scale, let seed):
-            if case .mapping(_, let sample?) = spec.scenario {
-                source = "\(sample) at \(scale)"
-            } else {
-                source = "scale \(scale), seed \(seed)"
-            }
-        }
-        var size = "\(SummaryTable.megabytes(outcome.payloadBytes)) MB"
-        // A compressed payload: what its readers read, then what it takes on disk.
-        if case .file(let path) = spec.payload, case let onDisk = PayloadSize.bytesOnDisk(at: path), onDisk < outcome.payloadBytes {
-            size += " (\(SummaryTable.megabytes(onDisk)) MB gzip)"
-        }
-        let change = outcome.expected.outcome
-        var text =
-            "\(spec.scenario): \(source), \(size), batch size \(spec.options.batchSize), \(spec.options.store), "
-            + (spec.options.decodeAhead ? "decoding ahead, " : "")
-            + "\(SummaryTable.count(outcome.expected.occurrences)) occurrences of "
-            + "\(SummaryTable.count(change.inserted + change.updated + change.unchanged)) distinct objects\n"
-        for (reason, count) in outcome.skippedRecords.sorted(by: { $0.key < $1.key }) {
-            text += "skipped \(SummaryTable.count(count)) records, in every run: \(reason)\n"
-        }
-        for error in outcome.skippedErrors.prefix(3) { text += "  for example: \(error)\n" }
-        for note in outcome.readingNotes { text += "\(note)\n" }
-        text += SummaryTable.harnessLines(outcome.results)
-        text += Self.preparationLines(outcome)
-        if outcome.results.contains(where: { $0.measurement.resumedFrom != nil }) {
-            text += "(resumed) continued a checkpointed import: its counts and times cover only the batches after the checkpoint\n"
-        }
-        for fallback in Set(outcome.results.compactMap(\.measurement.fallback)).sorted() {
-            text += "(\(fallback)) the store ruled the strategy's own way out (it held rows), so the row times this way instead\n"
-        }
-        if let hz = spec.options.probeReadsHz {
-            text +=
-                "reader probe: a second connection runs the \(spec.scenario) screen query \(hz) times a second; "
-                + "latencies include waits for the writer's lock\n"
-        }
-        if let preload = spec.preload {
-            text +=
-                "refresh over \(preload): \(change.inserted) objects inserted, \(change.updated) updated, "
-                + "\(change.unchanged) unchanged; \(outcome.expected.uniqueObjects) objects afterwards\n"
-            text +=
-                outcome.referenceSkipped.map { "ceiling skipped: \($0)\n" }
-                ?? "the ceiling loads the payload alone into an empty store\n"
-        }
-        return text
+        outcome.payloadLines(for: configuration) + SummaryTable.harnessLines(outcome.results) + outcome.runNotes(for: configuration)
     }
 
     /// The exit status a failure earns: 128 + the signal's number for a stop, 1 for the rest. The

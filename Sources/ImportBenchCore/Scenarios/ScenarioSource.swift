@@ -17,6 +17,15 @@ package enum ScenarioSource: Codable, Sendable, Hashable {
             return try MappedScenario.load(path: path, sample: sample)
         }
     }
+
+    /// Whether the scenario can generate payloads: a built-in one always, a mapping only from its
+    /// recorded sample (`--from`).
+    package var generates: Bool {
+        switch self {
+        case .builtIn: return true
+        case .mapping(_, let sample): return sample != nil
+        }
+    }
 }
 
 /// As the command line names it (`chat`), for messages that suggest a command.
