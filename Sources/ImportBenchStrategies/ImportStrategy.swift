@@ -62,6 +62,14 @@ package enum StrategyRole: String, Sendable {
     /// beside the imports because it is often the fastest answer.
     case alternative
 
+    /// Whether its runs load the payload alone into an empty store, refresh or not: the limit is
+    /// SQLite's cost for the payload's rows, which a preload's rows would change.
+    package var loadsPayloadAlone: Bool { self == .limit }
+
+    /// Whether the C reference replays a valid run's rows, saying how far the harness's own
+    /// SQLite calls are from plain C's: only for the limit, where nothing else is measured.
+    package var isReplayedInC: Bool { self == .limit }
+
     /// The role's name in a table, where no run of it lends its strategy's: the glossary's word
     /// (docs/internals.md), not the CSV's.
     package var title: String {

@@ -44,7 +44,7 @@ extension Benchmark {
         for payload: BenchmarkPayload, _ expectation: BenchmarkExpectation, _ observe: (BenchmarkEvent) -> Void
     ) throws -> [PreparedMethod] {
         let spec = configuration.spec
-        let methods = configuration.plannedStrategies.filter { expectation.referenceSkipped == nil || $0.role != .limit }
+        let methods = configuration.plannedStrategies.filter { expectation.referenceSkipped == nil || !$0.role.loadsPayloadAlone }
         return try withoutActuallyEscaping(observe) { observe in
             try methods.map { method in
                 try method.prepare(

@@ -68,7 +68,7 @@ extension Benchmark {
         if strategy.isOwnProcess { measurement.occurrences = target.occurrences }
         let differences = measurement.digest.differences(from: target.digest)
         var replay: CReference.Replay?
-        if strategy.role == .limit, differences.isEmpty {
+        if strategy.role.isReplayedInC, differences.isEmpty {
             replay = try replayCReference(
                 store: databasePath, digest: measurement.digest, repetition: repetition, rowsPerInsert: rowsPerInsert, payload, observe)
         }
@@ -117,7 +117,7 @@ extension Benchmark {
             scenario: payload.scenario.name, strategy: strategy.name, scale: spec.payload.scaleLabel,
             seed: spec.payload.generator?.seed ?? 1, batchSize: spec.options.batchSize, repetition: repetition,
             measurement: measurement, uniqueRecords: target.uniqueObjects, outcome: target.outcome,
-            preload: strategy.role == .limit ? nil : spec.preload?.description, digest: measurement.digest.value,
+            preload: strategy.role.loadsPayloadAlone ? nil : spec.preload?.description, digest: measurement.digest.value,
             valid: differences.isEmpty && measurement.digest == target.digest, differences: differences,
             sqliteVersion: StoreConnection.sqliteVersion, benchVersion: BenchVersion.current, settings: spec.options.store,
             payloadBytes: payloadBytes)

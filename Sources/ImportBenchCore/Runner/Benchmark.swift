@@ -71,10 +71,10 @@ package final class Benchmark {
         options.checkpoint = checkpoint
         var run = ImportRun(
             scenario: payload.scenario, payloadPath: payload.path, strategy: strategy, databasePath: databasePath,
-            preloadPath: strategy.role == .limit ? nil : preloadPath, options: options)
+            preloadPath: strategy.role.loadsPayloadAlone ? nil : preloadPath, options: options)
         run.payloadIdentity = payloadIdentity.map { identity in
             var identity = identity
-            if strategy.role == .limit { identity.preloadDigest = nil }
+            if strategy.role.loadsPayloadAlone { identity.preloadDigest = nil }
             return identity
         }
         return run

@@ -19,6 +19,6 @@ struct BenchmarkExpectation {
 
     /// What `strategy`'s store must hold: the reference loads the payload alone, refresh or not.
     func target(for strategy: ImportMethod) -> ExpectedContent {
-        strategy.role == .limit ? (expectedWithoutPreload ?? expected) : expected
+        strategy.role.loadsPayloadAlone ? (expectedWithoutPreload ?? expected) : expected
     }
 }
