@@ -94,7 +94,7 @@ struct ChildProcessExecutor {
             // A child the user's Ctrl-C reached while it was starting, before it could take the
             // signal itself, ends without a word: an interruption, with nothing of the run done.
             if ImportInterruption.isRequested { throw RunError.interrupted }
-            throw ending.failure(describing: "the isolated \(run.strategy.name) run")
+            throw ending.failure(describing: "the isolated \(run.method.name) run")
         }
     }
 

@@ -39,7 +39,7 @@ struct RunCommand: ParsableCommand, CheckedCommand {
             "A program of yours as a strategy, NAME=COMMAND, repeatable: run by /bin/sh with {payload} and {db} replaced by the paths (also in BENCH_PAYLOAD and BENCH_DB), measured as a whole process, counted through the shared libsqlite3, verified like the built-ins (docs/commands.md).",
             valueName: "name=command"),
         transform: RunCommand.parseCommand)
-    var commands: [CommandStrategy] = []
+    var commands: [CommandMethod] = []
 
     @Option(
         name: .customLong("command-timeout"),
@@ -268,9 +268,9 @@ struct RunCommand: ParsableCommand, CheckedCommand {
     }
 
     /// One `--command` value: NAME=COMMAND.
-    static func parseCommand(_ text: String) throws -> CommandStrategy {
+    static func parseCommand(_ text: String) throws -> CommandMethod {
         // Its own error, which ArgumentParser shows after the option it was given to (exit 64).
-        try CommandStrategy(parsing: text)
+        try CommandMethod(parsing: text)
     }
 
     /// The commands as methods, with the counting library preloaded into them.

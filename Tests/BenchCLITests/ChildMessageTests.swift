@@ -58,7 +58,7 @@ struct ChildMessageTests {
         try payload(try Data(contentsOf: path)).write(to: path)
         try body(
             ImportRun(
-                scenario: ProductsScenario(), payloadPath: path.path, strategy: NaiveStrategy.self, batchSize: .occurrences(10),
+                scenario: ProductsScenario(), payloadPath: path.path, method: NaiveStrategy.self, batchSize: .occurrences(10),
                 databasePath: directory.appendingPathComponent("s.sqlite").path))
     }
 

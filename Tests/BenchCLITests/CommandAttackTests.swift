@@ -11,7 +11,7 @@ import Testing
 struct CommandAttackTests {
     static let products = ["--scenario", "products", "--scale", "0.02", "--strategy", "upsert"]
     static let common = ["run"] + products + ["--quiet"]
-    static let importer = CommandStrategyTests.examples.appendingPathComponent("products_naive.py").path
+    static let importer = CommandMethodTests.examples.appendingPathComponent("products_naive.py").path
 
     /// bench started with `arguments`, its output to a file, in a TMPDIR of its own.
     struct Launched {
@@ -45,7 +45,7 @@ struct CommandAttackTests {
     /// Waits (at most a minute) until a process runs `arguments`.
     static func waitFor(_ arguments: [String]) -> Bool {
         let deadline = ContinuousClock.now + .seconds(60)
-        while CommandStrategyTests.processes(arguments).isEmpty {
+        while CommandMethodTests.processes(arguments).isEmpty {
             if ContinuousClock.now > deadline { return false }
             Thread.sleep(forTimeInterval: 0.05)
         }
@@ -88,10 +88,10 @@ struct CommandAttackTests {
         let daemon =
             #"python3 '\#(Self.importer)' && { setsid sh -c 'echo > "$TMPDIR/started"; exec \#(sleeper.joined(separator: " "))' & } && "#
             + #"while [ ! -e "$TMPDIR/started" ]; do sleep 0.02; done"#
-        let (status, output, rows) = try CommandStrategyTests.run(Self.products + ["--command", "daemon=\(daemon)"])
+        let (status, output, rows) = try CommandMethodTests.run(Self.products + ["--command", "daemon=\(daemon)"])
         #expect(status == 0, "\(output)")
         #expect(rows["daemon"]?["valid"] == "true", "\(output)")
-        #expect(CommandStrategyTests.processes(sleeper).isEmpty, "the daemon outlived the run")
+        #expect(CommandMethodTests.processes(sleeper).isEmpty, "the daemon outlived the run")
 
         let escaped = ["sleep", "302.125"]
         let waited = ["sleep", "303.125"]
@@ -102,11 +102,11 @@ struct CommandAttackTests {
         kill(launched.process.processIdentifier, SIGKILL)
         launched.process.waitUntilExit()
         let deadline = ContinuousClock.now + .seconds(5)
-        while !(CommandStrategyTests.processes(escaped) + CommandStrategyTests.processes(waited)).isEmpty, ContinuousClock.now < deadline {
+        while !(CommandMethodTests.processes(escaped) + CommandMethodTests.processes(waited)).isEmpty, ContinuousClock.now < deadline {
             Thread.sleep(forTimeInterval: 0.05)
         }
-        #expect(CommandStrategyTests.processes(escaped).isEmpty, "the daemon outlived bench")
-        #expect(CommandStrategyTests.processes(waited).isEmpty, "the command outlived bench")
+        #expect(CommandMethodTests.processes(escaped).isEmpty, "the daemon outlived bench")
+        #expect(CommandMethodTests.processes(waited).isEmpty, "the command outlived bench")
     }
 
     @Test("SIGTERM while the command ignores it: bench exits 143 within seconds, leaving no process and no temporary directory")
@@ -122,7 +122,7 @@ struct CommandAttackTests {
         // Not the 41 s the command would take: it is killed the grace after.
         #expect(ContinuousClock.now - signalled < .seconds(30))
         #expect(launched.leftovers.isEmpty, "left in TMPDIR: \(launched.leftovers)")
-        #expect(CommandStrategyTests.processes(sleeper).isEmpty)
+        #expect(CommandMethodTests.processes(sleeper).isEmpty)
     }
 
     @Test("SIGTERM twice while the command ignores it: bench quits at once, yet leaves no process and no temporary directory")
@@ -141,12 +141,12 @@ struct CommandAttackTests {
         #expect(ContinuousClock.now - signalled < .seconds(30))
         #expect(launched.leftovers.isEmpty, "left in TMPDIR: \(launched.leftovers)")
         Thread.sleep(forTimeInterval: 1)
-        #expect(CommandStrategyTests.processes(sleeper).isEmpty)
+        #expect(CommandMethodTests.processes(sleeper).isEmpty)
     }
 
     @Test("a command that deletes its store: exit 1, the command and the store named, nothing said of what the store holds")
     func deletesItsStore() throws {
-        let (status, output, _) = try CommandStrategyTests.run(
+        let (status, output, _) = try CommandMethodTests.run(
             Self.products + ["--command", #"eraser=python3 '\#(Self.importer)' && rm -f "$BENCH_DB""#])
         #expect(status == 1, "\(output)")
         #expect(output.contains("eraser deleted its store: nothing is at /") && output.contains("eraser.sqlite"), "\(output)")

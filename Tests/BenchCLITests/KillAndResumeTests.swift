@@ -67,7 +67,7 @@ struct KillAndResumeTests {
             let isReference = strategy == StrategyCatalog.builtIn.limit.name
             let database = fixture.directory.appendingPathComponent("\(strategy).sqlite").path
             let run = ImportRun(
-                scenario: ChatScenario(), payloadPath: fixture.payload, strategy: try #require(StrategyCatalog.builtIn.strategy(named: strategy)),
+                scenario: ChatScenario(), payloadPath: fixture.payload, method: try #require(StrategyCatalog.builtIn.strategy(named: strategy)),
                 batchSize: .occurrences(60), databasePath: database, preloadPath: isReference ? nil : fixture.preload, checkpoint: true)
             let spec = ImportRunSpec(run)
             let target = isReference ? fixture.expectedAlone : fixture.expected

@@ -225,7 +225,7 @@ struct IsolatedRunTests {
         try scenario.generate(scale: 0.02, seed: 1, to: payload)
         let store = directory.appendingPathComponent("ceiling.sqlite").path
         let ceiling = try ImportRun(
-            scenario: scenario, payloadPath: payload, strategy: CeilingStrategy.self, batchSize: .all, databasePath: store
+            scenario: scenario, payloadPath: payload, method: CeilingStrategy.self, batchSize: .all, databasePath: store
         ).execute()
         let scratch = directory.appendingPathComponent("reference.sqlite").path
         let child = ChildProcessExecutor(executable: Self.binary)
@@ -258,7 +258,7 @@ struct IsolatedRunTests {
     func badSpec() throws {
         for (scenario, strategy) in [("nope", "naive"), ("chat", "nope")] {
             let run = String(decoding: try JSONEncoder().encode(RunSpec(scenario: .builtIn(scenario), payload: .file("/x"))), as: UTF8.self)
-            let spec = #"{"run":"# + run + #","strategy":""# + strategy + #"","strategySettings":{},"databasePath":"/tmp/x.sqlite"}"#
+            let spec = #"{"run":"# + run + #","method":""# + strategy + #"","methodSettings":{},"databasePath":"/tmp/x.sqlite"}"#
             let result = try Self.bench(["measure-one"], input: Data(spec.utf8))
             #expect(result.status == 1)
             #expect(result.output.contains("cannot rebuild run"), "\(result.output)")

@@ -93,7 +93,7 @@ struct AbsentMembersTests {
         func run(_ method: ImportMethod, batchSize: BatchSize) throws -> (ImportMeasurement, String) {
             let store = directory.path("\(method.name)-\(batchSize).sqlite")
             let measurement = try ImportRun(
-                scenario: scenario, payloadPath: payloadPath, strategy: method, databasePath: store,
+                scenario: scenario, payloadPath: payloadPath, method: method, databasePath: store,
                 options: RunOptions(batchSize: batchSize)
             ).execute()
             return (measurement, store)
@@ -163,7 +163,7 @@ struct AbsentMembersTests {
             schema: scenario.schema, reader: scenario.openReader(path: payload), scratchPath: directory.path("expected.sqlite"))
         let store = directory.path("store.sqlite")
         let measurement = try ImportRun(
-            scenario: scenario, payloadPath: payload, strategy: try #require(StrategyCatalog.builtIn.strategy(named: strategy)),
+            scenario: scenario, payloadPath: payload, method: try #require(StrategyCatalog.builtIn.strategy(named: strategy)),
             databasePath: store, options: RunOptions(batchSize: batchSize)
         ).execute()
         #expect(measurement.digest == expected.digest, "\(measurement.digest.differences(from: expected.digest))")

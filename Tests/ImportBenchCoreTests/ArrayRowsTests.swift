@@ -45,7 +45,7 @@ struct ArrayRowsTests {
         let store = fixture.directory.path("store.sqlite")
         let measurement = try ImportRun(
             scenario: try fixture.scenario, payloadPath: fixture.payloadPath,
-            strategy: try #require(StrategyCatalog.builtIn.strategy(named: strategy)), databasePath: store,
+            method: try #require(StrategyCatalog.builtIn.strategy(named: strategy)), databasePath: store,
             options: RunOptions(batchSize: .occurrences(1))
         ).execute()
         #expect(measurement.digest == expected.digest)

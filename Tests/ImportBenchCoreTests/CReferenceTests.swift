@@ -35,7 +35,7 @@ struct CReferenceTests {
         try scenario.generate(scale: scale, seed: seed, to: payload)
         let storePath = directory.path("ceiling.sqlite")
         let measurement = try ImportRun(
-            scenario: scenario, payloadPath: payload, strategy: CeilingStrategy.self, batchSize: .all, databasePath: storePath
+            scenario: scenario, payloadPath: payload, method: CeilingStrategy.self, batchSize: .all, databasePath: storePath
         ).execute()
         return (storePath, measurement)
     }

@@ -21,7 +21,7 @@ struct ChatStrategyTests {
         let facts = try PayloadFacts(reader: Self.scenario.openReader(path: payload), schema: Self.scenario.schema)
         let measurement = try ImportRun(
             scenario: Self.scenario, payloadPath: payload,
-            strategy: try #require(StrategyCatalog.builtIn.strategy(named: strategy)).configured([StrategySettings.keysPerFetchName: "\(chunk)"]),
+            method: try #require(StrategyCatalog.builtIn.strategy(named: strategy)).configured([StrategySettings.keysPerFetchName: "\(chunk)"]),
             batchSize: batchSize, databasePath: directory.path("\(strategy).sqlite")
         ).execute()
         return (measurement, expected, facts)

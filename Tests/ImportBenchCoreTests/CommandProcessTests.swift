@@ -47,12 +47,12 @@ struct CommandProcessTests {
 
     @Test("{payload} and {db} become one shell word each, whatever the path holds")
     func placeholders() throws {
-        let command = try CommandStrategy(parsing: "mine=cat {payload} > /dev/null && echo {db}")
+        let command = try CommandMethod(parsing: "mine=cat {payload} > /dev/null && echo {db}")
         #expect(command.name == "mine")
         #expect(
             command.resolved(payload: "/tmp/a b/it's.json", database: "/tmp/x.sqlite")
                 == #"cat '/tmp/a b/it'\''s.json' > /dev/null && echo '/tmp/x.sqlite'"#)
-        #expect(throws: ImportError.malformedCommand("no-equals-sign")) { try CommandStrategy(parsing: "no-equals-sign") }
-        #expect(throws: ImportError.invalidName("Mine", origin: .command)) { try CommandStrategy(parsing: "Mine=true") }
+        #expect(throws: ImportError.malformedCommand("no-equals-sign")) { try CommandMethod(parsing: "no-equals-sign") }
+        #expect(throws: ImportError.invalidName("Mine", origin: .command)) { try CommandMethod(parsing: "Mine=true") }
     }
 }

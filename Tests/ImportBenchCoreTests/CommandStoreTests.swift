@@ -25,7 +25,7 @@ struct CommandStoreTests {
         let store = directory.path("store-\(UUID().uuidString.prefix(8)).sqlite")
         let run = ImportRun(
             scenario: ProductsScenario(), payloadPath: payload,
-            strategy: try CommandStrategy(name: "breaker", commandLine: command).method(timeout: 60, counter: nil),
+            method: try CommandMethod(name: "breaker", commandLine: command).method(timeout: 60, counter: nil),
             batchSize: .occurrences(100), databasePath: store, settings: StoreSettings(journal: journal))
         let stop = try expectStop { _ = try run.execute() }
         #expect(stop.stage == .command)

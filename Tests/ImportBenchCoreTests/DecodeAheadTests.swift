@@ -27,7 +27,7 @@ struct DecodeAheadTests {
         scenario: any Scenario = ChatScenario()
     ) throws -> ImportRun {
         ImportRun(
-            scenario: scenario, payloadPath: payload, strategy: try #require(StrategyCatalog.builtIn.strategy(named: strategy)),
+            scenario: scenario, payloadPath: payload, method: try #require(StrategyCatalog.builtIn.strategy(named: strategy)),
             databasePath: directory.path("\(strategy)-\(decodeAhead).sqlite"), preloadPath: preload,
             options: RunOptions(batchSize: batchSize, decodeAhead: decodeAhead))
     }

@@ -22,7 +22,7 @@ struct FailedImportTests {
         let actual = try run.scenario.schema.digest(of: store)
         let expected = try run.committedDigest(
             pass: error.pass, committedOccurrences: error.committedOccurrences, scratchPath: directory.path("committed.sqlite"))
-        guard run.strategy.name == BulkStrategy.name, error.committedOccurrences > 0, run.preloadPath == nil else { return (actual, expected) }
+        guard run.method.name == BulkStrategy.name, error.committedOccurrences > 0, run.preloadPath == nil else { return (actual, expected) }
         #expect(actual.indexDifferences(from: expected) == run.scenario.schema.indexNames.count)
         return (actual.withoutIndexes, expected.withoutIndexes)
     }
@@ -37,7 +37,7 @@ struct FailedImportTests {
         let (cutPath, cut) = try FixtureScenario.cutQuakes(at: fraction, in: directory)
 
         let run = ImportRun(
-            scenario: scenario, payloadPath: cutPath, strategy: try #require(StrategyCatalog.builtIn.strategy(named: strategy)),
+            scenario: scenario, payloadPath: cutPath, method: try #require(StrategyCatalog.builtIn.strategy(named: strategy)),
             batchSize: .occurrences(40), databasePath: directory.path("store.sqlite"))
         let error = try expectStop { _ = try run.execute() }
         #expect(error.stage == .reading)
@@ -66,7 +66,7 @@ struct FailedImportTests {
         let units = FixtureScenario.forumUnitsWithOrphan
         let run = ImportRun(
             scenario: PathSwitchingScenario(units: [payload: units]), payloadPath: payload,
-            strategy: try #require(StrategyCatalog.builtIn.strategy(named: strategy)), batchSize: .occurrences(5),
+            method: try #require(StrategyCatalog.builtIn.strategy(named: strategy)), batchSize: .occurrences(5),
             databasePath: directory.path("store.sqlite"))
         let error = try expectStop { _ = try run.execute() }
         guard case .strategy(.danglingReference(_, let sourceKey, let relationship, _, let targetKey)) = error.cause else {
@@ -106,7 +106,7 @@ struct FailedImportTests {
         func makeRun() -> ImportRun {
             // The reference always loads into an empty store, as the benchmark runs it.
             ImportRun(
-                scenario: ChatScenario(), payloadPath: payload, strategy: strategyType, batchSize: .occurrences(100),
+                scenario: ChatScenario(), payloadPath: payload, method: strategyType, batchSize: .occurrences(100),
                 databasePath: directory.path("store.sqlite"), preloadPath: isReference ? nil : preload, checkpoint: true)
         }
         // Stop after the third batch, or two before the last (for idcache, late in its second pass).
@@ -145,7 +145,7 @@ struct FailedImportTests {
         let (payload, preload, expected) = try chatRefresh(in: directory)
         let store = directory.path("store.sqlite")
         var first = ImportRun(
-            scenario: ChatScenario(), payloadPath: payload, strategy: UpsertStrategy.self, batchSize: .occurrences(250),
+            scenario: ChatScenario(), payloadPath: payload, method: UpsertStrategy.self, batchSize: .occurrences(250),
             databasePath: store, preloadPath: preload, checkpoint: true)
         var batchesSeen = 0
         first.stopRequested = { batchesSeen >= 2 }
@@ -157,7 +157,7 @@ struct FailedImportTests {
         // starting over would throw the committed batches away.
         func other(restart: Bool, checkpoint: Bool = true) -> ImportRun {
             ImportRun(
-                scenario: ChatScenario(), payloadPath: payload, strategy: UpsertStrategy.self, batchSize: .occurrences(100),
+                scenario: ChatScenario(), payloadPath: payload, method: UpsertStrategy.self, batchSize: .occurrences(100),
                 databasePath: store, preloadPath: preload, checkpoint: checkpoint, restartCheckpoint: restart)
         }
         let refusal = expectRefusal { _ = try other(restart: false).execute() }
@@ -169,7 +169,7 @@ struct FailedImportTests {
         // A strategy configured otherwise (its settings travel with it) is another import too.
         let configured = ImportRun(
             scenario: ChatScenario(), payloadPath: payload,
-            strategy: ImportMethod(UpsertStrategy.self).configured([StrategySettings.keysPerFetchName: "7"]), batchSize: .occurrences(250),
+            method: ImportMethod(UpsertStrategy.self).configured([StrategySettings.keysPerFetchName: "7"]), batchSize: .occurrences(250),
             databasePath: store, preloadPath: preload, checkpoint: true)
         #expect(
             expectRefusal { _ = try configured.execute() }
@@ -181,7 +181,7 @@ struct FailedImportTests {
         same.stopRequested = { false }
         var plain = same.spec
         plain.options.checkpoint = false
-        let rerun = try ImportRun(spec: plain, scenario: ChatScenario(), strategy: UpsertStrategy.self, databasePath: store)
+        let rerun = try ImportRun(spec: plain, scenario: ChatScenario(), method: UpsertStrategy.self, databasePath: store)
         #expect(expectRefusal { _ = try rerun.execute() } == .checkpointNotContinued(path: store, committed: "2 batches of pass 1"))
 
         let restarted = try other(restart: true).execute()
@@ -196,7 +196,7 @@ struct FailedImportTests {
         let (payload, preload, _) = try chatRefresh(in: directory)
         let store = directory.path("store.sqlite")
         var first = ImportRun(
-            scenario: ChatScenario(), payloadPath: payload, strategy: PrewarmStrategy.self, batchSize: .occurrences(250),
+            scenario: ChatScenario(), payloadPath: payload, method: PrewarmStrategy.self, batchSize: .occurrences(250),
             databasePath: store, preloadPath: preload, checkpoint: true)
         var batchesSeen = 0
         first.stopRequested = { batchesSeen >= 2 }

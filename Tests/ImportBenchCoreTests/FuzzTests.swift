@@ -82,7 +82,7 @@ struct FuzzTests {
             let batchSize = 7 + random.nextInt(below: 300)
             let label = "case \(index) (\(source.name), \(damage), \(strategy.name), batches of \(batchSize), seed \(Self.seed))"
             let run = ImportRun(
-                scenario: source.scenario, payloadPath: payload, strategy: strategy, batchSize: .occurrences(batchSize),
+                scenario: source.scenario, payloadPath: payload, method: strategy, batchSize: .occurrences(batchSize),
                 databasePath: directory.path("store.sqlite"))
             do {
                 let measurement = try run.execute()

@@ -123,7 +123,7 @@ extension MappedPayloadFixture {
         for strategy in StrategyCatalog.builtIn.all {
             let store = directory.path("\(strategy.name).sqlite")
             let measurement = try ImportRun(
-                scenario: scenario, payloadPath: payloadPath, strategy: strategy, databasePath: store,
+                scenario: scenario, payloadPath: payloadPath, method: strategy, databasePath: store,
                 options: RunOptions(batchSize: .occurrences(1))
             ).execute()
             #expect(measurement.digest == expected.digest, "\(strategy.name)")

@@ -80,7 +80,7 @@ struct MissingReferenceTests {
             var options = RunOptions(missingReference: policy)
             options.batchSize = .occurrences(2)
             let database = directory.path("\(strategy.name)-\(policy).sqlite")
-            _ = try ImportRun(scenario: scenario, payloadPath: payload, strategy: strategy, databasePath: database, options: options).execute()
+            _ = try ImportRun(scenario: scenario, payloadPath: payload, method: strategy, databasePath: database, options: options).execute()
             let store = try StoreConnection(path: database)
             func rows(_ sql: String) throws -> [String] {
                 let statement = try store.prepare(sql)

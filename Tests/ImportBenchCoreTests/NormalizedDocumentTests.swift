@@ -63,7 +63,7 @@ struct NormalizedDocumentTests {
         for strategy in StrategyCatalog.builtIn.all {
             let store = fixture.directory.path("\(strategy.name)-\(batchSize).sqlite")
             let measurement = try ImportRun(
-                scenario: scenario, payloadPath: fixture.payloadPath, strategy: strategy, databasePath: store,
+                scenario: scenario, payloadPath: fixture.payloadPath, method: strategy, databasePath: store,
                 options: RunOptions(batchSize: batchSize)
             ).execute()
             #expect(measurement.digest == expected.digest, "\(strategy.name)")
@@ -128,7 +128,7 @@ struct NormalizedDocumentTests {
         #expect(expected.uniqueObjects == (venuesShared ? 16 : 18))
         for name in ["naive", "upsert", "ceiling"] {
             let measurement = try ImportRun(
-                scenario: scenario, payloadPath: scaled, strategy: try #require(StrategyCatalog.builtIn.strategy(named: name)),
+                scenario: scenario, payloadPath: scaled, method: try #require(StrategyCatalog.builtIn.strategy(named: name)),
                 databasePath: fixture.directory.path("\(name).sqlite"), options: RunOptions(batchSize: .occurrences(2))
             ).execute()
             #expect(measurement.digest == expected.digest, "\(name)")
@@ -184,7 +184,7 @@ struct NormalizedDocumentTests {
         let expected = try ExpectedContent.build(
             schema: scenario.schema, reader: scenario.openReader(path: fixture.payloadPath), scratchPath: fixture.directory.path("expected.sqlite"))
         let measurement = try ImportRun(
-            scenario: scenario, payloadPath: fixture.payloadPath, strategy: try #require(StrategyCatalog.builtIn.strategy(named: "prewarm")),
+            scenario: scenario, payloadPath: fixture.payloadPath, method: try #require(StrategyCatalog.builtIn.strategy(named: "prewarm")),
             databasePath: fixture.directory.path("store.sqlite"), options: RunOptions(batchSize: .occurrences(2))
         ).execute()
         #expect(measurement.digest == expected.digest)
@@ -220,7 +220,7 @@ struct NormalizedDocumentTests {
             schema: scenario.schema, reader: scenario.openReader(path: fixture.payloadPath), scratchPath: fixture.directory.path("expected.sqlite"))
         #expect(expected.uniqueObjects == 3)
         let measurement = try ImportRun(
-            scenario: scenario, payloadPath: fixture.payloadPath, strategy: try #require(StrategyCatalog.builtIn.strategy(named: "naive")),
+            scenario: scenario, payloadPath: fixture.payloadPath, method: try #require(StrategyCatalog.builtIn.strategy(named: "naive")),
             databasePath: fixture.directory.path("store.sqlite"), options: RunOptions(batchSize: .occurrences(1))
         ).execute()
         #expect(measurement.digest == expected.digest)

@@ -130,7 +130,7 @@ struct ReaderProbeTests {
         let payload = directory.path("chat.json")
         try scenario.generate(scale: 0.02, seed: 5, to: payload)
         var run = ImportRun(
-            scenario: scenario, payloadPath: payload, strategy: PrewarmStrategy.self, batchSize: .all,
+            scenario: scenario, payloadPath: payload, method: PrewarmStrategy.self, batchSize: .all,
             databasePath: directory.path("store.sqlite"), settings: StoreSettings(journal: .delete))
         let reader = ReaderHold()
         var calls = 0
@@ -165,7 +165,7 @@ struct ReaderProbeTests {
         let payload = directory.path("payload")
         try scenario.generate(scale: 0.05, seed: 1, to: payload)
         let run = ImportRun(
-            scenario: scenario, payloadPath: payload, strategy: UpsertStrategy.self, batchSize: .all,
+            scenario: scenario, payloadPath: payload, method: UpsertStrategy.self, batchSize: .all,
             databasePath: directory.path("store.sqlite"))
         _ = try run.execute()
         let store = try StoreConnection(path: run.databasePath)
@@ -186,7 +186,7 @@ struct ReaderProbeTests {
         try scenario.generate(scale: 0.05, seed: 3, to: payload)
         func run(probe: Int?, _ name: String) throws -> ImportMeasurement {
             try ImportRun(
-                scenario: scenario, payloadPath: payload, strategy: PrewarmStrategy.self, batchSize: .all,
+                scenario: scenario, payloadPath: payload, method: PrewarmStrategy.self, batchSize: .all,
                 databasePath: directory.path(name), settings: StoreSettings(journal: journal), probeReadsHz: probe
             ).execute()
         }

@@ -47,19 +47,19 @@ struct RunSpecTests {
         let generated = RunSpec(scenario: .builtIn("chat"), payload: .generated(scale: .base, seed: 1))
         #expect(
             expectRefusal {
-                _ = try ImportRun(spec: generated, scenario: ChatScenario(), strategy: CeilingStrategy.self, databasePath: "/tmp/x.sqlite")
+                _ = try ImportRun(spec: generated, scenario: ChatScenario(), method: CeilingStrategy.self, databasePath: "/tmp/x.sqlite")
             } == .payloadNotWritten(generated))
         let preloaded = RunSpec(scenario: .builtIn("chat"), payload: .file("p.json"), preload: .generated(overlap: 1, changed: 0))
         #expect(
             expectRefusal {
-                _ = try ImportRun(spec: preloaded, scenario: ChatScenario(), strategy: CeilingStrategy.self, databasePath: "/tmp/x.sqlite")
+                _ = try ImportRun(spec: preloaded, scenario: ChatScenario(), method: CeilingStrategy.self, databasePath: "/tmp/x.sqlite")
             } == .payloadNotWritten(preloaded))
     }
 
     @Test("the child's spec of a run rebuilds a run with the same spec, strategy and store")
     func childSpecRebuildsRun() throws {
         var run = ImportRun(
-            scenario: QuakesScenario(), payloadPath: "/data/day.geojson", strategy: UpsertStrategy.self, databasePath: "/tmp/s.sqlite",
+            scenario: QuakesScenario(), payloadPath: "/data/day.geojson", method: UpsertStrategy.self, databasePath: "/tmp/s.sqlite",
             preloadPath: "/data/week.geojson", options: RunOptions(batchSize: .occurrences(100), checkpoint: true))
         // The whole payload's hash must reach the child, or its checkpoint would record only the fingerprint.
         run.payloadIdentity = PayloadIdentity(source: "recorded", digest: "1024/ab12", preloadDigest: "512/cd34")
@@ -68,7 +68,7 @@ struct RunSpecTests {
         #expect(rebuilt.spec == run.spec)
         #expect(rebuilt.payloadIdentity == run.payloadIdentity)
         #expect(rebuilt.spec.scenario == .builtIn("quakes"))
-        #expect(rebuilt.strategy.name == UpsertStrategy.name && rebuilt.databasePath == run.databasePath)
+        #expect(rebuilt.method.name == UpsertStrategy.name && rebuilt.databasePath == run.databasePath)
         #expect(rebuilt.payloadPath == "/data/day.geojson" && rebuilt.preloadPath == "/data/week.geojson")
     }
 

@@ -177,7 +177,7 @@ struct SampleScalerTests {
         let expected = try ExpectedContent.build(
             schema: mapping.schema, reader: scenario.openReader(path: payload), scratchPath: directory.path("expected.sqlite"))
         let measurement = try ImportRun(
-            scenario: scenario, payloadPath: payload, strategy: try #require(StrategyCatalog.builtIn.strategy(named: "naive")),
+            scenario: scenario, payloadPath: payload, method: try #require(StrategyCatalog.builtIn.strategy(named: "naive")),
             databasePath: directory.path("store.sqlite"), options: RunOptions(batchSize: .occurrences(batchSize))
         ).execute()
         #expect(measurement.digest == expected.digest)

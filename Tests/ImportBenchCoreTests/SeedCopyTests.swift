@@ -25,17 +25,17 @@ struct SeedCopyTests {
 
     @Test("seed-copy is run only by name, listed apart from the imports and the pitfalls")
     func registry() throws {
-        #expect(!StrategyCatalog.builtIn.names.contains(SeedCopyStrategy.name))
-        #expect(StrategyCatalog.builtIn.alternatives.map { $0.name } == [SeedCopyStrategy.name])
-        #expect(StrategyCatalog.builtIn.knownNames.contains(SeedCopyStrategy.name))
+        #expect(!StrategyCatalog.builtIn.names.contains(SeedCopyMethod.name))
+        #expect(StrategyCatalog.builtIn.alternatives.map { $0.name } == [SeedCopyMethod.name])
+        #expect(StrategyCatalog.builtIn.knownNames.contains(SeedCopyMethod.name))
         #expect(StrategyCatalog.builtIn.strategy(named: "seed-copy") != nil)
-        #expect(SeedCopyStrategy.role == .alternative)
+        #expect(SeedCopyMethod.role == .alternative)
     }
 
     @Test("prewarm and seed-copy, the seed built by the benchmark: both valid, one digest", arguments: ScenarioRegistry.names)
     func beside(scenarioName: String) throws {
         let scenario = try #require(ScenarioRegistry.scenario(named: scenarioName))
-        let outcome = try Benchmark(configuration: Self.configuration(scenario, strategies: [PrewarmStrategy.self, SeedCopyStrategy.self])).run()
+        let outcome = try Benchmark(configuration: Self.configuration(scenario, strategies: [PrewarmStrategy.self, SeedCopyMethod.self])).run()
         #expect(outcome.results.map(\.strategy) == ["prewarm", "ceiling", "seed-copy"])
         for result in outcome.results { #expect(result.valid, "\(result.strategy): \(result.differences)") }
         #expect(Set(outcome.results.map(\.digest)).count == 1)
@@ -55,7 +55,7 @@ struct SeedCopyTests {
         _ = try Self.seedStore(seed: 1, at: seedPath, in: directory)
         let kept = directory.path("kept")
         try FileManager.default.createDirectory(atPath: kept, withIntermediateDirectories: true)
-        var configuration = try Self.configuration(strategies: [SeedCopyStrategy.self])
+        var configuration = try Self.configuration(strategies: [SeedCopyMethod.self])
         configuration.adopt(seedPath)
         configuration.databasePath = kept + "/store.sqlite"
         var specs: [ImportRunSpec] = []
@@ -64,16 +64,16 @@ struct SeedCopyTests {
             executor: { run, progress in
                 specs.append(ImportRunSpec(run))
                 let rebuilt = try ImportRunSpec(run).makeRun()
-                #expect(rebuilt.spec == run.spec && rebuilt.strategy.name == run.strategy.name && rebuilt.databasePath == run.databasePath)
-                #expect(rebuilt.strategy.settings == run.strategy.settings)
+                #expect(rebuilt.spec == run.spec && rebuilt.method.name == run.method.name && rebuilt.databasePath == run.databasePath)
+                #expect(rebuilt.method.settings == run.method.settings)
                 return try rebuilt.execute(progress: progress)
             }
         ).run()
         for result in outcome.results { #expect(result.valid, "\(result.strategy): \(result.differences)") }
         #expect(outcome.seedStore?.path == seedPath && outcome.seedStore?.buildTimes == nil)
         // The store reaches the child in the method's settings, never in the run's spec.
-        #expect(specs.first { $0.strategy == SeedCopyStrategy.name }?.strategySettings.values.contains(seedPath) == true)
-        #expect(specs.first { $0.strategy == CeilingStrategy.name }?.strategySettings.isEmpty == true)
+        #expect(specs.first { $0.method == SeedCopyMethod.name }?.methodSettings.values.contains(seedPath) == true)
+        #expect(specs.first { $0.method == CeilingStrategy.name }?.methodSettings.isEmpty == true)
         let files = try FileManager.default.contentsOfDirectory(atPath: kept).sorted()
         #expect(files == ["store-ceiling.sqlite", "store-seed-copy.sqlite"])
         // The seed itself is left as it was.
@@ -86,7 +86,7 @@ struct SeedCopyTests {
         defer { withExtendedLifetime(directory) {} }
         let seedPath = directory.path("seed.sqlite")
         _ = try Self.seedStore(seed: 2, at: seedPath, in: directory)
-        var configuration = try Self.configuration(strategies: [PrewarmStrategy.self, SeedCopyStrategy.self], seed: 1)
+        var configuration = try Self.configuration(strategies: [PrewarmStrategy.self, SeedCopyMethod.self], seed: 1)
         configuration.adopt(seedPath)
         var started: [String] = []
         let error = #expect(throws: ImportError.self) {
@@ -117,7 +117,7 @@ struct SeedCopyTests {
         #expect(report.metadata.readingOptions?.hasPrefix("--on-error \(built) --missing-reference fail --encoding utf-8") == true)
         #expect(report.metadata.readingOptions?.contains("--max-json-string-bytes") == (built == .skip))
         #expect(try SeedStoreMetadata.read(at: seedPath) == report.metadata)
-        var configuration = try Self.configuration(strategies: [SeedCopyStrategy.self])
+        var configuration = try Self.configuration(strategies: [SeedCopyMethod.self])
         configuration.adopt(seedPath)
         configuration.spec.options.onError = run
         guard built != run else {
@@ -161,7 +161,7 @@ struct SeedCopyTests {
         let recorded = try #require(report.metadata.readingOptions)
         #expect(recorded.contains("--encoding \(scenario.readsCSV ? "latin-1" : "utf-8")"), "\(recorded)")
         #expect(!recorded.contains("123456") && !recorded.contains("7654321"), "\(recorded)")
-        var configuration = try Self.configuration(scenario, strategies: [SeedCopyStrategy.self])
+        var configuration = try Self.configuration(scenario, strategies: [SeedCopyMethod.self])
         configuration.adopt(seedPath)
         configuration.spec.options.onError = .skip
         if scenario.readsCSV {
@@ -170,7 +170,7 @@ struct SeedCopyTests {
             #expect(error?.description.contains("--encoding latin-1") == true, "\(String(describing: error))")
         } else {
             let outcome = try Benchmark(configuration: configuration).run()
-            #expect(outcome.results.contains { $0.strategy == SeedCopyStrategy.name && $0.valid })
+            #expect(outcome.results.contains { $0.strategy == SeedCopyMethod.name && $0.valid })
         }
     }
 
@@ -187,7 +187,7 @@ struct SeedCopyTests {
         try store.execute("UPDATE importbench_seed SET reading_options = '\(PayloadReading(encoding: .latin1).contentOptions())'")
         // Transit's recorded latin-1 is made up (it was built reading UTF-8), so only the refusal is run.
         for encoding in scenario.readsCSV ? [TextEncoding.utf8] : [.latin1, .utf8] {
-            var configuration = try Self.configuration(scenario, strategies: [SeedCopyStrategy.self])
+            var configuration = try Self.configuration(scenario, strategies: [SeedCopyMethod.self])
             configuration.adopt(seedPath)
             configuration.spec.options.encoding = encoding
             if scenario.readsCSV {
@@ -197,7 +197,7 @@ struct SeedCopyTests {
                     "\(String(describing: error))")
             } else {
                 let outcome = try Benchmark(configuration: configuration).run()
-                #expect(outcome.results.contains { $0.strategy == SeedCopyStrategy.name && $0.valid }, "\(encoding)")
+                #expect(outcome.results.contains { $0.strategy == SeedCopyMethod.name && $0.valid }, "\(encoding)")
             }
         }
     }
@@ -252,7 +252,7 @@ struct SeedCopyTests {
         defer { withExtendedLifetime(directory) {} }
         let seedPath = directory.path("seed.sqlite")
         _ = try Self.seedStore(ProductsScenario(), seed: 1, at: seedPath, in: directory)
-        var configuration = try Self.configuration(QuakesScenario(), strategies: [SeedCopyStrategy.self])
+        var configuration = try Self.configuration(QuakesScenario(), strategies: [SeedCopyMethod.self])
         configuration.adopt(seedPath)
         let error = #expect(throws: ImportError.self) { try Benchmark(configuration: configuration).run() }
         #expect(error?.description.contains("scenario: built for products, the run imports quakes") == true)
@@ -260,10 +260,10 @@ struct SeedCopyTests {
 
     @Test("seed-copy with a preload is refused: adopting replaces the store")
     func refusesPreload() throws {
-        var configuration = try Self.configuration(QuakesScenario(), strategies: [SeedCopyStrategy.self])
+        var configuration = try Self.configuration(QuakesScenario(), strategies: [SeedCopyMethod.self])
         configuration.spec.preload = .generated(overlap: 0.5, changed: 0.5)
         let error = expectRefusal { _ = try Benchmark(configuration: configuration).run() }
-        #expect(error == .refreshNotMeasurable(methods: ["seed-copy"], reason: SeedCopyStrategy.refreshRefusal ?? ""))
+        #expect(error == .refreshNotMeasurable(methods: ["seed-copy"], reason: SeedCopyMethod.refreshRefusal ?? ""))
         #expect(error?.description.contains("--preload") == true)
     }
 
@@ -291,14 +291,14 @@ struct SeedCopyTests {
         try FileManager.default.copyItem(atPath: seedPath, toPath: mainOnly)
         #expect(try scenario.schema.digest(of: StoreConnection(path: mainOnly)).value != built.metadata.digest)
 
-        var configuration = try Self.configuration(strategies: [SeedCopyStrategy.self])
+        var configuration = try Self.configuration(strategies: [SeedCopyMethod.self])
         configuration.adopt(seedPath)
         configuration.spec.options.store = StoreSettings(journal: journal)
         let kept = directory.path("kept")
         try FileManager.default.createDirectory(atPath: kept, withIntermediateDirectories: true)
         configuration.databasePath = kept + "/store.sqlite"
         let outcome = try Benchmark(configuration: configuration).run()
-        let seedCopy = try #require(outcome.results.first { $0.strategy == SeedCopyStrategy.name })
+        let seedCopy = try #require(outcome.results.first { $0.strategy == SeedCopyMethod.name })
         #expect(seedCopy.valid, "\(seedCopy.differences)")
         #expect(seedCopy.digest == built.metadata.digest)
         #expect(try FileManager.default.contentsOfDirectory(atPath: kept).sorted() == ["store-ceiling.sqlite", "store-seed-copy.sqlite"])
@@ -316,7 +316,7 @@ struct SeedCopyTests {
         defer { withExtendedLifetime(directory) {} }
         let kept = directory.path("kept")
         try FileManager.default.createDirectory(atPath: kept, withIntermediateDirectories: true)
-        var configuration = try Self.configuration(strategies: [SeedCopyStrategy.self])
+        var configuration = try Self.configuration(strategies: [SeedCopyMethod.self])
         configuration.spec.options.store.pragmas = [try StorePragma(name: .pageSize, value: "8192")]
         configuration.databasePath = kept + "/store.sqlite"
         let seedPath = directory.path("seed.sqlite")
@@ -355,7 +355,7 @@ struct SeedCopyTests {
             ChatScenario(), payload: try SeedStoreBuilderTests.payload(ChatScenario(), seed: 1, in: directory))
         builder.pageSize = 8192
         _ = try builder.build(at: seedPath)
-        var configuration = try Self.configuration(strategies: [SeedCopyStrategy.self])
+        var configuration = try Self.configuration(strategies: [SeedCopyMethod.self])
         configuration.adopt(seedPath)
         let error = #expect(throws: ImportError.self) { try Benchmark(configuration: configuration).run() }
         let message = error?.description ?? ""
@@ -385,7 +385,7 @@ struct SeedCopyTests {
         defer { withExtendedLifetime(directory) {} }
         let path = directory.path("plain.sqlite")
         try StoreConnection(path: path).execute("CREATE TABLE t (x)")
-        var configuration = try Self.configuration(strategies: [SeedCopyStrategy.self])
+        var configuration = try Self.configuration(strategies: [SeedCopyMethod.self])
         configuration.adopt(path)
         let error = #expect(throws: ImportError.self) { try Benchmark(configuration: configuration).run() }
         #expect(error?.description.contains("bench seed-db") == true)
@@ -395,7 +395,7 @@ struct SeedCopyTests {
 extension BenchmarkConfiguration {
     /// seed-copy, wherever it is planned, adopting `path` instead of a store built from the payload.
     fileprivate mutating func adopt(_ path: String) {
-        strategies = strategies.map { $0.name == SeedCopyStrategy.name ? SeedCopyStrategy.method(adopting: path) : $0 }
+        strategies = strategies.map { $0.name == SeedCopyMethod.name ? SeedCopyMethod.method(adopting: path) : $0 }
     }
 }
 

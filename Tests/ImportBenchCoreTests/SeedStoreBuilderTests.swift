@@ -55,7 +55,7 @@ struct SeedStoreBuilderTests {
             #expect(!FileManager.default.fileExists(atPath: seedPath + suffix), "\(suffix) left beside the seed")
         }
         let live = try ImportRun(
-            scenario: scenario, payloadPath: payload, strategy: PrewarmStrategy.self, batchSize: .default,
+            scenario: scenario, payloadPath: payload, method: PrewarmStrategy.self, batchSize: .default,
             databasePath: directory.path("live.sqlite")
         ).execute()
         let expected = try ExpectedContent.build(

@@ -23,7 +23,7 @@ struct StagedStrategyTests {
         let expected = try ExpectedContent.build(
             schema: scenario.schema, reader: scenario.openReader(path: payload), scratchPath: directory.path("expected.sqlite"))
         let measurement = try ImportRun(
-            scenario: scenario, payloadPath: payload, strategy: StagedStrategy.self, batchSize: batchSize,
+            scenario: scenario, payloadPath: payload, method: StagedStrategy.self, batchSize: batchSize,
             databasePath: directory.path("staged.sqlite")
         ).execute()
         return (measurement, expected)
@@ -75,7 +75,7 @@ struct StagedStrategyTests {
         let path = directory.path("store.sqlite")
         let scenario = FixtureScenario()
         let measurement = try ImportRun(
-            scenario: scenario, payloadPath: path + ".payload", strategy: StagedStrategy.self, batchSize: batchSize, databasePath: path
+            scenario: scenario, payloadPath: path + ".payload", method: StagedStrategy.self, batchSize: batchSize, databasePath: path
         ).execute()
         let expected = try ExpectedContent.build(
             schema: scenario.schema, reader: ArrayRecordReader(scenario.units), scratchPath: directory.path("expected.sqlite"))
@@ -93,7 +93,7 @@ struct StagedStrategyTests {
         defer { withExtendedLifetime(directory) {} }
         let path = directory.path("store.sqlite")
         let measurement = try ImportRun(
-            scenario: FixtureScenario(), payloadPath: path + ".payload", strategy: StagedStrategy.self, batchSize: .all, databasePath: path
+            scenario: FixtureScenario(), payloadPath: path + ".payload", method: StagedStrategy.self, batchSize: .all, databasePath: path
         ).execute()
         let counts = measurement.counts
         // One batch: author, tag, post, comment and post's tags each staged (DELETE + INSERT) and
@@ -131,7 +131,7 @@ struct StagedStrategyTests {
         defer { withExtendedLifetime(directory) {} }
         let path = directory.path("store.sqlite")
         let first = try ImportRun(
-            scenario: FixtureScenario(), payloadPath: path + ".payload", strategy: StagedStrategy.self, batchSize: .occurrences(5),
+            scenario: FixtureScenario(), payloadPath: path + ".payload", method: StagedStrategy.self, batchSize: .occurrences(5),
             databasePath: path
         ).execute()
         let store = try StoreConnection(path: path)
@@ -176,7 +176,7 @@ struct StagedPartialObjectTests {
         let expected = try ExpectedContent.build(
             schema: scenario.schema, reader: scenario.openReader(path: payload), scratchPath: directory.path("expected.sqlite"))
         let measurement = try ImportRun(
-            scenario: scenario, payloadPath: payload, strategy: StagedStrategy.self, batchSize: batchSize,
+            scenario: scenario, payloadPath: payload, method: StagedStrategy.self, batchSize: batchSize,
             databasePath: directory.path("staged.sqlite")
         ).execute()
         #expect(measurement.digest == expected.digest, "\(measurement.digest.differences(from: expected.digest))")
@@ -213,7 +213,7 @@ struct StagedPartialObjectTests {
             scratchPath: directory.path("expected.sqlite"))
         let store = directory.path("staged.sqlite")
         let measurement = try ImportRun(
-            scenario: scenario, payloadPath: payload, strategy: StagedStrategy.self, databasePath: store, preloadPath: preload,
+            scenario: scenario, payloadPath: payload, method: StagedStrategy.self, databasePath: store, preloadPath: preload,
             options: RunOptions(batchSize: batchSize)
         ).execute()
         #expect(measurement.digest == expected.digest, "\(measurement.digest.differences(from: expected.digest))")
@@ -260,7 +260,7 @@ struct StagedDanglingTests {
         try Data().write(to: URL(fileURLWithPath: payload))
         let units = FixtureScenario.forumUnits + [RecordUnit(occurrences: [dangling.post], path: "posts[3]", byteOffset: 300)]
         let run = ImportRun(
-            scenario: PathSwitchingScenario(units: [payload: units]), payloadPath: payload, strategy: StagedStrategy.self,
+            scenario: PathSwitchingScenario(units: [payload: units]), payloadPath: payload, method: StagedStrategy.self,
             batchSize: .occurrences(batchSize), databasePath: directory.path("store.sqlite"))
         let error = try expectStop { _ = try run.execute() }
         #expect(

@@ -121,7 +121,7 @@ struct StoreOwnershipTests {
         _ = FileManager.default.createFile(atPath: store, contents: nil)
         _ = FileManager.default.createFile(atPath: store + "-journal", contents: Data(repeating: 7, count: 512))
         let measurement = try ImportRun(
-            scenario: ProductsScenario(), payloadPath: payload, strategy: NaiveStrategy.self, batchSize: .occurrences(50),
+            scenario: ProductsScenario(), payloadPath: payload, method: NaiveStrategy.self, batchSize: .occurrences(50),
             databasePath: store, checkpoint: true
         ).execute()
         #expect(measurement.occurrences > 0)

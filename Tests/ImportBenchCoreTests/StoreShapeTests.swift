@@ -127,7 +127,7 @@ struct StoreShapeTests {
         let scenario = FixtureScenario()
         let path = directory.path("store.sqlite")
         _ = try ImportRun(
-            scenario: scenario, payloadPath: path + ".payload", strategy: UpsertStrategy.self, databasePath: path,
+            scenario: scenario, payloadPath: path + ".payload", method: UpsertStrategy.self, databasePath: path,
             options: RunOptions(batchSize: .occurrences(5))
         ).execute()
         let expected = try ExpectedContent.build(

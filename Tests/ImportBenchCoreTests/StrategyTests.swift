@@ -15,7 +15,7 @@ struct StrategyTests {
     ) throws -> ImportMeasurement {
         let strategy = try #require(StrategyCatalog.builtIn.strategy(named: strategyName))
         return try ImportRun(
-            scenario: scenario, payloadPath: path + ".payload", strategy: strategy.configured([StrategySettings.keysPerFetchName: "\(chunk)"]),
+            scenario: scenario, payloadPath: path + ".payload", method: strategy.configured([StrategySettings.keysPerFetchName: "\(chunk)"]),
             batchSize: batchSize, databasePath: path
         ).execute()
     }

@@ -54,7 +54,7 @@ struct TextEncodingTests {
         let feed = try Self.latinFeed(in: directory)
         let store = directory.path("store.sqlite")
         let run = ImportRun(
-            scenario: TransitScenario(), payloadPath: feed, strategy: UpsertStrategy.self, databasePath: store,
+            scenario: TransitScenario(), payloadPath: feed, method: UpsertStrategy.self, databasePath: store,
             options: RunOptions(batchSize: .occurrences(2), encoding: encoding))
         _ = try run.execute()
         let names = try StoreConnection(path: store).prepare("SELECT stop_name FROM stop ORDER BY stop_id")

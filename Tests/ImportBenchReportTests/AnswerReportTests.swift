@@ -8,7 +8,7 @@ import Testing
 /// Runs built in memory: each strategy's wall time per repetition, its role and verdict, so every
 /// expectation below is computed from the inputs rather than copied from the output.
 private struct Runs {
-    var runs: [ReportRun] = []
+    var runs: [ResultsRow] = []
 
     /// Three repetitions at 0.9, 1 and 1.2 times `wall` (median: `wall` itself), each with `fetches`.
     mutating func add(
@@ -19,7 +19,7 @@ private struct Runs {
         let size = RunSize(try #require(Scale(parsing: scale)))
         for (index, factor) in factors.enumerated() {
             runs.append(
-                ReportRun(
+                ResultsRow(
                     scenario: "chat", strategy: strategy, role: role.rawValue, scale: size, preload: preload, batchSize: batch,
                     repetition: index + 1, journalMode: "wal", synchronous: "normal", probeHz: probeHz, pragmas: pragmas,
                     decodeAhead: decodeAhead, valid: invalidRepetition != index + 1,

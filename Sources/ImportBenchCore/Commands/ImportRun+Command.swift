@@ -2,7 +2,7 @@ import Foundation
 import ImportBenchStore
 import ImportBenchStrategies
 
-extension CommandStrategy {
+extension CommandMethod {
     /// The command as the runner holds it: a design an app could ship (role `user`), measured from
     /// bench's process, since it is a process of its own.
     package func method(timeout: Double?, counter: String?) -> ImportMethod {
@@ -17,7 +17,7 @@ extension ImportRun {
     /// Runs a user's command as this run's import: the store created as for a strategy of bench's
     /// (schema, settings, preload), the command run and measured as a whole process, what it
     /// executed counted by the counter library `counter` (nil: not counted), the store digested.
-    func runCommand(_ command: CommandStrategy, timeout: Double?, counter: String?, progress: ((Int) -> Void)? = nil) throws -> ImportMeasurement {
+    func runCommand(_ command: CommandMethod, timeout: Double?, counter: String?, progress: ((Int) -> Void)? = nil) throws -> ImportMeasurement {
         let generation: Int64
         do {
             let (store, _) = try openStore()
@@ -124,12 +124,12 @@ extension ImportRun {
         return environment
     }
 
-    private func storeProblem(_ problem: CommandStoreProblem, of command: CommandStrategy) -> ImportError {
+    private func storeProblem(_ problem: CommandStoreProblem, of command: CommandMethod) -> ImportError {
         .commandStore(name: command.name, path: databasePath, problem: problem)
     }
 
     /// The command's failure as the runner reports any strategy's: nothing of it is trusted, the store stays as it left it.
-    private func failure(of command: CommandStrategy, _ error: any Error, stage: ImportStop.Stage = .command) -> RunError {
+    private func failure(of command: CommandMethod, _ error: any Error, stage: ImportStop.Stage = .command) -> RunError {
         .stopped(
             ImportStop(
                 strategy: command.name, stage: stage, pass: 0, batch: nil, batchIndex: nil, committedBatches: 0,

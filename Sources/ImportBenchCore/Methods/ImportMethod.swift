@@ -1,10 +1,10 @@
 import ImportBenchStrategies
 
 /// One way to get a payload into a store, as the runner holds it: a strategy of bench's or of a
-/// plug-in (a type), or a user's command (a value, `CommandStrategy`). The runner asks its name,
+/// plug-in (a type), or a user's command (a value, `CommandMethod`). The runner asks its name,
 /// role and passes, has it prepare once and measure a run; nothing else, and never which kind it is.
 package struct ImportMethod: @unchecked Sendable {
-    // @unchecked: the closures capture a metatype or a `CommandStrategy`, both immutable.
+    // @unchecked: the closures capture a metatype or a `CommandMethod`, both immutable.
 
     /// The name used on the command line and in results.
     package let name: String
@@ -40,16 +40,16 @@ package struct ImportMethod: @unchecked Sendable {
         measureRun = { run, progress in try method.measure(run, progress: progress) }
     }
 
-    /// A method measured by `measure`, for a user's command (see `CommandStrategy.method`).
+    /// A method measured by `measure`: a plug-in's strategy, or a user's command (see `CommandMethod.method`).
     init(
-        name: String, summary: String, role: StrategyRole, isOwnProcess: Bool,
+        name: String, summary: String, role: StrategyRole, passes: Int = 1, isOwnProcess: Bool,
         measure: @escaping (ImportRun, ((Int) -> Void)?) throws -> ImportMeasurement
     ) {
         self.name = name
         self.summary = summary
         self.role = role
         refreshRefusal = nil
-        passes = 1
+        self.passes = passes
         self.isOwnProcess = isOwnProcess
         adoptsSeedStore = false
         prepareMethod = { method, _ in PreparedMethod(method: method) }

@@ -7,15 +7,13 @@ extension MeasuredMethod where Self: ImportStrategy {
     }
 }
 
-/// A plug-in's strategy as the runner measures it: a design an app could ship (role `user`),
-/// needing nothing prepared, streamed through `ImportRun.importBatches` like the built-ins.
-enum PluginMethod<Strategy: ImportStrategy>: MeasuredMethod {
-    static var name: String { Strategy.name }
-    static var summary: String { Strategy.summary }
-    static var passes: Int { Strategy.passes }
-
-    static func measure(_ run: ImportRun, progress: ((Int) -> Void)?) throws -> ImportMeasurement {
-        try run.importBatches(with: Strategy.self, progress: progress)
+extension ImportMethod {
+    /// A plug-in's strategy as the runner measures it: a design an app could ship (role `user`),
+    /// needing nothing prepared, streamed through `ImportRun.importBatches` like the built-ins.
+    init(plugIn strategy: any ImportStrategy.Type) {
+        self.init(name: strategy.name, summary: strategy.summary, role: .user, passes: strategy.passes, isOwnProcess: false) { run, progress in
+            try run.importBatches(with: strategy, progress: progress)
+        }
     }
 }
 

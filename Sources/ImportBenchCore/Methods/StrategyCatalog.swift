@@ -16,12 +16,12 @@ package struct StrategyCatalog: @unchecked Sendable {
 
     /// bench's own strategies.
     package static let builtIn = StrategyCatalog(
-        all: [
+        all: ([
             NaiveStrategy.self, CacheStrategy.self, PrewarmStrategy.self, UpsertStrategy.self, UpsertReturningStrategy.self,
             IDCacheStrategy.self, StagedStrategy.self, BulkStrategy.self, CeilingStrategy.self,
-        ].map(ImportMethod.init),
+        ] as [any MeasuredMethod.Type]).map { ImportMethod($0) },
         pitfalls: [ImportMethod(ReplaceStrategy.self)],
-        alternatives: [ImportMethod(SeedCopyStrategy.self)])
+        alternatives: [ImportMethod(SeedCopyMethod.self)])
 
     private init(all: [ImportMethod], pitfalls: [ImportMethod], alternatives: [ImportMethod]) {
         self.all = all
@@ -38,7 +38,7 @@ package struct StrategyCatalog: @unchecked Sendable {
             guard Self.isValidName(strategy.name) else { throw .invalidName(strategy.name, origin: .plugIn) }
             guard names.insert(strategy.name).inserted else { throw .nameTaken(strategy.name, origin: .plugIn) }
         }
-        let added = strategies.map { strategy in ImportMethod(measuredMethod(strategy)) }
+        let added = strategies.map { strategy in ImportMethod(plugIn: strategy) }
         let limits = all.filter { $0.role == .limit }
         let designs = all.filter { $0.role != .limit }
         return StrategyCatalog(all: designs + added + limits, pitfalls: pitfalls, alternatives: alternatives)
@@ -67,10 +67,4 @@ package struct StrategyCatalog: @unchecked Sendable {
         guard let first = name.unicodeScalars.first, ("a"..."z").contains(first), name != "all" else { return false }
         return name.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }
     }
-}
-
-/// `strategy` as the runner measures it; a generic function, so an existential metatype opens into
-/// the concrete strategy `PluginMethod` wraps.
-private func measuredMethod<Strategy: ImportStrategy>(_ strategy: Strategy.Type) -> any MeasuredMethod.Type {
-    PluginMethod<Strategy>.self
 }

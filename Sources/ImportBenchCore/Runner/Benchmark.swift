@@ -70,7 +70,7 @@ package final class Benchmark {
         var options = configuration.spec.options
         options.checkpoint = checkpoint
         var run = ImportRun(
-            scenario: payload.scenario, payloadPath: payload.path, strategy: strategy, databasePath: databasePath,
+            scenario: payload.scenario, payloadPath: payload.path, method: strategy, databasePath: databasePath,
             preloadPath: strategy.role.loadsPayloadAlone ? nil : preloadPath, options: options)
         run.payloadIdentity = payloadIdentity.map { identity in
             var identity = identity
@@ -83,7 +83,7 @@ package final class Benchmark {
     /// Every run goes through here: a command is a process of its own, measured from here (a child
     /// of bench would not know it); the others by the executor, in this process or a child.
     func execute(_ run: ImportRun, _ progress: @escaping (Int) -> Void) throws -> ImportMeasurement {
-        if run.strategy.isOwnProcess { return try run.execute(progress: progress) }
+        if run.method.isOwnProcess { return try run.execute(progress: progress) }
         return try executor(run, progress)
     }
 

@@ -46,9 +46,9 @@ struct CheckpointIdentity: Codable, Equatable {
 
     init(_ run: ImportRun) {
         scenario = run.scenario.name
-        strategy = run.strategy.name
+        strategy = run.method.name
         batchSize = run.options.batchSize.description
-        strategySettings = StrategySettings(run.strategy.settings).text
+        strategySettings = StrategySettings(run.method.settings).text
         onError = run.options.onError.rawValue
         encoding = run.scenario.effectiveReading(run.options.reading).encoding.rawValue
         missingReference = run.options.missingReference.rawValue

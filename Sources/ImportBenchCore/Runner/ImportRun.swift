@@ -3,13 +3,14 @@ import ImportBenchPayload
 import ImportBenchStore
 import ImportBenchStrategies
 
-/// One strategy importing one payload into a fresh database file, measured.
+/// One method importing one payload into a fresh database file, measured.
 package struct ImportRun {
     /// The run's settings, its payload and preload already files: the inits refuse anything else.
     package internal(set) var spec: RunSpec
     /// `spec.scenario`, resolved.
     package let scenario: any Scenario
-    package let strategy: ImportMethod
+    /// What the run measures: a strategy, the ceiling, a command or a seed copy.
+    package let method: ImportMethod
     package let databasePath: String
     /// Asked before each batch is written and before it is committed; true rolls it back and stops.
     package var stopRequested: () -> Bool = { ImportInterruption.isRequested }
@@ -18,41 +19,41 @@ package struct ImportRun {
     package var payloadIdentity: PayloadIdentity?
 
     /// A run of `spec`, as a child process rebuilds it; `scenario` is `spec.scenario` resolved.
-    package init(spec: RunSpec, scenario: any Scenario, strategy: ImportMethod, databasePath: String) throws(RunError) {
+    package init(spec: RunSpec, scenario: any Scenario, method: ImportMethod, databasePath: String) throws(RunError) {
         switch (spec.payload, spec.preload) {
         case (.file, nil), (.file, .file?): break
         default: throw .refused(.payloadNotWritten(spec))
         }
         self.spec = spec
         self.scenario = scenario
-        self.strategy = strategy
+        self.method = method
         self.databasePath = databasePath
     }
 
     /// A run of `spec` of a strategy type.
-    package init(spec: RunSpec, scenario: any Scenario, strategy: any MeasuredMethod.Type, databasePath: String) throws(RunError) {
-        try self.init(spec: spec, scenario: scenario, strategy: ImportMethod(strategy), databasePath: databasePath)
+    package init(spec: RunSpec, scenario: any Scenario, method: any MeasuredMethod.Type, databasePath: String) throws(RunError) {
+        try self.init(spec: spec, scenario: scenario, method: ImportMethod(method), databasePath: databasePath)
     }
 
     /// A run of files already written, of a strategy type.
     package init(
-        scenario: any Scenario, payloadPath: String, strategy: any MeasuredMethod.Type, databasePath: String,
+        scenario: any Scenario, payloadPath: String, method: any MeasuredMethod.Type, databasePath: String,
         preloadPath: String? = nil, options: RunOptions
     ) {
         self.init(
-            scenario: scenario, payloadPath: payloadPath, strategy: ImportMethod(strategy), databasePath: databasePath,
+            scenario: scenario, payloadPath: payloadPath, method: ImportMethod(method), databasePath: databasePath,
             preloadPath: preloadPath, options: options)
     }
 
     /// A run of files already written; its spec names `scenario` by its source.
     package init(
-        scenario: any Scenario, payloadPath: String, strategy: ImportMethod, databasePath: String,
+        scenario: any Scenario, payloadPath: String, method: ImportMethod, databasePath: String,
         preloadPath: String? = nil, options: RunOptions
     ) {
         spec = RunSpec(
             scenario: scenario.source, payload: .file(payloadPath), preload: preloadPath.map(PreloadSpec.file), options: options)
         self.scenario = scenario
-        self.strategy = strategy
+        self.method = method
         self.databasePath = databasePath
     }
 
@@ -71,26 +72,26 @@ package struct ImportRun {
 
     /// A run with its options spelled out one by one, for tests and library callers.
     package init(
-        scenario: any Scenario, payloadPath: String, strategy: any MeasuredMethod.Type,
+        scenario: any Scenario, payloadPath: String, method: any MeasuredMethod.Type,
         batchSize: BatchSize, databasePath: String, preloadPath: String? = nil,
         checkpoint: Bool = false, onError: PayloadErrorPolicy = .fail, settings: StoreSettings = .default,
         probeReadsHz: Int? = nil, restartCheckpoint: Bool = false
     ) {
         self.init(
-            scenario: scenario, payloadPath: payloadPath, strategy: ImportMethod(strategy), batchSize: batchSize,
+            scenario: scenario, payloadPath: payloadPath, method: ImportMethod(method), batchSize: batchSize,
             databasePath: databasePath, preloadPath: preloadPath, checkpoint: checkpoint,
             onError: onError, settings: settings, probeReadsHz: probeReadsHz, restartCheckpoint: restartCheckpoint)
     }
 
     /// A run of a method with its options spelled out one by one.
     package init(
-        scenario: any Scenario, payloadPath: String, strategy: ImportMethod,
+        scenario: any Scenario, payloadPath: String, method: ImportMethod,
         batchSize: BatchSize, databasePath: String, preloadPath: String? = nil,
         checkpoint: Bool = false, onError: PayloadErrorPolicy = .fail, settings: StoreSettings = .default,
         probeReadsHz: Int? = nil, restartCheckpoint: Bool = false
     ) {
         self.init(
-            scenario: scenario, payloadPath: payloadPath, strategy: strategy, databasePath: databasePath, preloadPath: preloadPath,
+            scenario: scenario, payloadPath: payloadPath, method: method, databasePath: databasePath, preloadPath: preloadPath,
             options: RunOptions(
                 batchSize: batchSize, checkpoint: checkpoint, onError: onError,
                 store: settings, probeReadsHz: probeReadsHz, restart: restartCheckpoint))
@@ -101,7 +102,7 @@ package struct ImportRun {
 
     /// Runs the method, measured. `progress` receives the occurrences read so far after each batch.
     package func execute(progress: ((Int) -> Void)? = nil) throws -> ImportMeasurement {
-        try strategy.measure(self, progress: progress)
+        try method.measure(self, progress: progress)
     }
 
     /// Streams the payload through a new `strategy`, batch by batch: what every import strategy's
@@ -163,10 +164,10 @@ package struct ImportRun {
         counter: RunCounter, into measurement: inout ImportMeasurement, progress: ((Int) -> Void)?
     ) throws {
         let context = StrategyContext(
-            schema: scenario.schema, store: start.store, settings: StrategySettings(self.strategy.settings), generation: start.state.generation,
+            schema: scenario.schema, store: start.store, settings: StrategySettings(method.settings), generation: start.state.generation,
             connectionSettings: connectionSettings)
         let unreportedBefore = counter.unreportedConnections
-        var run = StrategyRun(run: self, counter: counter, ledger: start.ledger, state: start.state)
+        var run = StreamedImport(run: self, counter: counter, ledger: start.ledger, state: start.state)
         try run.importAll(strategy, context: context, into: &measurement, progress: progress)
         let unreported = counter.unreportedConnections - unreportedBefore
         if unreported > 0 {
@@ -190,7 +191,7 @@ package struct ImportRun {
     func creationFailure(_ error: any Error) -> RunError {
         .stopped(
             ImportStop(
-                strategy: strategy.name, stage: .creating, pass: 0, batch: nil, batchIndex: nil, committedBatches: 0,
+                strategy: method.name, stage: .creating, pass: 0, batch: nil, batchIndex: nil, committedBatches: 0,
                 committedOccurrences: 0, databasePath: databasePath, checkpointed: options.checkpoint, cause: error))
     }
 
@@ -324,7 +325,7 @@ extension ImportRun {
             PrefixRecordReader(try scenario.openPayload(path: payloadPath, reading: reading), occurrences: committedOccurrences)
         }
         let loads: [(reader: any RecordReader, mode: ReferenceLoadMode)]
-        if strategy.passes == 1 {
+        if method.passes == 1 {
             loads = [(try prefix(), .whole)]
         } else if pass == 0 {
             loads = [(try prefix(), .attributesOnly)]

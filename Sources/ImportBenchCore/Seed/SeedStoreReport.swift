@@ -27,7 +27,7 @@ package struct SeedStoreReport: Sendable {
 extension SeedStoreReport: PreparationReport {
     /// Where the adopted seed store came from and what it is.
     package var headerLine: String {
-        let adopter = SeedCopyStrategy.name
+        let adopter = SeedCopyMethod.name
         let megabytes = Figures.megabytes(bytes)
         if let times = buildTimes {
             return "\(adopter): seed store built in \(String(format: "%.2f", times.total)) s, \(megabytes) MB "

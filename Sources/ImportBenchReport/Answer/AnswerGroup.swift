@@ -9,7 +9,7 @@ package struct AnswerGroup: Sendable {
     /// `runs` are the group's own; `ceilingRuns` those of its ceiling (the same runs' reference
     /// rows, or, for a refresh, the reference rows of the same setting without a preload).
     /// `order` is the report's strategy order, which breaks ties.
-    init(identity: RunIdentity, runs: [ReportRun], ceilingRuns: [ReportRun], order: [String]) {
+    init(identity: RunIdentity, runs: [ResultsRow], ceilingRuns: [ResultsRow], order: [String]) {
         self.identity = identity
         let own = runs.filter { !$0.isCeiling }
         let byStrategy = Dictionary(grouping: own + ceilingRuns, by: \.strategy)

@@ -14,7 +14,7 @@ package struct AnswerReport: Sendable {
     package let kinds: [ImportKindAnswer]
 
     /// `order` is the report's strategy order (the order the runner ran them in).
-    init(runs: [ReportRun], order: [String], palette: ChartPalette) {
+    init(runs: [ResultsRow], order: [String], palette: ChartPalette) {
         let axes = SweepAxes(RunIdentity.identities(of: runs))
         self.axes = axes
         groups = Self.groups(runs, order: order).sorted { Self.precedes($0.identity, $1.identity, axes) }
@@ -36,7 +36,7 @@ package struct AnswerReport: Sendable {
 
     /// One group per identity of the runs that are not the ceiling's (each given its ceiling's
     /// runs); when only a ceiling ran, its own.
-    private static func groups(_ runs: [ReportRun], order: [String]) -> [AnswerGroup] {
+    private static func groups(_ runs: [ResultsRow], order: [String]) -> [AnswerGroup] {
         let identified = Array(zip(runs, RunIdentity.identities(of: runs)))
         let byIdentity = Dictionary(grouping: identified, by: \.1).mapValues { $0.map(\.0) }
         let ceilings = Dictionary(grouping: identified.filter(\.0.isCeiling), by: \.1).mapValues { $0.map(\.0) }

@@ -11,7 +11,7 @@ package struct RunIdentity: Hashable, Sendable {
     /// Orders scales (a recorded payload's by its records); 0 once the scale is left open.
     package private(set) var scaleFactor: Double
 
-    package init(_ run: ReportRun) {
+    package init(_ run: ResultsRow) {
         scenario = run.scenario
         preload = run.preload
         probeHz = run.probeHz
@@ -56,7 +56,7 @@ package struct RunIdentity: Hashable, Sendable {
     /// Each run's identity, where a run that left the probe's column empty in a probed setting (a
     /// strategy that reads no payload or runs as a command never probes) joins the probed runs of
     /// its setting: when they all probed at one rate and no unprobed ceiling ran in that setting.
-    static func identities(of runs: [ReportRun]) -> [RunIdentity] {
+    static func identities(of runs: [ResultsRow]) -> [RunIdentity] {
         let own = runs.map(RunIdentity.init)
         var rates: [RunIdentity: Set<String>] = [:]
         for identity in own where !identity.probeHz.isEmpty { rates[identity.probed(at: ""), default: []].insert(identity.probeHz) }

@@ -37,7 +37,7 @@ package struct StrategyStanding: Sendable, Equatable {
     package internal(set) var multipleOfCeiling: Double?
 
     /// `runs` are one strategy's in one group, in results order.
-    init(strategy: String, runs: [ReportRun]) {
+    init(strategy: String, runs: [ResultsRow]) {
         self.strategy = strategy
         role = runs.first?.role ?? ""
         let complete = runs.filter { $0.resumedFrom.isEmpty }
@@ -49,7 +49,7 @@ package struct StrategyStanding: Sendable, Equatable {
         status = Self.status(role: role, runs: runs, complete: complete.count)
     }
 
-    private static func status(role: String, runs: [ReportRun], complete: Int) -> Status {
+    private static func status(role: String, runs: [ResultsRow], complete: Int) -> Status {
         let failed = runs.filter { $0.valid == false }.count
         if failed > 0 { return .invalid(failed: failed, runs: runs.count) }
         if complete == 0 { return .resumed }

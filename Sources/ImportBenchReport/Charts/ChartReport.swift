@@ -130,7 +130,7 @@ struct RunSettings: Hashable, Comparable {
     /// `on` or `off` (`--decode-ahead`): runs decoded ahead are other panels.
     var decodeAhead: String
 
-    init(_ run: ReportRun) {
+    init(_ run: ResultsRow) {
         batchSize = run.batchSize
         journal = run.journalMode
         synchronous = run.synchronous
@@ -171,11 +171,11 @@ struct RunSettings: Hashable, Comparable {
 private struct SectionBuilder {
     let key: ChartReport.GroupKey
     let slug: String
-    let runs: [ReportRun]
+    let runs: [ResultsRow]
     let palette: ChartPalette
 
     /// The runs charted: a resumed run's counts and times cover only part of the import.
-    var charted: [ReportRun] { runs.filter { $0.resumedFrom.isEmpty } }
+    var charted: [ResultsRow] { runs.filter { $0.resumedFrom.isEmpty } }
 
     func build() -> ChartReport.Section {
         var charts: [ChartReport.Chart] = []
@@ -217,11 +217,11 @@ private struct SectionBuilder {
     // MARK: Panels
 
     /// Runs split by `key`, in the key's order.
-    private func panels<Key: Hashable & Comparable>(_ runs: [ReportRun], by key: (ReportRun) -> Key) -> [(Key, [ReportRun])] {
+    private func panels<Key: Hashable & Comparable>(_ runs: [ResultsRow], by key: (ResultsRow) -> Key) -> [(Key, [ResultsRow])] {
         Dictionary(grouping: runs, by: key).sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
     }
 
-    private func describe(_ settings: RunSettings, _ runs: [ReportRun]) -> String {
+    private func describe(_ settings: RunSettings, _ runs: [ResultsRow]) -> String {
         var parts: [String] = []
         if !settings.batchSize.isEmpty {
             parts.append(settings.batchSize == "all" ? "batch all (one transaction)" : "batch \(settings.batchSize)")
@@ -235,7 +235,7 @@ private struct SectionBuilder {
     }
 
     /// "reads probed at 60 Hz" when every run was probed at one rate, "reads probed in 4 of 9 runs" when not all were.
-    static func probeNote(_ runs: [ReportRun]) -> String? {
+    static func probeNote(_ runs: [ResultsRow]) -> String? {
         let rates = Set(runs.map(\.probeHz))
         let probed = runs.filter { !$0.probeHz.isEmpty }.count
         guard probed > 0 else { return nil }
@@ -280,7 +280,7 @@ private struct SectionBuilder {
     }
 
     private func growthCharts(_ metric: ChartReport.Metric) -> [ChartReport.Chart] {
-        let value: (ReportRun) -> Double? = { $0.value(metric.column) }
+        let value: (ResultsRow) -> Double? = { $0.value(metric.column) }
         let scales = Set(charted.map(\.scale)).sorted { $0.factor < $1.factor }
         // Occurrences are exact and the same for every strategy at a scale; the factor stands in when a CSV lacks them.
         var occurrences: [RunSize: Double] = [:]
@@ -298,7 +298,7 @@ private struct SectionBuilder {
             var points: [(RunSize, Folded)]
             var recorded: Bool
         }
-        let panelLines: [(RunSettings, [ReportRun], [Line])] = panelList.map { settings, runs in
+        let panelLines: [(RunSettings, [ResultsRow], [Line])] = panelList.map { settings, runs in
             let byStrategy = Dictionary(grouping: runs, by: \.strategy)
             let lines = palette.sorted(byStrategy.keys).map { strategy in
                 let strategyRuns = byStrategy[strategy] ?? []
@@ -369,7 +369,7 @@ private struct SectionBuilder {
         let panelList = panels(charted) { RunSettings($0) }
         let settingsList = panelList.map(\.0)
         let divisor = metric.unit == .bytes ? 1_048_576.0 : 1
-        let panelSeries: [(RunSettings, [ReportRun], [BarChart.Series], [Int])] = panelList.map { settings, runs in
+        let panelSeries: [(RunSettings, [ResultsRow], [BarChart.Series], [Int])] = panelList.map { settings, runs in
             let byStrategy = Dictionary(grouping: runs, by: \.strategy)
             var counts: [Int] = []
             let series = palette.sorted(byStrategy.keys).compactMap { strategy -> BarChart.Series? in

@@ -11,7 +11,7 @@ package struct ReportInput: Sendable {
 
     /// The paths as given, in order.
     package let files: [String]
-    package let runs: [ReportRun]
+    package let runs: [ResultsRow]
     /// Distinct values of each environment column present in any file, sorted.
     package let environment: [String: [String]]
 
@@ -19,7 +19,7 @@ package struct ReportInput: Sendable {
     /// required column, a ragged row, a value that is not a number or scale), `noRuns` when no file
     /// holds a run.
     package init(paths: [String]) throws {
-        var runs: [ReportRun] = []
+        var runs: [ResultsRow] = []
         var environment: [String: Set<String>] = [:]
         for path in paths {
             let file = try ResultsFile(results: path)
@@ -39,13 +39,13 @@ package struct ReportInput: Sendable {
     }
 
     /// Builds the input from rows already in memory, as tests and other tools hold them.
-    package init(runs: [ReportRun], files: [String] = [], environment: [String: [String]] = [:]) {
+    package init(runs: [ResultsRow], files: [String] = [], environment: [String: [String]] = [:]) {
         self.files = files
         self.runs = runs
         self.environment = environment
     }
 
-    private static func run(from row: ResultsFile.Row, of file: ResultsFile) throws -> ReportRun {
+    private static func run(from row: ResultsFile.Row, of file: ResultsFile) throws -> ResultsRow {
         func text(_ name: String) -> String { row.text(name) ?? "" }
         let scaleText = text("scale")
         let scale: RunSize
@@ -59,7 +59,7 @@ package struct ReportInput: Sendable {
                 found: scaleText.isEmpty ? "nothing" : "'\(scaleText)'")
         }
         let valid = text("valid")
-        return ReportRun(
+        return ResultsRow(
             scenario: text("scenario"), strategy: text("strategy"), role: text("role"), scale: scale, preload: text("preload"),
             batchSize: text("batch_size"), repetition: try row.number("repetition").flatMap { Int(exactly: $0) },
             journalMode: text("journal_mode"), synchronous: text("synchronous"), probeHz: text("probe_reads_hz"),

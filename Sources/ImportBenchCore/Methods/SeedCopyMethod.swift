@@ -4,7 +4,7 @@ import ImportBenchStrategies
 /// adopts a copy of it. Measured as the adoption (copy, open, settings, integrity check) instead of
 /// streaming the payload, so it appears in the same table, CSV and digest check. The store comes
 /// in its settings: given (`method(adopting:)`), or built by `prepare` from the payload, untimed.
-package enum SeedCopyStrategy: MeasuredMethod {
+package enum SeedCopyMethod: MeasuredMethod {
     package static let name = "seed-copy"
     package static let summary = "adopt a store built ahead of time (bench seed-db): copy it, open it, check it; no import"
     package static let role = StrategyRole.alternative
@@ -25,8 +25,8 @@ package enum SeedCopyStrategy: MeasuredMethod {
 
     package static func measure(_ run: ImportRun, progress: ((Int) -> Void)?) throws -> ImportMeasurement {
         // Unprepared only when the payload could not be read: the benchmark then runs every method once to show where it stops.
-        guard let seed = run.strategy.settings[preparedStore] else {
-            throw ImportError.noSeedStore(method: name, given: run.strategy.settings[givenStore] != nil)
+        guard let seed = run.method.settings[preparedStore] else {
+            throw ImportError.noSeedStore(method: name, given: run.method.settings[givenStore] != nil)
         }
         return try adopt(seed, in: run)
     }

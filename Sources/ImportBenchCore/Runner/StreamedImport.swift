@@ -5,7 +5,7 @@ import ImportBenchStrategies
 /// One strategy importing a run's payload: its passes and batches, the transactions around them,
 /// what is committed so far, and the time of each phase. A failure is a `RunError.stopped`, whose
 /// `ImportStop` says where it stopped and what stays committed.
-struct StrategyRun {
+struct StreamedImport {
     let run: ImportRun
     let counter: RunCounter
     let ledger: ImportLedger
@@ -54,7 +54,7 @@ struct StrategyRun {
         let resume = state.resumePoint
         // A resumed import reads only the passes it has left; the first of them counts the occurrences.
         var countingPass: Int?
-        for pass in 0..<run.strategy.passes {
+        for pass in 0..<run.method.passes {
             state.pass = pass
             state.committedBatches = 0
             state.committedOccurrences = 0
@@ -180,7 +180,7 @@ struct StrategyRun {
     ) throws {
         let ledger = self.ledger
         let generation = state.generation
-        let completed = passFinished && pass == run.strategy.passes - 1
+        let completed = passFinished && pass == run.method.passes - 1
         let before = counter.read(store)
         let write = {
             try ledger.record(generation: generation, pass: pass, batches: batches, passFinished: passFinished, completed: completed)
@@ -212,7 +212,7 @@ struct StrategyRun {
     func fail(_ stage: ImportStop.Stage, batch: RecordBatch?, index: Int? = nil, _ error: any Error) -> RunError {
         .stopped(
             ImportStop(
-                strategy: run.strategy.name, stage: stage, pass: state.pass, batch: batch, batchIndex: index ?? batch?.index,
+                strategy: run.method.name, stage: stage, pass: state.pass, batch: batch, batchIndex: index ?? batch?.index,
                 committedBatches: state.committedBatches, committedOccurrences: state.committedOccurrences,
                 databasePath: run.databasePath, checkpointed: run.options.checkpoint, cause: error))
     }

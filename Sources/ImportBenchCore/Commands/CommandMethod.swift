@@ -2,7 +2,7 @@
 /// bench creates the store as for its own strategies, runs the command through `/bin/sh -c` with the
 /// payload and the store named in its environment and in `{payload}` and `{db}`, measures the whole
 /// process, counts what it executes through the shared libsqlite3, and verifies what it wrote.
-package struct CommandStrategy: Sendable, Equatable, Codable {
+package struct CommandMethod: Sendable, Equatable, Codable {
     /// Its name in every table and CSV, as a strategy's.
     package let name: String
     /// What `/bin/sh -c` runs, its placeholders not yet replaced.

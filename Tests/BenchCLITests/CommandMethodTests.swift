@@ -8,7 +8,7 @@ import Testing
 /// `bench run --command NAME=COMMAND`: a program of the user's, in any language, measured as a
 /// strategy, counted through the preloaded library and verified; and run so that it cannot hurt.
 @Suite("Commands as strategies", .serialized)
-struct CommandStrategyTests {
+struct CommandMethodTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let examples = root.appendingPathComponent("Examples/Commands")
 

@@ -5,7 +5,7 @@ import ImportBenchStrategies
 /// number the row holds by column name, so a metric declared in `ResultColumns` reaches the
 /// charts without a field here. Columns a CSV predates (or leaves empty, as the probe's for an
 /// unprobed run) are absent, so every chart can skip what it lacks.
-package struct ReportRun: Sendable, Equatable {
+package struct ResultsRow: Sendable, Equatable {
     package var scenario: String
     package var strategy: String
     /// The strategy's role as the CSV names it (`reference` for the ceiling); empty before csv_version 5.

@@ -1,7 +1,7 @@
 import Foundation
 import ImportBenchStore
 
-extension SeedCopyStrategy {
+extension SeedCopyMethod {
     /// What an app pays to adopt `seed` instead of importing, timed like an import: copy the store
     /// to a staging name beside the run's store, open and check it, rename it into place, open it
     /// with the run's settings. The digest is taken afterwards, untimed, as for every strategy.

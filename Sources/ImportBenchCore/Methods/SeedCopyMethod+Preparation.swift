@@ -2,7 +2,7 @@ import Foundation
 import ImportBenchPayload
 import ImportBenchStore
 
-extension SeedCopyStrategy {
+extension SeedCopyMethod {
     /// The store the runs adopt: the given one, checked against the payload first so a mismatch
     /// stops the benchmark before any run, or one built now, untimed, in the work directory from
     /// the same payload. Its report is what the header says of it.
