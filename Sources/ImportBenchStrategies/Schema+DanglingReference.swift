@@ -30,7 +30,7 @@ extension Schema {
     /// A key as the text a plug-in holds it in: text as is, a number in decimal.
     private static func keyText(_ key: RecordValue) -> String? {
         switch key {
-        case .text(let bytes): return String(decoding: bytes, as: UTF8.self)
+        case .text(let text): return text.string
         case .integer(let value): return String(value)
         case .real(let value): return String(value)
         case .null, .absent: return nil

@@ -33,6 +33,19 @@ public struct BatchOccurrence {
     /// their columns out, a new row gets NULL. False for a whole object, the common case.
     @inlinable public var isPartial: Bool { header.isPartial }
 
+    /// Whether the payload left out the member at `position` among the entity's payload columns:
+    /// its attributes, then its to-one relationships. An update keeps the stored value of such a
+    /// column, where a member present with null sets NULL. False throughout for a whole object.
+    public func leavesOut(column position: Int) -> Bool {
+        guard isPartial else { return false }
+        let attributeCount = Int(header.attributeCount)
+        guard position >= attributeCount else {
+            if case .absent = attributes[position] { return true }
+            return false
+        }
+        return toOne.isAbsent(at: position - attributeCount)
+    }
+
     /// The attributes, then to-one relationships, the payload left out: which columns an update keeps.
     package var absentColumns: ColumnSet {
         if let bits = absentColumnBits { return ColumnSet(bits: bits) }

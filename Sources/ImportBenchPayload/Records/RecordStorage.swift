@@ -57,7 +57,7 @@
         case .absent: return .absent
         case .integer: return .integer(stored.bits)
         case .real: return .real(Double(bitPattern: UInt64(bitPattern: stored.bits)))
-        case .text: return .text(UnsafeRawBufferPointer(start: text + Int(stored.bits), count: Int(stored.length)))
+        case .text: return .text(LentText(UnsafeRawBufferPointer(start: text + Int(stored.bits), count: Int(stored.length))))
         }
     }
 }

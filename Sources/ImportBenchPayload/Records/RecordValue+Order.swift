@@ -9,7 +9,7 @@ extension RecordValue {
     @inlinable package func sortsBefore(_ other: RecordValue) -> Bool {
         switch (self, other) {
         case (.integer(let left), .integer(let right)): return left < right
-        case (.text(let left), .text(let right)): return Self.bytes(left, before: right)
+        case (.text(let left), .text(let right)): return Self.bytes(left.bytes, before: right.bytes)
         case (.real(let left), .real(let right)): return left < right
         case (.integer(let left), .real(let right)): return Double(left) < right
         case (.real(let left), .integer(let right)): return left < Double(right)

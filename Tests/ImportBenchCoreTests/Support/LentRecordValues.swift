@@ -19,7 +19,7 @@ func withLentRecordValues<T>(_ values: [StoreValue], _ body: ([RecordValue]) thr
             case .null: .null
             case .integer(let integer): .integer(integer)
             case .real(let real): .real(real)
-            case .text: .text(UnsafeRawBufferPointer(rebasing: buffer[ranges[index]]))
+            case .text: .text(LentText(UnsafeRawBufferPointer(rebasing: buffer[ranges[index]])))
             }
         }
         return try body(lent)

@@ -76,51 +76,6 @@ struct StoredRow: Sendable {
 // MARK: Reading a payload value as a Swift value
 
 extension RecordValue {
-    /// Text as a String; a number as its decimal text (a key written as a number). nil for null,
-    /// and for a member the payload left out (`.absent`): a new row stores NULL for it, and an update
-    /// leaves its column out (`BatchOccurrence.leavesOut`), so nil never overwrites a stored value.
-    var string: String? {
-        switch self {
-        case .text(let bytes): return String(decoding: bytes, as: UTF8.self)
-        case .integer(let value): return String(value)
-        case .real(let value): return String(value)
-        case .null, .absent: return nil
-        }
-    }
-
-    var int64: Int64? {
-        switch self {
-        case .integer(let value): return value
-        case .real(let value): return Int64(exactly: value)
-        default: return nil
-        }
-    }
-
-    var double: Double? {
-        switch self {
-        case .real(let value): return value
-        case .integer(let value): return Double(value)
-        default: return nil
-        }
-    }
-
     /// A boolean attribute, which a payload gives as true/false and a batch holds as 1/0.
     var bool: Bool? { int64.map { $0 != 0 } }
-}
-
-extension BatchOccurrence {
-    /// Whether the payload left out the member at `position` among its entity's payload columns (the
-    /// attributes, then the to-one relationships: `ImportedRecord.payloadColumns`' order). Absent is
-    /// not null (JSON Merge Patch, RFC 7396): a write keeps what the store holds for such a column,
-    /// where a member present with null sets NULL. False throughout for a whole object, found
-    /// without looking at its values.
-    func leavesOut(_ position: Int) -> Bool {
-        guard isPartial else { return false }
-        let attributes = attributes
-        guard position >= attributes.count else {
-            if case .absent = attributes[position] { return true }
-            return false
-        }
-        return toOne.isAbsent(at: position - attributes.count)
-    }
 }

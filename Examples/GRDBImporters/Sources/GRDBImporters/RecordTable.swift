@@ -44,7 +44,7 @@ struct RecordTable {
         let payloadColumns = attributeColumns + foreignKeyColumns
         let stampColumns = [generation] + (tracksListing ? [Column(Schema.listedColumn)] : [])
         func columns(of occurrence: BatchOccurrence, leftOut: Bool) -> [Column] {
-            payloadColumns.indices.filter { occurrence.leavesOut($0) == leftOut }.map { payloadColumns[$0] }
+            payloadColumns.indices.filter { occurrence.leavesOut(column: $0) == leftOut }.map { payloadColumns[$0] }
         }
         find = { db, value in
             try Record.fetchOne(db, key: [Record.keyColumn: value]).map { StoredRow(pk: $0.pk ?? 0, listed: $0.importListed) }
@@ -87,14 +87,15 @@ struct RecordTable {
                 doUpdate: { excluded in
                     // Attributes come first among the payload's columns: position i is attribute i.
                     attributeColumns.enumerated().map { position, column in
-                        occurrence.leavesOut(position) ? column.noOverwrite : column.set(to: excluded[column])
+                        occurrence.leavesOut(column: position) ? column.noOverwrite : column.set(to: excluded[column])
                     } + [generation.set(to: excluded[generation])] + keepLargerListing
                 }
             ).pk ?? 0
         }
         setForeignKeys = { db, pk, object in
             let assignments = foreignKeyColumns.indices.compactMap { index -> ColumnAssignment? in
-                object.occurrence.leavesOut(attributeColumns.count + index) ? nil : foreignKeyColumns[index].set(to: object.foreignKeys[index])
+                object.occurrence.leavesOut(column: attributeColumns.count + index)
+                    ? nil : foreignKeyColumns[index].set(to: object.foreignKeys[index])
             }
             guard !assignments.isEmpty else { return }
             try Record.filter(Column("pk") == pk).updateAll(db, assignments)
