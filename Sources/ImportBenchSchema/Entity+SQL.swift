@@ -13,12 +13,12 @@ extension Entity {
     private var listed: String { Schema.listedColumn }
 
     /// The listing column, when the entity has one: to append to a column list.
-    private func listedColumns(in schema: Schema) -> [String] { schema.tracksListing(self) ? [listed] : [] }
+    private func listedColumns(in schema: Schema) -> [String] { schema.hasListedColumn(self) ? [listed] : [] }
 
     /// An update keeps the newest import that listed the object's children: `max`, as a copy that
     /// lists none binds 0.
     private func listedAssignments(in schema: Schema, value: String) -> [String] {
-        schema.tracksListing(self) ? ["\(listed) = max(\(listed), \(value))"] : []
+        schema.hasListedColumn(self) ? ["\(listed) = max(\(listed), \(value))"] : []
     }
 
     private func placeholders(_ count: Int) -> String {
@@ -93,7 +93,7 @@ extension Entity {
     private func updateSQL(_ columns: [String], in schema: Schema, generation value: Int64, absent: ColumnSet) -> String {
         var assignments = columns.enumerated().filter { !absent.contains($0.offset) }.map { "\($0.element) = ?\($0.offset + 1)" }
         var next = columns.count + 1
-        if schema.tracksListing(self) {
+        if schema.hasListedColumn(self) {
             assignments += listedAssignments(in: schema, value: "?\(next)")
             next += 1
         }

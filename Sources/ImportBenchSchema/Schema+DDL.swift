@@ -43,7 +43,7 @@ extension Entity {
         columns.append("\(quoted(key.name)) \(key.type.declaration) NOT NULL")
         columns += attributes.map { "\(quoted($0.name)) \($0.type.declaration)" }
         columns.append("\(Schema.generationColumn) INTEGER NOT NULL DEFAULT 0")
-        if schema.tracksListing(self) { columns.append("\(Schema.listedColumn) INTEGER NOT NULL DEFAULT 0") }
+        if schema.hasListedColumn(self) { columns.append("\(Schema.listedColumn) INTEGER NOT NULL DEFAULT 0") }
         for relationship in toOne {
             let action = relationship.owner ? " ON DELETE CASCADE" : " ON DELETE SET NULL"
             columns.append(

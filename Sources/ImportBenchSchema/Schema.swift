@@ -152,13 +152,13 @@ public struct Schema: Sendable {
     /// In dependency order: a relationship's target comes before its source (or is the source itself).
     public let entities: [Entity]
     /// For each entity, the index of each to-one relationship's target (hot paths avoid name lookups).
-    public let toOneTargets: [[Int]]
+    package let toOneTargets: [[Int]]
     /// For each entity, the index of each many-to-many relationship's target.
-    public let manyToManyTargets: [[Int]]
+    package let manyToManyTargets: [[Int]]
     /// For each entity, whether a payload naming one of its objects can list its children or set
     /// members completely, so that a refresh removes what it no longer lists: such rows carry
     /// `Schema.listedColumn`.
-    public let tracksListing: [Bool]
+    package let tracksListing: [Bool]
     private let indexByName: [String: Int]
 
     package init(name: String, entities: [Entity]) throws(SchemaProblem) {
@@ -203,14 +203,30 @@ public struct Schema: Sendable {
     }
 
     /// The index of the entity named `entityName` in `entities`, if there is one.
-    public func index(of entityName: String) -> Int? { indexByName[entityName] }
+    package func index(of entityName: String) -> Int? { indexByName[entityName] }
 
-    /// Whether the entity's rows carry `Schema.listedColumn` (see `tracksListing`).
-    package func tracksListing(_ entity: Entity) -> Bool { indexByName[entity.name].map { tracksListing[$0] } ?? false }
+    /// Every entity's ID, in dependency order (targets before the entities that point at them).
+    public var entityIDs: [EntityID] { entities.indices.map(EntityID.init) }
+
+    /// The entity `id` names.
+    public subscript(id: EntityID) -> Entity { entities[id.index] }
+
+    /// The ID of the entity named `entityName`, if the schema has one.
+    public func id(of entityName: String) -> EntityID? { indexByName[entityName].map(EntityID.init) }
+
+    /// Whether the entity's rows carry `Schema.listedColumn`: a payload naming one of its objects can
+    /// list its children or set members completely, and a refresh removes what it no longer lists.
+    public func hasListedColumn(_ entity: Entity) -> Bool { indexByName[entity.name].map { tracksListing[$0] } ?? false }
+
+    /// The entity a to-one relationship targets (checked when the schema was made).
+    public func target(of relationship: ToOneRelationship) -> EntityID { EntityID(targetIndex(of: relationship)) }
+
+    /// The entity a many-to-many relationship's members belong to.
+    public func target(of relationship: ManyToManyRelationship) -> EntityID { EntityID(targetIndex(of: relationship)) }
 
     /// Index of the entity a to-one relationship targets (validated at init).
-    public func targetIndex(of relationship: ToOneRelationship) -> Int { indexByName[relationship.target] ?? 0 }
+    package func targetIndex(of relationship: ToOneRelationship) -> Int { indexByName[relationship.target] ?? 0 }
 
     /// Index of the entity a many-to-many relationship's members belong to.
-    public func targetIndex(of relationship: ManyToManyRelationship) -> Int { indexByName[relationship.target] ?? 0 }
+    package func targetIndex(of relationship: ManyToManyRelationship) -> Int { indexByName[relationship.target] ?? 0 }
 }

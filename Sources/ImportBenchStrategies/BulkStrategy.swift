@@ -169,7 +169,7 @@ extension BulkStrategy {
             statement.bind(pk, at: first)
             let afterAttributes = statement.bindObject(occurrence, foreignKeys: [], from: first + 1)
             let index = try known.bindForeignKeys(of: occurrence, in: schema, to: statement, from: afterAttributes)
-            statement.bindListed(listing.value(entity: entity, listsChildren: object.listsChildren), at: index)
+            statement.bindListed(listing.value(entityIndex: entity, listsChildren: object.listsChildren), at: index)
             try insert.rowBound()
         }
     }
@@ -182,7 +182,7 @@ extension BulkStrategy {
             guard let statement = try update.statement(for: occurrence) else { return }
             let foreignKeys = try known.foreignKeys(of: occurrence, in: schema)
             statement.bindUpdate(
-                occurrence, foreignKeys: foreignKeys, listed: listing.value(entity: entity, listsChildren: object.listsChildren), pk: pk)
+                occurrence, foreignKeys: foreignKeys, listed: listing.value(entityIndex: entity, listsChildren: object.listsChildren), pk: pk)
             try statement.execute()
         }
     }

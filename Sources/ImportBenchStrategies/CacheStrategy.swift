@@ -24,9 +24,9 @@ package final class CacheStrategy: ImportStrategy {
                 return pk
             }
             let foreignKeys = try writer.foreignKeys(of: occurrence, resolve)
-            let known = try cache[occurrence.entity, occurrence.keyID] ?? writer.find(occurrence)
+            let known = try cache[occurrence.entityIndex, occurrence.keyID] ?? writer.find(occurrence)
             let pk = try writer.save(occurrence, foreignKeys: foreignKeys, existing: known)
-            cache[occurrence.entity, occurrence.keyID] = pk
+            cache[occurrence.entityIndex, occurrence.keyID] = pk
             try writer.saveJoins(of: occurrence, pk: pk, resolve)
         }
     }

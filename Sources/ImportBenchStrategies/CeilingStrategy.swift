@@ -102,7 +102,7 @@ package final class CeilingStrategy: ImportStrategy {
                 }
                 index += 1
             }
-            statement.bindListed(listing.value(entity: entity, listsChildren: object.listsChildren), at: index)
+            statement.bindListed(listing.value(entityIndex: entity, listsChildren: object.listsChildren), at: index)
             try insert.rowBound()
         }
     }

@@ -41,7 +41,7 @@ struct FindOrInsertWriter {
 
     /// SELECTs the object with every column, as an app materialising it would; returns its pk.
     func find(_ occurrence: BatchOccurrence) throws -> Int64? {
-        let statement = findObject[occurrence.entity]
+        let statement = findObject[occurrence.entityIndex]
         statement.bind(occurrence.key, at: 1)
         defer { statement.reset() }
         guard try statement.step() else { return nil }
@@ -56,7 +56,7 @@ struct FindOrInsertWriter {
         statement.bind(reference.key, at: 1)
         if let pk = try statement.scalarInt64() { return pk }
         throw StrategyError.danglingReference(
-            source: schema.entities[occurrence.entity].name, sourceKey: occurrence.key.storeValue,
+            source: schema.entities[occurrence.entityIndex].name, sourceKey: occurrence.key.storeValue,
             relationship: relationship, target: schema.entities[target].name, targetKey: reference.key.storeValue)
     }
 
@@ -65,8 +65,8 @@ struct FindOrInsertWriter {
         of occurrence: BatchOccurrence,
         _ resolve: (BatchReference, Int, String) throws -> Int64
     ) throws -> [Int64?] {
-        let entity = schema.entities[occurrence.entity]
-        let targets = schema.toOneTargets[occurrence.entity]
+        let entity = schema.entities[occurrence.entityIndex]
+        let targets = schema.toOneTargets[occurrence.entityIndex]
         var foreignKeys: [Int64?] = []
         foreignKeys.reserveCapacity(occurrence.toOne.count)
         for (index, reference) in occurrence.toOne.enumerated() {
@@ -77,7 +77,7 @@ struct FindOrInsertWriter {
 
     /// UPDATEs the existing row (the columns the occurrence gives), or INSERTs a new one; returns the pk.
     func save(_ occurrence: BatchOccurrence, foreignKeys: [Int64?], existing: Int64?) throws -> Int64 {
-        let listed = listing.value(entity: occurrence.entity, listsChildren: occurrence.listsChildren)
+        let listed = listing.value(entityIndex: occurrence.entityIndex, listsChildren: occurrence.listsChildren)
         if let existing {
             if let statement = try update.statement(for: occurrence) {
                 statement.bindUpdate(occurrence, foreignKeys: foreignKeys, listed: listed, pk: existing)
@@ -85,8 +85,8 @@ struct FindOrInsertWriter {
             }
             return existing
         }
-        insert[occurrence.entity].bindListed(listed, at: insert[occurrence.entity].bindObject(occurrence, foreignKeys: foreignKeys))
-        try insert[occurrence.entity].execute()
+        insert[occurrence.entityIndex].bindListed(listed, at: insert[occurrence.entityIndex].bindObject(occurrence, foreignKeys: foreignKeys))
+        try insert[occurrence.entityIndex].execute()
         return store.lastInsertRowid
     }
 
@@ -95,10 +95,10 @@ struct FindOrInsertWriter {
         of occurrence: BatchOccurrence, pk: Int64,
         _ resolve: (BatchReference, Int, String) throws -> Int64
     ) throws {
-        let entity = schema.entities[occurrence.entity]
+        let entity = schema.entities[occurrence.entityIndex]
         for (relationship, references) in occurrence.manyToMany.enumerated() {
-            let target = schema.manyToManyTargets[occurrence.entity][relationship]
-            let statement = insertJoin[occurrence.entity][relationship]
+            let target = schema.manyToManyTargets[occurrence.entityIndex][relationship]
+            let statement = insertJoin[occurrence.entityIndex][relationship]
             for reference in references {
                 let targetPK = try resolve(reference, target, entity.manyToMany[relationship].name)
                 statement.bind(pk, at: 1)

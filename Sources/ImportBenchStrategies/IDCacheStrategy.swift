@@ -81,7 +81,7 @@ package final class IDCacheStrategy: ImportStrategy {
     private func writeObjects() throws {
         for entity in schema.entities.indices {
             try unique.forEachObject(of: entity) { _, object, occurrence in
-                let listed = listing.value(entity: entity, listsChildren: object.listsChildren)
+                let listed = listing.value(entityIndex: entity, listsChildren: object.listsChildren)
                 if let pk = cache[entity, occurrence.keyID] {
                     guard let statement = try updateAttributes.statement(for: occurrence) else { return }
                     statement.bindUpdate(occurrence, foreignKeys: [], listed: listed, pk: pk)

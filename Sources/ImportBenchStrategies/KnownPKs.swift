@@ -25,7 +25,7 @@ final class KnownPKs {
     /// per object, as `foreignKeys(of:in:)` does: bulk binds every new row through here.
     @inline(__always)
     func bindForeignKeys(of occurrence: BatchOccurrence, in schema: Schema, to statement: StoreStatement, from start: Int32) throws -> Int32 {
-        let targets = schema.toOneTargets[occurrence.entity]
+        let targets = schema.toOneTargets[occurrence.entityIndex]
         var index = start
         for (relationship, reference) in occurrence.toOne.enumerated() {
             if let reference {
@@ -40,7 +40,7 @@ final class KnownPKs {
 
     /// The pks of an object's to-one targets; every non-nil reference must be known.
     func foreignKeys(of occurrence: BatchOccurrence, in schema: Schema) throws -> [Int64?] {
-        let targets = schema.toOneTargets[occurrence.entity]
+        let targets = schema.toOneTargets[occurrence.entityIndex]
         return try occurrence.toOne.enumerated().map { index, reference in
             try reference.map { try pk(of: $0, target: targets[index], toOne: index, of: occurrence, in: schema) }
         }

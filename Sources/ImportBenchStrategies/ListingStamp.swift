@@ -17,8 +17,13 @@ public struct ListingStamp: Sendable {
     /// The value to write in `Schema.listedColumn` for an occurrence of `entity` (`occurrence.entity`,
     /// `occurrence.listsChildren`); nil when the entity's table has no such column. On an update,
     /// keep the larger of the stored value and this one.
+    public func value(entity: EntityID, listsChildren: Bool) -> Int64? {
+        value(entityIndex: entity.index, listsChildren: listsChildren)
+    }
+
+    /// `value(entity:listsChildren:)` by the entity's index, for bench's own loops over `schema.entities`.
     @inline(__always)
-    public func value(entity: Int, listsChildren: Bool) -> Int64? {
+    package func value(entityIndex entity: Int, listsChildren: Bool) -> Int64? {
         tracked[entity] ? (listsChildren ? generation : 0) : nil
     }
 }

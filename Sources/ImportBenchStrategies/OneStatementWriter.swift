@@ -75,7 +75,7 @@ final class OneStatementWriter {
                     statement.bind(reference?.key ?? RecordValue.null, at: index + 1)
                     index += 2
                 }
-                statement.bindListed(listing.value(entity: entity, listsChildren: object.listsChildren), at: index)
+                statement.bindListed(listing.value(entityIndex: entity, listsChildren: object.listsChildren), at: index)
                 let pk = try run(statement, for: occurrence)
                 if let pk, isReferenced[entity] { known[entity, occurrence.keyID] = pk }
                 guard !occurrence.manyToMany.isEmpty else { return }
@@ -137,7 +137,7 @@ final class OneStatementWriter {
     /// After a failed statement: the first to-one reference whose target is neither known nor stored.
     /// Only a failing import pays for these lookups.
     private func danglingReference(of occurrence: BatchOccurrence) throws -> StrategyError? {
-        let targets = schema.toOneTargets[occurrence.entity]
+        let targets = schema.toOneTargets[occurrence.entityIndex]
         for (index, reference) in occurrence.toOne.enumerated() {
             guard let reference, known[targets[index], reference.keyID] == nil else { continue }
             let lookup = try store.prepare(schema.entities[targets[index]].selectPKByKeySQL)

@@ -71,7 +71,7 @@ package final class PrewarmStrategy: ImportStrategy {
         for entity in schema.entities.indices {
             try unique.forEachObject(of: entity) { _, object, occurrence in
                 let foreignKeys = try known.foreignKeys(of: occurrence, in: schema)
-                let listed = listing.value(entity: entity, listsChildren: object.listsChildren)
+                let listed = listing.value(entityIndex: entity, listsChildren: object.listsChildren)
                 let pk: Int64
                 if let existing = known[entity, occurrence.keyID] {
                     if let statement = try update.statement(for: occurrence) {
@@ -141,13 +141,13 @@ package final class PrewarmStrategy: ImportStrategy {
             named[entity].append(key)
         }
         for occurrence in occurrences {
-            note(occurrence.entity, occurrence.keyID, occurrence.key)
+            note(occurrence.entityIndex, occurrence.keyID, occurrence.key)
             for (index, reference) in occurrence.toOne.enumerated() {
-                if let reference { note(schema.toOneTargets[occurrence.entity][index], reference.keyID, reference.key) }
+                if let reference { note(schema.toOneTargets[occurrence.entityIndex][index], reference.keyID, reference.key) }
             }
             for (index, references) in occurrence.manyToMany.enumerated() {
                 for reference in references {
-                    note(schema.manyToManyTargets[occurrence.entity][index], reference.keyID, reference.key)
+                    note(schema.manyToManyTargets[occurrence.entityIndex][index], reference.keyID, reference.key)
                 }
             }
         }

@@ -3,18 +3,18 @@ import ImportBenchSchema
 import ImportBenchStore
 
 extension Schema {
-    /// The error a strategy throws when `occurrence` names an object of entity `target` (an index into
-    /// `entities`) by `targetKey`, and that object is neither in the store nor earlier in the payload:
+    /// The error a strategy throws when `occurrence` names an object of entity `target` by `targetKey`, and that object is neither in the store nor earlier in the payload:
     /// bench reports it as it reports its own strategies' (source, relationship and both keys named,
     /// and what `--missing-reference` would do), so a plug-in needs no error type of its own for it.
-    public func danglingReference(from occurrence: BatchOccurrence, to target: Int, key targetKey: String) -> any Error {
-        let entity = occurrence.entity
+    public func danglingReference(from occurrence: BatchOccurrence, to targetID: EntityID, key targetKey: String) -> any Error {
+        let entity = occurrence.entityIndex
+        let target = targetID.index
         for (index, reference) in occurrence.toOne.enumerated() where toOneTargets[entity][index] == target {
-            if let reference, Self.keyText(reference.key) == targetKey { return StrategyError.dangling(occurrence, toOne: index, in: self) }
+            if let reference, reference.key.string == targetKey { return StrategyError.dangling(occurrence, toOne: index, in: self) }
         }
         let sets = occurrence.manyToMany
         for index in sets.indices where manyToManyTargets[entity][index] == target {
-            if let member = sets[index].first(where: { Self.keyText($0.key) == targetKey }) {
+            if let member = sets[index].first(where: { $0.key.string == targetKey }) {
                 return StrategyError.dangling(occurrence, manyToMany: index, targetKey: member.key, in: self)
             }
         }
@@ -27,13 +27,4 @@ extension Schema {
             target: entities[target].name, targetKey: .text(targetKey))
     }
 
-    /// A key as the text a plug-in holds it in: text as is, a number in decimal.
-    private static func keyText(_ key: RecordValue) -> String? {
-        switch key {
-        case .text(let text): return text.string
-        case .integer(let value): return String(value)
-        case .real(let value): return String(value)
-        case .null, .absent: return nil
-        }
-    }
 }

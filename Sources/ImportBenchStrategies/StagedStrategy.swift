@@ -103,7 +103,7 @@ package final class StagedStrategy: ImportStrategy {
             rows.add(occurrence.key)
             for value in occurrence.attributes { rows.add(value) }
             for reference in occurrence.toOne { rows.add(reference?.key ?? .null) }
-            if let listed = listing.value(entity: entity, listsChildren: object.listsChildren) { rows.add(.integer(listed)) }
+            if let listed = listing.value(entityIndex: entity, listsChildren: object.listsChildren) { rows.add(.integer(listed)) }
             try rows.endRow()
             guard !occurrence.manyToMany.isEmpty else { return }
             for (relationship, references) in unique.manyToMany(object).enumerated() {

@@ -32,8 +32,8 @@ final class StatementsByAbsence {
     /// column the statement would set.
     @inline(__always)
     func statement(for occurrence: BatchOccurrence) throws -> StoreStatement? {
-        guard occurrence.isPartial else { return whole[occurrence.entity] }
-        let entity = occurrence.entity
+        guard occurrence.isPartial else { return whole[occurrence.entityIndex] }
+        let entity = occurrence.entityIndex
         guard let bits = occurrence.absentColumnBits else {
             return try partialStatement(entity: entity, absent: occurrence.absentColumns)
         }

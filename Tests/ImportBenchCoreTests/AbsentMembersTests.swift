@@ -231,7 +231,7 @@ final class BlankingUpsert: ImportStrategy {
 
     func write(_ batch: RecordBatch, pass: Int) throws {
         for occurrence in batch.occurrences {
-            let statement = [team, user, status][occurrence.entity]
+            let statement = [team, user, status][occurrence.entityIndex]
             statement.bind(occurrence.key, at: 1)
             var index: Int32 = 2
             for value in occurrence.attributes {
@@ -243,7 +243,7 @@ final class BlankingUpsert: ImportStrategy {
                 index += 1
             }
             try statement.execute()
-            guard occurrence.entity == 2 else { continue }
+            guard occurrence.entityIndex == 2 else { continue }
             for member in occurrence.manyToMany[0] {
                 mention.bind(occurrence.key, at: 1)
                 mention.bind(member.key, at: 2)

@@ -15,7 +15,7 @@ struct DanglingReferenceTests {
         let batcher = RecordBatcher(reader: ArrayRecordReader(FixtureScenario.forumUnits), batchSize: .all, schema: FixtureScenario.schema)
         let batch = try #require(try batcher.next())
         let post = try #require(FixtureScenario.schema.index(of: "post"))
-        let occurrence = try #require(batch.occurrences.first { $0.entity == post && $0.key.storeValue == .integer(2) })
+        let occurrence = try #require(batch.occurrences.first { $0.entityIndex == post && $0.key.storeValue == .integer(2) })
         return (occurrence, batch)
     }
 
@@ -28,7 +28,7 @@ struct DanglingReferenceTests {
         let schema = FixtureScenario.schema
         let (occurrence, batch) = try Self.secondPost()
         let error = withExtendedLifetime(batch) {
-            schema.danglingReference(from: occurrence, to: schema.index(of: target) ?? -1, key: key)
+            schema.danglingReference(from: occurrence, to: schema.id(of: target) ?? EntityID(-1), key: key)
         }
         let targetKey: StoreValue = target == "post" ? .integer(1) : .text(key)
         #expect(
@@ -42,7 +42,7 @@ struct DanglingReferenceTests {
         let schema = FixtureScenario.schema
         let (occurrence, batch) = try Self.secondPost()
         let error = withExtendedLifetime(batch) {
-            schema.danglingReference(from: occurrence, to: schema.index(of: "author") ?? -1, key: "nobody")
+            schema.danglingReference(from: occurrence, to: schema.id(of: "author") ?? EntityID(-1), key: "nobody")
         }
         #expect(
             error as? StrategyError

@@ -13,8 +13,8 @@ final class OneUpsertStrategy: ImportStrategy {
         let schema = context.schema, stamp = "\(context.generation)", generation = Schema.generationColumn
         func q(_ name: String) -> String { "\"\(name)\"" }
         func pk(_ entity: Entity) -> String { "(SELECT pk FROM \(q(entity.name)) WHERE \(q(entity.key.name)) = ?)" }
-        upserts = try schema.entities.enumerated().map { index, entity in
-            let targets = schema.toOneTargets[index].map { schema.entities[$0] }, listed = schema.tracksListing[index] ? [Schema.listedColumn] : []
+        upserts = try schema.entities.map { entity in
+            let targets = entity.toOne.map { schema[schema.target(of: $0)] }, listed = schema.hasListedColumn(entity) ? [Schema.listedColumn] : []
             let columns = ([entity.key.name] + entity.attributes.map(\.name) + entity.toOne.map(\.column) + listed).map(q)
             let values = Array(repeating: "?", count: 1 + entity.attributes.count) + targets.map(pk) + listed.map { _ in "?" }
             let updates = columns.dropFirst().enumerated().map { offset, column in // kept where its flag, bound after the values, is 0
@@ -24,9 +24,9 @@ final class OneUpsertStrategy: ImportStrategy {
                 "INSERT INTO \(q(entity.name)) (\(columns.joined(separator: ", ")), \(generation)) VALUES (\(values.joined(separator: ", ")), "
                     + "\(stamp)) ON CONFLICT(\(q(entity.key.name))) DO UPDATE SET \((updates + ["\(generation) = \(stamp)"]).joined(separator: ", "))")
         }
-        pairs = try schema.entities.enumerated().map { index, entity in
-            try entity.manyToMany.enumerated().map { set, relationship in
-                let target = schema.entities[schema.manyToManyTargets[index][set]]
+        pairs = try schema.entities.map { entity in
+            try entity.manyToMany.map { relationship in
+                let target = schema[schema.target(of: relationship)]
                 return try context.store.prepare(
                     "INSERT INTO \(q(entity.joinTable(relationship))) (source_pk, target_pk, \(generation)) VALUES (\(pk(entity)), "
                         + "\(pk(target)), \(stamp)) ON CONFLICT DO UPDATE SET \(generation) = \(stamp)")
@@ -37,7 +37,7 @@ final class OneUpsertStrategy: ImportStrategy {
 
     func write(_ batch: RecordBatch, pass: Int) throws {
         for occurrence in batch.occurrences {
-            let upsert = upserts[occurrence.entity]
+            let upsert = upserts[occurrence.entity.index]
             let listed = listing.value(entity: occurrence.entity, listsChildren: occurrence.listsChildren)
             let values = [occurrence.key] + occurrence.attributes + occurrence.toOne.map { $0?.key ?? .null } + (listed.map { [.integer($0)] } ?? [])
             let given: [Int64] = occurrence.attributes.map { (value: RecordValue) -> Int64 in if case .absent = value { 0 } else { 1 } }
@@ -46,9 +46,9 @@ final class OneUpsertStrategy: ImportStrategy {
             try upsert.execute()
             for (set, members) in occurrence.manyToMany.enumerated() {
                 for member in members {
-                    pairs[occurrence.entity][set].bind(occurrence.key, at: 1)
-                    pairs[occurrence.entity][set].bind(member.key, at: 2)
-                    try pairs[occurrence.entity][set].execute()
+                    pairs[occurrence.entity.index][set].bind(occurrence.key, at: 1)
+                    pairs[occurrence.entity.index][set].bind(member.key, at: 2)
+                    try pairs[occurrence.entity.index][set].execute()
                 }
             }
         }

@@ -16,8 +16,10 @@ public struct BatchOccurrence {
     @inline(__always)
     @inlinable var header: OccurrenceHeader { storage.headers[position] }
 
+    /// Its entity (`schema[occurrence.entity]`).
+    @inlinable public var entity: EntityID { EntityID(Int(header.entity)) }
     /// Index of its entity in `schema.entities` (and in `toOneTargets`, `manyToManyTargets`, `tracksListing`).
-    @inlinable public var entity: Int { Int(header.entity) }
+    @inlinable package var entityIndex: Int { Int(header.entity) }
     @inlinable package var keyID: Int32 { header.keyID }
     /// Position in the whole stream.
     @inlinable public var ordinal: Int { header.ordinal }
@@ -117,7 +119,7 @@ public struct BatchOccurrence {
     /// An owned copy, for error messages and tests.
     package var materialized: RecordOccurrence {
         var occurrence = RecordOccurrence(
-            entity: entity, key: key.storeValue, attributes: attributes.map(\.storeValue),
+            entity: entityIndex, key: key.storeValue, attributes: attributes.map(\.storeValue),
             toOne: toOne.map { $0?.materialized }, manyToMany: manyToMany.map { $0.map(\.materialized) })
         occurrence.ordinal = ordinal
         occurrence.unit = unit

@@ -28,7 +28,7 @@ struct BatchObjects {
         var position: [[String: Int]] = Array(repeating: [:], count: entityCount)
         var seenMembers: [[String: [Set<String>]]] = Array(repeating: [:], count: entityCount)
         for occurrence in batch.occurrences {
-            let entity = occurrence.entity
+            let entity = occurrence.entity.index
             let key = occurrence.key.string ?? ""
             let sets = occurrence.manyToMany.map { members in members.map { $0.key.string ?? "" } }
             var seen = seenMembers[entity][key] ?? sets.map { _ in [] }

@@ -21,24 +21,24 @@ public final class GRDBCache: ImportStrategy {
         let store = store
         try store.write { db in
             for occurrence in batch.occurrences {
-                let resolve = { (reference: BatchReference, target: Int) throws -> Int64 in
+                let resolve = { (reference: BatchReference, target: EntityID) throws -> Int64 in
                     let key = reference.key.string ?? ""
-                    if let row = self.known[target][key] { return row.pk }
-                    guard let pk = try store.tables[target].findPK(db, key) else {
+                    if let row = self.known[target.index][key] { return row.pk }
+                    guard let pk = try store.tables[target.index].findPK(db, key) else {
                         throw store.schema.danglingReference(from: occurrence, to: target, key: key)
                     }
                     // Its listing stamp is unknown here; an update keeps the stamp this import gives it.
-                    self.known[target][key] = StoredRow(pk: pk, listed: nil)
+                    self.known[target.index][key] = StoredRow(pk: pk, listed: nil)
                     return pk
                 }
-                let entity = occurrence.entity
+                let entity = occurrence.entity.index
                 let key = occurrence.key.string ?? ""
                 let object = ObjectToWrite(occurrence, foreignKeys: try store.foreignKeys(of: occurrence, resolve), stamp: store.stamp)
                 let stored = try known[entity][key] ?? store.tables[entity].find(db, key)
                 let written = try store.tables[entity].save(db, object, stored)
                 known[entity][key] = written
                 for (relationship, members) in occurrence.manyToMany.enumerated() {
-                    let target = store.schema.manyToManyTargets[entity][relationship]
+                    let target = store.setTargets[entity][relationship]
                     for member in members {
                         try store.addPair(db, entity: entity, relationship: relationship, source: written.pk, target: resolve(member, target))
                     }

@@ -63,7 +63,7 @@ public final class GRDBIDCache: ImportStrategy {
                 // Rare: later occurrences that leave members out, each setting the relationships it gives.
                 for partial in object.partials { try setForeignKeys(of: partial, pk: pk, db) }
                 for (relationship, members) in object.members.enumerated() {
-                    let target = store.schema.manyToManyTargets[entity][relationship]
+                    let target = store.setTargets[entity][relationship]
                     for member in members {
                         try store.addPair(
                             db, entity: entity, relationship: relationship, source: pk, target: lookUp(target, member, for: occurrence, db))
@@ -78,14 +78,16 @@ public final class GRDBIDCache: ImportStrategy {
         let foreignKeys = try store.foreignKeys(of: occurrence) { reference, target in
             try lookUp(target, reference.key.string ?? "", for: occurrence, db)
         }
-        try store.tables[occurrence.entity].setForeignKeys(db, pk, ObjectToWrite(occurrence, foreignKeys: foreignKeys, stamp: store.stamp))
+        try store.tables[occurrence.entity.index].setForeignKeys(db, pk, ObjectToWrite(occurrence, foreignKeys: foreignKeys, stamp: store.stamp))
     }
 
     /// From the dictionary; only an object the payload never wrote (already stored) costs a fetch.
-    private func lookUp(_ target: Int, _ key: String, for occurrence: BatchOccurrence, _ db: Database) throws -> Int64 {
-        if let pk = cache[target][key] { return pk }
-        guard let pk = try store.tables[target].findPK(db, key) else { throw store.schema.danglingReference(from: occurrence, to: target, key: key) }
-        cache[target][key] = pk
+    private func lookUp(_ target: EntityID, _ key: String, for occurrence: BatchOccurrence, _ db: Database) throws -> Int64 {
+        if let pk = cache[target.index][key] { return pk }
+        guard let pk = try store.tables[target.index].findPK(db, key) else {
+            throw store.schema.danglingReference(from: occurrence, to: target, key: key)
+        }
+        cache[target.index][key] = pk
         return pk
     }
 }

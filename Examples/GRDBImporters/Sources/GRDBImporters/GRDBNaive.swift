@@ -28,22 +28,23 @@ public final class GRDBNaive: ImportStrategy {
                     pkByOrdinal.removeAll(keepingCapacity: true)
                     unit = occurrence.unit
                 }
-                let resolve = { (reference: BatchReference, target: Int) throws -> Int64 in
+                let resolve = { (reference: BatchReference, target: EntityID) throws -> Int64 in
                     if let ordinal = reference.embeddedOrdinal, let pk = self.pkByOrdinal[ordinal] { return pk }
                     let key = reference.key.string ?? ""
-                    guard let pk = try store.tables[target].findPK(db, key) else {
+                    guard let pk = try store.tables[target.index].findPK(db, key) else {
                         throw store.schema.danglingReference(from: occurrence, to: target, key: key)
                     }
                     return pk
                 }
-                let table = store.tables[occurrence.entity]
+                let table = store.tables[occurrence.entity.index]
                 let object = ObjectToWrite(occurrence, foreignKeys: try store.foreignKeys(of: occurrence, resolve), stamp: store.stamp)
                 let pk = try table.save(db, object, try table.find(db, occurrence.key.string ?? "")).pk
                 pkByOrdinal[occurrence.ordinal] = pk
                 for (relationship, members) in occurrence.manyToMany.enumerated() {
-                    let target = store.schema.manyToManyTargets[occurrence.entity][relationship]
+                    let target = store.setTargets[occurrence.entity.index][relationship]
                     for member in members {
-                        try store.addPair(db, entity: occurrence.entity, relationship: relationship, source: pk, target: resolve(member, target))
+                        try store.addPair(
+                            db, entity: occurrence.entity.index, relationship: relationship, source: pk, target: resolve(member, target))
                     }
                 }
             }

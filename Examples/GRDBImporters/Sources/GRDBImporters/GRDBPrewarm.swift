@@ -34,11 +34,11 @@ public final class GRDBPrewarm: ImportStrategy {
             func save(_ occurrence: BatchOccurrence, over stored: StoredRow?, listsChildren: Bool) throws -> StoredRow {
                 let foreignKeys = try store.foreignKeys(of: occurrence) { reference, target in
                     let key = reference.key.string ?? ""
-                    guard let row = known[target][key] else { throw store.schema.danglingReference(from: occurrence, to: target, key: key) }
+                    guard let row = known[target.index][key] else { throw store.schema.danglingReference(from: occurrence, to: target, key: key) }
                     return row.pk
                 }
                 let toWrite = ObjectToWrite(occurrence, foreignKeys: foreignKeys, stamp: store.stamp, listsChildren: listsChildren)
-                return try store.tables[occurrence.entity].save(db, toWrite, stored)
+                return try store.tables[occurrence.entity.index].save(db, toWrite, stored)
             }
             for (entity, objects) in BatchObjects(batch, entityCount: entityCount).byEntity.enumerated() {
                 for object in objects {
@@ -51,9 +51,9 @@ public final class GRDBPrewarm: ImportStrategy {
                     }
                     known[entity][key] = written
                     for (relationship, members) in object.members.enumerated() {
-                        let target = store.schema.manyToManyTargets[entity][relationship]
+                        let target = store.setTargets[entity][relationship]
                         for member in members {
-                            guard let row = known[target][member] else {
+                            guard let row = known[target.index][member] else {
                                 throw store.schema.danglingReference(from: occurrence, to: target, key: member)
                             }
                             try store.addPair(db, entity: entity, relationship: relationship, source: written.pk, target: row.pk)
@@ -73,17 +73,17 @@ public final class GRDBPrewarm: ImportStrategy {
         let schema = store.schema
         var named: [[String]] = Array(repeating: [], count: schema.entities.count)
         var seen: [Set<String>] = Array(repeating: [], count: schema.entities.count)
-        func note(_ entity: Int, _ key: RecordValue) {
+        func note(_ entity: EntityID, _ key: RecordValue) {
             let text = key.string ?? ""
-            if seen[entity].insert(text).inserted { named[entity].append(text) }
+            if seen[entity.index].insert(text).inserted { named[entity.index].append(text) }
         }
         for occurrence in batch.occurrences {
             note(occurrence.entity, occurrence.key)
             for (index, reference) in occurrence.toOne.enumerated() {
-                if let reference { note(schema.toOneTargets[occurrence.entity][index], reference.key) }
+                if let reference { note(store.referenceTargets[occurrence.entity.index][index], reference.key) }
             }
             for (index, members) in occurrence.manyToMany.enumerated() {
-                for member in members { note(schema.manyToManyTargets[occurrence.entity][index], member.key) }
+                for member in members { note(store.setTargets[occurrence.entity.index][index], member.key) }
             }
         }
         return named

@@ -8,11 +8,18 @@ final class GRDBStore {
     let schema: Schema
     let tables: [RecordTable]
     let stamp: ImportStamp
+    /// Per entity (by `EntityID.index`), the entity each to-one relationship targets.
+    let referenceTargets: [[EntityID]]
+    /// Per entity, the entity each many-to-many relationship's members belong to.
+    let setTargets: [[EntityID]]
     private let pairSQL: [[String]]
     private let sweepSQL: [String]
 
     init(context: StrategyContext) throws {
-        schema = context.schema
+        let schema = context.schema
+        self.schema = schema
+        referenceTargets = schema.entities.map { $0.toOne.map(schema.target(of:)) }
+        setTargets = schema.entities.map { $0.manyToMany.map(schema.target(of:)) }
         tables = try RecordTables.tables(for: context.schema)
         stamp = ImportStamp(context: context)
         sweepSQL = RefreshSweep.statements(for: context)
@@ -61,8 +68,8 @@ final class GRDBStore {
     }
 
     /// The pks of `occurrence`'s to-one targets, each from `resolve(reference, target entity)`.
-    func foreignKeys(of occurrence: BatchOccurrence, _ resolve: (BatchReference, Int) throws -> Int64) throws -> [Int64?] {
-        let targets = schema.toOneTargets[occurrence.entity]
+    func foreignKeys(of occurrence: BatchOccurrence, _ resolve: (BatchReference, EntityID) throws -> Int64) throws -> [Int64?] {
+        let targets = referenceTargets[occurrence.entity.index]
         return try occurrence.toOne.enumerated().map { index, reference in
             try reference.map { try resolve($0, targets[index]) }
         }

@@ -23,12 +23,12 @@ public final class GRDBUpsert: ImportStrategy {
         let entityCount = store.schema.entities.count
         try store.write { db in
             var known: [[String: Int64]] = Array(repeating: [:], count: entityCount)
-            func pk(_ target: Int, _ key: String, for occurrence: BatchOccurrence) throws -> Int64 {
-                if let pk = known[target][key] { return pk }
-                guard let pk = try store.tables[target].findPK(db, key) else {
+            func pk(_ target: EntityID, _ key: String, for occurrence: BatchOccurrence) throws -> Int64 {
+                if let pk = known[target.index][key] { return pk }
+                guard let pk = try store.tables[target.index].findPK(db, key) else {
                     throw store.schema.danglingReference(from: occurrence, to: target, key: key)
                 }
-                known[target][key] = pk
+                known[target.index][key] = pk
                 return pk
             }
             /// Upserts `occurrence`, keeping the stored value of every column it leaves out; its pk.
@@ -37,7 +37,7 @@ public final class GRDBUpsert: ImportStrategy {
                     try pk(target, reference.key.string ?? "", for: occurrence)
                 }
                 let toWrite = ObjectToWrite(occurrence, foreignKeys: foreignKeys, stamp: store.stamp, listsChildren: listsChildren)
-                return try store.tables[occurrence.entity].upsert(db, toWrite)
+                return try store.tables[occurrence.entity.index].upsert(db, toWrite)
             }
             for (entity, objects) in BatchObjects(batch, entityCount: entityCount).byEntity.enumerated() {
                 for object in objects {
@@ -47,7 +47,7 @@ public final class GRDBUpsert: ImportStrategy {
                     for partial in object.partials { _ = try upsert(partial, listsChildren: object.listsChildren) }
                     known[entity][occurrence.key.string ?? ""] = written
                     for (relationship, members) in object.members.enumerated() {
-                        let target = store.schema.manyToManyTargets[entity][relationship]
+                        let target = store.setTargets[entity][relationship]
                         for member in members {
                             try store.addPair(
                                 db, entity: entity, relationship: relationship, source: written, target: pk(target, member, for: occurrence))

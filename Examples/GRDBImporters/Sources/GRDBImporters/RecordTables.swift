@@ -23,7 +23,7 @@ enum RecordTables {
             throw GRDBImportError.unknownSchema(
                 "the GRDB strategies have records for \(known.keys.sorted().joined(separator: ", ")), not for '\(schema.name)'")
         }
-        return try schema.entities.enumerated().map { index, entity in
+        return try schema.entities.map { entity in
             guard let record = records[entity.name] else {
                 throw GRDBImportError.unknownSchema("the GRDB strategies have no record for \(schema.name) entity '\(entity.name)'")
             }
@@ -33,7 +33,7 @@ enum RecordTables {
                     "\(schema.name).\(entity.name) has key \(entity.key.name) and columns \(columns.joined(separator: ", ")); "
                         + "its record expects key \(record.keyColumn) and \(record.payloadColumns.joined(separator: ", "))")
             }
-            return RecordTable(record, entity: entity, tracksListing: schema.tracksListing[index])
+            return RecordTable(record, entity: entity, tracksListing: schema.hasListedColumn(entity))
         }
     }
 }
