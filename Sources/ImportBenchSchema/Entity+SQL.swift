@@ -174,8 +174,10 @@ extension Entity {
         return "UPDATE SET \(assignments.joined(separator: ", "))"
     }
 
-    /// Add one pair to a many-to-many set; an existing pair is only stamped with this import.
-    package func insertJoinSQL(_ relationship: ManyToManyRelationship, generation value: Int64) -> String {
+    /// Adds one pair to a many-to-many set, the source's pk bound at 1 and the target's at 2; an
+    /// existing pair is only stamped with this import's `generation` (`StrategyContext.generation`),
+    /// which the refresh sweep keeps.
+    public func insertJoinSQL(_ relationship: ManyToManyRelationship, generation value: Int64) -> String {
         "INSERT INTO \(quoted(joinTable(relationship))) (source_pk, target_pk, \(generation)) VALUES (?, ?, \(value)) "
             + "ON CONFLICT DO UPDATE SET \(generation) = excluded.\(generation)"
     }

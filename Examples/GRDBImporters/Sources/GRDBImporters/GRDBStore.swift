@@ -23,14 +23,10 @@ final class GRDBStore {
         tables = try RecordTables.tables(for: context.schema)
         stamp = ImportStamp(context: context)
         sweepSQL = RefreshSweep.statements(for: context)
-        let generation = Schema.generationColumn
         pairSQL = context.schema.entities.map { entity in
-            entity.manyToMany.map { relationship in
-                // GRDB's record upsert returns the rowid, which a WITHOUT ROWID join table has not:
-                // the pair is written as the SQL a GRDB user falls back to.
-                "INSERT INTO \"\(entity.joinTable(relationship))\" (source_pk, target_pk, \(generation)) VALUES (?, ?, \(context.generation)) "
-                    + "ON CONFLICT DO UPDATE SET \(generation) = excluded.\(generation)"
-            }
+            // GRDB's record upsert returns the rowid, which a WITHOUT ROWID join table has not: the
+            // pair is written as SQL, which bench's schema gives with the import's stamp.
+            entity.manyToMany.map { entity.insertJoinSQL($0, generation: context.generation) }
         }
         var configuration = Configuration()
         let settings = context.connectionSettings
