@@ -72,7 +72,8 @@ let package = Package(
                 "CProcess", .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]),
         // Reporters: know only results.
-        .target(name: "ImportBenchReport", dependencies: ["ImportBenchCore"]),
+        // Expectations files are YAML too, their rules located by line.
+        .target(name: "ImportBenchReport", dependencies: ["ImportBenchCore", .product(name: "Yams", package: "Yams")]),
         // Commands: parse arguments, call the core, hand results to reporters, map outcomes to exit codes.
         .target(
             name: "ImportBenchCLI",

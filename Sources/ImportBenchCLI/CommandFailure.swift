@@ -56,6 +56,10 @@ struct CommandFailure: Error, CustomStringConvertible {
     static func usage(_ error: any Error) -> CommandFailure { CommandFailure(exitCode: ExitStatus.usage.rawValue, problem: .usage(error)) }
     /// A strategy wrote data that differs from the payload's: exit 3.
     static func invalid(_ message: String) -> CommandFailure { CommandFailure(exitCode: ExitStatus.invalidData.rawValue, problem: .found(message)) }
+    /// An expectation broken (or undecided under `--strict`): exit 6.
+    static func expectations(_ message: String) -> CommandFailure {
+        CommandFailure(exitCode: ExitStatus.expectationBroken.rawValue, problem: .found(message))
+    }
     /// A results file `compare` or `report` cannot judge: its own status, so CI tells a broken
     /// input from a regression.
     static func refused(_ error: ResultsInputError, doing: String) -> CommandFailure {

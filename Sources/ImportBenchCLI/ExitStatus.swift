@@ -10,6 +10,7 @@ enum ExitStatus: Int32, CaseIterable {
     case invalidData = 3
     case improvementsOnly = 4
     case refusedResults = 5
+    case expectationBroken = 6
     case usage = 64
     /// 128 + the signal's number; SIGINT's stands for all three.
     case stoppedBySignal = 130
@@ -23,6 +24,7 @@ enum ExitStatus: Int32, CaseIterable {
         case .invalidData: return "run: a strategy wrote data that differs from the payload's"
         case .improvementsOnly: return "compare: improvements only; gate: counts improved"
         case .refusedResults: return "compare, gate, report: a results file refused"
+        case .expectationBroken: return "run: an expectation broken (undecided too with --strict)"
         case .usage: return "an invalid or missing argument (one line on stderr says which)"
         case .stoppedBySignal: return "stopped by signal N, its batch rolled back (130: Ctrl-C)"
         }

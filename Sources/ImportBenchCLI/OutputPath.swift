@@ -1,4 +1,5 @@
 import Foundation
+import ImportBenchReport
 
 /// Output paths checked before any work, so a run does not import for minutes and then find it
 /// cannot write its results, and so that bench never writes over what it did not make: the path
@@ -25,6 +26,8 @@ enum OutputPath {
         /// exports open with (Bencher's `lower_value`, github-action-benchmark's `range`), so that a
         /// JSON payload is never taken for one.
         case dashboardJSON
+        /// `bench run --expect`'s verdicts beside the results CSV: its header line is the verdicts'.
+        case expectationsCSV
         /// `bench generate --out`: a payload looks like any other, so one already there (a file, or
         /// a directory holding a feed) is never taken for bench's.
         case payload
@@ -35,6 +38,7 @@ enum OutputPath {
             case .htmlReport: return "an HTML report written by bench report"
             case .svgChart: return "a chart written by bench report --format svg"
             case .dashboardJSON: return "a JSON export written by bench export"
+            case .expectationsCSV: return "expectations' verdicts written by bench run"
             case .payload: return "a payload"
             }
         }
@@ -51,6 +55,7 @@ enum OutputPath {
             case .dashboardJSON:
                 let start = text.drop { $0.isWhitespace }.first
                 return (start == "{" || start == "[") && (text.contains("\"lower_value\" :") || text.contains("\"range\" : \"±"))
+            case .expectationsCSV: return text.hasPrefix(ExpectationReport.csvColumns.joined(separator: ",") + "\r\n")
             case .payload: return false
             }
         }

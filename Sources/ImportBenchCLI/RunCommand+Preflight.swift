@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import ImportBenchCore
 import ImportBenchPayload
+import ImportBenchReport
 
 /// What `bench run` checks before the first import of the first configuration: the payload is a
 /// file it can read to the end, the machine can hold the sweep and its kept stores
@@ -27,6 +28,11 @@ extension RunCommand {
             }
         }
         try OutputPath.check(csvPath, for: "--csv", kind: .resultsCSV, inputs: inputs, force: force)
+        if !expectationOptions.rules.isEmpty || expectationOptions.file != nil {
+            try OutputPath.check(
+                ExpectationReport.path(besideResults: csvPath), for: "--csv (the expectations' verdicts beside it)", kind: .expectationsCSV,
+                inputs: inputs, force: force)
+        }
     }
 
     /// Every file this run reads, which its CSV must never replace.
@@ -35,6 +41,7 @@ extension RunCommand {
         if let payload { inputs.append(OutputPath.Input(path: payload, option: "--payload")) }
         if case .file(let path) = preload { inputs.append(OutputPath.Input(path: path, option: "--preload")) }
         if let seedDB { inputs.append(OutputPath.Input(path: seedDB, option: "--seed-db")) }
+        if let file = expectationOptions.file { inputs.append(OutputPath.Input(path: file, option: "--expectations")) }
         return inputs
     }
 

@@ -16,7 +16,8 @@ struct RunCommand: ParsableCommand, CheckedCommand {
             so every time is also given as a multiple of it.
 
             Exit status: 0 all runs valid; 1 an import failed or the input is unusable; 3 a strategy wrote \
-            data that differs from the payload's.
+            data that differs from the payload's; 6 an expectation (--expect, --expectations) broken, or \
+            undecided with --strict.
             """
     )
 
@@ -72,6 +73,9 @@ struct RunCommand: ParsableCommand, CheckedCommand {
             "Run a named matrix instead of the scenario, scale, batch, strategy and store options (which it refuses beside it): \(BenchmarkPreset.allCases.map { "\($0.rawValue) (\($0.summary))" }.joined(separator: "; ")).",
             valueName: "name"))
     var preset: BenchmarkPreset?
+
+    @OptionGroup(title: "Expectations")
+    var expectationOptions: ExpectationOptions
 
     @Option(help: ArgumentHelp("Times each strategy runs; strategies are interleaved within each repetition.", valueName: "n"))
     var repetitions: Int = 1
@@ -213,7 +217,9 @@ struct RunCommand: ParsableCommand, CheckedCommand {
     func check() throws {
         try scenarioOptions.check()
         _ = try pragmaCombinations()
-        for configuration in try configurations() { try configuration.checkRequest() }
+        let configurations = try configurations()
+        for configuration in configurations { try configuration.checkRequest() }
+        try expectationOptions.check(configurations)
     }
 
     func validate() throws {
@@ -433,7 +439,8 @@ struct RunCommand: ParsableCommand, CheckedCommand {
     }
 
     /// Prints what spans every configuration (JSON, the growth table), writes the results file a
-    /// last time, and fails the command if it was interrupted or a run's data differs.
+    /// last time, judges the expectations, and fails the command if it was interrupted, a run's
+    /// data differs, or an expectation is not held (in that order of precedence).
     private func finish(_ results: [RunResult], csvPath: String) throws {
         if format == .json {
             print(try JSONReport.render(results), terminator: "")
@@ -446,6 +453,8 @@ struct RunCommand: ParsableCommand, CheckedCommand {
             throw CommandFailure.failed("cannot write CSV to \(csvPath): \(error.localizedDescription)")
         }
         FileHandle.standardError.write(Data("results: \(csvPath)\n".utf8))
+        let (verdicts, broken) = try expectationOptions.judge(results)
+        if !verdicts.isEmpty { try writeExpectations(verdicts, besideResults: csvPath) }
         if ImportInterruption.isRequested {
             throw CommandFailure.interrupted("interrupted after the last import had finished; every result above is complete and written")
         }
@@ -456,6 +465,7 @@ struct RunCommand: ParsableCommand, CheckedCommand {
             }
             throw CommandFailure.invalid("data differs from the payload's:\n  " + lines.joined(separator: "\n  "))
         }
+        if let broken { throw broken }
     }
 
     /// The core's lines about the payload and the runs, around the reporters' lines about the harness.

@@ -1,0 +1,80 @@
+import ArgumentParser
+import Foundation
+import ImportBenchCore
+import ImportBenchReport
+
+/// `--expect`, `--expectations` and `--strict`: rules between the strategies of one run, checked
+/// against what the run measures before anything runs, judged after it (`ExpectationJudge`).
+struct ExpectationOptions: ParsableArguments {
+    @Option(
+        name: .customLong("expect"),
+        help: ArgumentHelp(
+            "A rule the run must hold, judged after it: strategy.metric OP bound, where OP is <=, <, >= or >, and the bound a number, another strategy's metric or a fact of the run (records, unique_records), optionally after 'number *'; or growth(strategy.metric) OP number across a --scale sweep. Metrics are the CSV's numeric columns. Counts are judged exactly; timings from the interleaved repetitions, with an interval (a rule it straddles is undecided). Repeatable. Example: --expect 'mine.wall_s <= 1.3 * prewarm.wall_s'.",
+            valueName: "rule"))
+    var rules: [String] = []
+
+    @Option(
+        name: .customLong("expectations"),
+        help: ArgumentHelp(
+            "A YAML file of rules, a list whose entries are rules or mappings with rule: and reason:, judged as --expect's are (docs/ci.md).",
+            valueName: "file"))
+    var file: String?
+
+    @Flag(help: "Fail on an undecided expectation too, not only on a broken one.")
+    var strict = false
+
+    /// The file's rules, then `--expect`'s, in order; the first that does not parse is thrown.
+    func parsedRules() throws(ExpectationError) -> [ExpectationRule] {
+        let fromFile = try file.map { path throws(ExpectationError) in try ExpectationFile.load(path: path) } ?? []
+        var given: [ExpectationRule] = []
+        for (index, text) in rules.enumerated() {
+            given.append(try ExpectationRule(parsing: text, origin: .option(index: index + 1)))
+        }
+        return fromFile + given
+    }
+
+    /// Refuses a rule that does not parse or names a strategy none of `configurations` measures.
+    func check(_ configurations: [BenchmarkConfiguration]) throws(ExpectationError) {
+        var planned: [String] = []
+        for name in configurations.flatMap({ $0.plannedStrategies.map(\.name) }) where !planned.contains(name) { planned.append(name) }
+        try ExpectationJudge.check(parsedRules(), planned: planned)
+    }
+
+    /// Judges the rules on `results`: the verdicts, and the failure they earn (broken, or undecided
+    /// under `--strict`), if any. Nothing when no rule was given.
+    func judge(_ results: [RunResult]) throws -> (verdicts: [ExpectationVerdict], failure: CommandFailure?) {
+        let rules = try parsedRules()
+        guard !rules.isEmpty else { return ([], nil) }
+        let verdicts = ExpectationJudge.judge(rules, results)
+        let failing = verdicts.filter { $0.fails(strict: strict) }
+        guard !failing.isEmpty else { return (verdicts, nil) }
+        let lines = failing.map { verdict in
+            "\(verdict.rule.origin) \(verdict.rule.text) [\(verdict.configuration)]: \(verdict.outcome.rawValue), measured "
+                + "\(Self.figure(verdict.measured)) against \(Self.figure(verdict.limit))"
+                + (verdict.interval.map { ", interval \(Self.figure($0.lowerBound))-\(Self.figure($0.upperBound))" } ?? "")
+                + " (\(verdict.basis))"
+        }
+        let failure = CommandFailure.expectations(
+            "\(failing.count) expectation\(failing.count == 1 ? "" : "s") not held:\n  " + lines.joined(separator: "\n  "))
+        return (verdicts, failure)
+    }
+
+    private static func figure(_ value: Double) -> String {
+        value.isFinite ? String(format: "%.4g", value) : (value.isNaN ? "-" : "inf")
+    }
+}
+
+extension RunCommand {
+    /// The verdicts' table (not for JSON, whose output is the results alone) and their CSV beside
+    /// the results' (`ExpectationReport.path(besideResults:)`).
+    func writeExpectations(_ verdicts: [ExpectationVerdict], besideResults csvPath: String) throws {
+        if format != .json { print(ExpectationReport.render(verdicts, markdown: format == .markdown), terminator: "") }
+        let path = ExpectationReport.path(besideResults: csvPath)
+        do {
+            try ExpectationReport.csv(verdicts).write(toFile: path, atomically: true, encoding: .utf8)
+        } catch {
+            throw CommandFailure.failed("cannot write the expectations' verdicts to \(path): \(error.localizedDescription)")
+        }
+        FileHandle.standardError.write(Data("expectations: \(path)\n".utf8))
+    }
+}

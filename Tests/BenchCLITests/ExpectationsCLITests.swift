@@ -1,0 +1,57 @@
+import Foundation
+import Testing
+
+/// `--expect` and `--expectations` through the built binary: the exit statuses CI sees.
+@Suite("bench run --expect")
+struct ExpectationsCLITests {
+    static let small = ["run", "--scenario", "chat", "--scale", "0.02", "--strategy", "naive,prewarm", "--quiet", "--no-isolate"]
+
+    @Test("rules that hold: exit 0, a row each in the table and in the verdicts' CSV beside the results")
+    func held() throws {
+        let directory = try RunCommandEndToEndTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let csv = directory.appendingPathComponent("r.csv").path
+        let rules = directory.appendingPathComponent("rules.yml").path
+        try Data("- rule: prewarm.fetch_count <= 0.02 * records\n  reason: one IN per chunk\n".utf8).write(to: URL(fileURLWithPath: rules))
+        let (status, output) = try IsolatedRunTests.bench(
+            Self.small + ["--csv", csv, "--expectations", rules, "--expect", "prewarm.statement_count <= naive.statement_count"])
+        #expect(status == 0, "\(output)")
+        #expect(output.contains("expectations: 2 held, 0 broken, 0 undecided"))
+        let verdicts = try String(contentsOfFile: directory.appendingPathComponent("r.expectations.csv").path, encoding: .utf8)
+        #expect(verdicts.split(separator: "\r\n").count == 3)
+        #expect(verdicts.contains("one IN per chunk"))
+    }
+
+    @Test("a broken rule: exit 6, the rule, both sides' figures and the interval named")
+    func broken() throws {
+        let directory = try RunCommandEndToEndTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let csv = directory.appendingPathComponent("r.csv").path
+        let (status, output) = try IsolatedRunTests.bench(
+            Self.small + [
+                "--csv", csv, "--repetitions", "3", "--expect", "naive.fetch_count <= 0.01 * records", "--expect",
+                "naive.wall_s <= 0.01 * prewarm.wall_s",
+            ])
+        #expect(status == 6, "\(output)")
+        #expect(output.contains("2 expectations not held"))
+        #expect(output.contains("--expect #1 naive.fetch_count <= 0.01 * records [chat 0.02x batch 1000]: broken, measured "))
+        #expect(output.contains("--expect #2 naive.wall_s <= 0.01 * prewarm.wall_s"))
+        #expect(output.contains("against 0.01, interval "))
+    }
+
+    @Test(
+        "a rule that does not parse or names a strategy the run lacks: exit 64 before anything runs, rule and column named",
+        arguments: [
+            ("naive.wall_s =< 2", "--expect #1 'naive.wall_s =< 2' at column 14: expected one of <=, <, >=, >"),
+            ("upsert.wall_s <= 2", "--expect #1 'upsert.wall_s <= 2' at column 1: the run measures no strategy 'upsert'"),
+        ])
+    func refused(rule: String, message: String) throws {
+        let directory = try RunCommandEndToEndTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let csv = directory.appendingPathComponent("r.csv").path
+        let (status, output) = try IsolatedRunTests.bench(Self.small + ["--csv", csv, "--expect", rule])
+        #expect(status == 64)
+        #expect(output.contains(message), "\(output)")
+        #expect(!FileManager.default.fileExists(atPath: csv))
+    }
+}
