@@ -40,10 +40,14 @@ struct ExpectationOptions: ParsableArguments {
         try ExpectationJudge.check(parsedRules(), planned: planned)
     }
 
-    /// Judges the rules on `results`: the verdicts, and the failure they earn (broken, or undecided
-    /// under `--strict`), if any. Nothing when no rule was given.
-    func judge(_ results: [RunResult]) throws -> (verdicts: [ExpectationVerdict], failure: CommandFailure?) {
-        let rules = try parsedRules()
+    /// Judges the rules, and `implied` where no given rule holds the same growth, on `results`: the
+    /// verdicts, and the failure they earn (broken, or undecided under `--strict`), if any. Nothing
+    /// when there is no rule.
+    func judge(_ results: [RunResult], implied: [ExpectationRule] = []) throws -> (verdicts: [ExpectationVerdict], failure: CommandFailure?) {
+        let given = try parsedRules()
+        let rules =
+            given
+            + implied.filter { rule in !given.contains { $0.isGrowth && $0.left.description == rule.left.description } }
         guard !rules.isEmpty else { return ([], nil) }
         let verdicts = ExpectationJudge.judge(rules, results)
         let failing = verdicts.filter { $0.fails(strict: strict) }
@@ -76,5 +80,38 @@ extension RunCommand {
             throw CommandFailure.failed("cannot write the expectations' verdicts to \(path): \(error.localizedDescription)")
         }
         FileHandle.standardError.write(Data("expectations: \(path)\n".utf8))
+    }
+}
+
+extension RunCommand {
+    /// The scales each configuration runs at: `--scale`'s, or with `--growth` the one asked for and
+    /// that many times it.
+    var sweptScales: [Scale] {
+        guard let growth else { return scenarioOptions.resolvedScales }
+        let scale = scenarioOptions.resolvedScale
+        return [scale, Scale(factor: scale.factor * growth.factor) ?? scale]
+    }
+
+    /// `--growth`'s rules: no planned strategy's fetches or statements grow faster than the payload.
+    func growthRules(_ configurations: [BenchmarkConfiguration]) -> [ExpectationRule] {
+        guard growth != nil else { return [] }
+        var names: [String] = []
+        for name in configurations.flatMap({ $0.plannedStrategies.map(\.name) }) where !names.contains(name) { names.append(name) }
+        return names.flatMap { name in
+            ["fetch_count", "statement_count"].compactMap { column in
+                try? ExpectationRule(parsing: "growth(\(name).\(column)) <= 1.05", origin: .growthOption)
+            }
+        }
+    }
+
+    /// `--growth` with what it cannot go with.
+    func validateGrowth() throws {
+        guard growth != nil else { return }
+        if payload != nil {
+            throw ValidationError("--growth scales the payload, and --payload's size is fixed: use --from FILE to scale a recorded sample")
+        }
+        if scenarioOptions.resolvedScales.count > 1 {
+            throw ValidationError("--growth makes the scale sweep itself: give one --scale, or a list without --growth")
+        }
     }
 }

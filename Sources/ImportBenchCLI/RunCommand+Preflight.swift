@@ -28,7 +28,7 @@ extension RunCommand {
             }
         }
         try OutputPath.check(csvPath, for: "--csv", kind: .resultsCSV, inputs: inputs, force: force)
-        if !expectationOptions.rules.isEmpty || expectationOptions.file != nil {
+        if !expectationOptions.rules.isEmpty || expectationOptions.file != nil || growth != nil {
             try OutputPath.check(
                 ExpectationReport.path(besideResults: csvPath), for: "--csv (the expectations' verdicts beside it)", kind: .expectationsCSV,
                 inputs: inputs, force: force)

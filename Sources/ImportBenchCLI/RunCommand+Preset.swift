@@ -14,6 +14,7 @@ extension RunCommand {
             ("--mapping", scenarioOptions.mapping != nil),
             ("--from", scenarioOptions.from != nil),
             ("--scale", scenarioOptions.givenScale != nil),
+            ("--growth", growth != nil),
             ("--seed", scenarioOptions.seed != unset.scenarioOptions.seed),
             ("--payload", payload != nil),
             ("--preload", preload != nil),

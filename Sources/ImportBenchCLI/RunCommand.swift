@@ -77,6 +77,17 @@ struct RunCommand: ParsableCommand, CheckedCommand {
     @OptionGroup(title: "Expectations")
     var expectationOptions: ExpectationOptions
 
+    @Option(
+        name: .customLong("growth"),
+        help: ArgumentHelp(
+            "Test with a payload this many times as large as the one asked for, as the advice to test at twice the size goes: runs --scale S and S times this factor (2x: 1x and 2x), and holds every strategy's fetch and statement counts to grow at most linearly, growth(strategy.fetch_count) <= 1.05 and the same for statement_count, unless an --expect or --expectations rule on the same metric says otherwise. Not with --payload, whose size is fixed, nor with a --scale list.",
+            valueName: "factor"),
+        transform: { text in
+            guard let scale = Scale(parsing: text), scale.factor > 1 else { throw ValidationError("--growth needs a factor above 1, such as 2x") }
+            return scale
+        })
+    var growth: Scale?
+
     @Option(help: ArgumentHelp("Times each strategy runs; strategies are interleaved within each repetition.", valueName: "n"))
     var repetitions: Int = 1
 
@@ -259,6 +270,7 @@ struct RunCommand: ParsableCommand, CheckedCommand {
             throw ValidationError("--probe-reads must be between 1 and 1000 queries a second (60 is one per frame)")
         }
         try validateStoreOptions()
+        try validateGrowth()
     }
 
     /// One `--strategy` value: names, comma-separated, or `all`. Parsed once, with the options.
@@ -355,7 +367,7 @@ struct RunCommand: ParsableCommand, CheckedCommand {
                 limits: readingOptions.limits, restart: restart, encoding: readingOptions.encoding,
                 missingReference: readingOptions.missingReference, counting: countAt ?? .needed(by: strategies)))
         let pragmaSettings = try pragmaCombinations()
-        return scenarioOptions.resolvedScales.flatMap { scale in
+        return sweptScales.flatMap { scale in
             batchSizes.flatMap { batchSize in
                 pragmaSettings.flatMap { pragmas in
                     (givenDecodeAhead ?? [false]).map { decodeAhead in
@@ -453,7 +465,7 @@ struct RunCommand: ParsableCommand, CheckedCommand {
             throw CommandFailure.failed("cannot write CSV to \(csvPath): \(error.localizedDescription)")
         }
         FileHandle.standardError.write(Data("results: \(csvPath)\n".utf8))
-        let (verdicts, broken) = try expectationOptions.judge(results)
+        let (verdicts, broken) = try expectationOptions.judge(results, implied: growthRules(try configurations()))
         if !verdicts.isEmpty { try writeExpectations(verdicts, besideResults: csvPath) }
         if ImportInterruption.isRequested {
             throw CommandFailure.interrupted("interrupted after the last import had finished; every result above is complete and written")

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import ImportBenchCLI
+
 /// `--expect` and `--expectations` through the built binary: the exit statuses CI sees.
 @Suite("bench run --expect")
 struct ExpectationsCLITests {
@@ -53,5 +55,43 @@ struct ExpectationsCLITests {
         #expect(status == 64)
         #expect(output.contains(message), "\(output)")
         #expect(!FileManager.default.fileExists(atPath: csv))
+    }
+}
+
+/// `--growth FACTOR`: the scale asked for and that many times it, every count held to linear growth.
+@Suite("bench run --growth")
+struct GrowthOptionTests {
+    @Test("runs the scale and FACTOR times it, and implies a linear-growth rule per strategy and count")
+    func sweep() throws {
+        let command = try #require(
+            try BenchCommand.parseAndCheck(["run", "--scenario", "chat", "--scale", "0.5", "--growth", "2x", "--strategy", "naive"]) as? RunCommand)
+        let configurations = try command.configurations()
+        #expect(configurations.map { $0.spec.payload.scaleLabel } == ["0.5x", "1x"])
+        #expect(
+            command.growthRules(configurations).map(\.text) == [
+                "growth(naive.fetch_count) <= 1.05", "growth(naive.statement_count) <= 1.05", "growth(ceiling.fetch_count) <= 1.05",
+                "growth(ceiling.statement_count) <= 1.05",
+            ])
+    }
+
+    @Test(
+        "is refused where it cannot scale the payload, or beside a sweep of its own",
+        arguments: [["--growth", "1x"], ["--growth", "2x", "--payload", "day.json"], ["--growth", "2x", "--scale", "1x,2x"]])
+    func refused(arguments: [String]) {
+        #expect(throws: (any Error).self) { try BenchCommand.parseAndCheck(["run", "--scenario", "chat"] + arguments) }
+    }
+
+    @Test("a count that grows faster than the payload breaks the implied rule; a rule of one's own on it takes its place")
+    func implied() throws {
+        let directory = try RunCommandEndToEndTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let csv = directory.appendingPathComponent("r.csv").path
+        let base = ["run", "--scenario", "chat", "--scale", "0.02", "--growth", "2x", "--strategy", "naive", "--quiet", "--no-isolate", "--csv", csv]
+        let (status, output) = try IsolatedRunTests.bench(base)
+        #expect(status == 0, "\(output)")
+        #expect(output.contains("expectations: 4 held, 0 broken, 0 undecided"), "\(output)")
+        let (stricter, text) = try IsolatedRunTests.bench(base + ["--force", "--expect", "growth(naive.statement_count) <= 0.5"])
+        #expect(stricter == 6, "\(text)")
+        #expect(text.contains("expectations: 3 held, 1 broken, 0 undecided"), "\(text)")
     }
 }

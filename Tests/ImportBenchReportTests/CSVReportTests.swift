@@ -287,6 +287,35 @@ struct GrowthTableTests {
         #expect(GrowthTable.render(Array(sweep.prefix(1))) == nil)
     }
 
+    @Test("time's exponent carries its range over the repetitions and a verdict only where the range allows one; counts' are exact")
+    func verdicts() throws {
+        var sweep: [RunResult] = []
+        for repetition in 1...3 {
+            for (scale, factor) in [("1x", 1.0), ("2x", 2.0), ("4x", 4.0)] {
+                let wiggle = 1 + 0.01 * Double(repetition)
+                var linear = sampleResult(strategy: "prewarm", wall: factor * wiggle, repetition: repetition)
+                var quadratic = sampleResult(strategy: "naive", wall: factor * factor * wiggle, repetition: repetition)
+                var noisy = sampleResult(strategy: "cache", wall: factor * (repetition == 2 ? factor : 1), repetition: repetition)
+                for index in [0, 1, 2] {
+                    var run = [linear, quadratic, noisy][index]
+                    run.scale = scale
+                    run.measurement.occurrences = Int(100 * factor)
+                    run.measurement.counts.fetches = index == 1 ? Int(10 * factor * factor) : Int(10 * factor)
+                    run.measurement.counts.inserts = Int(5 * factor)
+                    if index == 0 { linear = run } else if index == 1 { quadratic = run } else { noisy = run }
+                }
+                sweep += [linear, quadratic, noisy]
+            }
+        }
+        let lines = try #require(GrowthTable.render(sweep)).split(separator: "\n").map(String.init)
+        let naive = try #require(lines.first { $0.hasPrefix("naive") })
+        #expect(naive.contains("2.00 (2.00-2.00) superlinear") && naive.contains("2.00 superlinear"), "\(naive)")
+        let prewarm = try #require(lines.first { $0.hasPrefix("prewarm") })
+        #expect(prewarm.contains("1.00 (1.00-1.00) linear") && prewarm.contains("1.00 linear"), "\(prewarm)")
+        let cache = try #require(lines.first { $0.hasPrefix("cache") })
+        #expect(cache.contains("(1.00-2.00)") && !cache.contains(") linear") && !cache.contains(") superlinear"), "\(cache)")
+    }
+
     @Test("the header's decode rate is the ceiling's decoding in turn: decoded ahead, decode_s is only the wait", arguments: [false, true])
     func decodeRate(ahead: Bool) {
         var ceiling = sampleResult(strategy: "ceiling", wall: 1)

@@ -16,6 +16,9 @@ struct ExpectationJudgeTests {
             var mine = sampleResult(strategy: "mine", wall: ratio * wiggle, repetition: repetition)
             base.scale = scale
             mine.scale = scale
+            let factor = Scale(parsing: scale)?.factor ?? 1
+            base.measurement.occurrences = Int(100 * factor)
+            mine.measurement.occurrences = Int(100 * factor)
             mine.measurement.counts.fetches = fetches
             return [base, mine]
         }

@@ -3,24 +3,24 @@ import ImportBenchCore
 
 extension ExpectationJudge {
     /// `growth(strategy.metric)` in each group of configurations that differ only in scale, with at
-    /// least two scales: the least-squares exponent of the metric on the scale (`GrowthTable`),
-    /// exact for a count, per repetition for a timing, judged by its range.
+    /// least two scales: the least-squares exponent of the metric on the payload's occurrences
+    /// (`GrowthTable`), exact for a count, per repetition for a timing, judged by its range.
     static func judgeGrowth(_ rule: ExpectationRule, _ figures: RunFigures) -> [ExpectationVerdict] {
         figures.configurations(withScale: false).compactMap { configuration, runs in
             let values = figures.values(rule.left.column, of: rule.left.strategy, in: runs)
             let scales = Set(values.map(\.scale)).sorted()
             guard scales.count >= 2 else { return nil }
-            let basis = "exponent over " + scales.map { Scale(factor: $0)?.description ?? String($0) }.joined(separator: ", ")
+            let basis = "exponent on occurrences over " + scales.map { Scale(factor: $0)?.description ?? String($0) }.joined(separator: ", ")
             if figures.isExact(rule.left.column) {
                 let firsts = scales.compactMap { scale in values.first { $0.scale == scale } }
-                let exponent = growthExponent(firsts.map { ($0.scale, $0.value) })
+                let exponent = growthExponent(firsts.map { ($0.records, $0.value) })
                 return ExpectationVerdict(
                     rule: rule, configuration: configuration, outcome: rule.comparison.holds(exponent, rule.factor) ? .held : .broken,
                     measured: exponent, limit: rule.factor, interval: nil, repetitionsToDecide: nil, basis: basis + ", exact")
             }
             // One exponent per repetition that ran at every scale.
             let byRepetition = Dictionary(grouping: values, by: \.repetition).values.filter { Set($0.map(\.scale)).count == scales.count }
-            let exponents = byRepetition.map { runs in growthExponent(runs.map { ($0.scale, $0.value) }) }
+            let exponents = byRepetition.map { runs in growthExponent(runs.map { ($0.records, $0.value) }) }
             return exponentsVerdict(rule, configuration, exponents, basis: basis)
         }
     }

@@ -73,17 +73,20 @@ package enum ExpectationOrigin: Sendable, Equatable, CustomStringConvertible {
     case option(index: Int)
     /// A line of an expectations file.
     case file(path: String, line: Int)
+    /// Implied by `--growth`.
+    case growthOption
 
-    /// Whether it is a `--expect`, whose description is bench's own text.
+    /// Whether it is bench's own text (`--expect #1`, `--growth`), not a path someone wrote.
     package var isOption: Bool {
-        if case .option = self { return true }
-        return false
+        if case .file = self { return false }
+        return true
     }
 
     package var description: String {
         switch self {
         case .option(let index): return "--expect #\(index)"
         case .file(let path, let line): return "\(path):\(line)"
+        case .growthOption: return "--growth"
         }
     }
 }

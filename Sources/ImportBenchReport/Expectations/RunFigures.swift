@@ -7,6 +7,9 @@ struct RunFigures {
         let repetition: Int
         /// The scale's factor (1 for a recorded payload).
         let scale: Double
+        /// The payload's occurrences: what growth is measured against, since a generator's scale
+        /// need not multiply them exactly.
+        let records: Double
         let value: Double
     }
 
@@ -50,7 +53,7 @@ struct RunFigures {
             case .real(let value): number = value
             default: return nil
             }
-            return Value(repetition: run.repetition, scale: Scale(parsing: run.scale)?.factor ?? 1, value: number)
+            return Value(repetition: run.repetition, scale: Scale(parsing: run.scale)?.factor ?? 1, records: Double(run.records), value: number)
         }
     }
 
