@@ -107,7 +107,7 @@ let package = Package(
             ]),
         // A strategy written against the plug-in library alone, verified like the built-ins.
         // Its public surface, listed in public-api.txt, each symbol documented.
-        .testTarget(name: "PluginTests", dependencies: ["ImportBench", "ImportBenchCore"], exclude: ["public-api.txt"]),
+        .testTarget(name: "PluginTests", dependencies: ["ImportBench", "ImportBenchCore", "ImportBenchReport"], exclude: ["public-api.txt"]),
     ],
     swiftLanguageModes: [.v6]
 )
