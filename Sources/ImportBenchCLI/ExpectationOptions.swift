@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ImportBenchCore
+import ImportBenchExpectations
 import ImportBenchReport
 
 /// `--expect`, `--expectations` and `--strict`: rules between the strategies of one run, checked
@@ -9,7 +10,7 @@ struct ExpectationOptions: ParsableArguments {
     @Option(
         name: .customLong("expect"),
         help: ArgumentHelp(
-            "A rule the run must hold, judged after it: strategy.metric OP bound, where OP is <=, <, >= or >, and the bound a number, another strategy's metric or a fact of the run (records, unique_records), optionally after 'number *'; or growth(strategy.metric) OP number across a --scale sweep. Metrics are the CSV's numeric columns. Counts are judged exactly; timings from the interleaved repetitions, with an interval (a rule it straddles is undecided). Repeatable. Example: --expect 'mine.wall_s <= 1.3 * prewarm.wall_s'.",
+            "A rule the run must hold, judged after it: strategy.metric OP bound, where OP is <=, <, >= or >, and the bound a number, another strategy's metric or a fact of the run (records, unique_records), optionally after 'number *'; or growth(strategy.metric) OP number across a --scale sweep. Metrics are the CSV's numeric columns, and cpu_s (user plus system CPU time, steadier than wall_s on a busy machine). Counts are judged exactly; timings from the interleaved repetitions, with an interval (a rule it straddles is undecided; a ratio needs 6 repetitions, 8 decide better). Repeatable. Example: --expect 'mine.cpu_s <= 1.3 * prewarm.cpu_s'.",
             valueName: "rule"))
     var rules: [String] = []
 

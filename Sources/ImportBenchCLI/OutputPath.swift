@@ -1,4 +1,5 @@
 import Foundation
+import ImportBenchExpectations
 import ImportBenchReport
 
 /// Output paths checked before any work, so a run does not import for minutes and then find it

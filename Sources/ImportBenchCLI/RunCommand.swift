@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ImportBenchCore
+import ImportBenchExpectations
 import ImportBenchPayload
 import ImportBenchReport
 import ImportBenchStrategies

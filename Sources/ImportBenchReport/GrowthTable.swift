@@ -90,7 +90,7 @@ package enum GrowthTable {
 
     /// A count's exponent, exact, and its verdict.
     private static func countExponent(_ points: [(Double, Double)]) -> String {
-        let exponent = ExpectationJudge.growthExponent(points)
+        let exponent = growthExponent(points)
         let verdict = GrowthVerdict(lower: exponent, upper: exponent, tolerance: GrowthVerdict.countTolerance).map { " \($0.rawValue)" } ?? ""
         return (exponent.isFinite ? String(format: "%.2f", exponent) : "inf") + verdict
     }
@@ -104,5 +104,14 @@ package enum GrowthTable {
         let covariance = logs.reduce(0) { $0 + ($1.0 - meanX) * ($1.1 - meanY) }
         let variance = logs.reduce(0) { $0 + ($1.0 - meanX) * ($1.0 - meanX) }
         return covariance / variance
+    }
+
+    /// The exponent k of value ~ occurrences^k; 0 for a metric that is zero at every scale (nothing grows),
+    /// infinity for one that is zero at some scales only (it appears as the payload grows).
+    package static func growthExponent(_ points: [(Double, Double)]) -> Double {
+        let positive = points.filter { $0.1 > 0 }
+        if positive.isEmpty { return 0 }
+        if positive.count < points.count { return .infinity }
+        return exponent(points) ?? .nan
     }
 }

@@ -166,7 +166,7 @@ package struct ResultColumn: Sendable {
     var requiresValue: Bool { judgement == .correctness || judgement == .exact || judgement == .exactForOneSQLite }
 
     /// Facts a row needs from its siblings: the reference run's time in the same repetition.
-    struct RunContext: Sendable {
+    package struct RunContext: Sendable {
         let ceilingWallSeconds: Double?
 
         /// The context of `result` among the runs reported with it.
@@ -181,7 +181,7 @@ package struct ResultColumn: Sendable {
 
         /// Every result's context in one pass, for writers of every row: a file rewritten after each
         /// run would otherwise search all rows for each row's ceiling.
-        static func contexts(of results: [RunResult]) -> [RunContext] {
+        package static func contexts(of results: [RunResult]) -> [RunContext] {
             var ceilings: [String: Double] = [:]
             for result in results where result.role == .limit {
                 let key = ceilingKey(result)
@@ -197,6 +197,15 @@ package struct ResultColumn: Sendable {
                 result.scenario, result.scale, result.batchSize.description, result.settings.journal.rawValue,
                 result.settings.synchronous.rawValue, result.settings.pragmaText, String(result.decodeAhead), String(result.repetition),
             ].joined(separator: "\u{1F}")
+        }
+    }
+
+    /// A run's value as a number; nil where it is missing or not a number.
+    package func number(_ result: RunResult, _ context: RunContext) -> Double? {
+        switch value(result, context) {
+        case .integer(let number): return Double(number)
+        case .real(let number): return number
+        default: return nil
         }
     }
 

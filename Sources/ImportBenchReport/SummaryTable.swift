@@ -96,7 +96,7 @@ package enum SummaryTable {
         return String(format: "%.\(decimals)f", value)
     }
 
-    static func median(_ values: [Double]) -> Double {
+    package static func median(_ values: [Double]) -> Double {
         let sorted = values.sorted()
         guard !sorted.isEmpty else { return 0 }
         let middle = sorted.count / 2

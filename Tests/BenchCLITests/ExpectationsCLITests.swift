@@ -31,7 +31,7 @@ struct ExpectationsCLITests {
         let csv = directory.appendingPathComponent("r.csv").path
         let (status, output) = try IsolatedRunTests.bench(
             Self.small + [
-                "--csv", csv, "--repetitions", "3", "--expect", "naive.fetch_count <= 0.01 * records", "--expect",
+                "--csv", csv, "--repetitions", "6", "--expect", "naive.fetch_count <= 0.01 * records", "--expect",
                 "naive.wall_s <= 0.01 * prewarm.wall_s",
             ])
         #expect(status == 6, "\(output)")

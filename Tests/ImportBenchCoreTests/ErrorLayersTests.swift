@@ -23,13 +23,16 @@ struct ErrorLayersTests {
             "RunError"
         ),
         ("results", ["ImportBenchReport"], "ResultsInputError"),
+        ("expectations", ["ImportBenchExpectations"], "ExpectationError"),
         ("command line", ["ImportBenchCLI"], "CommandFailure"),
     ]
 
     /// Thrown and caught inside one file, never past it: the scanner's failure is a position
     /// only (three words, so its hot calls stay cheap), which the parser turns into a
     /// `PayloadError` with the record path.
-    static let internalToOneFile: Set<String> = ["Failure in JSONTapeParser.swift"]
+    /// The rules' scanner likewise fails with a problem and a column, which the rule's parser turns
+    /// into an `ExpectationError` with the rule and where it was given.
+    static let internalToOneFile: Set<String> = ["Failure in JSONTapeParser.swift", "Failure in ExpectationRule+Parsing.swift"]
 
     /// The names of the types declared or extended in `text` that conform to `Error`, directly or
     /// through a protocol of Foundation's that refines it, or that declare a protocol refining it.

@@ -1,6 +1,7 @@
 import ImportBenchCore
 import Testing
 
+@testable import ImportBenchExpectations
 @testable import ImportBenchReport
 
 /// Verdicts on made-up results whose answer is known: counts exactly, timings only where their
@@ -45,20 +46,34 @@ struct ExpectationJudgeTests {
     @Test(
         "a ratio of timings is decided only by its interval",
         arguments: [
-            (1.10, 0.02, 5, ExpectationVerdict.Outcome.held),
-            (1.50, 0.02, 5, .broken),
-            (1.30, 0.05, 5, .undecided),
-            (1.10, 0.02, 2, .undecided),
+            (1.10, 0.02, 7, ExpectationVerdict.Outcome.held),
+            (1.50, 0.02, 7, .broken),
+            (1.30, 0.05, 7, .undecided),
+            (1.10, 0.02, 5, .undecided),
         ])
     func ratios(ratio: Double, spread: Double, repetitions: Int, outcome: ExpectationVerdict.Outcome) throws {
         let verdict = try Self.verdict("mine.wall_s <= 1.3 * base.wall_s", Self.results(ratio: ratio, spread: spread, repetitions: repetitions))
         #expect(verdict.outcome == outcome, "\(verdict)")
         #expect(abs(verdict.measured / ratio - 1) < 0.1)
-        if repetitions >= RankTest.minimumSamples {
+        if repetitions >= PairedRankTest.minimumPairs {
             let interval = try #require(verdict.interval)
             #expect(interval.contains(verdict.measured))
         }
-        #expect((verdict.repetitionsToDecide != nil) == (outcome == .undecided && ratio != 1.30))
+        if outcome != .undecided { #expect(verdict.repetitionsToDecide == nil) }
+        if repetitions < PairedRankTest.minimumPairs { #expect(verdict.repetitionsToDecide == PairedRankTest.minimumPairs) }
+    }
+
+    @Test("the signed-rank interval: the whole range at 6 pairs (96.9 %), the 9th Walsh average from each end at 10 (95.1 %)")
+    func signedRank() throws {
+        let six = try #require(PairedRankTest([0.3, -0.1, 0.2, 0.05, 0.0, 0.1]))
+        #expect(six.lower == -0.1 && six.upper == 0.3 && abs(six.coverage - 62.0 / 64) < 1e-12)
+        let differences = (1...10).map(Double.init)
+        let walsh = differences.indices.flatMap { i in differences.indices.filter { $0 >= i }.map { (differences[i] + differences[$0]) / 2 } }
+            .sorted()
+        let ten = try #require(PairedRankTest(differences))
+        #expect(ten.lower == walsh[8] && ten.upper == walsh[walsh.count - 9] && ten.estimate == 5.5)
+        #expect(abs(ten.coverage - (1 - 2 * 25.0 / 1024)) < 1e-12)
+        #expect(PairedRankTest([0.1, 0.2, 0.3, 0.4, 0.5]) == nil)
     }
 
     @Test("growth of a count across scales is its exact exponent; zero everywhere does not grow")

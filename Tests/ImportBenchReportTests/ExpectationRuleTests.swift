@@ -1,6 +1,7 @@
 import ImportBenchCore
 import Testing
 
+@testable import ImportBenchExpectations
 @testable import ImportBenchReport
 
 /// Rules as a team writes them: parsed into their parts, or refused at the column where they go wrong.

@@ -2,7 +2,7 @@ import Foundation
 import ImportBench
 // The harness that runs the plug-in, as bench does: not what a plug-in imports.
 import ImportBenchCore
-import ImportBenchReport
+import ImportBenchExpectations
 import Testing
 
 /// The rules CI holds without a baseline, on a plug-in that regressed into an N+1 scan: its fetch

@@ -1,5 +1,6 @@
 import Foundation
 import ImportBenchCore
+import ImportBenchReport
 
 extension ExpectationJudge {
     /// `growth(strategy.metric)` in each group of configurations that differ only in scale, with at
@@ -13,14 +14,14 @@ extension ExpectationJudge {
             let basis = "exponent on occurrences over " + scales.map { Scale(factor: $0)?.description ?? String($0) }.joined(separator: ", ")
             if figures.isExact(rule.left.column) {
                 let firsts = scales.compactMap { scale in values.first { $0.scale == scale } }
-                let exponent = growthExponent(firsts.map { ($0.records, $0.value) })
+                let exponent = GrowthTable.growthExponent(firsts.map { ($0.records, $0.value) })
                 return ExpectationVerdict(
                     rule: rule, configuration: configuration, outcome: rule.comparison.holds(exponent, rule.factor) ? .held : .broken,
                     measured: exponent, limit: rule.factor, interval: nil, repetitionsToDecide: nil, basis: basis + ", exact")
             }
             // One exponent per repetition that ran at every scale.
             let byRepetition = Dictionary(grouping: values, by: \.repetition).values.filter { Set($0.map(\.scale)).count == scales.count }
-            let exponents = byRepetition.map { runs in growthExponent(runs.map { ($0.records, $0.value) }) }
+            let exponents = byRepetition.map { runs in GrowthTable.growthExponent(runs.map { ($0.records, $0.value) }) }
             return exponentsVerdict(rule, configuration, exponents, basis: basis)
         }
     }
@@ -38,14 +39,5 @@ extension ExpectationJudge {
             rule: rule, configuration: configuration,
             outcome: intervalOutcome(rule.comparison, lower: lower, upper: upper, bound: rule.factor), measured: median,
             limit: rule.factor, interval: lower...upper, repetitionsToDecide: nil, basis: basis + ", range over the repetitions")
-    }
-
-    /// The exponent k of value ~ scale^k; 0 for a metric that is zero at every scale (nothing grows),
-    /// infinity for one that is zero at some scales only (it appears as the payload grows).
-    static func growthExponent(_ points: [(Double, Double)]) -> Double {
-        let positive = points.filter { $0.1 > 0 }
-        if positive.isEmpty { return 0 }
-        if positive.count < points.count { return .infinity }
-        return GrowthTable.exponent(points) ?? .nan
     }
 }

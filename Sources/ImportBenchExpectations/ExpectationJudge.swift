@@ -1,9 +1,10 @@
 import Foundation
 import ImportBenchCore
+import ImportBenchReport
 
 /// Judges rules on a run's results. Counts are exact and judged exactly. A timing against another
-/// strategy's is judged as their ratio, from the interleaved repetitions with the rank statistics
-/// the gate uses (`RankTest`: the Hodges-Lehmann ratio and its 95 % interval); against a number or
+/// strategy's is judged as their ratio in each interleaved repetition, with a rank statistic
+/// (`PairedRankTest`: the Hodges-Lehmann ratio and its signed-rank 95 % interval); against a number or
 /// a fact, and as a growth exponent, from the range over the repetitions. Either way a rule whose
 /// interval straddles its bound is undecided, never guessed.
 package enum ExpectationJudge {
@@ -64,28 +65,30 @@ package enum ExpectationJudge {
             measured: measured, limit: limit, interval: nil, repetitionsToDecide: nil, basis: basis)
     }
 
-    /// Two timings of one run: their ratio, the interval of the Hodges-Lehmann shift of the logs.
+    /// Two timings of one run: their ratio repetition by repetition (each pair measured side by
+    /// side, interleaved), the Hodges-Lehmann estimate of the logs and its signed-rank interval.
     private static func ratioVerdict(
         _ rule: ExpectationRule, _ configuration: String, left: [RunFigures.Value], right: [RunFigures.Value]
     ) -> ExpectationVerdict {
-        let basis = "ratio to \(rule.bound.metricText ?? "")"
-        let logLeft = left.map { log($0.value) }
-        let logRight = right.map { log($0.value) }
+        let basis = "ratio to \(rule.bound.metricText ?? "") per repetition"
+        let rightByRepetition = Dictionary(right.map { ($0.repetition, $0.value) }, uniquingKeysWith: { first, _ in first })
+        let logRatios = left.compactMap { value in rightByRepetition[value.repetition].map { log(value.value / $0) } }
         let bound = log(rule.factor)
-        guard let test = RankTest(baseline: logRight, current: logLeft) else {
-            let ratio = SummaryTable.median(left.map(\.value)) / SummaryTable.median(right.map(\.value))
+        guard let test = PairedRankTest(logRatios) else {
+            let median = logRatios.isEmpty ? Double.nan : exp(SummaryTable.median(logRatios))
             return ExpectationVerdict(
-                rule: rule, configuration: configuration, outcome: .undecided, measured: ratio, limit: rule.factor, interval: nil,
-                repetitionsToDecide: RankTest.minimumSamples, basis: basis + ", too few repetitions for an interval")
+                rule: rule, configuration: configuration, outcome: .undecided, measured: median, limit: rule.factor, interval: nil,
+                repetitionsToDecide: PairedRankTest.minimumPairs,
+                basis: basis + ", too few repetitions for a 95 % interval (\(PairedRankTest.minimumPairs) needed)")
         }
         let outcome = intervalOutcome(rule.comparison, lower: test.lower, upper: test.upper, bound: bound)
         return ExpectationVerdict(
-            rule: rule, configuration: configuration, outcome: outcome, measured: exp(test.shift), limit: rule.factor,
+            rule: rule, configuration: configuration, outcome: outcome, measured: exp(test.estimate), limit: rule.factor,
             interval: exp(test.lower)...exp(test.upper),
             repetitionsToDecide: outcome == .undecided
-                ? repetitionsToDecide(now: min(left.count, right.count), estimate: test.shift, lower: test.lower, upper: test.upper, bound: bound)
+                ? repetitionsToDecide(now: logRatios.count, estimate: test.estimate, lower: test.lower, upper: test.upper, bound: bound)
                 : nil,
-            basis: basis)
+            basis: basis + String(format: ", %.1f %% interval", test.coverage * 100))
     }
 
     /// Timings against a fixed limit: the range of the repetitions decides.

@@ -1,3 +1,6 @@
+import ImportBenchCore
+import ImportBenchReport
+
 /// A rule refused before anything runs, located: where it was given, its text, and the column
 /// (1-based) where reading it stopped. The CLI makes it a usage error (exit 64).
 package struct ExpectationError: Error, Equatable, Sendable, CustomStringConvertible {

@@ -1,4 +1,5 @@
 import ImportBenchCore
+import ImportBenchReport
 
 /// A run's results as the judge reads them: grouped by configuration, and any numeric column's
 /// value on a strategy's rows, repetition by repetition.
@@ -43,16 +44,21 @@ struct RunFigures {
     }
 
     /// `column` on `strategy`'s rows among `runs`, by repetition; rows without a value are left out.
+    /// `cpu_s` is the gate's CPU time, user plus system, which no column holds whole.
     func values(_ column: String, of strategy: String, in runs: [Int]) -> [Value] {
+        if column == ResultTable.cpuSeconds {
+            let user = values("cpu_user_s", of: strategy, in: runs)
+            let system = Dictionary(values("cpu_sys_s", of: strategy, in: runs).map { ($0.repetition, $0.value) }, uniquingKeysWith: { a, _ in a })
+            return user.compactMap { value in
+                system[value.repetition].map {
+                    Value(repetition: value.repetition, scale: value.scale, records: value.records, value: value.value + $0)
+                }
+            }
+        }
         guard let declared = columns[column] else { return [] }
         return runs.filter { results[$0].strategy == strategy }.sorted { results[$0].repetition < results[$1].repetition }.compactMap {
             let run = results[$0]
-            let number: Double
-            switch declared.value(run, contexts[$0]) {
-            case .integer(let value): number = Double(value)
-            case .real(let value): number = value
-            default: return nil
-            }
+            guard let number = declared.number(run, contexts[$0]) else { return nil }
             return Value(repetition: run.repetition, scale: Scale(parsing: run.scale)?.factor ?? 1, records: Double(run.records), value: number)
         }
     }

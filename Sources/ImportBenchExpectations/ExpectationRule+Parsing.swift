@@ -1,4 +1,6 @@
 import Foundation
+import ImportBenchCore
+import ImportBenchReport
 
 extension ExpectationRule {
     /// Reads a rule: `[growth(]strategy.metric[)] OP bound`, where the bound is a number, or a
@@ -35,8 +37,9 @@ extension ExpectationRule {
 
     /// The columns a rule can name: the results' numeric metrics and facts (not the settings and
     /// environment that describe a run, such as its seed or repetition).
+    /// `cpu_s`, the gate's CPU time (user plus system), is one too.
     package static func numericColumns() -> [String] {
-        ResultColumns.columns.filter { $0.unit.isNumeric && $0.judgement != .none }.map(\.name)
+        ResultColumns.columns.filter { $0.unit.isNumeric && $0.judgement != .none }.map(\.name) + [ResultTable.cpuSeconds]
     }
 }
 

@@ -1,3 +1,6 @@
+import ImportBenchCore
+import ImportBenchReport
+
 /// What one rule says of one configuration of a run (one scenario, scale, batch size and
 /// settings; for `growth`, every scale of one): held, broken, or undecided, with both sides'
 /// figures and, for timings, the interval that decided it.

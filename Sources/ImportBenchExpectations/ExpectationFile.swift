@@ -1,4 +1,6 @@
 import Foundation
+import ImportBenchCore
+import ImportBenchReport
 import Yams
 
 /// An expectations file, committed beside a plug-in's code: a YAML list whose entries are rules,

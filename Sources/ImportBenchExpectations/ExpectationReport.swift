@@ -1,5 +1,6 @@
 import Foundation
 import ImportBenchCore
+import ImportBenchReport
 
 /// Every verdict as a row: in the terminal table or Markdown after the results, and in a CSV file
 /// beside the results' (`<results>.expectations.csv`) that CI keeps.

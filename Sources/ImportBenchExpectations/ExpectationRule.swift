@@ -1,3 +1,6 @@
+import ImportBenchCore
+import ImportBenchReport
+
 /// A rule a team writes once about the strategies of one run, which CI holds on any machine
 /// without a baseline: a metric of one strategy against a multiple of another's, of a fact of the
 /// run (`records`), or of a number; or how a metric grows with the payload's scale.
