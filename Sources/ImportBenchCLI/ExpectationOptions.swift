@@ -24,6 +24,9 @@ struct ExpectationOptions: ParsableArguments {
     @Flag(help: "Fail on an undecided expectation too, not only on a broken one.")
     var strict = false
 
+    /// Whether any rule was given.
+    var isGiven: Bool { !rules.isEmpty || file != nil }
+
     /// The file's rules, then `--expect`'s, in order; the first that does not parse is thrown.
     func parsedRules() throws(ExpectationError) -> [ExpectationRule] {
         let fromFile = try file.map { path throws(ExpectationError) in try ExpectationFile.load(path: path) } ?? []
@@ -45,12 +48,17 @@ struct ExpectationOptions: ParsableArguments {
     /// verdicts, and the failure they earn (broken, or undecided under `--strict`), if any. Nothing
     /// when there is no rule.
     func judge(_ results: [RunResult], implied: [ExpectationRule] = []) throws -> (verdicts: [ExpectationVerdict], failure: CommandFailure?) {
+        try judge(rows: ResultsRow.rows(of: results), implied: implied)
+    }
+
+    /// The same on results read back from CSV files (the gate's).
+    func judge(rows: [ResultsRow], implied: [ExpectationRule] = []) throws -> (verdicts: [ExpectationVerdict], failure: CommandFailure?) {
         let given = try parsedRules()
         let rules =
             given
             + implied.filter { rule in !given.contains { $0.isGrowth && $0.left.description == rule.left.description } }
         guard !rules.isEmpty else { return ([], nil) }
-        let verdicts = ExpectationJudge.judge(rules, results)
+        let verdicts = ExpectationJudge.judge(rules, rows: rows)
         let failing = verdicts.filter { $0.fails(strict: strict) }
         guard !failing.isEmpty else { return (verdicts, nil) }
         let lines = failing.map { verdict in

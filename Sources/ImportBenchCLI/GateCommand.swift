@@ -1,13 +1,14 @@
 import ArgumentParser
 import Foundation
 import ImportBenchCore
+import ImportBenchExpectations
 import ImportBenchReport
 
 /// `bench gate`: CI's regression gate, on any machine. Counts are held to the committed baseline,
 /// exactly; times and memory are judged against the baseline's own revision, rebuilt and run here
 /// beside this build, so the verdict compares code with code on the machine at hand (Bencher's
 /// relative continuous benchmarking) instead of this machine with the one that recorded the baseline.
-struct GateCommand: ParsableCommand {
+struct GateCommand: ParsableCommand, CheckedCommand {
     static let configuration = CommandConfiguration(
         commandName: "gate",
         abstract:
@@ -30,10 +31,13 @@ struct GateCommand: ParsableCommand {
             and the base's repetitions. Where the gate runs again on the same revision, --base-folder keeps the \
             build to reuse it; --base-bench takes a base built elsewhere.
 
+            --expect and --expectations (before --) judge rules between the strategies of the current build's \
+            runs, every run a repetition, as bench run judges them (docs/ci.md, "Expectations").
+
             Exit status: 0 counts equal and no timing regression (timing improvements are reported); 2 a \
-            regression in counts or timings, or a baseline row missing; 4 counts improved on the baseline \
-            (record it); 1 the base could not be found, built or run; 5 a results file refused; 128+N stopped \
-            by signal N, with everything the gate made removed.
+            regression in counts or timings, or a baseline row missing; 6 an expectation broken (undecided too \
+            with --strict); 4 counts improved on the baseline (record it); 1 the base could not be found, built \
+            or run; 5 a results file refused; 128+N stopped by signal N, with everything the gate made removed.
             """
     )
 
@@ -67,6 +71,9 @@ struct GateCommand: ParsableCommand {
     @Option(help: "Keep every run's CSV in this folder (base-N.csv, current-N.csv, N in the order run).")
     var csvFolder: String?
 
+    @OptionGroup(title: "Expectations")
+    var expectationOptions: ExpectationOptions
+
     @Argument(
         parsing: .postTerminator,
         help: ArgumentHelp(
@@ -93,9 +100,20 @@ struct GateCommand: ParsableCommand {
                     "\(name) after -- is the gate's to set (each run is one repetition, quiet, to a CSV of the gate's): leave it out")
             }
         }
+        for option in runOptions
+        where ["--expect", "--expectations", "--strict", "--growth"].contains(option.split(separator: "=").first.map(String.init)) {
+            throw ValidationError(
+                "\(option) after -- would judge each run alone: give it before --, and the gate judges it on all the current build's runs")
+        }
         if baseBench != nil, baseFolder != nil || baseRevision != nil {
             throw ValidationError("--base-bench names a built base: it takes neither --base-folder nor --base-revision")
         }
+    }
+
+    /// The rules, against the strategies the runs measure, as `bench run` would plan them.
+    func check() throws {
+        guard expectationOptions.isGiven else { return }
+        try expectationOptions.check(try RunCommand.parse(runArguments).configurations())
     }
 
     func run() throws {
@@ -161,7 +179,31 @@ struct GateCommand: ParsableCommand {
         print(counts.markdown)
         print("Times and memory against the base, measured here:\n")
         print(timings.markdown, terminator: "")
+        let broken = try judgeExpectations(runs)
         if counts.verdict == .regression || timings.verdict == .regression { throw ExitStatus.regression.exitCode }
+        if let broken { throw broken }
         if counts.verdict == .improvementsOnly { throw ExitStatus.improvementsOnly.exitCode }
+    }
+
+    /// The rules judged on the current build's runs, each file a repetition, printed as Markdown;
+    /// the failure they earn, if any.
+    private func judgeExpectations(_ runs: GateRuns) throws -> CommandFailure? {
+        guard expectationOptions.isGiven else { return nil }
+        var rows: [ResultsRow] = []
+        for (index, path) in runs.currentFiles.enumerated() {
+            do {
+                rows += try ReportInput(paths: [path]).runs.map { run in
+                    var run = run
+                    run.repetition = index + 1
+                    return run
+                }
+            } catch let error as ResultsInputError {
+                throw CommandFailure.refused(error, doing: "cannot judge the expectations")
+            }
+        }
+        let (verdicts, failure) = try expectationOptions.judge(rows: rows)
+        print("\nExpectations on the current build's \(runs.currentFiles.count) runs:\n")
+        print(ExpectationReport.render(verdicts, markdown: true), terminator: "")
+        return failure
     }
 }

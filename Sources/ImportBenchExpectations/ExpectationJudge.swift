@@ -21,8 +21,13 @@ package enum ExpectationJudge {
     /// Every rule's verdict on every configuration of `results` that measured its strategies, in
     /// the rules' order.
     package static func judge(_ rules: [ExpectationRule], _ results: [RunResult]) -> [ExpectationVerdict] {
-        let contexts = ResultColumn.RunContext.contexts(of: results)
-        let figures = RunFigures(results: results, contexts: contexts)
+        judge(rules, rows: ResultsRow.rows(of: results))
+    }
+
+    /// The same, on results read back from CSV files (`ReportInput`): the gate's, whose files hold a
+    /// repetition each and are numbered here in the order run.
+    package static func judge(_ rules: [ExpectationRule], rows: [ResultsRow]) -> [ExpectationVerdict] {
+        let figures = RunFigures(rows: rows)
         return rules.flatMap { rule in
             rule.isGrowth ? judgeGrowth(rule, figures) : judgeComparison(rule, figures)
         }

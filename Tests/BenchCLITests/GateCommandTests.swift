@@ -150,6 +150,38 @@ struct GateCommandTests {
         #expect(fixture.leftInTemporary.isEmpty, "\(fixture.leftInTemporary)")
     }
 
+    @Test("expectations judged on the current build's runs: a broken one exits 6 after both comparisons, its Markdown row printed")
+    func expectations() throws {
+        let fixture = try Fixture()
+        defer { try? FileManager.default.removeItem(at: fixture.folder) }
+        let committed = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Results/baseline.csv").path
+        let (status, output) = try fixture.gate(
+            [
+                "--baseline", committed, "--base-bench", IsolatedRunTests.binary.path, "--repetitions", "1", "--passes", "1",
+                "--expect", "prewarm.fetch_count <= naive.fetch_count", "--expect", "naive.fetch_count <= 0.01 * records",
+            ] + ["wall_s", "peak_rss_bytes", "allocated_bytes", "instructions"].flatMap { ["--tolerance", "\($0)=900%"] })
+        #expect(status == 6, "\(output)")
+        #expect(output.contains("Expectations on the current build's 1 runs"))
+        #expect(output.contains("| held | prewarm.fetch_count &lt;= naive.fetch_count |"), "\(output)")
+        #expect(output.contains("--expect #2 naive.fetch_count <= 0.01 * records [chat 0.05x batch 500]: broken"), "\(output)")
+        #expect(fixture.leftInTemporary.isEmpty, "\(fixture.leftInTemporary)")
+    }
+
+    @Test(
+        "a rule naming a strategy the runs lack is refused before anything runs; one after -- is refused as the gate's",
+        arguments: [
+            (["--expect", "nope.wall_s <= 2"], "--expect #1 'nope.wall_s <= 2' at column 1: the run measures no strategy 'nope'"),
+            (["--", "--scenario", "chat", "--expect", "naive.wall_s <= 2"], "give it before --"),
+        ])
+    func expectationsRefused(arguments: [String], message: String) throws {
+        let fixture = try Fixture()
+        defer { try? FileManager.default.removeItem(at: fixture.folder) }
+        let (status, output) = try fixture.gate(["--baseline", fixture.baseline, "--base-bench", IsolatedRunTests.binary.path] + arguments)
+        #expect(status == 64, "\(output)")
+        #expect(output.contains(message), "\(output)")
+    }
+
     @Test("Ctrl-C during the runs: exit 130, no run left running, nothing left in TMPDIR")
     func interrupted() throws {
         let fixture = try Fixture()
