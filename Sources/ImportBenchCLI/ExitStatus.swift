@@ -24,7 +24,7 @@ enum ExitStatus: Int32, CaseIterable {
         case .invalidData: return "run: a strategy wrote data that differs from the payload's"
         case .improvementsOnly: return "compare: improvements only; gate: counts improved"
         case .refusedResults: return "compare, gate, report: a results file refused"
-        case .expectationBroken: return "run, gate: an expectation broken (undecided too with --strict)"
+        case .expectationBroken: return "run, gate, report: an expectation broken (or undecided, --strict)"
         case .usage: return "an invalid or missing argument (one line on stderr says which)"
         case .stoppedBySignal: return "stopped by signal N, its batch rolled back (130: Ctrl-C)"
         }

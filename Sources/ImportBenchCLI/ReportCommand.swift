@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ImportBenchCore
+import ImportBenchExpectations
 import ImportBenchReport
 
 /// `bench report`: turn results CSVs into charts a reviewer can read without running anything.
@@ -22,7 +23,7 @@ struct ReportCommand: ParsableCommand {
             synchronous, pragmas) get a panel each. CSVs of any csv_version work; charts whose columns a file lacks \
             are left out with a note. The output holds no timestamp: the same CSVs give the same bytes.
 
-            \(ExitStatus.help([.success, .failure, .refusedResults, .usage]))
+            \(ExitStatus.help([.success, .failure, .refusedResults, .expectationBroken, .usage]))
             """
     )
 
@@ -48,6 +49,9 @@ struct ReportCommand: ParsableCommand {
     @Flag(help: "Replace a file at --out (or a chart's file in it) that bench did not write (never one of the CSVs read).")
     var force = false
 
+    @OptionGroup(title: "Expectations")
+    var expectationOptions: ExpectationOptions
+
     func run() throws {
         if format == .html {
             let inputs = files.map { OutputPath.Input(path: $0, option: "a results CSV given to report") }
@@ -68,24 +72,29 @@ struct ReportCommand: ParsableCommand {
             if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
                 throw CommandFailure.failed("cannot write the report to \(path): it is a directory; give a file name such as \(path)/report.html")
             }
+            let (verdicts, broken) = try judgeExpectations(report.input.runs)
             do {
-                try HTMLReport.write(report, to: path)
+                try HTMLReport.write(report, tables: verdicts.isEmpty ? [] : [ExpectationReport.reportTable(verdicts)], to: path)
             } catch {
                 throw CommandFailure.failed("cannot write the report to \(path): \(error.localizedDescription)")
             }
             print(path)
+            if let broken { throw broken }
         case .svg:
             let directory = out ?? "report-charts"
             var isDirectory: ObjCBool = false
             if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), !isDirectory.boolValue {
                 throw CommandFailure.failed("cannot write SVG files into \(directory): it is a file; --format svg needs a directory")
             }
+            let (verdicts, broken) = try judgeExpectations(report.input.runs)
             for path in try writeCharts(report, into: directory) { print(path) }
+            if !verdicts.isEmpty { print(ExpectationReport.render(verdicts), terminator: "") }
             for section in report.sections {
                 for (metric, note) in section.notes.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
                     FileHandle.standardError.write(Data("\(section.title): no \(metric.rawValue) chart. \(note)\n".utf8))
                 }
             }
+            if let broken { throw broken }
         }
     }
 
@@ -113,5 +122,19 @@ struct ReportCommand: ParsableCommand {
             throw CommandFailure.failed("cannot move \(source) into place at \(target): \(String(cString: strerror(errno)))")
         }
         return targets
+    }
+
+    /// The rules judged on the rows read, checked first against the strategies they hold (a rule
+    /// naming another is a usage error, exit 64); the failure a broken one earns.
+    private func judgeExpectations(_ rows: [ResultsRow]) throws -> ([ExpectationVerdict], CommandFailure?) {
+        guard expectationOptions.isGiven else { return ([], nil) }
+        var strategies: [String] = []
+        for row in rows where !strategies.contains(row.strategy) { strategies.append(row.strategy) }
+        do {
+            try ExpectationJudge.check(try expectationOptions.parsedRules(), planned: strategies)
+        } catch {
+            throw CommandFailure.usage(error)
+        }
+        return try expectationOptions.judge(rows: rows)
     }
 }

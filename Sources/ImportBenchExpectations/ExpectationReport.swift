@@ -15,15 +15,7 @@ package enum ExpectationReport {
         var table = TextTable(
             headers: ["verdict", "rule", "configuration", "measured", "limit", "interval", "basis"],
             alignments: [.left, .left, .left, .right, .right, .right, .left])
-        for verdict in verdicts {
-            var basis = verdict.basis
-            if let more = verdict.repetitionsToDecide { basis += "; about \(more) repetitions would likely decide it" }
-            if let reason = verdict.rule.reason { basis += "; why: \(reason)" }
-            table.append([
-                verdict.outcome.rawValue, verdict.rule.text, verdict.configuration, figure(verdict.measured), figure(verdict.limit),
-                verdict.interval.map { "\(figure($0.lowerBound))-\(figure($0.upperBound))" } ?? "-", basis,
-            ])
-        }
+        for verdict in verdicts { table.append(cells(verdict)) }
         let counts = [ExpectationVerdict.Outcome.held, .broken, .undecided].map { outcome in
             "\(verdicts.filter { $0.outcome == outcome }.count) \(outcome.rawValue)"
         }
@@ -31,6 +23,27 @@ package enum ExpectationReport {
         return markdown
             ? "**\(MarkdownText.escape(title))**\n\n" + table.renderMarkdown() + "\n"
             : title + "\n" + table.render() + "\n"
+    }
+
+    /// The verdicts as a table of the report page (`bench report --expect`).
+    package static func reportTable(_ verdicts: [ExpectationVerdict]) -> ReportTable {
+        ReportTable(
+            title: "Expectations",
+            explanation:
+                "Each rule on each configuration: held or broken exactly for counts, for timings only when the whole interval is on one side of the limit (docs/ci.md).",
+            headers: ["verdict", "rule", "configuration", "measured", "limit", "interval", "basis"],
+            rows: verdicts.map(cells))
+    }
+
+    /// A verdict's cells as the table and the report show them.
+    private static func cells(_ verdict: ExpectationVerdict) -> [String] {
+        var basis = verdict.basis
+        if let more = verdict.repetitionsToDecide { basis += "; about \(more) repetitions would likely decide it" }
+        if let reason = verdict.rule.reason { basis += "; why: \(reason)" }
+        return [
+            verdict.outcome.rawValue, verdict.rule.text, verdict.configuration, figure(verdict.measured), figure(verdict.limit),
+            verdict.interval.map { "\(figure($0.lowerBound))-\(figure($0.upperBound))" } ?? "-", basis,
+        ]
     }
 
     /// The verdicts as CSV, one row each.

@@ -41,6 +41,25 @@ struct ExpectationsCLITests {
         #expect(output.contains("against 0.01, interval "))
     }
 
+    @Test("bench report judges rules on the files it reads: a table of the page, exit 6 once it is written when one breaks")
+    func report() throws {
+        let directory = try RunCommandEndToEndTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let csv = directory.appendingPathComponent("r.csv").path
+        let page = directory.appendingPathComponent("report.html").path
+        let (ran, log) = try IsolatedRunTests.bench(Self.small + ["--csv", csv])
+        #expect(ran == 0, "\(log)")
+        let (held, output) = try IsolatedRunTests.bench(["report", csv, "--out", page, "--expect", "prewarm.fetch_count <= naive.fetch_count"])
+        #expect(held == 0, "\(output)")
+        let html = try String(contentsOfFile: page, encoding: .utf8)
+        #expect(html.contains("<h2>Expectations</h2>") && html.contains("<td>held</td><td>prewarm.fetch_count &lt;= naive.fetch_count</td>"))
+        let (broken, text) = try IsolatedRunTests.bench(["report", csv, "--out", page, "--expect", "naive.fetch_count <= 0.01 * records"])
+        #expect(broken == 6, "\(text)")
+        #expect(try String(contentsOfFile: page, encoding: .utf8).contains("<td>broken</td>"))
+        let (refused, message) = try IsolatedRunTests.bench(["report", csv, "--out", page, "--expect", "upsert.wall_s <= 2"])
+        #expect(refused == 64 && message.contains("the run measures no strategy 'upsert'"), "\(message)")
+    }
+
     @Test(
         "a rule that does not parse or names a strategy the run lacks: exit 64 before anything runs, rule and column named",
         arguments: [

@@ -4,7 +4,8 @@ import Foundation
 /// fonts or anything else fetched. No timestamp either: the same CSVs give the same bytes, so a
 /// report can be diffed and tested.
 package enum HTMLReport {
-    package static func render(_ report: ChartReport) -> String {
+    /// The page, with `tables` (the expectations' verdicts) after the charts, before the environment.
+    package static func render(_ report: ChartReport, tables: [ReportTable] = []) -> String {
         let runs = report.input.runs
         let scenarios = Set(runs.map(\.scenario)).sorted()
         let strategies = ChartPalette(strategies: runs.map(\.strategy)).sorted(runs.map(\.strategy))
@@ -53,16 +54,17 @@ package enum HTMLReport {
             }
             html += "</section>\n"
         }
+        for table in tables { html += Self.table(table) }
         html += environment(report.input)
         html += "</body>\n</html>\n"
         return html
     }
 
     /// Writes the page, creating the directory it goes in.
-    package static func write(_ report: ChartReport, to path: String) throws {
+    package static func write(_ report: ChartReport, tables: [ReportTable] = [], to path: String) throws {
         let url = URL(fileURLWithPath: path)
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try Data(render(report).utf8).write(to: url, options: .atomic)
+        try Data(render(report, tables: tables).utf8).write(to: url, options: .atomic)
     }
 
     private static func environment(_ input: ReportInput) -> String {
@@ -92,6 +94,15 @@ package enum HTMLReport {
         rows.append(("CSV files read", input.files.isEmpty ? "none" : input.files.map { "<code>\(escape($0))</code>" }.joined(separator: "<br>")))
         var html = "<section id=\"environment\">\n<h2>Environment</h2>\n<table class=\"environment\">\n"
         for (label, value) in rows { html += "<tr><th scope=\"row\">\(escape(label))</th><td>\(value)</td></tr>\n" }
+        return html + "</table>\n</section>\n"
+    }
+
+    /// A section holding one of `tables`, every cell escaped.
+    private static func table(_ table: ReportTable) -> String {
+        var html = "<section class=\"table\">\n<h2>\(escape(table.title))</h2>\n<p class=\"explain\">\(escape(table.explanation))</p>\n<table>\n<tr>"
+        for header in table.headers { html += "<th scope=\"col\">\(escape(header))</th>" }
+        html += "</tr>\n"
+        for row in table.rows { html += "<tr>" + row.map { "<td>\(escape($0))</td>" }.joined() + "</tr>\n" }
         return html + "</table>\n</section>\n"
     }
 
