@@ -39,9 +39,7 @@ struct ExpectationOptions: ParsableArguments {
 
     /// Refuses a rule that does not parse or names a strategy none of `configurations` measures.
     func check(_ configurations: [BenchmarkConfiguration]) throws(ExpectationError) {
-        var planned: [String] = []
-        for name in configurations.flatMap({ $0.plannedStrategies.map(\.name) }) where !planned.contains(name) { planned.append(name) }
-        try ExpectationJudge.check(parsedRules(), planned: planned)
+        try ExpectationJudge.check(parsedRules(), planned: Self.strategyNames(configurations))
     }
 
     /// Judges the rules, and `implied` where no given rule holds the same growth, on `results`: the
@@ -61,19 +59,15 @@ struct ExpectationOptions: ParsableArguments {
         let verdicts = ExpectationJudge.judge(rules, rows: rows)
         let failing = verdicts.filter { $0.fails(strict: strict) }
         guard !failing.isEmpty else { return (verdicts, nil) }
-        let lines = failing.map { verdict in
-            "\(verdict.rule.origin) \(verdict.rule.text) [\(verdict.configuration)]: \(verdict.outcome.rawValue), measured "
-                + "\(Self.figure(verdict.measured)) against \(Self.figure(verdict.limit))"
-                + (verdict.interval.map { ", interval \(Self.figure($0.lowerBound))-\(Self.figure($0.upperBound))" } ?? "")
-                + " (\(verdict.basis))"
-        }
-        let failure = CommandFailure.expectations(
-            "\(failing.count) expectation\(failing.count == 1 ? "" : "s") not held:\n  " + lines.joined(separator: "\n  "))
+        let failure = CommandFailure.expectations(ExpectationReport.failureMessage(failing))
         return (verdicts, failure)
     }
 
-    private static func figure(_ value: Double) -> String {
-        value.isFinite ? String(format: "%.4g", value) : (value.isNaN ? "-" : "inf")
+    /// Every strategy `configurations` plan, each once, in the order first planned.
+    static func strategyNames(_ configurations: [BenchmarkConfiguration]) -> [String] {
+        var names: [String] = []
+        for name in configurations.flatMap({ $0.plannedStrategies.map(\.name) }) where !names.contains(name) { names.append(name) }
+        return names
     }
 }
 
@@ -104,12 +98,8 @@ extension RunCommand {
     /// `--growth`'s rules: no planned strategy's fetches or statements grow faster than the payload.
     func growthRules(_ configurations: [BenchmarkConfiguration]) -> [ExpectationRule] {
         guard growth != nil else { return [] }
-        var names: [String] = []
-        for name in configurations.flatMap({ $0.plannedStrategies.map(\.name) }) where !names.contains(name) { names.append(name) }
-        return names.flatMap { name in
-            ["fetch_count", "statement_count"].compactMap { column in
-                try? ExpectationRule(parsing: "growth(\(name).\(column)) <= 1.05", origin: .growthOption)
-            }
+        return ExpectationOptions.strategyNames(configurations).flatMap { name in
+            ["fetch_count", "statement_count"].map { ExpectationRule.linearGrowth(of: name, column: $0) }
         }
     }
 

@@ -19,9 +19,8 @@ extension ExpectationJudge {
                     rule: rule, configuration: configuration, outcome: rule.comparison.holds(exponent, rule.factor) ? .held : .broken,
                     measured: exponent, limit: rule.factor, interval: nil, repetitionsToDecide: nil, basis: basis + ", exact")
             }
-            // One exponent per repetition that ran at every scale.
-            let byRepetition = Dictionary(grouping: values, by: \.repetition).values.filter { Set($0.map(\.scale)).count == scales.count }
-            let exponents = byRepetition.map { runs in GrowthTable.growthExponent(runs.map { ($0.records, $0.value) }) }
+            let exponents = GrowthTable.exponentsPerRepetition(
+                values.map { (repetition: $0.repetition, scale: String($0.scale), size: $0.records, value: $0.value) }, scales: scales.count)
             return exponentsVerdict(rule, configuration, exponents, basis: basis)
         }
     }

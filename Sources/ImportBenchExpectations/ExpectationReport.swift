@@ -68,6 +68,19 @@ package enum ExpectationReport {
         return written + figures + [verdict.repetitionsToDecide.map(String.init) ?? "", verdict.basis]
     }
 
+    /// What a failing run says on standard error: how many rules were not held, then one line
+    /// each with the rule, where it was given, both sides' figures and the interval.
+    package static func failureMessage(_ failing: [ExpectationVerdict]) -> String {
+        func brief(_ value: Double) -> String { value.isFinite ? String(format: "%.4g", value) : (value.isNaN ? "-" : "inf") }
+        let lines = failing.map { verdict in
+            "\(verdict.rule.origin) \(verdict.rule.text) [\(verdict.configuration)]: \(verdict.outcome.rawValue), measured "
+                + "\(brief(verdict.measured)) against \(brief(verdict.limit))"
+                + (verdict.interval.map { ", interval \(brief($0.lowerBound))-\(brief($0.upperBound))" } ?? "")
+                + " (\(verdict.basis))"
+        }
+        return "\(failing.count) expectation\(failing.count == 1 ? "" : "s") not held:\n  " + lines.joined(separator: "\n  ")
+    }
+
     /// Where the verdicts of the results at `csvPath` are written.
     package static func path(besideResults csvPath: String) -> String {
         (csvPath.hasSuffix(".csv") ? String(csvPath.dropLast(4)) : csvPath) + ".expectations.csv"

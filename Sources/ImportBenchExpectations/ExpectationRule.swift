@@ -62,6 +62,16 @@ package struct ExpectationRule: Sendable, Equatable {
     package let factor: Double
     package let bound: Bound
 
+    /// `growth(strategy.column) <= 1 + GrowthVerdict.countTolerance`, as `--growth` implies it:
+    /// the count grows no faster than the growth table still calls linear. Built, not parsed, so it
+    /// cannot be lost to a name the parser would refuse.
+    package static func linearGrowth(of strategy: String, column: String) -> ExpectationRule {
+        let limit = 1 + GrowthVerdict.countTolerance
+        return ExpectationRule(
+            text: "growth(\(strategy).\(column)) <= \(limit)", origin: .growthOption, reason: nil, isGrowth: true,
+            left: Metric(strategy: strategy, column: column, position: 8), comparison: .atMost, factor: limit, bound: .number)
+    }
+
     /// Every strategy the rule names, with where in its text.
     package var strategies: [(name: String, position: Int)] {
         var names = [(left.strategy, left.position)]

@@ -79,8 +79,9 @@ package enum GrowthTable {
     /// every scale, and the verdict that range allows.
     private static func timeExponent(_ runs: [RunResult], scales: [(String, Double)], medians: [(Double, Double)]) -> String {
         guard let exponent = exponent(medians) else { return "-" }
-        let byRepetition = Dictionary(grouping: runs, by: \.repetition).values.filter { Set($0.map(\.scale)).count == scales.count }
-        let perRepetition = byRepetition.compactMap { runs in self.exponent(runs.map { (Double($0.records), $0.measurement.wallSeconds) }) }
+        let perRepetition = exponentsPerRepetition(
+            runs.map { (repetition: $0.repetition, scale: $0.scale, size: Double($0.records), value: $0.measurement.wallSeconds) },
+            scales: scales.count)
         guard perRepetition.count >= 2, let lower = perRepetition.min(), let upper = perRepetition.max() else {
             return String(format: "%.2f", exponent)
         }
@@ -104,6 +105,16 @@ package enum GrowthTable {
         let covariance = logs.reduce(0) { $0 + ($1.0 - meanX) * ($1.1 - meanY) }
         let variance = logs.reduce(0) { $0 + ($1.0 - meanX) * ($1.0 - meanX) }
         return covariance / variance
+    }
+
+    /// One exponent per repetition that ran at all `scales`, each from that repetition's points
+    /// (value against size): the spread a timing's exponent has across repetitions.
+    package static func exponentsPerRepetition(
+        _ points: [(repetition: Int, scale: String, size: Double, value: Double)], scales: Int
+    ) -> [Double] {
+        Dictionary(grouping: points, by: \.repetition).values.filter { Set($0.map(\.scale)).count == scales }.compactMap { points in
+            exponent(points.map { ($0.size, $0.value) })
+        }
     }
 
     /// The exponent k of value ~ occurrences^k; 0 for a metric that is zero at every scale (nothing grows),

@@ -36,7 +36,7 @@ package struct PairedRankTest: Sendable, Equatable {
         let bounded = max(1, min(k, (count + 1) / 2))
         lower = walsh[bounded - 1]
         upper = walsh[count - bounded]
-        coverage = 1 - 2 * (bounded >= 1 ? cumulative[bounded - 1] : 0)
+        coverage = 1 - 2 * cumulative[bounded - 1]
     }
 
     /// P(T+ <= t) for t = 0...n(n+1)/2 under no difference: the subsets of 1...n by their sum, counted.
